@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ModelGen",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "modelgen", targets: ["modelgen"]),
+        .library(name: "ModelGenKit", targets: ["ModelGenKit"]),
+        .library(name: "ModelStore", targets: ["ModelStore"]),
+    ],
+    targets: [
+        // System SQLite (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // Runtime imported by generated code.
+        .target(
+            name: "ModelStore",
+            dependencies: ["CSQLite"]
+        ),
+        // The generator as a library: syntax, semantics, generation, diagnostics, output.
+        .target(
+            name: "ModelGenKit"
+        ),
+        // Thin command-line front end.
+        .executableTarget(
+            name: "modelgen",
+            dependencies: ["ModelGenKit"]
+        ),
+        .testTarget(
+            name: "ModelGenKitTests",
+            dependencies: ["ModelGenKit"]
+        ),
+        .testTarget(
+            name: "ModelStoreTests",
+            dependencies: ["ModelStore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

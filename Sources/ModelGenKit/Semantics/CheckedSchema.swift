@@ -1,0 +1,255 @@
+// The checked schema: the semantic stage's output and the only input of generation, `diagram`
+// and anything else downstream. Built only when the model has no errors. Everything in it is
+// resolved: types, inverses, delete rules, inits (declared or synthesized), container contents.
+
+/// The whole model of one run (all input files together).
+public struct CheckedSchema: Hashable, Sendable {
+    /// Entities in a deterministic order: by file (in input order), then by position.
+    public var entities: [CheckedEntity]
+    /// Top-level enums (nested ones live in `CheckedEntity.enums`).
+    public var enums: [CheckedEnum]
+    public var containers: [CheckedContainer]
+
+    public init(entities: [CheckedEntity], enums: [CheckedEnum], containers: [CheckedContainer]) {
+        self.entities = entities
+        self.enums = enums
+        self.containers = containers
+    }
+
+    public func entity(named name: String) -> CheckedEntity? {
+        entities.first { $0.name == name }
+    }
+}
+
+/// An entity: a class in generated code.
+public struct CheckedEntity: Hashable, Sendable {
+    public var name: String
+    public var doc: [String]
+    /// The file that declares it (as the user named it) and where.
+    public var range: SourceRange
+    /// The base entity's name, for a subclass.
+    public var baseName: String?
+    /// Direct subclasses, in schema order (only a base has them: the hierarchy is flat).
+    public var subclassNames: [String]
+    /// The entity's own stored and transient properties in declaration order (not the base's).
+    public var properties: [CheckedProperty]
+    /// Enums declared inside this entity.
+    public var enums: [CheckedEnum]
+    /// Declared inits, or one synthesized memberwise init when none is declared.
+    public var initializers: [CheckedInitializer]
+    /// `.unique` attributes and `#Unique` groups, each a list of property names.
+    public var uniqueConstraints: [[String]]
+    /// `#Index` groups, each a list of property names.
+    public var indexes: [[String]]
+
+    public init(name: String, doc: [String], range: SourceRange, baseName: String?, subclassNames: [String], properties: [CheckedProperty], enums: [CheckedEnum], initializers: [CheckedInitializer], uniqueConstraints: [[String]], indexes: [[String]]) {
+        self.name = name
+        self.doc = doc
+        self.range = range
+        self.baseName = baseName
+        self.subclassNames = subclassNames
+        self.properties = properties
+        self.enums = enums
+        self.initializers = initializers
+        self.uniqueConstraints = uniqueConstraints
+        self.indexes = indexes
+    }
+}
+
+/// A property of an entity.
+public struct CheckedProperty: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case attribute(CheckedAttribute)
+        case relationship(CheckedRelationship)
+    }
+
+    public var name: String
+    public var doc: [String]
+    public var range: SourceRange
+    public var kind: Kind
+    /// `@Transient`: in memory only (always an attribute with a default).
+    public var isTransient: Bool
+
+    public init(name: String, doc: [String], range: SourceRange, kind: Kind, isTransient: Bool) {
+        self.name = name
+        self.doc = doc
+        self.range = range
+        self.kind = kind
+        self.isTransient = isTransient
+    }
+}
+
+/// A storable value type (SPEC §2), never a relationship.
+public indirect enum ValueType: Hashable, Sendable {
+    case bool, int, int8, int16, int32, int64, uint8, uint16, uint32
+    case double, float, string, date, uuid, data, url, decimal
+    /// A declared enum, by qualified name (`PersonalTrip.Reason` or `Color`).
+    case enumeration(qualifiedName: String, rawType: EnumRawType)
+    /// `[T]` of a non-array, non-optional value type, stored as one JSON column.
+    case array(ValueType)
+}
+
+/// A default value, resolved against the property's type.
+public enum DefaultValue: Hashable, Sendable {
+    case string(String)
+    /// Integer literal text as written (sign included, `_` removed), known to fit the type.
+    case integer(String)
+    /// Floating-point literal text as written (`_` removed).
+    case float(String)
+    case bool(Bool)
+    case `nil`
+    /// `.caseName` of the property's enum type.
+    case enumCase(String)
+    /// `[]` or an array of literals (each a non-array default).
+    case array([DefaultValue])
+    /// `UUID()`
+    case newUUID
+    /// `Date()`
+    case now
+}
+
+public struct CheckedAttribute: Hashable, Sendable {
+    public var type: ValueType
+    public var isOptional: Bool
+    public var defaultValue: DefaultValue?
+    public var isUnique: Bool
+    public var preserveValueOnDeletion: Bool
+    public var externalStorage: Bool
+    public var originalName: String?
+
+    public init(type: ValueType, isOptional: Bool, defaultValue: DefaultValue?, isUnique: Bool, preserveValueOnDeletion: Bool, externalStorage: Bool, originalName: String?) {
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.isUnique = isUnique
+        self.preserveValueOnDeletion = preserveValueOnDeletion
+        self.externalStorage = externalStorage
+        self.originalName = originalName
+    }
+}
+
+public enum DeleteRule: String, Hashable, Sendable {
+    case cascade, nullify, deny, noAction
+}
+
+public struct CheckedRelationship: Hashable, Sendable {
+    /// The destination entity's name.
+    public var destination: String
+    /// `[E]` (to-many) or `E?` (to-one).
+    public var isToMany: Bool
+    public var deleteRule: DeleteRule
+    /// The inverse property's name on `destination` (or on its base), when there is one.
+    public var inverseName: String?
+    /// True when the inverse was written on this side (`inverse:` argument); false when written
+    /// on the other side only or inferred.
+    public var inverseDeclaredHere: Bool
+    public var minimumModelCount: Int?
+    public var maximumModelCount: Int?
+    public var originalName: String?
+    /// The default as written: `nil` for a to-one, `[]` for a to-many, or none.
+    public var hasDefault: Bool
+
+    public init(destination: String, isToMany: Bool, deleteRule: DeleteRule, inverseName: String?, inverseDeclaredHere: Bool, minimumModelCount: Int?, maximumModelCount: Int?, originalName: String?, hasDefault: Bool) {
+        self.destination = destination
+        self.isToMany = isToMany
+        self.deleteRule = deleteRule
+        self.inverseName = inverseName
+        self.inverseDeclaredHere = inverseDeclaredHere
+        self.minimumModelCount = minimumModelCount
+        self.maximumModelCount = maximumModelCount
+        self.originalName = originalName
+        self.hasDefault = hasDefault
+    }
+}
+
+/// An init of an entity, declared or synthesized.
+public struct CheckedInitializer: Hashable, Sendable {
+    public struct Parameter: Hashable, Sendable {
+        /// The stored property it sets (also the argument label).
+        public var name: String
+        /// The entity that declares the property (this entity or its base).
+        public var owner: String
+        /// For a synthesized init: whether it gets a default argument (optional or defaulted property).
+        public var hasDefaultArgument: Bool
+
+        public init(name: String, owner: String, hasDefaultArgument: Bool) {
+            self.name = name
+            self.owner = owner
+            self.hasDefaultArgument = hasDefaultArgument
+        }
+    }
+
+    public var doc: [String]
+    public var parameters: [Parameter]
+    /// The arguments of `super.init(...)`, in order, for a subclass init; `nil` for a base.
+    public var superArguments: [String]?
+    public var isSynthesized: Bool
+
+    public init(doc: [String], parameters: [Parameter], superArguments: [String]?, isSynthesized: Bool) {
+        self.doc = doc
+        self.parameters = parameters
+        self.superArguments = superArguments
+        self.isSynthesized = isSynthesized
+    }
+}
+
+public enum EnumRawType: String, Hashable, Sendable {
+    case string = "String"
+    case int = "Int"
+}
+
+public struct CheckedEnum: Hashable, Sendable {
+    public struct Case: Hashable, Sendable {
+        public var name: String
+        public var doc: [String]
+        /// The raw value as Swift source would spell it: for String the unescaped string
+        /// (written or implied = name), for Int the number (written or implied) as decimal text.
+        public var rawValue: String
+
+        public init(name: String, doc: [String], rawValue: String) {
+            self.name = name
+            self.doc = doc
+            self.rawValue = rawValue
+        }
+    }
+
+    /// The simple name (`Reason`).
+    public var name: String
+    /// `Entity.Name` for a nested enum, else `name`.
+    public var qualifiedName: String
+    /// The entity it is nested in.
+    public var ownerEntity: String?
+    public var rawType: EnumRawType
+    public var cases: [Case]
+    public var doc: [String]
+    public var range: SourceRange
+
+    public init(name: String, qualifiedName: String, ownerEntity: String?, rawType: EnumRawType, cases: [Case], doc: [String], range: SourceRange) {
+        self.name = name
+        self.qualifiedName = qualifiedName
+        self.ownerEntity = ownerEntity
+        self.rawType = rawType
+        self.cases = cases
+        self.doc = doc
+        self.range = range
+    }
+}
+
+public struct CheckedContainer: Hashable, Sendable {
+    public var name: String
+    public var doc: [String]
+    /// Entities as listed (duplicates and redundant subclasses removed, a missing base added),
+    /// followed by nothing else: subclasses are implied through `allEntities`.
+    public var listedEntities: [String]
+    /// Every entity the store holds: listed ones, their bases and all their subclasses, in schema order.
+    public var allEntities: [String]
+    public var range: SourceRange
+
+    public init(name: String, doc: [String], listedEntities: [String], allEntities: [String], range: SourceRange) {
+        self.name = name
+        self.doc = doc
+        self.listedEntities = listedEntities
+        self.allEntities = allEntities
+        self.range = range
+    }
+}

@@ -1,0 +1,340 @@
+// The abstract syntax tree of a `.model` file (SPEC §2). Every node carries its source range.
+// The tree is shallow by construction: types and defaults nest at most a fixed depth (the parser
+// enforces it), so no code that walks it recurses as deep as the input's nesting.
+
+/// A name as written, with its range. `isEscaped` is true for a name written in backticks.
+public struct Identifier: Hashable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var range: SourceRange
+    public var isEscaped: Bool
+
+    public init(_ name: String, range: SourceRange, isEscaped: Bool = false) {
+        self.name = name
+        self.range = range
+        self.isEscaped = isEscaped
+    }
+
+    public var description: String { name }
+}
+
+/// A comment kept for `modelgen format`. `text` is the comment exactly as written, markers included.
+public struct Comment: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case line, block, doc }
+    public var kind: Kind
+    public var text: String
+    public var range: SourceRange
+
+    public init(kind: Kind, text: String, range: SourceRange) {
+        self.kind = kind
+        self.text = text
+        self.range = range
+    }
+}
+
+/// A `///` doc comment: the text of each line after `///` (one leading space removed).
+public struct DocComment: Hashable, Sendable {
+    public var lines: [String]
+    public var range: SourceRange
+
+    public init(lines: [String], range: SourceRange) {
+        self.lines = lines
+        self.range = range
+    }
+}
+
+/// One parsed file.
+public struct ModelFile: Sendable {
+    public var source: SourceFile
+    public var declarations: [Declaration]
+    /// Every comment of the file (including doc comments), in source order.
+    public var comments: [Comment]
+
+    public init(source: SourceFile, declarations: [Declaration], comments: [Comment]) {
+        self.source = source
+        self.declarations = declarations
+        self.comments = comments
+    }
+}
+
+/// A top-level declaration.
+public enum Declaration: Sendable {
+    case entity(EntityDecl)
+    case enumeration(EnumDecl)
+    case container(ContainerDecl)
+
+    public var range: SourceRange {
+        switch self {
+        case .entity(let d): d.range
+        case .enumeration(let d): d.range
+        case .container(let d): d.range
+        }
+    }
+
+    public var name: Identifier {
+        switch self {
+        case .entity(let d): d.name
+        case .enumeration(let d): d.name
+        case .container(let d): d.name
+        }
+    }
+}
+
+/// `entity Name[: Base] { members }`
+public struct EntityDecl: Sendable {
+    public var doc: DocComment?
+    public var name: Identifier
+    public var base: Identifier?
+    public var members: [EntityMember]
+    /// From the `entity` keyword to the closing brace.
+    public var range: SourceRange
+
+    public init(doc: DocComment?, name: Identifier, base: Identifier?, members: [EntityMember], range: SourceRange) {
+        self.doc = doc
+        self.name = name
+        self.base = base
+        self.members = members
+        self.range = range
+    }
+}
+
+/// A member of an entity body.
+public enum EntityMember: Sendable {
+    case property(PropertyDecl)
+    case initializer(InitDecl)
+    case enumeration(EnumDecl)
+    /// `#Unique(...)` or `#Index(...)`.
+    case constraint(ConstraintMacro)
+
+    public var range: SourceRange {
+        switch self {
+        case .property(let d): d.range
+        case .initializer(let d): d.range
+        case .enumeration(let d): d.range
+        case .constraint(let d): d.range
+        }
+    }
+}
+
+/// `[attributes] [var] name: Type [= default]`
+public struct PropertyDecl: Sendable {
+    public var doc: DocComment?
+    public var attributes: [AttributeDecl]
+    public var hasVar: Bool
+    public var name: Identifier
+    public var type: TypeExpr
+    public var defaultValue: Expression?
+    /// From the first attribute (or `var`, or the name) to the end of the type or default.
+    public var range: SourceRange
+
+    public init(doc: DocComment?, attributes: [AttributeDecl], hasVar: Bool, name: Identifier, type: TypeExpr, defaultValue: Expression?, range: SourceRange) {
+        self.doc = doc
+        self.attributes = attributes
+        self.hasVar = hasVar
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.range = range
+    }
+}
+
+/// A type as written. Nesting depth is bounded by the parser.
+public indirect enum TypeKind: Hashable, Sendable {
+    /// `Name` or `Outer.Inner` (components in order).
+    case named([Identifier])
+    /// `T?`
+    case optional(TypeExpr)
+    /// `[T]`
+    case array(TypeExpr)
+    /// `[K: V]` (never storable: `unsupported-type`).
+    case dictionary(TypeExpr, TypeExpr)
+    /// `(A, B)` or `()` (never storable: `unsupported-type`).
+    case tuple([TypeExpr])
+}
+
+public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
+    public var kind: TypeKind
+    public var range: SourceRange
+
+    public init(_ kind: TypeKind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+
+    /// The type as Swift spells it (`[String]?`, `PersonalTrip.Reason`).
+    public var description: String {
+        switch kind {
+        case .named(let parts): parts.map(\.name).joined(separator: ".")
+        case .optional(let t): "\(t)?"
+        case .array(let t): "[\(t)]"
+        case .dictionary(let k, let v): "[\(k): \(v)]"
+        case .tuple(let ts): "(" + ts.map(\.description).joined(separator: ", ") + ")"
+        }
+    }
+}
+
+/// A default value or attribute argument value.
+public indirect enum ExpressionKind: Hashable, Sendable {
+    case string(String)
+    /// The integer as written, `_` removed, sign included (`-12`). Kept as text so that out-of-range
+    /// values can be diagnosed against the property's type.
+    case integer(String)
+    /// The floating-point literal as written (`_` removed).
+    case float(String)
+    case bool(Bool)
+    case `nil`
+    /// `.caseName` (also `.cascade`, `.unique` in attribute arguments).
+    case memberAccess(Identifier)
+    /// `[a, b]`; elements are literals (no nested arrays).
+    case array([Expression])
+    /// `UUID()` or `Date()`: a call of a type name with no arguments.
+    case call(Identifier)
+    /// `\E.prop` or `\.prop` (in attributes and macros).
+    case keyPath(KeyPathExpr)
+}
+
+public struct Expression: Hashable, Sendable {
+    public var kind: ExpressionKind
+    public var range: SourceRange
+
+    public init(_ kind: ExpressionKind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+}
+
+/// `\Root.a` or `\.a`.
+public struct KeyPathExpr: Hashable, Sendable {
+    public var root: Identifier?
+    public var components: [Identifier]
+    public var range: SourceRange
+
+    public init(root: Identifier?, components: [Identifier], range: SourceRange) {
+        self.root = root
+        self.components = components
+        self.range = range
+    }
+}
+
+/// `@Attribute(...)`, `@Relationship(...)`, `@Transient` (or any other `@Name`, diagnosed later).
+public struct AttributeDecl: Sendable {
+    /// The name after `@`.
+    public var name: Identifier
+    public var arguments: [AttributeArgument]
+    /// True when parentheses were written (even empty).
+    public var hasParentheses: Bool
+    public var range: SourceRange
+
+    public init(name: Identifier, arguments: [AttributeArgument], hasParentheses: Bool, range: SourceRange) {
+        self.name = name
+        self.arguments = arguments
+        self.hasParentheses = hasParentheses
+        self.range = range
+    }
+}
+
+/// `label: value` or an unlabeled `value` (e.g. `.unique`).
+public struct AttributeArgument: Sendable {
+    public var label: Identifier?
+    public var value: Expression
+    public var range: SourceRange
+
+    public init(label: Identifier?, value: Expression, range: SourceRange) {
+        self.label = label
+        self.value = value
+        self.range = range
+    }
+}
+
+/// `init(p1, p2) [{ super.init(q1, q2) }]`
+public struct InitDecl: Sendable {
+    public var doc: DocComment?
+    public var parameters: [Identifier]
+    public var superInit: SuperInitCall?
+    /// The range of the `init` keyword (diagnostics about the init point here).
+    public var keywordRange: SourceRange
+    public var range: SourceRange
+
+    public init(doc: DocComment?, parameters: [Identifier], superInit: SuperInitCall?, keywordRange: SourceRange, range: SourceRange) {
+        self.doc = doc
+        self.parameters = parameters
+        self.superInit = superInit
+        self.keywordRange = keywordRange
+        self.range = range
+    }
+}
+
+/// `super.init(q1, q2)`
+public struct SuperInitCall: Sendable {
+    public var arguments: [Identifier]
+    public var range: SourceRange
+
+    public init(arguments: [Identifier], range: SourceRange) {
+        self.arguments = arguments
+        self.range = range
+    }
+}
+
+/// `#Unique<E>([\.a], [\.b, \.c])` or `#Index(...)`.
+public struct ConstraintMacro: Sendable {
+    public enum Kind: String, Sendable { case unique = "Unique", index = "Index" }
+    public var kind: Kind
+    public var genericArgument: Identifier?
+    /// Each group is one constraint or index over the listed key paths.
+    public var groups: [[KeyPathExpr]]
+    public var range: SourceRange
+
+    public init(kind: Kind, genericArgument: Identifier?, groups: [[KeyPathExpr]], range: SourceRange) {
+        self.kind = kind
+        self.genericArgument = genericArgument
+        self.groups = groups
+        self.range = range
+    }
+}
+
+/// `enum Name: String[, Codable] { case a, b = "bee" }`
+public struct EnumDecl: Sendable {
+    public var doc: DocComment?
+    public var name: Identifier
+    /// The inheritance clause as written, in order (`String`, `Codable`). The first is the raw type.
+    public var inheritance: [Identifier]
+    public var cases: [EnumCaseDecl]
+    public var range: SourceRange
+
+    public init(doc: DocComment?, name: Identifier, inheritance: [Identifier], cases: [EnumCaseDecl], range: SourceRange) {
+        self.doc = doc
+        self.name = name
+        self.inheritance = inheritance
+        self.cases = cases
+        self.range = range
+    }
+}
+
+/// One case of an enum, with its raw value if written.
+public struct EnumCaseDecl: Sendable {
+    public var doc: DocComment?
+    public var name: Identifier
+    public var rawValue: Expression?
+    public var range: SourceRange
+
+    public init(doc: DocComment?, name: Identifier, rawValue: Expression?, range: SourceRange) {
+        self.doc = doc
+        self.name = name
+        self.rawValue = rawValue
+        self.range = range
+    }
+}
+
+/// `container Name { A, B }`
+public struct ContainerDecl: Sendable {
+    public var doc: DocComment?
+    public var name: Identifier
+    public var entries: [Identifier]
+    public var range: SourceRange
+
+    public init(doc: DocComment?, name: Identifier, entries: [Identifier], range: SourceRange) {
+        self.doc = doc
+        self.name = name
+        self.entries = entries
+        self.range = range
+    }
+}

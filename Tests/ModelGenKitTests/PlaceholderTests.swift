@@ -1,0 +1,6 @@
+import Testing
+@testable import ModelGenKit
+
+@Test func ruleTableHasEveryRule() {
+    #expect(RuleID.all.count == 24)
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import ModelStore
+
+@Test func linksSQLite() {
+    #expect(sqliteLibraryVersion.hasPrefix("3."))
+}
