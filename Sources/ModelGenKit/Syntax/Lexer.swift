@@ -116,10 +116,8 @@ public struct Lexer {
         line += 1
         lineStart = offset
         atLineStart = true
-        // Consecutive line breaks make one token.
-        if let last = tokens.last, last.kind == .newline, tokens.count > 0 {
-            tokens[tokens.count - 1].range.end = location
-        } else {
+        // Consecutive line breaks make one token (its range is the first one).
+        if tokens.last?.kind != .newline {
             tokens.append(Token(kind: .newline, text: "\n", range: range(from: start)))
         }
     }

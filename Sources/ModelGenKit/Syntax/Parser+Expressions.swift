@@ -131,6 +131,7 @@ extension Parser {
         if current.isPunctuation("(") {
             advance()
             hasParentheses = true
+            inMultilineArguments = true
             skipNewlines()
             while !current.isPunctuation(")") {
                 let start = current.range.start
@@ -148,6 +149,7 @@ extension Parser {
                 skipNewlines()
             }
             try expect(")", "',' or ')' in the arguments of '@\(name)'")
+            inMultilineArguments = false
         }
         return AttributeDecl(name: name, arguments: arguments, hasParentheses: hasParentheses, range: range(from: at.range.start))
     }
@@ -168,6 +170,7 @@ extension Parser {
             try expect(">", "'>' after the entity name")
         }
         try expect("(", "'(' after '#\(kind.rawValue)'")
+        inMultilineArguments = true
         skipNewlines()
         var groups: [[KeyPathExpr]] = []
         while !current.isPunctuation(")") {
@@ -189,6 +192,7 @@ extension Parser {
             skipNewlines()
         }
         try expect(")", "',' or ')' after a key path list")
+        inMultilineArguments = false
         return ConstraintMacro(kind: kind, genericArgument: generic, groups: groups, range: range(from: hash.range.start))
     }
 }

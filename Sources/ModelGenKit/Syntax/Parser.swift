@@ -19,6 +19,9 @@ public struct Parser {
     var braceDepth = 0
     /// Open `(` and `[` seen by `advance()` and not yet closed.
     var groupDepth = 0
+    /// True while reading the parenthesised arguments of an attribute or macro, which may span
+    /// lines: recovery from an error there skips to the closing parenthesis, across line breaks.
+    var inMultilineArguments = false
 
     init(source: SourceFile, tokens: [Token], collector: DiagnosticCollector) {
         self.source = source
@@ -128,11 +131,13 @@ public struct Parser {
         while !isAtEnd, !collector.isFull {
             if isAtTopLevelKeyword { break }
             if current.isPunctuation("}"), braceDepth <= braceBase { break }
-            if (current.kind == .newline || current.isPunctuation(";")), braceDepth <= braceBase, groupDepth <= groupBase { break }
+            if current.kind == .newline || current.isPunctuation(";"), braceDepth <= braceBase,
+               groupDepth <= groupBase || !inMultilineArguments { break }
             advance()
         }
         braceDepth = braceBase
         groupDepth = groupBase
+        inMultilineArguments = false
     }
 
     /// Skips to the next top-level declaration keyword.
@@ -144,6 +149,7 @@ public struct Parser {
         }
         braceDepth = 0
         groupDepth = 0
+        inMultilineArguments = false
     }
 
     // MARK: - File
