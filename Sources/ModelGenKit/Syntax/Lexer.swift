@@ -389,9 +389,20 @@ public struct Lexer {
             append(.invalid, "", range(from: start))
             return
         }
-        while offset < bytes.count, isStrayCharacter(at: offset) {
-            offset += bytes[offset] < 0x80 ? 1 : (decodeScalar(at: offset)?.1 ?? 1)
+        // The run goes on across spaces and tabs while more stray characters follow on the line.
+        var runEnd = offset
+        var probe = offset
+        while probe < bytes.count {
+            if isStrayCharacter(at: probe) {
+                probe += bytes[probe] < 0x80 ? 1 : (decodeScalar(at: probe)?.1 ?? 1)
+                runEnd = probe
+            } else if bytes[probe] == UInt8(ascii: " ") || bytes[probe] == UInt8(ascii: "\t") {
+                probe += 1
+            } else {
+                break
+            }
         }
+        offset = runEnd
         let shown = first.unicodeScalars.first.map { $0.value < 0x20 || $0.value == 0x7F ? "U+" + String($0.value, radix: 16, uppercase: true) : first } ?? first
         collector.error("unexpected character '\(shown)'", at: range(from: start))
         append(.invalid, "", range(from: start))

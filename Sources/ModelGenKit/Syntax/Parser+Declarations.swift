@@ -60,7 +60,7 @@ extension Parser {
             } else if current.isKeyword("init") {
                 member = .initializer(try parseInit(doc: doc))
             } else {
-                return .enumeration(try parseEnum(doc: doc))
+                return .enumeration(try parseEnum(doc: doc, isNested: true))
             }
             try expectMemberEnd(after: what)
             return member
@@ -145,7 +145,8 @@ extension Parser {
 
     // MARK: - Enum
 
-    mutating func parseEnum(doc: DocComment?) throws -> EnumDecl {
+    /// An enum; a nested one (`isNested`) also ends, with an error, at a line that starts an entity member.
+    mutating func parseEnum(doc: DocComment?, isNested: Bool = false) throws -> EnumDecl {
         let keyword = advance()
         let name = try expectName("a name after 'enum'")
         var inheritance: [Identifier] = []
@@ -171,6 +172,11 @@ extension Parser {
                 reportUnclosed("enum '\(name)'", open: open)
                 break
             }
+            if isNested, isAtEntityMemberStart {
+                reportUnclosed("enum '\(name)'", open: open)
+                braceDepth = braceBase - 1
+                break
+            }
             let groupBase = groupDepth
             do {
                 cases.append(contentsOf: try parseCaseLine(enumName: name))
@@ -179,6 +185,13 @@ extension Parser {
             }
         }
         return EnumDecl(doc: doc, name: name, inheritance: inheritance, cases: cases, range: range(from: keyword.range.start))
+    }
+
+    /// True at a token that starts an entity member (`@`, `#`, `init`, `var`, `enum`, or `name:`).
+    var isAtEntityMemberStart: Bool {
+        current.isPunctuation("@") || current.isPunctuation("#") || current.isKeyword("init")
+            || current.isKeyword("var") || current.isKeyword("enum")
+            || (current.kind == .identifier && peek().isPunctuation(":"))
     }
 
     /// `case a, b = "bee"` (one line of an enum body).

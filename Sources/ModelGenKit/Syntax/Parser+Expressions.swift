@@ -125,6 +125,7 @@ extension Parser {
     /// `@Name` or `@Name(arguments)`; any name and arguments are read (the semantic stage checks them).
     mutating func parseAttribute() throws -> AttributeDecl {
         let at = advance()
+        guard current.range.start.offset == at.range.end.offset else { throw fail(expected: "an attribute name right after '@'") }
         let name = try expectName("an attribute name after '@'")
         var arguments: [AttributeArgument] = []
         var hasParentheses = false

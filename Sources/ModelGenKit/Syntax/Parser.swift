@@ -162,9 +162,7 @@ public struct Parser {
             braceDepth = 0
             groupDepth = 0
             do {
-                if let declaration = try parseDeclaration() {
-                    declarations.append(declaration)
-                }
+                declarations.append(try parseDeclaration())
             } catch {
                 recoverToDeclaration()
             }
@@ -172,15 +170,14 @@ public struct Parser {
         return declarations
     }
 
-    mutating func parseDeclaration() throws -> Declaration? {
+    mutating func parseDeclaration() throws -> Declaration {
         let doc = current.doc
         if current.isKeyword("entity") { return .entity(try parseEntity(doc: doc)) }
         if current.isKeyword("enum") { return .enumeration(try parseEnum(doc: doc)) }
         if current.isKeyword("container") { return .container(try parseContainer(doc: doc)) }
-        if current.isPunctuation("@") || current.kind == .identifier || current.isKeyword("var") || current.isKeyword("init") {
-            if current.kind != .invalid {
-                collector.error("expected a declaration ('entity', 'enum' or 'container') but found \(current.displayName); members belong inside an entity's braces", at: current.range)
-            }
+        if current.isPunctuation("@") || current.isKeyword("var") || current.isKeyword("init")
+            || (current.kind == .identifier && peek().isPunctuation(":")) {
+            collector.error("expected a declaration ('entity', 'enum' or 'container') but found \(current.displayName); members belong inside an entity's braces", at: current.range)
             throw Failure()
         }
         throw fail(expected: "a declaration ('entity', 'enum' or 'container')")
