@@ -152,7 +152,13 @@ public struct Lexer {
     private mutating func lexLineComment() {
         let start = location
         let textStart = offset
-        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
+            if bytes[offset] >= 0x80, decodeScalar(at: offset) == nil {
+                reportInvalidUTF8()
+            } else {
+                offset += 1
+            }
+        }
         var textEnd = offset
         if textEnd > textStart, bytes[textEnd - 1] == UInt8(ascii: "\r") { textEnd -= 1 }
         let text = String(decoding: bytes[textStart..<textEnd], as: UTF8.self)
@@ -184,6 +190,8 @@ public struct Lexer {
                 offset += 1
                 line += 1
                 lineStart = offset
+            } else if byte >= 0x80, decodeScalar(at: offset) == nil {
+                reportInvalidUTF8()
             } else {
                 offset += 1
             }
@@ -312,7 +320,7 @@ public struct Lexer {
         let start = location
         offset += 1
         var name = String.UnicodeScalarView()
-        if let (first, length) = identifierStart(at: offset) {
+        if offset < bytes.count, let (first, length) = identifierStart(at: offset) {
             name.append(first)
             offset += length
             while offset < bytes.count, let (scalar, length) = identifierContinue(at: offset) {
@@ -460,26 +468,7 @@ public struct Lexer {
 
     /// Decodes the UTF-8 scalar starting at `index`, or nil when the bytes there are not valid UTF-8.
     private func decodeScalar(at index: Int) -> (UnicodeScalar, Int)? {
-        let lead = bytes[index]
-        let length: Int
-        var value: UInt32
-        switch lead {
-        case 0x00...0x7F: return (UnicodeScalar(lead), 1)
-        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        for i in 1..<length {
-            let continuation = bytes[index + i]
-            guard continuation & 0xC0 == 0x80 else { return nil }
-            value = value << 6 | UInt32(continuation & 0x3F)
-        }
-        // Reject overlong forms and values outside Unicode (UnicodeScalar rejects surrogates).
-        let minimum: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
-        guard value >= minimum, value <= 0x10FFFF, let scalar = UnicodeScalar(value) else { return nil }
-        return (scalar, length)
+        UTF8Scalar.decode(bytes, at: index)
     }
 
     // MARK: - Character classes
