@@ -25,8 +25,10 @@ public struct DiagnosticRenderer: Sendable {
         for source in sources where files[source.path] == nil {
             files[source.path] = source
             var starts = [0]
-            for (offset, byte) in source.bytes.enumerated() where byte == UInt8(ascii: "\n") {
-                starts.append(offset + 1)
+            source.bytes.withUnsafeBufferPointer { buffer in
+                for offset in buffer.indices where buffer[offset] == UInt8(ascii: "\n") {
+                    starts.append(offset + 1)
+                }
             }
             lineStarts[source.path] = starts
         }

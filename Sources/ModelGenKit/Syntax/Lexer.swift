@@ -17,8 +17,8 @@ public struct Lexer {
     private var offset = 0
     private var line = 1
     private var lineStart = 0
-    /// Tokens lexed but not yet handed out (at most one in practice).
-    private var pending: [Token] = []
+    /// The token lexed by the last `step()` and not yet handed out (each step makes at most one).
+    private var pending: Token?
     private var lastKind: TokenKind?
     /// Every comment seen so far, in source order.
     public private(set) var comments: [Comment] = []
@@ -54,9 +54,9 @@ public struct Lexer {
 
     /// The next token; `.endOfFile` at the end (and on every call after it).
     public mutating func nextToken() -> Token {
-        while pending.isEmpty { step() }
-        let token = pending.removeFirst()
-        if token.kind == .endOfFile { pending.append(token) }
+        while pending == nil { step() }
+        let token = pending!
+        if token.kind != .endOfFile { pending = nil }
         return token
     }
 
@@ -113,7 +113,7 @@ public struct Lexer {
         }
         flushDocIfDetached(beforeLine: line + 2)
         let end = location
-        pending.append(Token(kind: .endOfFile, text: "", range: SourceRange(file: source.path, start: end, end: end), isAtLineStart: atLineStart))
+        pending = Token(kind: .endOfFile, text: "", range: SourceRange(file: source.path, start: end, end: end), isAtLineStart: atLineStart)
     }
 
     private mutating func append(_ kind: TokenKind, _ text: String, _ range: SourceRange, isEscaped: Bool = false) {
@@ -124,7 +124,7 @@ public struct Lexer {
             doc = DocComment(lines: pendingDoc.map(\.text), range: first.union(last))
         }
         pendingDoc.removeAll()
-        pending.append(Token(kind: kind, text: text, range: range, isEscaped: isEscaped, isAtLineStart: atLineStart, doc: doc))
+        pending = Token(kind: kind, text: text, range: range, isEscaped: isEscaped, isAtLineStart: atLineStart, doc: doc)
         lastKind = kind
         atLineStart = false
     }
@@ -142,7 +142,7 @@ public struct Lexer {
         atLineStart = true
         // Consecutive line breaks make one token (its range is the first one).
         if lastKind != .newline {
-            pending.append(Token(kind: .newline, text: "\n", range: range(from: start)))
+            pending = Token(kind: .newline, text: "\n", range: range(from: start))
             lastKind = .newline
         }
     }
