@@ -111,6 +111,8 @@ struct EntityInfo {
     var baseName: String?
     /// An unknown base or a cycle: rules about inits, labels and registration skip the entity.
     var hierarchyIsBroken = false
+    /// Its base has a base (`flat-hierarchy`, reported): init rules skip the entity.
+    var isTooDeep = false
     /// Direct subclasses in schema order.
     var subclassNames: [String] = []
     /// Own properties with unique names that do not shadow the base's, in declaration order.

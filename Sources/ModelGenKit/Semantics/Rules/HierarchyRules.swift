@@ -89,6 +89,7 @@ enum HierarchyRules {
                 notes.append(DiagnosticNote("'\(base)' inherits from '\(grandBase)' here", at: baseClause.range))
             }
             notes.append(DiagnosticNote("make '\(entity)' inherit from '\(root)' and move the properties of '\(base)'\(moved) into '\(entity)' or '\(root)'; or replace the levels with an enum property on '\(root)'"))
+            model.entities[entity]?.isTooDeep = true
             model.sink.error(.flatHierarchy, "entity '\(entity)' is three levels deep (\(chain.joined(separator: " → "))): keep a base and one level of subclasses", at: clause.range, notes: notes)
         }
     }

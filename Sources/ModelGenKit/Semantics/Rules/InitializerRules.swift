@@ -1,7 +1,7 @@
 // Rules about inits: `missing-super-init`, `super-init-mismatch`, `super-init-in-base`,
 // `uninitialized-property`, `unknown-init-parameter`; also `duplicate-declaration` for two inits
 // with the same parameters and `duplicate-property` for a parameter listed twice.
-// Entities whose base is unknown or part of a cycle are skipped (the base was reported).
+// Entities whose base is unknown, part of a cycle, or itself a subclass are skipped (reported).
 
 enum InitializerRules {
     static func check(_ model: inout SemanticModel) {
@@ -23,7 +23,7 @@ enum InitializerRules {
             model.entities[entity]?.initializers = kept
         }
         for entity in model.entityOrder {
-            guard let info = model.entities[entity], !info.hierarchyIsBroken else { continue }
+            guard let info = model.entities[entity], !info.hierarchyIsBroken, !info.isTooDeep else { continue }
             for decl in info.initializers { check(decl, of: info, model: &model) }
         }
     }
