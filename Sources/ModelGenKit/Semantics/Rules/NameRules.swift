@@ -97,7 +97,9 @@ enum NameRules {
         if let property = model.property(component.name, of: entity) {
             return property.isValid ? property.name : nil
         }
-        let declared = model.entities[entity]?.declaredPropertyNames.contains(component.name) ?? false
+        let info = model.entities[entity]
+        let baseNames = info?.baseName.flatMap { model.entities[$0]?.declaredPropertyNames } ?? []
+        let declared = (info?.declaredPropertyNames.contains(component.name) ?? false) || baseNames.contains(component.name)
         if !declared {
             let candidates = model.allProperties(of: entity).map(\.name)
             let hint = NameDistance.closest(to: component.name, among: candidates).map { [DiagnosticNote("did you mean '\($0)'?")] } ?? []
