@@ -70,7 +70,7 @@ enum DefaultValueResolver {
         case (.url, _):
             return .failure(DefaultMismatch("a URL has no literal default: make it 'URL?' or leave the default out"))
         default:
-            return .failure(DefaultMismatch("\(describe(expression)) is not a '\(wanted)'"))
+            return .failure(DefaultMismatch("\(describe(expression)) is not of type '\(wanted)'"))
         }
     }
 

@@ -143,23 +143,36 @@ enum TypeResolver {
         for entity in model.entityOrder {
             for nested in model.entities[entity]?.nestedEnumOrder ?? [] { candidates.append("\(entity).\(nested)") }
         }
-        guard let best = NameDistance.closest(to: name, among: candidates) else { return [] }
-        return [DiagnosticNote("did you mean '\(best)'?")]
+        return NameDistance.suggestion(for: name, among: candidates)
     }
 }
 
 /// Edit distance for "did you mean" suggestions.
 enum NameDistance {
-    /// The candidate closest to `name` (case-insensitive edit distance at most a third of its length).
-    static func closest(to name: String, among candidates: [String]) -> String? {
-        guard name.count <= 64 else { return nil }
+    /// A "did you mean" note naming the candidates closest to `name` (ties all named, at most three),
+    /// or nothing when none is close (case-insensitive edit distance at most a third of its length).
+    static func suggestion(for name: String, among candidates: [String]) -> [DiagnosticNote] {
+        let best = closest(to: name, among: candidates)
+        guard !best.isEmpty else { return [] }
+        return [DiagnosticNote("did you mean " + best.map { "'\($0)'" }.joined(separator: " or ") + "?")]
+    }
+
+    /// The candidates closest to `name`, sorted.
+    static func closest(to name: String, among candidates: [String]) -> [String] {
+        guard name.count <= 64 else { return [] }
         let target = Array(name.lowercased())
-        var best: (String, Int)?
-        for candidate in candidates.sorted() where candidate != name && candidate.count <= 64 {
+        var best: [String] = []
+        var bestDistance = max(1, target.count / 3) + 1
+        for candidate in Set(candidates).sorted() where candidate != name && candidate.count <= 64 {
             let distance = levenshtein(target, Array(candidate.lowercased()))
-            if distance <= max(1, target.count / 3), distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+            if distance < bestDistance {
+                best = [candidate]
+                bestDistance = distance
+            } else if distance == bestDistance, best.count < 3 {
+                best.append(candidate)
+            }
         }
-        return best?.0
+        return best
     }
 
     private static func levenshtein(_ a: [Character], _ b: [Character]) -> Int {

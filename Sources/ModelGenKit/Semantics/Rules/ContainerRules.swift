@@ -15,9 +15,9 @@ enum ContainerRules {
             for entry in decl.entries {
                 let name = entry.name
                 guard let info = model.entities[name] else {
-                    let what = model.topLevelEnums[name] != nil ? ", which is an enum" : ""
-                    let hint = NameDistance.closest(to: name, among: model.entityOrder).map { [DiagnosticNote("did you mean '\($0)'?")] } ?? []
-                    model.sink.error(.unknownType, "container '\(container)' lists '\(name)'\(what): a container lists entities", at: entry.range, notes: what.isEmpty ? hint : [])
+                    let what = model.topLevelEnums[name] != nil ? ", which is an enum, not an entity" : ""
+                    let hint = NameDistance.suggestion(for: name, among: model.entityOrder)
+                    model.sink.error(.unknownType, what.isEmpty ? "container '\(container)' lists unknown entity '\(name)'" : "container '\(container)' lists '\(name)'\(what)", at: entry.range, notes: what.isEmpty ? hint : [])
                     continue
                 }
                 if let first = seen[name] {

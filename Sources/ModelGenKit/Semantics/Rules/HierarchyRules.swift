@@ -14,7 +14,7 @@ enum HierarchyRules {
                 if let what {
                     model.sink.error(.unknownType, "entity '\(entity)' inherits from '\(base.name)', which is \(what), not an entity", at: base.range)
                 } else {
-                    let hint = NameDistance.closest(to: base.name, among: model.entityOrder).map { [DiagnosticNote("did you mean '\($0)'?")] } ?? []
+                    let hint = NameDistance.suggestion(for: base.name, among: model.entityOrder)
                     model.sink.error(.unknownType, "entity '\(entity)' inherits from unknown entity '\(base.name)'", at: base.range, notes: hint)
                 }
                 info.hierarchyIsBroken = true

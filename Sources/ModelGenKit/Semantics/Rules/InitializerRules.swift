@@ -31,13 +31,15 @@ enum InitializerRules {
     private static func check(_ decl: InitDecl, of info: EntityInfo, model: inout SemanticModel) {
         let entity = info.name
         let parameterNames = decl.parameters.map(\.name)
-        checkParameters(decl, of: info, model: &model)
+        let parametersAreKnown = checkParameters(decl, of: info, model: &model)
         if let base = info.baseName {
             checkSuperInit(decl, of: info, base: base, model: &model)
         } else if let call = decl.superInit {
             model.sink.error(.superInitInBase, "entity '\(entity)' has no base, so its init cannot call super.init: remove the call", at: decl.keywordRange,
                              notes: [DiagnosticNote("super.init called here", at: call.range)])
         }
+        // An unknown parameter is likely a misspelled property: reporting it unset too would repeat it.
+        guard parametersAreKnown else { return }
         let unset = info.properties.filter { !$0.startsInitialized && !parameterNames.contains($0.name) }
         guard !unset.isEmpty else { return }
         let names = unset.map { "'\($0.name)'" }.joined(separator: ", ")
@@ -47,7 +49,9 @@ enum InitializerRules {
         model.sink.error(.uninitializedProperty, "init(\(parameterNames.joined(separator: ", "))) of '\(entity)' leaves \(names) unset", at: decl.keywordRange, notes: notes)
     }
 
-    private static func checkParameters(_ decl: InitDecl, of info: EntityInfo, model: inout SemanticModel) {
+    /// Reports duplicate and unknown parameters; returns false when one is unknown.
+    private static func checkParameters(_ decl: InitDecl, of info: EntityInfo, model: inout SemanticModel) -> Bool {
+        var allKnown = true
         var seen: [String: Identifier] = [:]
         let baseInfo = info.baseName.flatMap { model.entities[$0] }
         let known = info.declaredPropertyNames.union(baseInfo?.declaredPropertyNames ?? [])
@@ -59,12 +63,14 @@ enum InitializerRules {
             }
             seen[parameter.name] = parameter
             guard !known.contains(parameter.name) else { continue }
+            allKnown = false
             let candidates = model.allProperties(of: info.name).map(\.name)
             var notes: [DiagnosticNote] = []
-            if let close = NameDistance.closest(to: parameter.name, among: candidates) { notes.append(DiagnosticNote("did you mean '\(close)'?")) }
+            notes += NameDistance.suggestion(for: parameter.name, among: candidates)
             let owners = info.baseName.map { "'\(info.name)' or its base '\($0)'" } ?? "'\(info.name)'"
             model.sink.error(.unknownInitParameter, "init parameter '\(parameter.name)' names no stored property of \(owners): init parameters name the properties they set", at: parameter.range, notes: notes)
         }
+        return allKnown
     }
 
     private static func checkSuperInit(_ decl: InitDecl, of info: EntityInfo, base: String, model: inout SemanticModel) {

@@ -102,7 +102,7 @@ enum NameRules {
         let declared = (info?.declaredPropertyNames.contains(component.name) ?? false) || baseNames.contains(component.name)
         if !declared {
             let candidates = model.allProperties(of: entity).map(\.name)
-            let hint = NameDistance.closest(to: component.name, among: candidates).map { [DiagnosticNote("did you mean '\($0)'?")] } ?? []
+            let hint = NameDistance.suggestion(for: component.name, among: candidates)
             model.sink.error(.unknownType, "#\(macro) names '\(component.name)', which is no property of entity '\(entity)'", at: component.range, notes: hint)
         }
         return nil

@@ -93,7 +93,7 @@ enum RelationshipRules {
         guard let root = keyPath.root, let component = keyPath.components.first, let destination = property.type?.destination else { return nil }
         let here = describe(ref, model)
         guard model.entities[root.name] != nil else {
-            let hint = NameDistance.closest(to: root.name, among: model.entityOrder).map { [DiagnosticNote("did you mean '\($0)'?")] } ?? []
+            let hint = NameDistance.suggestion(for: root.name, among: model.entityOrder)
             model.sink.error(.unknownType, "the inverse of \(here) names unknown entity '\(root.name)'", at: root.range, notes: hint)
             return nil
         }
