@@ -168,7 +168,7 @@ enum NameDistance {
             if distance < bestDistance {
                 best = [candidate]
                 bestDistance = distance
-            } else if distance == bestDistance, best.count < 3 {
+            } else if distance == bestDistance, !best.isEmpty, best.count < 3 {
                 best.append(candidate)
             }
         }
