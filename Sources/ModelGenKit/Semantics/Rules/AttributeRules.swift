@@ -42,6 +42,10 @@ enum AttributeRules {
         let property = "'\(entity).\(decl.name.name)'"
         let names = decl.attributes.map(\.name.name)
         for attribute in decl.attributes {
+            if let repeated = repeatedLabel(in: attribute) {
+                sink.error(.invalidAttribute, "'\(repeated.name):' is given twice in @\(attribute.name.name) of \(property): keep one", at: repeated.range)
+                continue
+            }
             switch attribute.name.name {
             case "Attribute":
                 if type.isRelationship {
@@ -87,6 +91,16 @@ enum AttributeRules {
             }
         }
         return options
+    }
+
+    /// The second occurrence of a label written twice in one attribute.
+    private static func repeatedLabel(in attribute: AttributeDecl) -> Identifier? {
+        var seen: Set<String> = []
+        for argument in attribute.arguments {
+            guard let label = argument.label else { continue }
+            if !seen.insert(label.name).inserted { return label }
+        }
+        return nil
     }
 
     private static func attributeArgument(_ argument: AttributeArgument, type: ResolvedType, property: String, into options: inout PropertyOptions, sink: inout DiagnosticSink) {
