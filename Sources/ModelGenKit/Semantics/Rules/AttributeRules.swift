@@ -41,10 +41,14 @@ enum AttributeRules {
         var options = PropertyOptions()
         let property = "'\(entity).\(decl.name.name)'"
         let names = decl.attributes.map(\.name.name)
-        for attribute in decl.attributes {
-            if let repeated = repeatedLabel(in: attribute) {
-                sink.error(.invalidAttribute, "'\(repeated.name):' is given twice in @\(attribute.name.name) of \(property): keep one", at: repeated.range)
-                continue
+        for written in decl.attributes {
+            // A label given twice is reported; the first occurrence counts.
+            var attribute = written
+            var seen: Set<String> = []
+            attribute.arguments = written.arguments.filter { argument in
+                guard let label = argument.label, !seen.insert(label.name).inserted else { return true }
+                sink.error(.invalidAttribute, "'\(label.name):' is given twice in @\(written.name.name) of \(property): keep one", at: label.range)
+                return false
             }
             switch attribute.name.name {
             case "Attribute":
@@ -91,16 +95,6 @@ enum AttributeRules {
             }
         }
         return options
-    }
-
-    /// The second occurrence of a label written twice in one attribute.
-    private static func repeatedLabel(in attribute: AttributeDecl) -> Identifier? {
-        var seen: Set<String> = []
-        for argument in attribute.arguments {
-            guard let label = argument.label else { continue }
-            if !seen.insert(label.name).inserted { return label }
-        }
-        return nil
     }
 
     private static func attributeArgument(_ argument: AttributeArgument, type: ResolvedType, property: String, into options: inout PropertyOptions, sink: inout DiagnosticSink) {
