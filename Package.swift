@@ -32,7 +32,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit"]
+            dependencies: ["ModelGenKit"],
+            exclude: ["Mustache/spec"]
         ),
         .testTarget(
             name: "ModelStoreTests",
