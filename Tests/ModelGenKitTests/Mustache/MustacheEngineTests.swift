@@ -27,3 +27,20 @@ import Testing
         }
     }
 }
+
+@Suite struct MustacheLayerTests {
+    @Test func overrideExtendsTheTemplateItReplaces() throws {
+        let builtin = ["entity": "class {{name}} {\n    {{$body}}// nothing{{/body}}\n}\n"]
+        let user = ["entity": "{{<entity}}{{$body}}let extra = 1{{/body}}{{/entity}}"]
+        let renderer = MustacheRenderer(layers: [user, builtin], escaping: .none)
+        let text = try renderer.render(templateNamed: "entity", with: ["name": "Trip"])
+        #expect(text == "class Trip {\n    let extra = 1\n}\n")
+    }
+
+    @Test func otherNamesResolveFromTheFirstLayer() throws {
+        let builtin = ["file": "{{>entity}}", "entity": "builtin"]
+        let user = ["entity": "user"]
+        let renderer = MustacheRenderer(layers: [user, builtin], escaping: .none)
+        #expect(try renderer.render(templateNamed: "file", with: [:]) == "user")
+    }
+}

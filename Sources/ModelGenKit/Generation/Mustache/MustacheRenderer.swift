@@ -8,15 +8,26 @@ public enum MustacheEscaping: Sendable {
 
 /// Renders templates against a value, with a set of named partials (also the parents of
 /// `{{<parent}}` inheritance).
+///
+/// Partials come in layers, most specific first (user templates, then built-in ones). A name is
+/// looked up from the first layer, except that a template naming itself (`{{<entity}}` inside a
+/// user's `entity`) gets the same name from a later layer when there is one: that is how an
+/// override extends the template it replaces.
 public struct MustacheRenderer: Sendable {
-    /// Templates by name, for `{{>name}}` and `{{<name}}`. A missing one renders as nothing.
-    public var partials: [String: String]
+    /// Templates by name, most specific layer first. A name found in no layer renders as nothing.
+    public var layers: [[String: String]]
     public var escaping: MustacheEscaping
     /// How deep partials, parents and blocks may nest before rendering stops with an error.
     public var maximumDepth: Int
 
+    /// A renderer with one layer of partials.
     public init(partials: [String: String] = [:], escaping: MustacheEscaping = .html, maximumDepth: Int = 64) {
-        self.partials = partials
+        self.init(layers: [partials], escaping: escaping, maximumDepth: maximumDepth)
+    }
+
+    /// A renderer with layered partials, most specific first.
+    public init(layers: [[String: String]], escaping: MustacheEscaping = .html, maximumDepth: Int = 64) {
+        self.layers = layers
         self.escaping = escaping
         self.maximumDepth = maximumDepth
     }
@@ -24,7 +35,8 @@ public struct MustacheRenderer: Sendable {
     /// Renders `template` with `value` as the root of the context stack.
     public func render(_ template: MustacheTemplate, with value: MustacheValue) throws -> String {
         var render = Render(renderer: self)
-        try render.render(template.nodes, context: MustacheContext(root: value), blocks: [:], depth: 0)
+        try render.render(
+            template.nodes, context: MustacheContext(root: value), blocks: [:], depth: 0, current: nil)
         return render.output
     }
 
@@ -32,6 +44,12 @@ public struct MustacheRenderer: Sendable {
     public func render(templateNamed name: String, with value: MustacheValue) throws -> String {
         try render(MustacheTemplate(nodes: [.partial(name: name, indentation: "")]), with: value)
     }
+}
+
+/// A partial being rendered: its name and the layer it came from.
+private struct TemplateID {
+    var name: String
+    var layer: Int
 }
 
 /// The state of one render: the output so far and the templates parsed so far.
@@ -49,8 +67,10 @@ private struct Render {
         self.renderer = renderer
     }
 
+    /// Renders `nodes`; `current` is the partial being rendered (name and layer), `nil` at the top.
     mutating func render(
-        _ nodes: [MustacheNode], context: MustacheContext, blocks: [String: MustacheBlock], depth: Int
+        _ nodes: [MustacheNode], context: MustacheContext, blocks: [String: MustacheBlock], depth: Int,
+        current: TemplateID?
     ) throws {
         for node in nodes {
             switch node {
@@ -62,38 +82,45 @@ private struct Render {
             case .section(let name, let inverted, let children):
                 let value = context.lookUp(name)
                 if inverted {
-                    if !value.isTruthy { try render(children, context: context, blocks: blocks, depth: depth) }
+                    if !value.isTruthy { try render(children, context: context, blocks: blocks, depth: depth, current: current) }
                 } else if case .array(let items) = value {
                     for item in items {
-                        try render(children, context: context.pushing(item), blocks: blocks, depth: depth)
+                        try render(children, context: context.pushing(item), blocks: blocks, depth: depth, current: current)
                     }
                 } else if value.isTruthy {
-                    try render(children, context: context.pushing(value), blocks: blocks, depth: depth)
+                    try render(children, context: context.pushing(value), blocks: blocks, depth: depth, current: current)
                 }
             case .partial(let name, let indentation):
-                try include(name, indentation: indentation, context: context, blocks: blocks, depth: depth)
+                try include(name, indentation: indentation, context: context, blocks: blocks, depth: depth, from: current)
             case .parent(let name, let indentation, let overrides):
                 // Arguments given further out take precedence (multi-level inheritance).
                 let merged = overrides.merging(blocks) { _, outer in outer }
-                try include(name, indentation: indentation, context: context, blocks: merged, depth: depth)
+                try include(name, indentation: indentation, context: context, blocks: merged, depth: depth, from: current)
             case .block(let name, let own):
                 let content = blocks[name] ?? own
                 let source = own.isStandalone
                     ? MustacheIndentation.indent(content.source, with: own.indentation) : content.source
                 try checkDepth(depth, name: name)
                 let nodes = try parse(source, delimiters: content.delimiters)
-                try render(nodes, context: context, blocks: blocks, depth: depth + 1)
+                try render(nodes, context: context, blocks: blocks, depth: depth + 1, current: current)
             }
         }
     }
 
     private mutating func include(
-        _ name: String, indentation: String, context: MustacheContext, blocks: [String: MustacheBlock], depth: Int
+        _ name: String, indentation: String, context: MustacheContext, blocks: [String: MustacheBlock], depth: Int,
+        from current: TemplateID?
     ) throws {
-        guard let source = renderer.partials[name] else { return }
+        // A template naming itself means the one it overrides, if any; else itself (recursion).
+        let indices = renderer.layers.indices
+        let candidates = current.map { $0.name == name ? Array(indices.dropFirst($0.layer + 1)) + [$0.layer] : Array(indices) }
+            ?? Array(indices)
+        guard let layer = candidates.first(where: { renderer.layers[$0][name] != nil }),
+            let source = renderer.layers[layer][name]
+        else { return }
         try checkDepth(depth, name: name)
         let nodes = try parse(MustacheIndentation.indent(source, with: indentation), delimiters: .standard)
-        try render(nodes, context: context, blocks: blocks, depth: depth + 1)
+        try render(nodes, context: context, blocks: blocks, depth: depth + 1, current: TemplateID(name: name, layer: layer))
     }
 
     private func checkDepth(_ depth: Int, name: String) throws {
