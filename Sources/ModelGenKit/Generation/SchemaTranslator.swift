@@ -18,7 +18,8 @@ struct SchemaTranslator {
 
     func entity(_ entity: CheckedEntity) -> EntityViewModel {
         let base = entity.baseName.flatMap(schema.entity(named:))
-        let properties = entity.properties.map { property($0, of: entity) }
+        let inherited = (base?.properties ?? []).map { property($0, of: base!) }.filter(\.isStored)
+        let properties = withSlots(entity.properties.map { property($0, of: entity) }, after: inherited)
         let stored = properties.filter(\.isStored)
         let uniqueGroups = entity.uniqueConstraints.map(keyPathGroup).positioned()
         let indexGroups = entity.indexes.map(keyPathGroup).positioned()
@@ -42,7 +43,7 @@ struct SchemaTranslator {
             attributes: stored.filter(\.isAttribute).positioned(),
             relationships: stored.filter(\.isRelationship).positioned(),
             transientProperties: properties.filter(\.isTransient).positioned(),
-            inheritedProperties: (base?.properties ?? []).map { property($0, of: base!) }.filter(\.isStored).positioned(),
+            inheritedProperties: withSlots(inherited, after: []).positioned(),
             hasStoredProperties: !stored.isEmpty,
             hasRelationships: stored.contains(where: \.isRelationship),
             hasTransientProperties: properties.contains(where: \.isTransient),
@@ -127,6 +128,24 @@ struct SchemaTranslator {
         }
         model.hasInitialValue = !model.initialValue.isEmpty
         return model
+    }
+
+    /// Numbers stored attributes and relationships separately, continuing after the inherited ones.
+    private func withSlots(_ properties: [PropertyViewModel], after inherited: [PropertyViewModel]) -> [PropertyViewModel] {
+        var nextAttribute = inherited.filter(\.isAttribute).count
+        var nextRelationship = inherited.filter(\.isRelationship).count
+        return properties.map { property in
+            var property = property
+            guard property.isStored else { return property }
+            if property.isAttribute {
+                property.slot = nextAttribute
+                nextAttribute += 1
+            } else {
+                property.slot = nextRelationship
+                nextRelationship += 1
+            }
+            return property
+        }
     }
 
     private func setOriginalName(_ originalName: String?, on model: inout PropertyViewModel) {

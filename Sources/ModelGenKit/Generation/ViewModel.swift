@@ -155,6 +155,9 @@ struct PropertyViewModel: Encodable, PositionedViewModel {
     var minimumModelCount: Int
     var hasMaximumModelCount: Bool
     var maximumModelCount: Int
+    /// The position among the hierarchy's stored attributes or relationships as the entity sees them
+    /// (the base's first, then its own): an attribute's column number, a relationship's slot.
+    var slot = 0
     var index = 0
     var isFirst = false
     var isLast = false
