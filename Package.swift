@@ -44,7 +44,12 @@ let package = Package(
         .testTarget(
             name: "ModelGenKitTests",
             dependencies: ["ModelGenKit"],
-            exclude: ["Mustache/spec"]
+            exclude: ["Mustache/spec", "Syntax/Fixtures"]
+        ),
+        // End-to-end tests that run the built `modelgen` binary.
+        .testTarget(
+            name: "modelgenTests",
+            dependencies: ["modelgen"]
         ),
         .testTarget(
             name: "ModelStoreTests",
