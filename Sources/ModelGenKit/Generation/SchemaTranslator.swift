@@ -60,7 +60,7 @@ struct SchemaTranslator {
         var model = PropertyViewModel(
             name: property.name, swiftName: SwiftIdentifier.escaped(property.name),
             nameLiteral: SwiftLiteral.string(property.name), docLines: docLines(property.doc),
-            ownerName: owner.name, type: SwiftTypeName.of(property), wrappedType: "", isOptional: false,
+            ownerName: owner.name, ownerSwiftName: SwiftIdentifier.escaped(owner.name), type: SwiftTypeName.of(property), wrappedType: "", isOptional: false,
             isAttribute: false, isRelationship: false, isToOne: false, isToMany: false,
             isTransient: property.isTransient, isStored: !property.isTransient,
             hasDefault: false, defaultExpression: "", initialValue: "", hasInitialValue: false,
@@ -194,19 +194,19 @@ struct SchemaTranslator {
                 name: parameter.name, swiftName: SwiftIdentifier.escaped(parameter.name),
                 type: model?.type ?? "", hasDefaultArgument: !defaultArgument.isEmpty, defaultArgument: defaultArgument)
         }
-        let assignments = entity.properties.map { own -> AssignmentViewModel in
-            let model = property(own, of: entity)
-            let isParameter = parameterNames.contains(own.name)
-            return AssignmentViewModel(
-                name: own.name, swiftName: model.swiftName,
-                value: isParameter ? model.swiftName : model.initialValue, isParameter: isParameter)
-        }
+        // Own attributes are set before `super.init`; relationships (kept by the runtime) and base
+        // properties not passed to `super.init` are set through their setters after it.
         let superArguments = initializer.superArguments ?? []
-        let afterSuper = (base?.properties ?? []).filter {
-            parameterNames.contains($0.name) && !superArguments.contains($0.name)
-        }.map { inherited -> AssignmentViewModel in
+        var before: [AssignmentViewModel] = []
+        var after: [AssignmentViewModel] = []
+        for own in entity.properties where parameterNames.contains(own.name) {
+            let name = SwiftIdentifier.escaped(own.name)
+            let assignment = AssignmentViewModel(name: own.name, swiftName: name, value: name, isParameter: true)
+            if case .relationship = own.kind { after.append(assignment) } else { before.append(assignment) }
+        }
+        for inherited in base?.properties ?? [] where parameterNames.contains(inherited.name) && !superArguments.contains(inherited.name) {
             let name = SwiftIdentifier.escaped(inherited.name)
-            return AssignmentViewModel(name: inherited.name, swiftName: name, value: name, isParameter: true)
+            after.append(AssignmentViewModel(name: inherited.name, swiftName: name, value: name, isParameter: true))
         }
         let signature = parameters.map { "\($0.name):\($0.type)" }
         let overridesBase = base?.initializers.contains { baseInit in
@@ -218,10 +218,10 @@ struct SchemaTranslator {
             docLines: docLines(initializer.doc), isSynthesized: initializer.isSynthesized,
             overrideKeyword: overridesBase ? "override " : "",
             parameters: parameters.positioned(), hasParameters: !parameters.isEmpty,
-            assignments: assignments.filter { !$0.value.isEmpty }.positioned(),
+            assignments: before.positioned(),
             hasSuperInit: initializer.superArguments != nil,
             superArguments: superArguments.map(name).positioned(),
-            assignmentsAfterSuperInit: afterSuper.positioned())
+            assignmentsAfterSuperInit: after.positioned())
     }
 
     // MARK: Enums, containers, helpers

@@ -107,6 +107,7 @@ struct PropertyViewModel: Encodable, PositionedViewModel {
     var docLines: [String]
     /// The entity that declares it.
     var ownerName: String
+    var ownerSwiftName: String
     /// The Swift type as declared (`String?`, `[Accommodation]`, `PersonalTrip.Reason`).
     var type: String
     /// The type without `?` (for a to-one relationship, the destination entity).
@@ -171,11 +172,13 @@ struct InitializerViewModel: Encodable, PositionedViewModel {
     var overrideKeyword: String
     var parameters: [ParameterViewModel]
     var hasParameters: Bool
-    /// The entity's own stored and transient properties, each with the value this init gives it.
+    /// The entity's own attributes (stored or transient) set from parameters, before `super.init`
+    /// (`_name = name`).
     var assignments: [AssignmentViewModel]
     var hasSuperInit: Bool
     var superArguments: [NameViewModel]
-    /// Base properties that are parameters of this init but not passed to `super.init`: set after it.
+    /// Set through their setters after `super.init` (`self.trip = trip`): the entity's own
+    /// relationships that are parameters, and base properties that are parameters not passed to `super.init`.
     var assignmentsAfterSuperInit: [AssignmentViewModel]
     var index = 0
     var isFirst = false

@@ -64,3 +64,64 @@ enum SchemaFixtures {
         return CheckedSchema(entities: [entity], enums: [], containers: [])
     }
 }
+
+extension SchemaFixtures {
+    /// Samples/Trips.model as the semantic stage resolves it.
+    static var trips: CheckedSchema {
+        let file = "Trips.model"
+        let tripInit = CheckedInitializer(
+            doc: [], parameters: ["name", "startDate", "endDate"].map { parameter($0, owner: "Trip") },
+            superArguments: nil, isSynthesized: false)
+        let trip = entity(
+            "Trip", subclasses: ["BusinessTrip", "PersonalTrip"],
+            properties: [
+                attribute("name", .string, file: file), attribute("startDate", .date, file: file),
+                attribute("endDate", .date, file: file),
+                CheckedProperty(
+                    name: "identifier", doc: [], range: range(file),
+                    kind: .attribute(CheckedAttribute(
+                        type: .uuid, isOptional: false, defaultValue: .newUUID, isUnique: false,
+                        preserveValueOnDeletion: true, externalStorage: false, originalName: nil)),
+                    isTransient: false),
+                relationship("accommodations", to: "Accommodation", toMany: true, inverse: "trip", deleteRule: .cascade, file: file),
+            ],
+            initializers: [tripInit], file: file, doc: ["A journey with dates."])
+        let business = entity(
+            "BusinessTrip", base: "Trip",
+            properties: [
+                attribute("company", .string, file: file), attribute("expenseReport", .string, optional: true, file: file),
+                attribute("meetingAgenda", .string, optional: true, file: file),
+            ],
+            initializers: [CheckedInitializer(
+                doc: [],
+                parameters: ["name", "startDate", "endDate"].map { parameter($0, owner: "Trip") } + [parameter("company", owner: "BusinessTrip")],
+                superArguments: ["name", "startDate", "endDate"], isSynthesized: false)],
+            file: file)
+        let reasonType = ValueType.enumeration(qualifiedName: "PersonalTrip.Reason", rawType: .string)
+        let reason = CheckedEnum(
+            name: "Reason", qualifiedName: "PersonalTrip.Reason", ownerEntity: "PersonalTrip", rawType: .string,
+            cases: ["vacation", "family", "adventure"].map { .init(name: $0, doc: [], rawValue: $0) }, doc: [], range: range(file))
+        let personal = entity(
+            "PersonalTrip", base: "Trip",
+            properties: [attribute("reason", reasonType, file: file), attribute("companions", .array(.string), default: .array([]), file: file)],
+            enums: [reason],
+            initializers: [CheckedInitializer(
+                doc: [],
+                parameters: ["name", "startDate", "endDate"].map { parameter($0, owner: "Trip") } + [parameter("reason", owner: "PersonalTrip")],
+                superArguments: ["name", "startDate", "endDate"], isSynthesized: false)],
+            file: file)
+        var tripRelationship = relationship("trip", to: "Trip", toMany: false, inverse: "accommodations", file: file)
+        if case .relationship(var details) = tripRelationship.kind {
+            details.hasDefault = false
+            tripRelationship.kind = .relationship(details)
+        }
+        let accommodation = entity(
+            "Accommodation", properties: [attribute("name", .string, file: file), tripRelationship],
+            initializers: [CheckedInitializer(doc: [], parameters: [parameter("name", owner: "Accommodation")], superArguments: nil, isSynthesized: false)],
+            file: file)
+        let container = CheckedContainer(
+            name: "TripStore", doc: [], listedEntities: ["Trip", "Accommodation"],
+            allEntities: ["Trip", "BusinessTrip", "PersonalTrip", "Accommodation"], range: range(file))
+        return CheckedSchema(entities: [trip, business, personal, accommodation], enums: [], containers: [container])
+    }
+}

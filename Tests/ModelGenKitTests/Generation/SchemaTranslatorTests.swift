@@ -21,7 +21,8 @@ import Testing
         let initializer = try #require(entity.initializers.first)
         #expect(initializer.parameters.map(\.swiftName) == ["`default`", "`self`"])
         #expect(initializer.parameters.map(\.defaultArgument) == ["1", ""])
-        #expect(initializer.assignments.map(\.value) == ["`default`", "`self`", ".`default`"])
+        #expect(initializer.assignments.map(\.value) == ["`default`", "`self`"])
+        #expect(initializer.assignments.map(\.name) == ["default", "self"])
     }
 
     @Test func accessLevelKeyword() {
