@@ -153,11 +153,7 @@ public struct Lexer {
         let start = location
         let textStart = offset
         while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
-            if bytes[offset] >= 0x80, decodeScalar(at: offset) == nil {
-                reportInvalidUTF8()
-            } else {
-                offset += 1
-            }
+            skipCommentCharacter()
         }
         var textEnd = offset
         if textEnd > textStart, bytes[textEnd - 1] == UInt8(ascii: "\r") { textEnd -= 1 }
@@ -190,10 +186,8 @@ public struct Lexer {
                 offset += 1
                 line += 1
                 lineStart = offset
-            } else if byte >= 0x80, decodeScalar(at: offset) == nil {
-                reportInvalidUTF8()
             } else {
-                offset += 1
+                skipCommentCharacter()
             }
         }
         let text = String(decoding: bytes[startOffset..<offset], as: UTF8.self)
@@ -201,6 +195,17 @@ public struct Lexer {
         if depth > 0 {
             collector.error("unterminated comment: expected '*/' to close this '/*'",
                             at: SourceRange(file: source.path, start: start, end: SourceLocation(line: start.line, column: start.column + 2, offset: start.offset + 2)))
+        }
+    }
+
+    /// Skips one character of a comment, reporting invalid UTF-8.
+    private mutating func skipCommentCharacter() {
+        if bytes[offset] < 0x80 {
+            offset += 1
+        } else if let (_, length) = decodeScalar(at: offset) {
+            offset += length
+        } else {
+            reportInvalidUTF8()
         }
     }
 

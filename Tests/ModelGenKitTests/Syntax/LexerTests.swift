@@ -123,5 +123,6 @@ extension LexerTests {
         let result = Lexer.tokenize(source)
         #expect(result.diagnostics.map { "\($0.range.start.line):\($0.range.start.column)" } == ["1:6", "2:6"])
         #expect(result.tokens.contains { $0.text == "x" })
+        #expect(lex("// Int8…Int64 ☃\n/* … */ y").diagnostics.isEmpty)
     }
 }
