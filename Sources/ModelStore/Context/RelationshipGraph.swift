@@ -30,6 +30,10 @@ enum RelationshipGraph {
         guard slot < object.slots.count else { return nil }
         switch object.slots[slot] {
         case .object(let related):
+            if let related, related.status == .removed {
+                object.slots[slot] = .object(nil)
+                return nil
+            }
             return related
         case .key(let key):
             guard let key else {
