@@ -199,10 +199,12 @@ enum RelationshipGraph {
         }
     }
 
-    /// A model related to a registered one joins its context.
+    /// Of two related models, one registered and one not, the other joins the context.
     private static func adopt(_ related: ModelObject, by owner: ModelObject) {
         if related.status == .detached, let context = context(of: owner) {
             context.insertObject(related)
+        } else if owner.status == .detached, let context = context(of: related) {
+            context.insertObject(owner)
         }
     }
 }
