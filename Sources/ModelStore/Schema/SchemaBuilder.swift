@@ -192,7 +192,8 @@ struct SchemaBuilder {
                     name: attribute.column, type: meta.columnType.rawValue, isRequired: !meta.isOptional,
                     requiredFor: isRoot || meta.isOptional ? nil : entity.name,
                     defaultLiteral: meta.defaultValue.map { SQLQuote.literal($0) },
-                    references: nil, isKey: false))
+                    references: nil, isKey: false,
+                    previousName: meta.originalName.map { StorageNames.column(property: $0, entity: entity.name, isRoot: isRoot) }))
             }
             var groups = entity.metadata.uniqueConstraints
             for attribute in entity.attributes where attribute.entityName == entity.name && attribute.metadata.options.contains(.unique) {

@@ -53,6 +53,11 @@ import Testing
         }
     }
 
+    @Test func aRenamedPropertyKeepsItsValues() throws {
+        let context = ModelContext(try ModelContainer(for: NoteRenamed.self, configurations: store.configuration))
+        #expect(try context.fetch(FetchDescriptor<NoteRenamed>()).map(\.heading) == ["First"])
+    }
+
     @Test func aSchemaListingFewerEntitiesLeavesTheOthersAlone() throws {
         let other = try TemporaryStore()
         do {

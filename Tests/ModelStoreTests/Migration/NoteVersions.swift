@@ -101,3 +101,21 @@ final class NoteV3: ModelObject {
     ])
     override class var schemaMetadata: EntityMetadata { _$metadata }
 }
+
+/// Version 1 with its title renamed to `heading` (`originalName: "title"`).
+final class NoteRenamed: ModelObject {
+    var heading: String
+    init(heading: String) {
+        self.heading = heading
+        super.init()
+    }
+    required init(from row: RowDecoder) throws {
+        heading = try row.read()
+        try super.init(from: row)
+    }
+    override func _encode(to row: RowEncoder) { row.write(heading) }
+    private static let _$metadata = EntityMetadata(name: "Note", base: nil, subclasses: [], properties: [
+        .attribute("heading", \NoteRenamed.heading, originalName: "title"),
+    ])
+    override class var schemaMetadata: EntityMetadata { _$metadata }
+}
