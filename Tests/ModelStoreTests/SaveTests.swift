@@ -18,6 +18,7 @@ import Testing
         context.insert(Customer(name: "Ann", email: "ann@example.com"))
         context.insert(Product(sku: "A1", name: "Apple", price: 1))
         try context.save()
+        let ann = try #require(try context.fetch(FetchDescriptor<Customer>()).first)
         let again = Customer(name: "Ann Smith", email: "ann@example.com")
         context.insert(again)
         let apple = Product(sku: "A1", name: "Green apple", price: 2)
@@ -30,6 +31,9 @@ import Testing
         #expect(products.map(\.name) == ["Green apple"])
         #expect(products.first?.persistentModelID == apple.persistentModelID)
         #expect(try reader.fetchCount(FetchDescriptor<Product>()) == 1)
+        // The row now belongs to the inserted model, in this context too.
+        #expect(try context.fetch(FetchDescriptor<Customer>()).first === again)
+        #expect(ann.modelContext == nil && !ann.isDeleted)
     }
 
     @Test func preservedValuesSurviveDeletionAsTombstones() throws {

@@ -207,9 +207,13 @@ extension ModelContext {
         }
         for object in removals { detachFromGraph(object, removed: removed) }
         for object in removals { object.status = .removed }
-        // An upsert's stored row now belongs to the inserted model.
+        // An upsert's stored row now belongs to the inserted model; the instance that had it
+        // leaves the context (it is not deleted: its row lives on in the inserted model).
         for (previous, _) in upserted where previous.status == .persisted {
-            previous.status = .removed
+            previous.status = .detached
+            previous.link = nil
+            previous.isDirty = false
+            previous.snapshot = nil
         }
         inserted = []
         deleted = []
