@@ -126,3 +126,26 @@ import Testing
         #expect(SQLQuote.literal("it's") == "'it''s'")
     }
 }
+
+/// A stored value that does not fit its property is an error, never a crash.
+@Suite struct CorruptStoreTests {
+    @Test func anUnknownEnumValueMakesTheFetchThrow() throws {
+        let store = try TemporaryStore()
+        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+        let context = ModelContext(container)
+        context.insert(PersonalTrip(name: "Beach", startDate: Day.at(1), endDate: Day.at(2), reason: .vacation))
+        try context.save()
+        try store.rawConnection().execute("UPDATE Trip SET \"PersonalTrip.reason\" = 'bogus'")
+        #expect(throws: ModelStoreError.self) { try ModelContext(container).fetch(FetchDescriptor<Trip>()) }
+    }
+
+    @Test func anUnknownTypeNameMakesTheFetchThrow() throws {
+        let store = try TemporaryStore()
+        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+        let context = ModelContext(container)
+        context.insert(Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2)))
+        try context.save()
+        try store.rawConnection().execute("UPDATE Trip SET \"$type\" = 'Gone'")
+        #expect(throws: ModelStoreError.unknownEntity("Gone")) { try ModelContext(container).fetch(FetchDescriptor<Trip>()) }
+    }
+}
