@@ -12,11 +12,15 @@ struct DiagnosticCollector {
         self.limit = limit
     }
 
-    /// Adds a `syntax` error at `range` (ignored once the collector is full).
-    mutating func error(_ message: String, at range: SourceRange, notes: [DiagnosticNote] = []) {
+    /// The message of the diagnostic that ends a full collector.
+    static let tooManyMessage = "too many errors in this file; stopping here"
+
+    /// Adds a `syntax` error at `range` (ignored once the collector is full). With `force`, the
+    /// error is the final "too many errors" one whatever the count.
+    mutating func error(_ message: String, at range: SourceRange, notes: [DiagnosticNote] = [], force: Bool = false) {
         guard !isFull else { return }
-        if diagnostics.count >= limit {
-            diagnostics.append(.error(.syntax, "too many errors in this file; stopping here", at: range))
+        if diagnostics.count >= limit || force {
+            diagnostics.append(.error(.syntax, Self.tooManyMessage, at: range))
             isFull = true
             return
         }

@@ -1,8 +1,9 @@
 /// Turns the raw bytes of a `.model` file into tokens and comments (SPEC §2, "Lexical").
 ///
 /// The lexer never fails: unreadable text (invalid UTF-8, stray characters, unterminated strings
-/// or comments) becomes a `syntax` diagnostic and lexing goes on after it. It is a single loop
-/// over the bytes, so input of any size or nesting is handled in linear time.
+/// or comments) becomes a `syntax` diagnostic and lexing goes on after it. Tokens are produced on
+/// demand (`nextToken()`), so memory does not grow with the number of tokens, and every step is a
+/// loop over the bytes: input of any size or nesting is handled in linear time.
 public struct Lexer {
     /// The tokens (ending with `.endOfFile`), every comment, and the diagnostics found.
     public struct Result: Sendable {
@@ -16,8 +17,11 @@ public struct Lexer {
     private var offset = 0
     private var line = 1
     private var lineStart = 0
-    private var tokens: [Token] = []
-    private var comments: [Comment] = []
+    /// Tokens lexed but not yet handed out (at most one in practice).
+    private var pending: [Token] = []
+    private var lastKind: TokenKind?
+    /// Every comment seen so far, in source order.
+    public private(set) var comments: [Comment] = []
     private var collector: DiagnosticCollector
     /// True until the first token of the current line has been produced.
     private var atLineStart = true
@@ -26,17 +30,34 @@ public struct Lexer {
     /// The line of the last `///` line of `pendingDoc`.
     private var pendingDocLastLine = 0
 
-    private init(source: SourceFile, limit: Int) {
+    /// A lexer over `source` that reports at most `diagnosticLimit` errors (then stops at a final one).
+    public init(source: SourceFile, diagnosticLimit: Int = 100) {
         self.source = source
         self.bytes = source.bytes
-        self.collector = DiagnosticCollector(limit: limit)
+        self.collector = DiagnosticCollector(limit: diagnosticLimit)
     }
 
-    /// Lexes the whole file.
+    /// The diagnostics found so far.
+    public var diagnostics: [Diagnostic] { collector.diagnostics }
+
+    /// Lexes the whole file at once (for tests and tools; the parser pulls tokens one by one).
     public static func tokenize(_ source: SourceFile, diagnosticLimit: Int = 100) -> Result {
-        var lexer = Lexer(source: source, limit: diagnosticLimit)
-        lexer.run()
-        return Result(tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.collector.diagnostics)
+        var lexer = Lexer(source: source, diagnosticLimit: diagnosticLimit)
+        var tokens: [Token] = []
+        while true {
+            let token = lexer.nextToken()
+            tokens.append(token)
+            if token.kind == .endOfFile { break }
+        }
+        return Result(tokens: tokens, comments: lexer.comments, diagnostics: lexer.diagnostics)
+    }
+
+    /// The next token; `.endOfFile` at the end (and on every call after it).
+    public mutating func nextToken() -> Token {
+        while pending.isEmpty { step() }
+        let token = pending.removeFirst()
+        if token.kind == .endOfFile { pending.append(token) }
+        return token
     }
 
     // MARK: - Positions
@@ -56,8 +77,9 @@ public struct Lexer {
 
     // MARK: - Main loop
 
-    private mutating func run() {
-        while offset < bytes.count, !collector.isFull {
+    /// Lexes one element (a token, comment or run of whitespace); at the end, queues `.endOfFile`.
+    private mutating func step() {
+        if offset < bytes.count, !collector.isFull {
             let byte = bytes[offset]
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0B, 0x0C:
@@ -87,10 +109,11 @@ public struct Lexer {
             default:
                 lexInvalidRun()
             }
+            return
         }
         flushDocIfDetached(beforeLine: line + 2)
         let end = location
-        tokens.append(Token(kind: .endOfFile, text: "", range: SourceRange(file: source.path, start: end, end: end), isAtLineStart: atLineStart))
+        pending.append(Token(kind: .endOfFile, text: "", range: SourceRange(file: source.path, start: end, end: end), isAtLineStart: atLineStart))
     }
 
     private mutating func append(_ kind: TokenKind, _ text: String, _ range: SourceRange, isEscaped: Bool = false) {
@@ -101,7 +124,8 @@ public struct Lexer {
             doc = DocComment(lines: pendingDoc.map(\.text), range: first.union(last))
         }
         pendingDoc.removeAll()
-        tokens.append(Token(kind: kind, text: text, range: range, isEscaped: isEscaped, isAtLineStart: atLineStart, doc: doc))
+        pending.append(Token(kind: kind, text: text, range: range, isEscaped: isEscaped, isAtLineStart: atLineStart, doc: doc))
+        lastKind = kind
         atLineStart = false
     }
 
@@ -117,8 +141,9 @@ public struct Lexer {
         lineStart = offset
         atLineStart = true
         // Consecutive line breaks make one token (its range is the first one).
-        if tokens.last?.kind != .newline {
-            tokens.append(Token(kind: .newline, text: "\n", range: range(from: start)))
+        if lastKind != .newline {
+            pending.append(Token(kind: .newline, text: "\n", range: range(from: start)))
+            lastKind = .newline
         }
     }
 

@@ -12,8 +12,12 @@ public struct Parser {
     struct Failure: Error {}
 
     let source: SourceFile
-    var tokens: [Token]
-    var index = 0
+    var lexer: Lexer
+    /// The token being looked at, and the one after it.
+    var current: Token
+    private var next: Token
+    /// The end of the last consumed token (the start of the file before any).
+    var previousEnd = SourceLocation(line: 1, column: 1, offset: 0)
     var collector: DiagnosticCollector
     /// Open `{` seen by `advance()` and not yet closed.
     var braceDepth = 0
@@ -23,42 +27,43 @@ public struct Parser {
     /// lines: recovery from an error there skips to the closing parenthesis, across line breaks.
     var inMultilineArguments = false
 
-    init(source: SourceFile, tokens: [Token], collector: DiagnosticCollector) {
+    init(source: SourceFile) {
         self.source = source
-        self.tokens = tokens
-        self.collector = collector
+        var lexer = Lexer(source: source, diagnosticLimit: DiagnosticCollector.defaultLimit)
+        self.current = lexer.nextToken()
+        self.next = lexer.nextToken()
+        self.lexer = lexer
+        self.collector = DiagnosticCollector(limit: DiagnosticCollector.defaultLimit)
     }
 
     /// Lexes and parses `source`. The file always comes back, holding every declaration that could be read.
+    /// Diagnostics are sorted by position; past `DiagnosticCollector.defaultLimit` one "too many errors" ends them.
     public static func parse(_ source: SourceFile) -> (file: ModelFile, diagnostics: [Diagnostic]) {
-        let lexed = Lexer.tokenize(source, diagnosticLimit: DiagnosticCollector.defaultLimit)
-        var collector = DiagnosticCollector(limit: DiagnosticCollector.defaultLimit)
-        for diagnostic in lexed.diagnostics {
-            collector.error(diagnostic.message, at: diagnostic.range)
-        }
-        var parser = Parser(source: source, tokens: lexed.tokens, collector: collector)
+        var parser = Parser(source: source)
         let declarations = parser.parseFile()
-        let diagnostics = parser.collector.diagnostics.sorted { $0.range.start.offset < $1.range.start.offset }
-        return (ModelFile(source: source, declarations: declarations, comments: lexed.comments), diagnostics)
+        let found = (parser.lexer.diagnostics + parser.collector.diagnostics).enumerated().sorted {
+            ($0.element.range.start.offset, $0.offset) < ($1.element.range.start.offset, $1.offset)
+        }.map(\.element)
+        var merged = DiagnosticCollector(limit: DiagnosticCollector.defaultLimit)
+        for diagnostic in found where !diagnostic.message.hasPrefix(DiagnosticCollector.tooManyMessage) {
+            merged.error(diagnostic.message, at: diagnostic.range, notes: diagnostic.notes)
+        }
+        if found.contains(where: { $0.message.hasPrefix(DiagnosticCollector.tooManyMessage) }), !merged.isFull,
+           let last = found.last {
+            merged.error(DiagnosticCollector.tooManyMessage, at: last.range, force: true)
+        }
+        return (ModelFile(source: source, declarations: declarations, comments: parser.lexer.comments), merged.diagnostics)
     }
 
     // MARK: - Tokens
 
-    var current: Token { tokens[index] }
-
-    func peek(_ ahead: Int = 1) -> Token {
-        tokens[min(index + ahead, tokens.count - 1)]
-    }
-
-    /// The end of the last consumed token (the start of the file before any).
-    var previousEnd: SourceLocation {
-        index > 0 ? tokens[index - 1].range.end : tokens[0].range.start
-    }
+    /// The token after the current one.
+    func peek() -> Token { next }
 
     /// Consumes the current token (never moves past the end of file) and tracks bracket depth.
     @discardableResult
     mutating func advance() -> Token {
-        let token = tokens[index]
+        let token = current
         if token.kind == .punctuation {
             switch token.text {
             case "{": braceDepth += 1
@@ -68,7 +73,11 @@ public struct Parser {
             default: break
             }
         }
-        if index < tokens.count - 1 { index += 1 }
+        if token.kind != .endOfFile {
+            previousEnd = token.range.end
+            current = next
+            next = lexer.nextToken()
+        }
         return token
     }
 
