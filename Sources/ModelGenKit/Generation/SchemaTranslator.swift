@@ -210,6 +210,8 @@ struct SchemaTranslator {
             if case .relationship = own.kind {
                 if isParameter { after.append(AssignmentViewModel(name: own.name, swiftName: name, value: name, isParameter: true)) }
             } else {
+                // A transient property starts with its default where it is declared.
+                if own.isTransient && !isParameter { continue }
                 let value = isParameter ? name : property(own, of: entity).initialValue
                 if !value.isEmpty { before.append(AssignmentViewModel(name: own.name, swiftName: name, value: value, isParameter: isParameter)) }
             }

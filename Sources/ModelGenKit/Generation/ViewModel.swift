@@ -179,8 +179,9 @@ struct InitializerViewModel: Encodable, PositionedViewModel {
     var overrideKeyword: String
     var parameters: [ParameterViewModel]
     var hasParameters: Bool
-    /// Every own attribute (stored or transient), set before `super.init` from a parameter or
-    /// its initial value (`self._name = name`, `self._days = []`).
+    /// Own attributes set before `super.init`, from a parameter or their initial value
+    /// (`self._name = name`, `self._days = []`); a transient one only when it is a parameter
+    /// (else its storage starts with its default).
     var assignments: [AssignmentViewModel]
     var hasSuperInit: Bool
     var superArguments: [NameViewModel]
