@@ -227,7 +227,9 @@ struct SchemaTranslator {
                 return parameter.name + ":" + (declared.map { SwiftTypeName.of($0) } ?? "")
             }
         }
-        let overridesBase = base?.initializers.contains { signature($0.parameters) == signature(initializer.parameters) } ?? false
+        // A base's `init()` overrides the runtime base class's `ModelObject.init()`.
+        let overridesBase = base?.initializers.contains { signature($0.parameters) == signature(initializer.parameters) }
+            ?? initializer.parameters.isEmpty
         return InitializerViewModel(
             docLines: docLines(initializer.doc), isSynthesized: initializer.isSynthesized,
             overrideKeyword: overridesBase ? "override " : "",

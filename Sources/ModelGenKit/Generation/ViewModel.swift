@@ -175,7 +175,8 @@ struct PropertyViewModel: Encodable, PositionedViewModel {
 struct InitializerViewModel: Encodable, PositionedViewModel {
     var docLines: [String]
     var isSynthesized: Bool
-    /// `override ` when a subclass init has the signature of one of its base's, else "".
+    /// `override ` when a subclass init has the signature of one of its base's, or an init of a
+    /// base has no parameters (it overrides `ModelObject.init()`); else "".
     var overrideKeyword: String
     var parameters: [ParameterViewModel]
     var hasParameters: Bool
