@@ -222,4 +222,21 @@ import Testing
         let golden = try String(contentsOf: ToolRunner.packageRoot.appendingPathComponent("Tests/ModelStoreTests/Generated/Trips.model.swift"), encoding: .utf8)
         #expect(generated == golden)
     }
+
+    @Test func binaryCopiedAloneStillHasItsTemplates() throws {
+        let root = try folder(["Thing.model": valid])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let copy = root.appendingPathComponent("bin/modelgen")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ToolRunner.executable, to: copy)
+        let process = Process()
+        process.executableURL = copy
+        process.arguments = ["generate", "--output", "out", "Thing.model"]
+        process.currentDirectoryURL = root
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let text = try String(contentsOf: root.appendingPathComponent("out/Thing.model.swift"), encoding: .utf8)
+        #expect(text.contains("internal class Thing: ModelStore.ModelObject {"))
+    }
 }
