@@ -32,7 +32,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit"]
+            dependencies: ["ModelGenKit"],
+            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens"]
         ),
         .testTarget(
             name: "ModelStoreTests",
