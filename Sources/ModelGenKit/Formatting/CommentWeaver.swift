@@ -9,6 +9,7 @@
 /// Merges comments into layout lines and renders the formatted file.
 struct CommentWeaver {
     let source: SourceFile
+    let attachedDocs: AttachedDocs
 
     private struct OutputLine {
         var depth: Int
@@ -20,31 +21,41 @@ struct CommentWeaver {
         var hasTrailingText = false
         /// The line ends with a `//` comment: nothing more may follow on it.
         var endsWithLineComment = false
+        /// The line is a `///` comment attached to nothing: a blank line must follow it.
+        var isDetachedDoc = false
     }
 
     private var output: [OutputLine] = []
     /// The span end of the code line printed last.
     private var openSpanEnd = -1
+    /// Block comments that share their line with the code after them (`/* a */ enum E {`): they
+    /// stay in front of that code, so a doc comment above still touches its declaration.
+    private var prefix: [String] = []
+    /// Where the first comment of `prefix` starts in the source.
+    private var prefixStart: Int?
 
-    init(source: SourceFile) {
+    init(source: SourceFile, attachedDocs: AttachedDocs) {
         self.source = source
+        self.attachedDocs = attachedDocs
     }
 
     /// The formatted text: `lines` with `comments` woven in, ending with one newline (empty if there is nothing).
     mutating func render(_ lines: [LayoutLine], comments: [Comment]) -> String {
         output = []
         openSpanEnd = -1
+        prefix = []
+        prefixStart = nil
         let sortedComments = comments.sorted { $0.range.start.offset < $1.range.start.offset }
         var nextComment = 0
         for line in lines {
             while nextComment < sortedComments.count, sortedComments[nextComment].range.start.offset < line.anchor {
-                place(sortedComments[nextComment], beforeDepth: line.closesBlock ? line.depth + 1 : line.depth)
+                place(sortedComments[nextComment], before: line)
                 nextComment += 1
             }
             emit(line)
         }
         for comment in sortedComments[nextComment...] {
-            place(comment, beforeDepth: 0)
+            place(comment, before: nil)
         }
         return text()
     }
@@ -59,18 +70,33 @@ struct CommentWeaver {
             last.endsTopLevelDeclaration = line.endsTopLevelDeclaration
             output[output.count - 1] = last
         } else {
-            let blank = !line.closesBlock && blankLineFits(sourceHasBlank: hasBlankLineBefore(line.anchor))
-            output.append(OutputLine(depth: line.depth, text: line.text, blankBefore: blank, opensBlock: line.opensBlock,
+            let anchor = prefixStart ?? line.anchor
+            let blank = !line.closesBlock && blankLineFits(sourceHasBlank: hasBlankLineBefore(anchor))
+            let text = (prefix + [line.text]).joined(separator: " ")
+            output.append(OutputLine(depth: line.depth, text: text, blankBefore: blank, opensBlock: line.opensBlock,
                                      endsTopLevelDeclaration: line.endsTopLevelDeclaration))
         }
+        prefix = []
+        prefixStart = nil
         openSpanEnd = line.spanEnd
     }
 
-    private mutating func place(_ comment: Comment, beforeDepth depth: Int) {
+    /// Places a comment that comes before `next` (`nil`: the end of the file).
+    private mutating func place(_ comment: Comment, before next: LayoutLine?) {
         let offset = comment.range.start.offset
         let text = commentText(comment)
         let isLineComment = comment.kind != .block
+        if !prefix.isEmpty {
+            prefix.append(text)
+            return
+        }
         let trails = !output.isEmpty && (offset < openSpanEnd || !isFirstOnItsLine(offset))
+        if !trails, !isLineComment, let next, !next.closesBlock, sharesLine(from: comment.range.end.offset, to: next.anchor) {
+            prefix = [text]
+            prefixStart = offset
+            return
+        }
+        let depth = next.map { $0.closesBlock ? $0.depth + 1 : $0.depth } ?? 0
         if trails, var last = output.last, !last.endsWithLineComment {
             last.text += " " + text
             last.hasTrailingText = true
@@ -86,14 +112,15 @@ struct CommentWeaver {
             lineDepth = last.opensBlock ? last.depth + 1 : last.depth
         }
         output.append(OutputLine(depth: lineDepth, text: text, blankBefore: blank, opensBlock: false,
-                                 endsTopLevelDeclaration: false, endsWithLineComment: isLineComment))
+                                 endsTopLevelDeclaration: false, endsWithLineComment: isLineComment,
+                                 isDetachedDoc: attachedDocs.isDetachedDoc(comment)))
     }
 
     /// Whether a new line gets a blank line before it, given whether the source had one.
     private func blankLineFits(sourceHasBlank: Bool) -> Bool {
         guard let last = output.last else { return false }
         if last.opensBlock { return false }
-        if last.endsTopLevelDeclaration { return true }
+        if last.endsTopLevelDeclaration || last.isDetachedDoc { return true }
         return sourceHasBlank
     }
 
@@ -117,6 +144,12 @@ struct CommentWeaver {
     }
 
     // MARK: - Source inspection
+
+    /// No line break stands between `start` and `end`.
+    private func sharesLine(from start: Int, to end: Int) -> Bool {
+        guard start <= end, end <= source.bytes.count else { return false }
+        return !source.bytes[start..<end].contains(UInt8(ascii: "\n"))
+    }
 
     /// Only spaces and tabs stand between the start of the line and `offset`.
     private func isFirstOnItsLine(_ offset: Int) -> Bool {

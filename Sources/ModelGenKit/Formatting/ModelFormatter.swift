@@ -10,7 +10,7 @@ public enum ModelFormatter {
     /// recovers from them by skipping text, which formatting would then lose).
     public static func format(_ file: ModelFile) -> String {
         let lines = FormatLayout(source: file.source).lines(of: file.declarations)
-        var weaver = CommentWeaver(source: file.source)
+        var weaver = CommentWeaver(source: file.source, attachedDocs: AttachedDocs(file))
         return weaver.render(lines, comments: file.comments)
     }
 }

@@ -73,6 +73,16 @@ import Testing
         #expect(property.doc?.lines == ["The a."])
     }
 
+    @Test func aDocCommentAttachedToNothingStaysUnattached() {
+        let formatted = formatKeepingMeaning("entity A\n/// floating\n{\n a: Int\n}\n")
+        #expect(formatted == "entity A {\n    /// floating\n\n    a: Int\n}\n")
+    }
+
+    @Test func aBlockCommentBeforeCodeOnItsLineStaysThere() {
+        let formatted = formatKeepingMeaning("/// The E.\n/* note */ enum E: Int { case a }\n")
+        #expect(formatted == "/// The E.\n/* note */ enum E: Int {\n    case a\n}\n")
+    }
+
     @Test func trailingCommentsStayOnTheirLine() {
         let formatted = formatKeepingMeaning("entity A { // opens\n  a: Int    // the a\n} // closes\n")
         #expect(formatted == "entity A { // opens\n    a: Int // the a\n} // closes\n")

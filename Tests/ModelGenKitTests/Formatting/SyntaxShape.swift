@@ -13,11 +13,14 @@ enum SyntaxShape {
     /// Every comment's text (line comments without trailing whitespace), sorted: a multiset.
     static func commentTexts(_ file: ModelFile) -> [String] {
         file.comments.map { comment in
-            guard comment.kind != .block else { return comment.text }
-            var text = Substring(comment.text)
-            while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-            return String(text)
+            comment.kind == .block ? comment.text : withoutTrailingWhitespace(comment.text)
         }.sorted()
+    }
+
+    static func withoutTrailingWhitespace(_ text: String) -> String {
+        var text = Substring(text)
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return String(text)
     }
 
     private static let positionLabels: Set<String> = ["range", "keywordRange", "source"]
@@ -33,16 +36,17 @@ enum SyntaxShape {
             }
             return
         }
-        text += indent + String(describing: mirror.subjectType) + (mirror.displayStyle == .enum ? " " + enumCaseName(value) : "") + "\n"
+        // An enum case with a payload has one child labelled with the case name.
+        text += indent + String(describing: mirror.subjectType) + "\n"
         for child in mirror.children {
             if let label = child.label, positionLabels.contains(label) { continue }
             text += indent + "  ." + (child.label ?? "_") + "\n"
-            dump(child.value, into: &text, depth: depth + 2)
+            if let doc = child.value as? DocComment {
+                // The formatter drops trailing whitespace, inside doc comments too.
+                dump(doc.lines.map(withoutTrailingWhitespace), into: &text, depth: depth + 2)
+            } else {
+                dump(child.value, into: &text, depth: depth + 2)
+            }
         }
-    }
-
-    private static func enumCaseName(_ value: Any) -> String {
-        let described = String(describing: value)
-        return String(described.prefix { $0 != "(" })
     }
 }
