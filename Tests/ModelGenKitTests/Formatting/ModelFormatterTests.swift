@@ -12,6 +12,7 @@ import Testing
     @discardableResult
     private func formatKeepingMeaning(_ text: String, path: String = "test.model", sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {
         let original = parse(text, path: path)
+        #expect(original.diagnostics.isEmpty, "the input has syntax errors: \(original.diagnostics.map(\.message))", sourceLocation: sourceLocation)
         let formatted = ModelFormatter.format(original.file)
         let reparsed = parse(formatted, path: path)
         #expect(reparsed.diagnostics.isEmpty, "formatted text has syntax errors: \(reparsed.diagnostics.map(\.message))\n\(formatted)", sourceLocation: sourceLocation)
@@ -74,8 +75,8 @@ import Testing
     }
 
     @Test func aDocCommentAttachedToNothingStaysUnattached() {
-        let formatted = formatKeepingMeaning("entity A\n/// floating\n{\n a: Int\n}\n")
-        #expect(formatted == "entity A {\n    /// floating\n\n    a: Int\n}\n")
+        let formatted = formatKeepingMeaning("entity A {\n a: Int\n /// floating\n ; b: Int\n}\n")
+        #expect(formatted == "entity A {\n    a: Int\n    /// floating\n\n    b: Int\n}\n")
     }
 
     @Test func aBlockCommentBeforeCodeOnItsLineStaysThere() {
