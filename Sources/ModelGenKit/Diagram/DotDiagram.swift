@@ -18,7 +18,7 @@ public enum DotDiagram {
             "digraph Model {",
             "    rankdir=BT;",
             "    node [shape=record, fontname=\"Helvetica\"];",
-            "    edge [fontname=\"Helvetica\", fontsize=10];",
+            "    edge [fontname=\"Helvetica\", fontsize=10, labeldistance=2];",
         ]
         for node in model.nodes {
             var label = "{" + recordText(node.name)
