@@ -38,9 +38,16 @@ public enum MermaidDiagram {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A class name as Mermaid reads it: plain when it is ASCII letters, digits and `_`, else in backticks.
+    /// Words of Mermaid's class diagram syntax: a class with such a name must be in backticks.
+    static let keywords: Set<String> = [
+        "class", "classDiagram", "classDef", "cssClass", "note", "click", "callback", "call", "link",
+        "href", "style", "direction", "namespace", "end",
+    ]
+
+    /// A class name as Mermaid reads it: plain when it is ASCII letters, digits and `_` and not one of
+    /// Mermaid's words, else in backticks.
     static func identifier(_ name: String) -> String {
-        let isPlain = !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+        let isPlain = !name.isEmpty && !keywords.contains(name) && name.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
         }
         return isPlain ? name : "`\(name)`"

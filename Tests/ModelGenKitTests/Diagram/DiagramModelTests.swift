@@ -124,6 +124,8 @@ private enum Build {
         #expect(MermaidDiagram.identifier("Trip_2") == "Trip_2")
         #expect(MermaidDiagram.identifier("Reise") == "Reise")
         #expect(MermaidDiagram.identifier("Übernachtung") == "`Übernachtung`")
+        #expect(MermaidDiagram.identifier("note") == "`note`")
+        #expect(MermaidDiagram.identifier("Note") == "Note")
     }
 
     @Test func dotDrawsRecordsInheritanceAndRelationships() {
