@@ -31,9 +31,9 @@ enum FormatCommand: Command {
         var formatted: [(source: SourceFile, text: String)] = []
         var diagnostics: [Diagnostic] = []
         for (_, source) in loaded {
-            let parsed = Parser.parse(source)
-            diagnostics += parsed.diagnostics
-            if parsed.diagnostics.isEmpty { formatted.append((source, ModelFormatter.format(parsed.file))) }
+            let result = ModelFormatter.format(source)
+            diagnostics += result.diagnostics
+            if let text = result.text { formatted.append((source, text)) }
         }
         if !diagnostics.isEmpty {
             let sorted = LintRun.sortDiagnostics(diagnostics, fileOrder: loaded.map(\.source.path))

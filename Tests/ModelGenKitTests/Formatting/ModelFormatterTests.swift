@@ -104,6 +104,13 @@ import Testing
         #expect(formatted == "entity `Order` {\n    `default`: Int = 0\n}\n")
     }
 
+    @Test func aFileWithSyntaxErrorsIsNotFormatted() {
+        let result = ModelFormatter.format(SourceFile(path: "bad.model", text: "entity A {\n    a Int\n}\n"))
+        #expect(result.text == nil)
+        #expect(result.diagnostics.map(\.rule) == [.syntax])
+        #expect(ModelFormatter.format(SourceFile(path: "ok.model", text: "entity A { a: Int }")).text == "entity A {\n    a: Int\n}\n")
+    }
+
     @Test func anEmptyFileStaysEmpty() {
         #expect(formatKeepingMeaning("") == "")
         #expect(formatKeepingMeaning("\n\n  \n") == "")
