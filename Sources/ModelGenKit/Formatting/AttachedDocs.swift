@@ -23,13 +23,22 @@ struct AttachedDocs {
             case .container(let container): add(container.doc)
             }
         }
+        ranges.sort { $0.start.offset < $1.start.offset }
     }
 
     /// Whether `comment` is a `///` line that the parser attached to nothing.
     func isDetachedDoc(_ comment: Comment) -> Bool {
         guard comment.kind == .doc else { return false }
         let offset = comment.range.start.offset
-        return !ranges.contains { $0.start.offset <= offset && offset < $0.end.offset }
+        // The ranges do not overlap and are sorted: find the last one starting at or before `offset`.
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].start.offset <= offset { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return true }
+        return offset >= ranges[low - 1].end.offset
     }
 
     private mutating func add(_ enumeration: EnumDecl) {
