@@ -136,6 +136,23 @@ import Testing
         }
     }
 
+    /// A valid model whose layout formatting changes: the checked schema is the same, positions aside.
+    @Test func aRelaidValidModelKeepsItsCheckedSchema() throws {
+        var text = try String(contentsOf: FormatDiagramSupport.url("Samples/Trips.model"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\n    ", with: "\n")
+            .replacingOccurrences(of: "\n\n", with: "\n\n\n")
+            .replacingOccurrences(of: ")\n", with: ") ")
+            .replacingOccurrences(of: "String\n", with: "String; ")
+        let original = parse(text, path: "Trips.model")
+        #expect(original.diagnostics.isEmpty)
+        let formatted = formatKeepingMeaning(text, path: "Trips.model")
+        #expect(formatted != text)
+        let before = try #require(SchemaChecker.check([original.file]).schema)
+        let after = try #require(SchemaChecker.check([parse(formatted, path: "Trips.model").file]).schema)
+        #expect(before.entities.count == 5)
+        #expect(SchemaWithoutPositions(before) == SchemaWithoutPositions(after))
+    }
+
     private func sampleFiles() throws -> [URL] {
         let root = FormatDiagramSupport.url("Samples")
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
