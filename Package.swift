@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(
             name: "ModelGenKitTests",
             dependencies: ["ModelGenKit"],
-            exclude: ["Mustache/spec", "Syntax/Fixtures"]
+            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "Mustache/spec", "Syntax/Fixtures"]
         ),
         // End-to-end tests that run the built `modelgen` binary.
         .testTarget(
