@@ -63,6 +63,7 @@ let package = Package(
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(
             name: "IntegrationTests",
+            dependencies: ["modelgen"],
             exclude: ["Fixtures"]
         ),
     ],
