@@ -72,7 +72,7 @@ for input in "${inputs[@]}"; do
             relative="${model#"$folder"/}"
             models+=("$model")
             expected+=("$output/$(printf '%s' "${relative%.model}" | tr '/' '_').model.swift")
-        done < <(find "$folder" -mindepth 1 -name '.*' -prune -o -type f -name '*.model' -print0)
+        done < <(find "$folder" -mindepth 1 -name '.*' -prune -o -name '*.model' \( -type f -o -type l \) -print0)
     elif [ -f "$input" ]; then
         models+=("$input")
         name="$(basename "$input")"
