@@ -54,7 +54,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit"]
+            dependencies: ["ModelGenKit"],
+            exclude: ["Syntax/Fixtures"]
+        ),
+        // End-to-end tests that run the built `modelgen` binary.
+        .testTarget(
+            name: "modelgenTests",
+            dependencies: ["modelgen"]
         ),
         .testTarget(
             name: "ModelStoreTests",

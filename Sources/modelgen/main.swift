@@ -1,2 +1,5 @@
-// Placeholder until the command-line front end lands (issue 2).
-print("modelgen")
+import Foundation
+
+// The `modelgen` command-line tool: dispatches to one command (see `CommandLineTool`).
+let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), console: Console())
+exit(status)

@@ -1,0 +1,253 @@
+// Top-level declarations and entity members.
+extension Parser {
+    // MARK: - Entity
+
+    mutating func parseEntity(doc: DocComment?) throws -> EntityDecl {
+        let keyword = advance()
+        let name = try expectName("a name after 'entity'")
+        var base: Identifier?
+        if current.isPunctuation(":") {
+            advance()
+            base = try expectName("a base entity name after ':'")
+        }
+        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of entity '\(name)'") }
+        let open = advance()
+        let braceBase = braceDepth
+        var members: [EntityMember] = []
+        while true {
+            skipSeparators()
+            if current.isPunctuation("}") {
+                advance()
+                break
+            }
+            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
+                reportUnclosed("entity '\(name)'", open: open)
+                break
+            }
+            let groupBase = groupDepth
+            do {
+                members.append(try parseEntityMember())
+            } catch {
+                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
+            }
+        }
+        return EntityDecl(doc: doc, name: name, base: base, members: members, range: range(from: keyword.range.start))
+    }
+
+    /// Reports a body that ends (end of file or a new declaration) before its closing brace.
+    mutating func reportUnclosed(_ what: String, open: Token) {
+        guard current.kind != .invalid else { return }
+        collector.error("expected '}' to end \(what) but found \(current.displayName)", at: current.range,
+                        notes: [DiagnosticNote("'{' of \(what) opened here", at: open.range)])
+    }
+
+    mutating func parseEntityMember() throws -> EntityMember {
+        let doc = current.doc
+        let start = current.range.start
+        var attributes: [AttributeDecl] = []
+        while current.isPunctuation("@") {
+            attributes.append(try parseAttribute())
+            skipNewlines()
+        }
+        if current.isPunctuation("#") || current.isKeyword("init") || current.isKeyword("enum") {
+            if let first = attributes.first {
+                collector.error("attributes apply to properties only, not to \(current.displayName)", at: first.range)
+            }
+            let what = current.isPunctuation("#") ? "the macro" : "the initializer"
+            let member: EntityMember
+            if current.isPunctuation("#") {
+                member = .constraint(try parseConstraintMacro())
+            } else if current.isKeyword("init") {
+                member = .initializer(try parseInit(doc: doc))
+            } else {
+                return .enumeration(try parseEnum(doc: doc, isNested: true))
+            }
+            try expectMemberEnd(after: what)
+            return member
+        }
+        return .property(try parseProperty(doc: doc, attributes: attributes, start: start))
+    }
+
+    mutating func parseProperty(doc: DocComment?, attributes: [AttributeDecl], start: SourceLocation) throws -> PropertyDecl {
+        var hasVar = false
+        if current.isKeyword("var") {
+            advance()
+            hasVar = true
+        }
+        guard current.kind == .identifier else {
+            if attributes.isEmpty, !hasVar {
+                throw fail(expected: "a member (a property 'name: Type', 'init', 'enum', '#Unique' or '#Index')")
+            }
+            throw fail(expected: "a property name")
+        }
+        let name = try expectName("a property name")
+        guard current.isPunctuation(":") else { throw fail(expected: "':' and a type after property name '\(name)'") }
+        advance()
+        let type = try parseType()
+        var defaultValue: Expression?
+        if current.isPunctuation("=") {
+            advance()
+            defaultValue = try parseValue(expected: "a default value (a literal, 'nil', '.case', '[…]', 'UUID()' or 'Date()') after '='")
+        }
+        let property = PropertyDecl(doc: doc, attributes: attributes, hasVar: hasVar, name: name, type: type,
+                                    defaultValue: defaultValue, range: range(from: start))
+        try expectMemberEnd(after: "property '\(name)'")
+        return property
+    }
+
+    /// Requires the end of a member (newline, `;`, `}` or end of file) without consuming it.
+    mutating func expectMemberEnd(after what: String) throws {
+        guard isAtMemberEnd else { throw fail(expected: "a new line or ';' after \(what)") }
+    }
+
+    // MARK: - Init
+
+    mutating func parseInit(doc: DocComment?) throws -> InitDecl {
+        let keyword = advance()
+        try expect("(", "'(' after 'init'")
+        let parameters = try parseNameList(closer: ")", expected: "a property name in the parameter list of 'init'")
+        var superInit: SuperInitCall?
+        if current.isPunctuation("{") {
+            advance()
+            skipSeparators()
+            if current.isKeyword("super") {
+                let superToken = advance()
+                try expect(".", "'.init(…)' after 'super'")
+                guard current.isKeyword("init") else { throw fail(expected: "'init' after 'super.'") }
+                advance()
+                try expect("(", "'(' after 'super.init'")
+                let arguments = try parseNameList(closer: ")", expected: "a parameter name in the arguments of 'super.init'")
+                superInit = SuperInitCall(arguments: arguments, range: range(from: superToken.range.start))
+                skipSeparators()
+            }
+            guard current.isPunctuation("}") else {
+                throw fail(expected: superInit == nil ? "'super.init(…)' or '}' in the body of 'init'" : "'}' after 'super.init(…)'")
+            }
+            advance()
+        }
+        return InitDecl(doc: doc, parameters: parameters, superInit: superInit, keywordRange: keyword.range, range: range(from: keyword.range.start))
+    }
+
+    /// Reads `a, b, c)` after an opening parenthesis (newlines allowed), consuming the closer.
+    mutating func parseNameList(closer: String, expected what: String) throws -> [Identifier] {
+        var names: [Identifier] = []
+        skipNewlines()
+        while !current.isPunctuation(closer) {
+            names.append(try expectName(what))
+            skipNewlines()
+            guard current.isPunctuation(",") else { break }
+            advance()
+            skipNewlines()
+        }
+        try expect(closer, "',' or '\(closer)' after '\(names.last?.name ?? "(")'")
+        return names
+    }
+
+    // MARK: - Enum
+
+    /// An enum; a nested one (`isNested`) also ends, with an error, at a line that starts an entity member.
+    mutating func parseEnum(doc: DocComment?, isNested: Bool = false) throws -> EnumDecl {
+        let keyword = advance()
+        let name = try expectName("a name after 'enum'")
+        var inheritance: [Identifier] = []
+        if current.isPunctuation(":") {
+            advance()
+            inheritance.append(try expectName("a raw type ('String' or 'Int') after ':'"))
+            while current.isPunctuation(",") {
+                advance()
+                inheritance.append(try expectName("a protocol name after ','"))
+            }
+        }
+        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of enum '\(name)'") }
+        let open = advance()
+        let braceBase = braceDepth
+        var cases: [EnumCaseDecl] = []
+        while true {
+            skipSeparators()
+            if current.isPunctuation("}") {
+                advance()
+                break
+            }
+            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
+                reportUnclosed("enum '\(name)'", open: open)
+                break
+            }
+            if isNested, isAtEntityMemberStart {
+                reportUnclosed("enum '\(name)'", open: open)
+                braceDepth = braceBase - 1
+                break
+            }
+            let groupBase = groupDepth
+            do {
+                cases.append(contentsOf: try parseCaseLine(enumName: name))
+            } catch {
+                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
+            }
+        }
+        return EnumDecl(doc: doc, name: name, inheritance: inheritance, cases: cases, range: range(from: keyword.range.start))
+    }
+
+    /// True at a token that starts an entity member (`@`, `#`, `init`, `var`, `enum`, or `name:`).
+    var isAtEntityMemberStart: Bool {
+        current.isPunctuation("@") || current.isPunctuation("#") || current.isKeyword("init")
+            || current.isKeyword("var") || current.isKeyword("enum")
+            || (current.kind == .identifier && peek().isPunctuation(":"))
+    }
+
+    /// `case a, b = "bee"` (one line of an enum body).
+    mutating func parseCaseLine(enumName: Identifier) throws -> [EnumCaseDecl] {
+        guard current.isKeyword("case") else { throw fail(expected: "'case' in enum '\(enumName)'") }
+        let keyword = advance()
+        var cases: [EnumCaseDecl] = []
+        while true {
+            let name = try expectName(cases.isEmpty ? "a case name after 'case'" : "a case name after ','")
+            var rawValue: Expression?
+            if current.isPunctuation("=") {
+                advance()
+                rawValue = try parseScalarValue(expected: "a raw value (a string or integer literal) after '='")
+            }
+            let start = cases.isEmpty ? keyword.range.start : name.range.start
+            cases.append(EnumCaseDecl(doc: cases.isEmpty ? keyword.doc : nil, name: name, rawValue: rawValue, range: range(from: start)))
+            guard current.isPunctuation(",") else { break }
+            advance()
+        }
+        try expectMemberEnd(after: "enum case '\(cases[cases.count - 1].name)'")
+        return cases
+    }
+
+    // MARK: - Container
+
+    mutating func parseContainer(doc: DocComment?) throws -> ContainerDecl {
+        let keyword = advance()
+        let name = try expectName("a name after 'container'")
+        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the entity list of container '\(name)'") }
+        let open = advance()
+        let braceBase = braceDepth
+        var entries: [Identifier] = []
+        while true {
+            skipSeparators()
+            if current.isPunctuation("}") {
+                advance()
+                break
+            }
+            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
+                reportUnclosed("container '\(name)'", open: open)
+                break
+            }
+            let groupBase = groupDepth
+            do {
+                let entry = try expectName("an entity name in container '\(name)'")
+                entries.append(entry)
+                if current.isPunctuation(",") {
+                    advance()
+                } else if !isAtMemberEnd {
+                    throw fail(expected: "',' or '}' after '\(entry)' in container '\(name)'")
+                }
+            } catch {
+                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
+                if current.isPunctuation(",") { advance() }
+            }
+        }
+        return ContainerDecl(doc: doc, name: name, entries: entries, range: range(from: keyword.range.start))
+    }
+}

@@ -1,0 +1,100 @@
+/// The help texts of every command of SPEC §4 (also of those another part of the tool implements).
+enum Usage {
+    static let overview = """
+    OVERVIEW: turn .model files into Swift persistence code on SQLite with SwiftData's API
+
+    USAGE: modelgen COMMAND [OPTIONS] INPUT...
+
+    COMMANDS:
+      generate   Check the models and write one Swift file per model file
+      lint       Check the models and report diagnostics
+      format     Rewrite model files in the canonical layout
+      diagram    Print the entities and relationships as a Mermaid or DOT diagram
+      help       Show help for a command
+
+    OPTIONS:
+      --help     Show this help
+      --version  Show the version
+
+    INPUT is .model files or folders (searched recursively). See 'modelgen help COMMAND'.
+
+    """
+
+    static let generate = """
+    OVERVIEW: check the models and write one Swift file per model file
+
+    USAGE: modelgen generate [--output DIR] [--access-level internal|public|package]
+                             [--templates DIR] [--check] [--warnings-as-errors]
+                             [--diagnostics-format text|json] INPUT...
+
+    OPTIONS:
+      --output DIR              Folder for the generated files (default: .)
+                                Stem.model gives Stem.model.swift; Travel/Trips.model
+                                found in a folder input gives Travel_Trips.model.swift
+      --access-level LEVEL      internal (default), public or package
+      --templates DIR           Templates that replace the built-in ones of the same name
+      --check                   Write nothing; exit 1 naming each missing or stale output
+      --warnings-as-errors      Exit 1 when there are warnings
+      --diagnostics-format F    text (default, on standard error) or json (on standard output)
+
+    EXIT STATUS: 0 done, 1 model errors or stale output, 2 bad usage or unreadable input
+                 or unwritable output.
+
+    """
+
+    static let lint = """
+    OVERVIEW: check the models and report diagnostics (nothing is written)
+
+    USAGE: modelgen lint [--warnings-as-errors] [--diagnostics-format text|json] INPUT...
+
+    OPTIONS:
+      --warnings-as-errors      Exit 1 when there are warnings
+      --diagnostics-format F    text (default): diagnostics then a summary line such as
+                                '1 error, 2 warnings' on standard error;
+                                json: one JSON array on standard output
+
+    EXIT STATUS: 0 no errors (warnings allowed), 1 errors (or warnings with
+                 --warnings-as-errors), 2 bad usage, unreadable input or no .model file found.
+
+    """
+
+    static let format = """
+    OVERVIEW: rewrite model files in the canonical layout (comments are kept)
+
+    USAGE: modelgen format [--check | --in-place] INPUT...
+
+    OPTIONS:
+      --check       Write nothing; exit 1 naming each file that is not formatted
+      --in-place    Rewrite the files (without it the formatted text goes to standard output)
+
+    """
+
+    static let diagram = """
+    OVERVIEW: print the entities, their inheritance and relationships as a diagram
+
+    USAGE: modelgen diagram [--format mermaid|dot] INPUT...
+
+    OPTIONS:
+      --format F    mermaid (default) or dot
+
+    """
+
+    static let help = """
+    OVERVIEW: show help for modelgen or one of its commands
+
+    USAGE: modelgen help [COMMAND]
+
+    """
+
+    /// The help text of `command`, or nil for an unknown command.
+    static func text(for command: String) -> String? {
+        switch command {
+        case "generate": generate
+        case "lint": lint
+        case "format": format
+        case "diagram": diagram
+        case "help": help
+        default: nil
+        }
+    }
+}
