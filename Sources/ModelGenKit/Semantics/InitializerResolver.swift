@@ -1,0 +1,57 @@
+// The inits of an entity as generation sees them: the declared ones, or one synthesized
+// memberwise init when none is declared.
+//
+// Synthesized init: for a subclass, the parameters of the base's first init (declared or
+// synthesized) come first and are passed to `super.init`; then the entity's own stored,
+// non-transient properties in declaration order. A parameter gets a default argument when its
+// property is optional, has a default, or is a to-many relationship (`[]`). Declared inits have
+// no default arguments.
+
+enum InitializerResolver {
+    /// The inits of `entity` (declared ones in order, else one synthesized).
+    static func initializers(of entity: String, model: SemanticModel) -> [CheckedInitializer] {
+        initializers(of: entity, model: model, depth: 0)
+    }
+
+    private static func initializers(of entity: String, model: SemanticModel, depth: Int) -> [CheckedInitializer] {
+        guard let info = model.entities[entity] else { return [] }
+        if !info.initializers.isEmpty {
+            return info.initializers.map { declared($0, of: info, model: model) }
+        }
+        var parameters: [CheckedInitializer.Parameter] = []
+        var superArguments: [String]?
+        if let base = info.baseName, depth <= model.entities.count {
+            let baseInit = initializers(of: base, model: model, depth: depth + 1).first
+            parameters = baseInit?.parameters ?? []
+            superArguments = parameters.map(\.name)
+        }
+        for property in info.properties where property.isValid && !property.options.isTransient {
+            parameters.append(.init(name: property.name, owner: entity, hasDefaultArgument: property.startsInitialized))
+        }
+        return [CheckedInitializer(doc: [], parameters: parameters, superArguments: superArguments, isSynthesized: true)]
+    }
+
+    private static func declared(_ decl: InitDecl, of info: EntityInfo, model: SemanticModel) -> CheckedInitializer {
+        let parameters = decl.parameters.map { parameter -> CheckedInitializer.Parameter in
+            let owner = info.property(named: parameter.name) != nil ? info.name : (info.baseName ?? info.name)
+            return .init(name: parameter.name, owner: owner, hasDefaultArgument: false)
+        }
+        let superArguments = info.baseName == nil ? nil : (decl.superInit?.arguments.map(\.name) ?? [])
+        return CheckedInitializer(doc: decl.doc?.lines ?? [], parameters: parameters, superArguments: superArguments, isSynthesized: false)
+    }
+
+    /// True when `super.init(arguments)` can call `initializer`: the arguments name its
+    /// parameters in order, and every parameter left out has a default argument.
+    static func call(_ arguments: [String], matches initializer: CheckedInitializer) -> Bool {
+        var remaining = initializer.parameters[...]
+        for argument in arguments {
+            while let next = remaining.first, next.name != argument {
+                guard next.hasDefaultArgument else { return false }
+                remaining = remaining.dropFirst()
+            }
+            guard !remaining.isEmpty else { return false }
+            remaining = remaining.dropFirst()
+        }
+        return remaining.allSatisfy(\.hasDefaultArgument)
+    }
+}

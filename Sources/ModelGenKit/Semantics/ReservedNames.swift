@@ -1,0 +1,48 @@
+// Names the generated code needs for itself (rule `reserved-name`).
+
+/// The names a model may not use, because the generated code or its runtime already does.
+///
+/// - Property names: the members every generated model gets from `PersistentModel`, `Observable`,
+///   `Hashable`, `Identifiable` and `CustomStringConvertible` (`persistentModelID`, `modelContext`,
+///   `hasChanges`, `isDeleted`, `id`, `hash`, `hashValue`, `description`, …), Swift's own
+///   `self`, `Self`, `Type`, `Protocol`, `super`, `init`, and any name starting with `_` (the
+///   `@Observable`-style backing storage of property `x` is `_x`, and the runtime uses `_$…`).
+/// - Type names (entities, enums, containers, nested enums): the runtime's types (`ModelContext`,
+///   `ModelContainer`, `Schema`, `PersistentModel`, `FetchDescriptor`, …) and the Swift and
+///   Foundation types that generated code names (`String`, `Date`, `UUID`, `Codable`, …), which a
+///   declaration of the same name would shadow.
+public enum ReservedNames {
+    /// Property names the generated API uses.
+    public static let propertyNames: Set<String> = [
+        "persistentModelID", "modelContext", "hasChanges", "isDeleted", "id", "hash", "hashValue",
+        "description", "debugDescription", "persistentBackingData", "schemaMetadata", "observationRegistrar",
+        "self", "Self", "Type", "Protocol", "super", "init", "deinit",
+    ]
+
+    /// Type names the generated code or its runtime use.
+    public static let typeNames: Set<String> = [
+        // ModelStore (SwiftData's names).
+        "ModelContext", "ModelContainer", "ModelConfiguration", "Schema", "PersistentModel",
+        "PersistentIdentifier", "FetchDescriptor", "SortDescriptor", "Predicate", "Model", "Attribute",
+        "Relationship", "Transient", "Query", "ModelStore", "BackingData", "DefaultStore",
+        // Swift and Foundation types that generated code spells.
+        "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "Double", "Float",
+        "String", "Date", "UUID", "Data", "URL", "Decimal", "Array", "Optional", "Dictionary", "Set",
+        "Codable", "Sendable", "Hashable", "Equatable", "Identifiable", "CaseIterable", "Observable",
+        "AnyObject", "Any", "Error", "Never", "Void", "Self", "Type", "Protocol", "Foundation", "Swift",
+        "KeyPath", "AnyKeyPath", "PartialKeyPath", "ObservationRegistrar",
+    ]
+
+    /// Why `name` may not name a property, or `nil` when it may.
+    public static func propertyReason(_ name: String) -> String? {
+        if name.hasPrefix("_") { return "names starting with '_' are kept for generated storage" }
+        if propertyNames.contains(name) { return "every generated model already has a member '\(name)'" }
+        return nil
+    }
+
+    /// Why `name` may not name a type, or `nil` when it may.
+    public static func typeReason(_ name: String) -> String? {
+        if typeNames.contains(name) { return "'\(name)' is a type the generated code uses" }
+        return nil
+    }
+}

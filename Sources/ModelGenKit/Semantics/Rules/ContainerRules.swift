@@ -1,0 +1,68 @@
+// Rules about containers: `redundant-registration`, `unregistered-base`, and `unknown-type` for
+// an entry that names no entity. Also computes each container's entities:
+// `listedEntities` = the listed roots (a listed subclass is replaced by its base, duplicates and
+// redundant subclasses dropped), `allEntities` = those roots and all their subclasses, in schema order.
+
+enum ContainerRules {
+    static func check(_ model: inout SemanticModel) {
+        for index in model.containers.indices {
+            let decl = model.containers[index].decl
+            let container = decl.name.name
+            var seen: [String: Identifier] = [:]
+            var roots: [String] = []
+            func addRoot(_ name: String) { if !roots.contains(name) { roots.append(name) } }
+
+            for entry in decl.entries {
+                let name = entry.name
+                guard let info = model.entities[name] else {
+                    let what = model.topLevelEnums[name] != nil ? ", which is an enum, not an entity" : ""
+                    let hint = NameDistance.suggestion(for: name, among: model.entityOrder)
+                    model.sink.error(.unknownType, what.isEmpty ? "container '\(container)' lists unknown entity '\(name)'" : "container '\(container)' lists '\(name)'\(what)", at: entry.range, notes: what.isEmpty ? hint : [])
+                    continue
+                }
+                if let first = seen[name] {
+                    model.sink.warning(.redundantRegistration, "container '\(container)' lists '\(name)' twice: remove one", at: entry.range,
+                                       notes: [DiagnosticNote("first listed here", at: first.range)])
+                    continue
+                }
+                seen[name] = entry
+                guard let base = info.baseName else {
+                    addRoot(name)
+                    continue
+                }
+                if let baseEntry = decl.entries.first(where: { $0.name == base }) {
+                    model.sink.warning(.redundantRegistration, "container '\(container)' lists '\(name)', which comes with its base '\(base)': remove '\(name)'", at: entry.range,
+                                       notes: [DiagnosticNote("'\(base)' listed here brings all its subclasses", at: baseEntry.range)])
+                } else {
+                    model.sink.warning(.unregisteredBase, "container '\(container)' lists subclass '\(name)' but not its base '\(base)': '\(base)' and all its subclasses are added; list '\(base)' instead", at: entry.range,
+                                       notes: [DiagnosticNote("'\(base)' declared here", at: model.entities[base]?.decl.name.range)])
+                }
+                addRoot(rootOf(name, model: model))
+            }
+            let included = closure(of: roots, model: model)
+            model.containers[index].listedEntities = roots
+            model.containers[index].allEntities = model.entityOrder.filter { included.contains($0) }
+        }
+    }
+
+    private static func rootOf(_ entity: String, model: SemanticModel) -> String {
+        var current = entity
+        var steps = 0
+        while let base = model.entities[current]?.baseName, steps <= model.entities.count {
+            current = base
+            steps += 1
+        }
+        return current
+    }
+
+    /// The roots and all their subclasses (transitively).
+    private static func closure(of roots: [String], model: SemanticModel) -> Set<String> {
+        var included: Set<String> = []
+        var pending = roots
+        while let next = pending.popLast() {
+            guard included.insert(next).inserted else { continue }
+            pending += model.entities[next]?.subclassNames ?? []
+        }
+        return included
+    }
+}

@@ -1,0 +1,182 @@
+// Rules about inheritance: `inheritance-cycle`, `flat-hierarchy`, `shadowed-property`,
+// `label-only-subclass`, and `unknown-type` for a base that names no entity.
+
+enum HierarchyRules {
+    /// Resolves every `entity X: Base` clause, reports unknown bases, cycles (once per cycle) and
+    /// hierarchies deeper than a base and one level, and records subclasses.
+    static func resolveBases(_ model: inout SemanticModel) {
+        for entity in model.entityOrder {
+            guard var info = model.entities[entity], let base = info.decl.base else { continue }
+            if model.entities[base.name] != nil {
+                info.baseName = base.name
+            } else {
+                let what = model.topLevelEnums[base.name] != nil ? "an enum" : model.containers.contains { $0.decl.name.name == base.name } ? "a container" : nil
+                if let what {
+                    model.sink.error(.unknownType, "entity '\(entity)' inherits from '\(base.name)', which is \(what), not an entity", at: base.range)
+                } else {
+                    let hint = NameDistance.suggestion(for: base.name, among: model.entityOrder)
+                    model.sink.error(.unknownType, "entity '\(entity)' inherits from unknown entity '\(base.name)'", at: base.range, notes: hint)
+                }
+                info.hierarchyIsBroken = true
+            }
+            model.entities[entity] = info
+        }
+        breakCycles(&model)
+        reportDeepHierarchies(&model)
+        for entity in model.entityOrder {
+            guard let base = model.entities[entity]?.baseName else { continue }
+            model.entities[base]?.subclassNames.append(entity)
+        }
+    }
+
+    private static func breakCycles(_ model: inout SemanticModel) {
+        var broken: Set<String> = []
+        for entity in model.entityOrder where !broken.contains(entity) {
+            var path: [String] = []
+            var current: String? = entity
+            while let name = current, !broken.contains(name) {
+                if let start = path.firstIndex(of: name) {
+                    let cycle = Array(path[start...])
+                    reportCycle(cycle, model: &model)
+                    broken.formUnion(cycle)
+                    break
+                }
+                path.append(name)
+                current = model.entities[name]?.baseName
+            }
+            // Entities that lead into a cycle are broken too (silently: the cycle is reported).
+            if let name = current, broken.contains(name) { broken.formUnion(path) }
+        }
+        for name in broken {
+            model.entities[name]?.baseName = nil
+            model.entities[name]?.hierarchyIsBroken = true
+        }
+    }
+
+    private static func reportCycle(_ cycle: [String], model: inout SemanticModel) {
+        // Report at the member declared first, naming the whole loop from there.
+        let order = Dictionary(uniqueKeysWithValues: model.entityOrder.enumerated().map { ($1, $0) })
+        guard let first = cycle.min(by: { order[$0, default: 0] < order[$1, default: 0] }),
+              let start = cycle.firstIndex(of: first), let base = model.entities[first]?.decl.base else { return }
+        let loop = Array(cycle[start...] + cycle[..<start]) + [first]
+        let notes = loop.dropFirst().dropLast().compactMap { member -> DiagnosticNote? in
+            guard let clause = model.entities[member]?.decl.base else { return nil }
+            return DiagnosticNote("'\(member)' inherits from '\(clause.name)' here", at: clause.range)
+        }
+        let message = cycle.count == 1
+            ? "entity '\(first)' inherits from itself: remove ': \(first)'"
+            : "entity '\(first)' inherits from itself through \(loop.joined(separator: " → ")): break the cycle"
+        model.sink.error(.inheritanceCycle, message, at: base.range, notes: notes)
+    }
+
+    private static func reportDeepHierarchies(_ model: inout SemanticModel) {
+        for entity in model.entityOrder {
+            guard let info = model.entities[entity], let base = info.baseName, let clause = info.decl.base,
+                  let baseInfo = model.entities[base], let grandBase = baseInfo.baseName else { continue }
+            var chain = [entity, base]
+            var current: String? = grandBase
+            while let name = current, !chain.contains(name) {
+                chain.append(name)
+                current = model.entities[name]?.baseName
+            }
+            let root = chain.last ?? grandBase
+            let middleProperties = baseInfo.decl.members.compactMap { member -> String? in
+                if case .property(let p) = member { return p.name.name } else { return nil }
+            }
+            let moved = middleProperties.isEmpty ? "" : " (\(middleProperties.joined(separator: ", ")))"
+            var notes: [DiagnosticNote] = []
+            if let baseClause = baseInfo.decl.base {
+                notes.append(DiagnosticNote("'\(base)' inherits from '\(grandBase)' here", at: baseClause.range))
+            }
+            notes.append(DiagnosticNote("make '\(entity)' inherit from '\(root)' and move the properties of '\(base)'\(moved) into '\(entity)' or '\(root)'; or replace the levels with an enum property on '\(root)'"))
+            model.entities[entity]?.isTooDeep = true
+            model.sink.error(.flatHierarchy, "entity '\(entity)' is three levels deep (\(chain.joined(separator: " → "))): keep a base and one level of subclasses", at: clause.range, notes: notes)
+        }
+    }
+
+    /// `shadowed-property`: a subclass property with the name of a base property (left out).
+    static func checkShadowedProperties(_ model: inout SemanticModel) {
+        for entity in model.entityOrder {
+            guard var info = model.entities[entity], let base = info.baseName, let baseInfo = model.entities[base] else { continue }
+            var kept: [PropertyInfo] = []
+            for property in info.properties {
+                guard baseInfo.declaredPropertyNames.contains(property.name) else {
+                    kept.append(property)
+                    continue
+                }
+                let notes = baseInfo.property(named: property.name).map { [DiagnosticNote("'\(base).\(property.name)' declared here", at: $0.decl.name.range)] } ?? []
+                model.sink.error(.shadowedProperty, "property '\(property.name)' of '\(entity)' redeclares '\(base).\(property.name)': a subclass inherits it already; remove it here or rename it", at: property.decl.name.range, notes: notes)
+                info.hasInvalidMembers = true
+            }
+            info.properties = kept
+            model.entities[entity] = info
+        }
+    }
+
+    /// `label-only-subclass`: a subclass that adds no stored property, or no relationship and only
+    /// attributes that all have defaults (an optional counts as defaulting to nil). All such
+    /// subclasses of one base share the suggested enum, with one case each.
+    static func checkLabelOnlySubclasses(_ model: inout SemanticModel) {
+        for base in model.entityOrder {
+            guard let baseInfo = model.entities[base], !baseInfo.hierarchyIsBroken, baseInfo.baseName == nil else { continue }
+            let labels = baseInfo.subclassNames.filter { isLabelOnly($0, model: model) }
+            guard !labels.isEmpty else { continue }
+            let (enumName, propertyName) = suggestedEnumName(for: baseInfo, model: model)
+            let cases = labels.map { caseName(for: $0, base: base) }
+            let suggestion = "replace the subclasses with an enum property on '\(base)': enum \(enumName): String, Codable { case \(cases.joined(separator: ", ")) }; \(propertyName): \(enumName)"
+            for label in labels {
+                guard let info = model.entities[label] else { continue }
+                let stored = info.properties.filter { !$0.options.isTransient }
+                var notes = [DiagnosticNote(suggestion, at: baseInfo.decl.name.range)]
+                if !stored.isEmpty {
+                    let moved = stored.map { "\($0.name): \(optionalSpelling($0.decl.type))" }.joined(separator: ", ")
+                    notes.append(DiagnosticNote("and move \(stored.count == 1 ? "its property" : "its properties") to '\(base)' as \(moved)"))
+                }
+                let reason = stored.isEmpty ? "adds no stored property" : "adds only attributes with default values"
+                model.sink.error(.labelOnlySubclass, "subclass '\(label)' of '\(base)' \(reason): it is only a category label; use an enum property on '\(base)' instead", at: info.decl.name.range, notes: notes)
+            }
+        }
+    }
+
+    private static func isLabelOnly(_ entity: String, model: SemanticModel) -> Bool {
+        guard let info = model.entities[entity], !info.hierarchyIsBroken, !info.hasInvalidMembers else { return false }
+        guard info.properties.allSatisfy(\.isValid) else { return false }
+        let stored = info.properties.filter { !$0.options.isTransient }
+        if stored.isEmpty { return true }
+        return stored.allSatisfy { property in
+            guard let type = property.type, !type.isRelationship else { return false }
+            return property.hasWrittenDefault || type.isOptional
+        }
+    }
+
+    /// `Category`/`category`, or another name when the base uses that one already.
+    private static func suggestedEnumName(for base: EntityInfo, model: SemanticModel) -> (String, String) {
+        for candidate in ["Category", "Kind", "Variant", "Subtype"] {
+            let property = lowerCamel(candidate)
+            if base.nestedEnums[candidate] == nil, !base.declaredPropertyNames.contains(property) { return (candidate, property) }
+        }
+        return ("Category", "category")
+    }
+
+    /// `DomesticTrip` of `Trip` → `domestic`.
+    static func caseName(for subclass: String, base: String) -> String {
+        var stem = subclass
+        if stem.hasSuffix(base), stem.count > base.count { stem.removeLast(base.count) }
+        return lowerCamel(stem)
+    }
+
+    /// `Domestic` → `domestic`, `URLTrip` → `urlTrip`.
+    static func lowerCamel(_ name: String) -> String {
+        let characters = Array(name)
+        var upper = 0
+        while upper < characters.count, characters[upper].isUppercase { upper += 1 }
+        if upper == 0 { return name }
+        let lowered = upper > 1 && upper < characters.count ? upper - 1 : upper
+        return String(characters[..<lowered]).lowercased() + String(characters[lowered...])
+    }
+
+    private static func optionalSpelling(_ type: TypeExpr) -> String {
+        if case .optional = type.kind { return type.description }
+        return "\(type)?"
+    }
+}

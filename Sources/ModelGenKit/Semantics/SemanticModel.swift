@@ -1,0 +1,198 @@
+// The semantic stage's working state: every declaration of the run, resolved step by step by the
+// rule families in `Rules/`, then turned into a `CheckedSchema` by `SchemaBuilder`.
+// A node that failed to resolve is marked (its `type` is nil, or its hierarchy is broken) and later
+// rules skip it silently, so that one mistake yields one diagnostic.
+
+/// Collects the diagnostics of the semantic stage.
+struct DiagnosticSink {
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// True once any error (not a warning) was reported.
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    mutating func error(_ rule: RuleID, _ message: String, at range: SourceRange, notes: [DiagnosticNote] = []) {
+        diagnostics.append(.error(rule, message, at: range, notes: notes))
+    }
+
+    mutating func warning(_ rule: RuleID, _ message: String, at range: SourceRange, notes: [DiagnosticNote] = []) {
+        diagnostics.append(.warning(rule, message, at: range, notes: notes))
+    }
+}
+
+/// A property type after name resolution.
+enum ResolvedType: Hashable {
+    /// A storable value (`T` or `T?`).
+    case value(ValueType, isOptional: Bool)
+    /// `E?` (or a bare `E`, which `optional-to-one` rejects).
+    case toOne(destination: String, isOptional: Bool)
+    /// `[E]`
+    case toMany(destination: String)
+
+    /// The destination entity of a relationship.
+    var destination: String? {
+        switch self {
+        case .value: nil
+        case .toOne(let d, _), .toMany(let d): d
+        }
+    }
+
+    var isRelationship: Bool { destination != nil }
+
+    /// Optional values and to-one relationships start as `nil`.
+    var isOptional: Bool {
+        switch self {
+        case .value(_, let optional): optional
+        case .toOne(_, let optional): optional
+        case .toMany: false
+        }
+    }
+}
+
+/// What the attributes of a property say, once checked (`invalid-attribute` drops what does not fit).
+struct PropertyOptions {
+    var isTransient = false
+    var isUnique = false
+    var preserveValueOnDeletion = false
+    var externalStorage = false
+    var originalName: String?
+    var deleteRule: DeleteRule = .nullify
+    /// The `.noAction`/`.cascade`/… expression as written, when one was.
+    var deleteRuleRange: SourceRange?
+    /// `inverse: \E.prop` as written, with the range of the whole argument.
+    var inverse: KeyPathExpr?
+    var minimumModelCount: Int?
+    var maximumModelCount: Int?
+}
+
+/// One property of an entity, as far as it resolved.
+struct PropertyInfo {
+    var decl: PropertyDecl
+    /// The entity that declares it.
+    var owner: String
+    /// `nil` when the type did not resolve (already reported): later rules skip the property.
+    var type: ResolvedType?
+    var options = PropertyOptions()
+    /// The default value, resolved against the type (`nil` when none was written or it did not fit).
+    var defaultValue: DefaultValue?
+    /// The inverse property's name, once relationship resolution ran.
+    var inverseName: String?
+    /// True when the inverse was written on this side.
+    var inverseDeclaredHere = false
+
+    var name: String { decl.name.name }
+    var isValid: Bool { type != nil }
+    /// A default was written (whether or not it fit).
+    var hasWrittenDefault: Bool { decl.defaultValue != nil }
+
+    /// True when an init need not set it: optional, defaulted, transient or to-many (`[]`).
+    var startsInitialized: Bool {
+        guard let type else { return true }
+        if hasWrittenDefault || options.isTransient || type.isOptional { return true }
+        if case .toMany = type { return true }
+        return false
+    }
+}
+
+/// An enum declaration, top level or nested.
+struct EnumInfo {
+    var decl: EnumDecl
+    /// `Entity.Name` for a nested enum, else the name.
+    var qualifiedName: String
+    var ownerEntity: String?
+    /// `nil` when the enum itself is invalid (no usable raw type): properties of its type are skipped.
+    var checked: CheckedEnum?
+}
+
+/// An entity declaration.
+struct EntityInfo {
+    var decl: EntityDecl
+    var fileIndex: Int
+    /// The resolved base: set only when it names an entity and no cycle is involved.
+    var baseName: String?
+    /// An unknown base or a cycle: rules about inits, labels and registration skip the entity.
+    var hierarchyIsBroken = false
+    /// Its base has a base (`flat-hierarchy`, reported): init rules skip the entity.
+    var isTooDeep = false
+    /// Direct subclasses in schema order.
+    var subclassNames: [String] = []
+    /// Own properties with unique names that do not shadow the base's, in declaration order.
+    var properties: [PropertyInfo] = []
+    /// Every property name declared in the body (also duplicates and ill-typed ones), so that
+    /// references to them are not reported as unknown.
+    var declaredPropertyNames: Set<String> = []
+    /// Some member failed to resolve: the label-only check skips the entity.
+    var hasInvalidMembers = false
+    /// Nested enums by simple name (first declaration wins), and their order.
+    var nestedEnums: [String: EnumInfo] = [:]
+    var nestedEnumOrder: [String] = []
+    /// Declared inits that are not duplicates of another.
+    var initializers: [InitDecl] = []
+    /// `.unique` properties and `#Unique` groups; `#Index` groups (resolved property names).
+    var uniqueConstraints: [[String]] = []
+    var indexes: [[String]] = []
+
+    var name: String { decl.name.name }
+
+    func property(named name: String) -> PropertyInfo? {
+        properties.first { $0.name == name }
+    }
+}
+
+/// A container declaration and what it resolves to.
+struct ContainerInfo {
+    var decl: ContainerDecl
+    var listedEntities: [String] = []
+    var allEntities: [String] = []
+}
+
+/// The whole run, as the rule families see it.
+struct SemanticModel {
+    var sink = DiagnosticSink()
+    var entities: [String: EntityInfo] = [:]
+    /// Entity names in schema order: by file (input order), then position.
+    var entityOrder: [String] = []
+    /// Top-level enums by name, and their order.
+    var topLevelEnums: [String: EnumInfo] = [:]
+    var topLevelEnumOrder: [String] = []
+    /// Containers in declaration order (duplicates dropped).
+    var containers: [ContainerInfo] = []
+    /// The input files, to sort diagnostics by input order.
+    var filePaths: [String] = []
+
+    /// The property named `name` of `entity` or of its base, with the entity that declares it.
+    func property(_ name: String, of entity: String) -> PropertyInfo? {
+        guard let info = entities[entity] else { return nil }
+        if let own = info.property(named: name) { return own }
+        if let base = info.baseName, let inherited = entities[base]?.property(named: name) { return inherited }
+        return nil
+    }
+
+    /// Base properties first, then own (valid hierarchy assumed one level deep).
+    func allProperties(of entity: String) -> [PropertyInfo] {
+        guard let info = entities[entity] else { return [] }
+        if let base = info.baseName, let baseInfo = entities[base] {
+            return baseInfo.properties + info.properties
+        }
+        return info.properties
+    }
+
+    /// `entity` itself or a base of it is `other` (one level: the hierarchy is flat).
+    func entity(_ entity: String, isOrInheritsFrom other: String) -> Bool {
+        var current: String? = entity
+        var steps = 0
+        while let name = current, steps <= entities.count {
+            if name == other { return true }
+            current = entities[name]?.baseName
+            steps += 1
+        }
+        return false
+    }
+
+    /// The nested enum `name` visible inside `entity` (its own, then its base's).
+    func nestedEnum(_ name: String, visibleIn entity: String) -> EnumInfo? {
+        guard let info = entities[entity] else { return nil }
+        if let own = info.nestedEnums[name] { return own }
+        if let base = info.baseName { return entities[base]?.nestedEnums[name] }
+        return nil
+    }
+}

@@ -1,0 +1,67 @@
+// Collects the declarations of all files into one `SemanticModel`. Entities, top-level enums and
+// containers share one namespace (each becomes a Swift type of that name); enums nested in an
+// entity share the entity's namespace. The first declaration of a name wins; the others are
+// returned as duplicates for `NameRules` to report.
+
+/// A declaration whose name was already taken.
+struct DuplicateDeclaration {
+    /// What the duplicate is ("entity", "enum", "container").
+    var kind: String
+    var name: Identifier
+    /// The name of the declaration that came first.
+    var first: Identifier
+    /// The entity both are nested in, for nested enums.
+    var scope: String?
+}
+
+enum SymbolTable {
+    /// Fills `model` with every declaration of `files` (in input order) and returns the duplicates.
+    static func collect(_ files: [ModelFile], into model: inout SemanticModel) -> [DuplicateDeclaration] {
+        var duplicates: [DuplicateDeclaration] = []
+        var taken: [String: Identifier] = [:]
+        model.filePaths = files.map(\.source.path)
+
+        func claim(_ name: Identifier, kind: String) -> Bool {
+            if let first = taken[name.name] {
+                duplicates.append(DuplicateDeclaration(kind: kind, name: name, first: first, scope: nil))
+                return false
+            }
+            taken[name.name] = name
+            return true
+        }
+
+        for (fileIndex, file) in files.enumerated() {
+            for declaration in file.declarations {
+                switch declaration {
+                case .entity(let decl):
+                    guard claim(decl.name, kind: "entity") else { continue }
+                    var info = EntityInfo(decl: decl, fileIndex: fileIndex)
+                    collectNestedEnums(of: decl, into: &info, duplicates: &duplicates)
+                    model.entities[decl.name.name] = info
+                    model.entityOrder.append(decl.name.name)
+                case .enumeration(let decl):
+                    guard claim(decl.name, kind: "enum") else { continue }
+                    model.topLevelEnums[decl.name.name] = EnumInfo(decl: decl, qualifiedName: decl.name.name, ownerEntity: nil)
+                    model.topLevelEnumOrder.append(decl.name.name)
+                case .container(let decl):
+                    guard claim(decl.name, kind: "container") else { continue }
+                    model.containers.append(ContainerInfo(decl: decl))
+                }
+            }
+        }
+        return duplicates
+    }
+
+    private static func collectNestedEnums(of decl: EntityDecl, into info: inout EntityInfo, duplicates: inout [DuplicateDeclaration]) {
+        for member in decl.members {
+            guard case .enumeration(let nested) = member else { continue }
+            let name = nested.name.name
+            if let first = info.nestedEnums[name] {
+                duplicates.append(DuplicateDeclaration(kind: "enum", name: nested.name, first: first.decl.name, scope: decl.name.name))
+                continue
+            }
+            info.nestedEnums[name] = EnumInfo(decl: nested, qualifiedName: "\(decl.name.name).\(name)", ownerEntity: decl.name.name)
+            info.nestedEnumOrder.append(name)
+        }
+    }
+}

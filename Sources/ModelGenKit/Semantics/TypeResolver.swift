@@ -1,0 +1,191 @@
+// Resolves the type of a property (rules `unknown-type` and `unsupported-type`).
+//
+// Storable shapes: `T`, `T?`, `[T]`, `[T]?` for a value type `T`; `E?` and `[E]` for an entity `E`
+// (a bare `E` resolves and is left to `optional-to-one`). Everything else is `unsupported-type`:
+// dictionaries, tuples, `[[T]]`, `T??`, `[T?]` (no optional elements in a JSON column),
+// `[E]?` (an optional to-many: write `[E] = []`), `[E?]`, and the Swift types listed in
+// `unsupportedSwiftTypes`.
+
+enum TypeResolver {
+    /// Value types by name (SPEC §2).
+    static let builtinTypes: [String: ValueType] = [
+        "Bool": .bool, "Int": .int, "Int8": .int8, "Int16": .int16, "Int32": .int32, "Int64": .int64,
+        "UInt8": .uint8, "UInt16": .uint16, "UInt32": .uint32, "Double": .double, "Float": .float,
+        "String": .string, "Date": .date, "UUID": .uuid, "Data": .data, "URL": .url, "Decimal": .decimal,
+    ]
+
+    /// Swift types that exist but cannot be stored, with what to use instead.
+    static let unsupportedSwiftTypes: [String: String] = [
+        "UInt": "use Int64", "UInt64": "use Int64", "Int128": "use Int64 or Decimal", "UInt128": "use Decimal",
+        "Float16": "use Float", "Float80": "use Double", "CGFloat": "use Double",
+        "Character": "use String", "Substring": "use String", "AttributedString": "use String",
+        "Any": "use a concrete type", "AnyObject": "use an entity", "AnyHashable": "use a concrete type",
+        "Void": "use a concrete type", "Never": "use a concrete type",
+        "Array": "write [T]", "Optional": "write T?", "Dictionary": "use a [T] of a Codable enum or an entity",
+        "Set": "use [T]", "Range": "store both bounds", "ClosedRange": "store both bounds",
+        "NSNumber": "use Int64 or Double", "NSObject": "use an entity", "Error": "store a String",
+        "TimeZone": "store its identifier as a String", "Locale": "store its identifier as a String",
+        "Calendar": "store its identifier as a String", "DateComponents": "store a Date",
+        "Measurement": "store the value as Double", "Color": "store its components",
+    ]
+
+    /// What a type name denotes.
+    private enum NamedType {
+        case value(ValueType)
+        case entity(String)
+        /// An enum that did not check (already reported).
+        case brokenEnum
+    }
+
+    /// Resolves `type` as the type of a property of `entity`; reports and returns `nil` when it is
+    /// unknown or cannot be stored.
+    static func resolve(_ type: TypeExpr, in entity: String, model: inout SemanticModel) -> ResolvedType? {
+        switch type.kind {
+        case .named(let parts):
+            switch named(parts, range: type.range, in: entity, model: &model) {
+            case .value(let v): return .value(v, isOptional: false)
+            case .entity(let e): return .toOne(destination: e, isOptional: false)
+            case .brokenEnum, nil: return nil
+            }
+        case .optional(let wrapped):
+            switch wrapped.kind {
+            case .named(let parts):
+                switch named(parts, range: wrapped.range, in: entity, model: &model) {
+                case .value(let v): return .value(v, isOptional: true)
+                case .entity(let e): return .toOne(destination: e, isOptional: true)
+                case .brokenEnum, nil: return nil
+                }
+            case .array(let element):
+                guard let elementType = arrayElement(element, whole: type, in: entity, model: &model) else { return nil }
+                switch elementType {
+                case .value(let v): return .value(.array(v), isOptional: true)
+                case .entity(let e):
+                    unsupported(type, "an optional to-many relationship is not supported", fix: "write '[\(e)] = []': an empty array means no related models", model: &model)
+                    return nil
+                case .brokenEnum: return nil
+                }
+            case .optional:
+                unsupported(type, "a double optional cannot be stored", fix: "write '\(wrapped)'", model: &model)
+                return nil
+            case .dictionary, .tuple:
+                return structural(wrapped, model: &model)
+            }
+        case .array(let element):
+            guard let elementType = arrayElement(element, whole: type, in: entity, model: &model) else { return nil }
+            switch elementType {
+            case .value(let v): return .value(.array(v), isOptional: false)
+            case .entity(let e): return .toMany(destination: e)
+            case .brokenEnum: return nil
+            }
+        case .dictionary, .tuple:
+            return structural(type, model: &model)
+        }
+    }
+
+    /// The element of `[element]`: a name, else unsupported.
+    private static func arrayElement(_ element: TypeExpr, whole: TypeExpr, in entity: String, model: inout SemanticModel) -> NamedType? {
+        switch element.kind {
+        case .named(let parts):
+            return named(parts, range: element.range, in: entity, model: &model)
+        case .array:
+            unsupported(whole, "a nested array '\(whole)' cannot be stored", fix: "store an array of a Codable enum, or use an entity", model: &model)
+        case .optional(let inner):
+            unsupported(whole, "an array of optionals '\(whole)' cannot be stored", fix: "write '[\(inner)]'", model: &model)
+        case .dictionary, .tuple:
+            _ = structural(element, model: &model)
+        }
+        return nil
+    }
+
+    private static func structural(_ type: TypeExpr, model: inout SemanticModel) -> ResolvedType? {
+        switch type.kind {
+        case .dictionary:
+            unsupported(type, "a dictionary '\(type)' cannot be stored", fix: "use an entity with a relationship, or an array", model: &model)
+        default:
+            unsupported(type, "a tuple '\(type)' cannot be stored", fix: "declare one property per element", model: &model)
+        }
+        return nil
+    }
+
+    private static func unsupported(_ type: TypeExpr, _ message: String, fix: String, model: inout SemanticModel) {
+        model.sink.error(.unsupportedType, "\(message): \(fix)", at: type.range)
+    }
+
+    /// Resolves a (possibly qualified) type name: nested enum, entity, top-level enum, value type.
+    private static func named(_ parts: [Identifier], range: SourceRange, in entity: String, model: inout SemanticModel) -> NamedType? {
+        let written = parts.map(\.name).joined(separator: ".")
+        if parts.count == 1 {
+            let name = parts[0].name
+            if let nested = model.nestedEnum(name, visibleIn: entity) { return enumType(nested) }
+            if model.entities[name] != nil { return .entity(name) }
+            if let topLevel = model.topLevelEnums[name] { return enumType(topLevel) }
+            if let value = builtinTypes[name] { return .value(value) }
+            if let fix = unsupportedSwiftTypes[name] {
+                model.sink.error(.unsupportedType, "type '\(name)' cannot be stored: \(fix)", at: range)
+                return nil
+            }
+        } else if parts.count == 2, model.entities[parts[0].name] != nil,
+                  let nested = model.nestedEnum(parts[1].name, visibleIn: parts[0].name) {
+            return enumType(nested)
+        }
+        model.sink.error(.unknownType, "unknown type '\(written)' in entity '\(entity)'", at: range, notes: suggestion(for: written, model: model))
+        return nil
+    }
+
+    private static func enumType(_ info: EnumInfo) -> NamedType {
+        guard let checked = info.checked else { return .brokenEnum }
+        return .value(.enumeration(qualifiedName: checked.qualifiedName, rawType: checked.rawType))
+    }
+
+    /// A "did you mean" note for a misspelled type name, when a close one exists.
+    static func suggestion(for name: String, model: SemanticModel) -> [DiagnosticNote] {
+        var candidates = Array(builtinTypes.keys) + model.entityOrder + model.topLevelEnumOrder
+        for entity in model.entityOrder {
+            for nested in model.entities[entity]?.nestedEnumOrder ?? [] { candidates.append("\(entity).\(nested)") }
+        }
+        return NameDistance.suggestion(for: name, among: candidates)
+    }
+}
+
+/// Edit distance for "did you mean" suggestions.
+enum NameDistance {
+    /// A "did you mean" note naming the candidates closest to `name` (ties all named, at most three),
+    /// or nothing when none is close (case-insensitive edit distance at most a third of its length).
+    static func suggestion(for name: String, among candidates: [String]) -> [DiagnosticNote] {
+        let best = closest(to: name, among: candidates)
+        guard !best.isEmpty else { return [] }
+        return [DiagnosticNote("did you mean " + best.map { "'\($0)'" }.joined(separator: " or ") + "?")]
+    }
+
+    /// The candidates closest to `name`, sorted.
+    static func closest(to name: String, among candidates: [String]) -> [String] {
+        guard name.count <= 64 else { return [] }
+        let target = Array(name.lowercased())
+        var best: [String] = []
+        var bestDistance = max(1, target.count / 3) + 1
+        for candidate in Set(candidates).sorted() where candidate != name && candidate.count <= 64 {
+            let distance = levenshtein(target, Array(candidate.lowercased()))
+            if distance < bestDistance {
+                best = [candidate]
+                bestDistance = distance
+            } else if distance == bestDistance, !best.isEmpty, best.count < 3 {
+                best.append(candidate)
+            }
+        }
+        return best
+    }
+
+    private static func levenshtein(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
