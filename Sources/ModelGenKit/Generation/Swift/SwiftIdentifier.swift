@@ -1,0 +1,28 @@
+/// Spelling names as Swift source: keywords get backticks.
+public enum SwiftIdentifier {
+    /// Words that cannot be used as a plain identifier in declarations or expressions, plus the
+    /// type names that clash with Swift's own (`Type`, `Protocol`, `Self`, `Any`).
+    public static let reservedWords: Set<String> = [
+        // Declarations
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
+        "func", "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
+        "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
+        "var",
+        // Statements
+        "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
+        "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while",
+        // Expressions and types
+        "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
+        "Type", "Protocol", "package",
+    ]
+
+    /// `name`, in backticks when it is a reserved word.
+    public static func escaped(_ name: String) -> String {
+        reservedWords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// A dotted name (`PersonalTrip.Reason`) with each component escaped.
+    public static func escapedPath(_ name: String) -> String {
+        name.split(separator: ".").map { escaped(String($0)) }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,58 @@
+/// Swift source text for literal values.
+public enum SwiftLiteral {
+    /// A string literal that evaluates to `text` (quotes, backslashes and control characters escaped).
+    public static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                    || scalar.properties.generalCategory == .lineSeparator
+                    || scalar.properties.generalCategory == .paragraphSeparator
+                {
+                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// The expression for a default value of a property of type `type`.
+    public static func defaultExpression(_ value: DefaultValue, for type: ValueType?) -> String {
+        switch value {
+        case .string(let text):
+            switch type {
+            case .url: return "URL(string: \(string(text)))!"
+            case .decimal: return "Decimal(string: \(string(text)))!"
+            case .uuid: return "UUID(uuidString: \(string(text)))!"
+            default: return string(text)
+            }
+        case .integer(let text):
+            return text
+        case .float(let text):
+            return text
+        case .bool(let value):
+            return value ? "true" : "false"
+        case .nil:
+            return "nil"
+        case .enumCase(let name):
+            return "." + SwiftIdentifier.escaped(name)
+        case .array(let elements):
+            let elementType: ValueType?
+            if case .array(let inner) = type { elementType = inner } else { elementType = nil }
+            return "[" + elements.map { defaultExpression($0, for: elementType) }.joined(separator: ", ") + "]"
+        case .newUUID:
+            return "UUID()"
+        case .now:
+            return "Date()"
+        }
+    }
+}
