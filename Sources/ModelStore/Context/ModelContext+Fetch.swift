@@ -1,0 +1,195 @@
+import CSQLite
+import Foundation
+
+extension ModelContext {
+    /// The resolved entity of a model type.
+    func entity<T: PersistentModel>(for type: T.Type) throws -> EntitySchema {
+        guard let modelType = type as? ModelObject.Type else { throw ModelStoreError.unknownEntity(String(describing: type)) }
+        return try schema.requireEntity(for: modelType)
+    }
+
+    /// The models that match `descriptor`, each of its own dynamic type (a `Trip` fetch returns
+    /// `BusinessTrip` and `PersonalTrip` instances too), one instance per row per context.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let entity = try entity(for: T.self)
+        var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.selectSQL)
+        sql += try orderClause(descriptor.sortBy, entity: entity)
+        if descriptor.fetchLimit != nil || descriptor.fetchOffset != nil {
+            sql += " LIMIT ? OFFSET ?"
+            bindings.append(.integer(Int64(descriptor.fetchLimit ?? -1)))
+            bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
+        }
+        return try materialize(sql: sql, bindings: bindings, entity: entity).map { unsafeDowncast($0, to: T.self) }
+    }
+
+    /// The number of saved models that match `descriptor` (limit and offset apply).
+    public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        let entity = try entity(for: T.self)
+        var (sql, bindings) = try query(for: descriptor, entity: entity, select: "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)) FROM \(SQLQuote.identifier(entity.tableName))")
+        if descriptor.fetchLimit != nil || descriptor.fetchOffset != nil {
+            sql += " LIMIT ? OFFSET ?"
+            bindings.append(.integer(Int64(descriptor.fetchLimit ?? -1)))
+            bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
+        }
+        let rows = try connection().rows("SELECT count(*) FROM (\(sql))", bindings)
+        guard case .integer(let count)? = rows.first?.first else { return 0 }
+        return Int(count)
+    }
+
+    /// The identifiers of the models that match `descriptor`.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        try fetch(descriptor).map(\.persistentModelID)
+    }
+
+    /// The model with `identifier`: registered in this context, or read from the store.
+    public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        guard let entity = schema.entity(named: identifier.entityName) else { return nil }
+        guard let rowID = identifier.rowID else {
+            return inserted.first { $0.persistentModelID == identifier }
+        }
+        return resolve(key: rowID, destination: entity.type)
+    }
+
+    /// The model with `identifier` if this context has it in memory.
+    public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        guard let rowID = identifier.rowID, let entity = schema.entity(named: identifier.entityName) else {
+            return inserted.first { $0.persistentModelID == identifier } as? T
+        }
+        return registered[entity.tableName]?[rowID] as? T
+    }
+
+    // MARK: SQL
+
+    /// `SELECT … WHERE type filter AND predicate`.
+    private func query<T: PersistentModel>(for descriptor: FetchDescriptor<T>, entity: EntitySchema, select: String) throws -> (String, [SQLValue]) {
+        var conditions: [String] = []
+        var bindings: [SQLValue] = []
+        if entity.baseName != nil {
+            conditions.append("\(SQLQuote.identifier(StorageNames.type)) IN (\(entity.typeNames.map { _ in "?" }.joined(separator: ", ")))")
+            bindings += entity.typeNames.map(SQLValue.text)
+        }
+        if let predicate = descriptor.predicate {
+            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema)
+            conditions.append("(\(filter.sql))")
+            bindings += filter.bindings
+        }
+        var sql = select
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        return (sql, bindings)
+    }
+
+    /// `ORDER BY` from sort descriptors (then the key, for a stable order).
+    private func orderClause<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema) throws -> String {
+        var terms: [String] = []
+        for sort in sortBy {
+            guard let keyPath = sort.keyPath, let column = entity.column(forKeyPath: keyPath) else {
+                throw ModelStoreError.unsupportedPredicate("sort by \(sort.keyPath.map { "\($0)" } ?? "a comparator"): only stored attributes of \(entity.name) can be sorted on")
+            }
+            terms.append(SQLQuote.identifier(column) + (sort.order == .forward ? " ASC" : " DESC"))
+        }
+        terms.append(SQLQuote.identifier(StorageNames.primaryKey) + " ASC")
+        return " ORDER BY " + terms.joined(separator: ", ")
+    }
+
+    // MARK: Rows to models
+
+    /// Runs a select of `entity`'s hierarchy columns and returns its models (deleted ones left out).
+    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema) throws -> [ModelObject] {
+        let statement = try connection().statement(sql)
+        statement.bind(bindings)
+        defer { statement.reset() }
+        let members = hierarchyMembers(of: entity)
+        let decoder = RowDecoder(statement: statement, columns: [], entityName: entity.name)
+        var results: [ModelObject] = []
+        var map = registered.removeValue(forKey: entity.tableName) ?? [:]
+        defer { registered[entity.tableName] = map }
+        while try statement.step() {
+            let rowID = statement.int64(at: 0)
+            let rowEntity = members.count == 1 ? members[0].entity : try memberEntity(statement, members)
+            if let existing = map[rowID] {
+                if existing.status == .persisted && !existing.isDirty {
+                    decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
+                    try existing._decode(from: decoder)
+                    refreshKeys(of: existing, entity: rowEntity, statement: statement)
+                }
+                if existing.status != .deleted { results.append(existing) }
+                continue
+            }
+            decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
+            let object = try rowEntity.type.init(from: decoder)
+            object.rowID = rowID
+            object.entity = rowEntity
+            object.link = link
+            object.status = .persisted
+            if !rowEntity.relationships.isEmpty {
+                object.slots = ContiguousArray(repeating: .unloaded, count: rowEntity.relationships.count)
+                for (index, slot) in rowEntity.keySlots.enumerated() {
+                    let column = rowEntity.keyResultColumns[index]
+                    object.slots[slot] = .key(statement.isNull(at: column) ? nil : statement.int64(at: column))
+                }
+            }
+            map[rowID] = object
+            results.append(object)
+        }
+        return results
+    }
+
+    private func refreshKeys(of object: ModelObject, entity: EntitySchema, statement: Statement) {
+        for (index, slot) in entity.keySlots.enumerated() where slot < object.slots.count {
+            let column = entity.keyResultColumns[index]
+            let key: Int64? = statement.isNull(at: column) ? nil : statement.int64(at: column)
+            if case .object(let related) = object.slots[slot], related?.rowID == key { continue }
+            object.slots[slot] = .key(key)
+        }
+    }
+
+    struct Member {
+        let entity: EntitySchema
+        let name: [UInt8]
+    }
+
+    private func hierarchyMembers(of entity: EntitySchema) -> [Member] {
+        let root = entity.baseName.flatMap { schema.entity(named: $0) } ?? entity
+        return root.typeNames.compactMap { name in schema.entity(named: name).map { Member(entity: $0, name: Array(name.utf8)) } }
+    }
+
+    /// The entity named by the row's type column (compared without making a String).
+    private func memberEntity(_ statement: Statement, _ members: [Member]) throws -> EntitySchema {
+        let count = Int(sqlite3_column_bytes(statement.handle, 1))
+        if let pointer = sqlite3_column_text(statement.handle, 1) {
+            for member in members where member.name.count == count {
+                if member.name.withUnsafeBufferPointer({ count == 0 || memcmp($0.baseAddress!, pointer, count) == 0 }) { return member.entity }
+            }
+        }
+        throw ModelStoreError.unknownEntity(statement.text(at: 1))
+    }
+
+    // MARK: Relationships
+
+    /// The model of `destination`'s hierarchy with row `key` (registered, or read), nil if gone.
+    func resolve(key: Int64, destination: ModelObject.Type) -> ModelObject? {
+        guard let entity = schema.entity(for: destination) else { return nil }
+        if let object = registered[entity.tableName]?[key] { return object.status == .removed ? nil : object }
+        let sql = entity.selectSQL + " WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
+        return (try? materialize(sql: sql, bindings: [.integer(key)], entity: entity))?.first
+    }
+
+    /// Reads a saved model's to-many relationship from the store.
+    func loadToMany(of object: ModelObject, slot: Int) -> [ModelObject] {
+        guard let entity = object.entity, slot < entity.relationships.count, let rowID = object.rowID else { return [] }
+        let relationship = entity.relationships[slot]
+        guard let destination = schema.entity(named: relationship.destinationName) else { return [] }
+        let pk = SQLQuote.identifier(StorageNames.primaryKey)
+        var sql = destination.selectSQL
+        switch relationship.storage {
+        case .inverseKeyColumn(_, let column):
+            sql += " WHERE \(SQLQuote.identifier(column)) = ?"
+        case .joinTable(let table, let ownColumn, let otherColumn):
+            sql += " WHERE \(pk) IN (SELECT \(SQLQuote.identifier(otherColumn)) FROM \(SQLQuote.identifier(table)) WHERE \(SQLQuote.identifier(ownColumn)) = ?)"
+        case .keyColumn:
+            return []
+        }
+        sql += " ORDER BY \(pk)"
+        return (try? materialize(sql: sql, bindings: [.integer(rowID)], entity: destination)) ?? []
+    }
+}

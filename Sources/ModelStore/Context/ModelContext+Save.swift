@@ -1,0 +1,228 @@
+import Foundation
+
+extension ModelContext {
+    /// Writes every insert, change and delete in one transaction, applying delete rules
+    /// (cascade, nullify, deny, noAction) and upserts (unique values). On error nothing is
+    /// written and the context keeps its unsaved changes.
+    public func save() throws {
+        if let deferredError {
+            self.deferredError = nil
+            throw deferredError
+        }
+        guard hasChanges else { return }
+        let removals = try deletionClosure()
+        let connection = try connection()
+        var assigned: [ModelObject] = []
+        var upserted: [(ModelObject, Int64)] = []
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)
+            try writeUpdates(connection, removals: removals)
+            try writeLinks(connection)
+            try writeDeletes(connection, removals: removals)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            for object in assigned { object.rowID = nil }
+            throw error
+        }
+        finishSave(removals: removals, upserted: upserted)
+    }
+
+    /// Runs `block`, then saves; if `block` throws, its changes are rolled back.
+    public func transaction(block: () throws -> Void) throws {
+        do {
+            try block()
+        } catch {
+            rollback()
+            throw error
+        }
+        try save()
+    }
+
+    // MARK: Delete rules
+
+    /// The models to delete: the deleted ones and, through `.cascade`, their related models.
+    /// Throws when a `.deny` relationship still has related models outside the set.
+    private func deletionClosure() throws -> [ModelObject] {
+        var removals = deleted
+        var members = Set(removals.map(ObjectIdentifier.init))
+        var denied: [(ModelObject, RelationshipInfo, [ModelObject])] = []
+        var index = 0
+        while index < removals.count {
+            let object = removals[index]
+            index += 1
+            for info in RelationshipGraph.infos(of: object) where info.deleteRule == .cascade || info.deleteRule == .deny {
+                let related = info.isToMany
+                    ? RelationshipGraph.toMany(of: object, slot: info.slot)
+                    : RelationshipGraph.toOne(of: object, slot: info.slot).map { [$0] } ?? []
+                if info.deleteRule == .deny {
+                    denied.append((object, info, related))
+                    continue
+                }
+                for model in related where model.status == .persisted || model.status == .inserted || model.status == .deleted {
+                    if members.insert(ObjectIdentifier(model)).inserted { removals.append(model) }
+                }
+            }
+        }
+        for (object, info, related) in denied where related.contains(where: { !members.contains(ObjectIdentifier($0)) }) {
+            throw ModelStoreError.deleteDenied(entity: object.entity?.name ?? "\(type(of: object))", relationship: info.name)
+        }
+        return removals
+    }
+
+    // MARK: Writing
+
+    private func writeInserts(_ connection: Connection, removals: [ModelObject], assigned: inout [ModelObject],
+                              upserted: inout [(ModelObject, Int64)]) throws {
+        let removed = Set(removals.map(ObjectIdentifier.init))
+        var fixups: [(ModelObject, Int)] = []
+        var encoder: RowEncoder?
+        for object in inserted where !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity else { continue }
+            let statement = try connection.statement(entity.insertSQL)
+            statement.bindText(entity.name, at: 1)
+            let rowEncoder = encoder ?? RowEncoder(statement: statement, firstIndex: 2)
+            rowEncoder.restart(statement: statement, firstIndex: 2)
+            encoder = rowEncoder
+            object._encode(to: rowEncoder)
+            var index = rowEncoder.index
+            for slot in entity.keySlots {
+                if let key = keyValue(of: object, slot: slot) {
+                    statement.bindInt64(key, at: index)
+                } else {
+                    statement.bind(.null, at: index)
+                    if RelationshipGraph.loadedToOne(of: object, slot: slot) != nil { fixups.append((object, slot)) }
+                }
+                index += 1
+            }
+            let rowID: Int64
+            if entity.insertReturnsKey {
+                guard try statement.step() else { throw ModelStoreError.invalidSchema("upsert returned no key") }
+                rowID = statement.int64(at: 0)
+                try statement.run()
+                if let existing = registered[entity.tableName]?[rowID], existing !== object { upserted.append((existing, rowID)) }
+            } else {
+                try statement.run()
+                rowID = connection.lastInsertRowID
+            }
+            statement.reset()
+            object.rowID = rowID
+            assigned.append(object)
+        }
+        // Keys to models inserted later in the same save.
+        for (object, slot) in fixups {
+            guard let entity = object.entity, let rowID = object.rowID,
+                  case .keyColumn(let column) = entity.relationships[slot].storage,
+                  let key = keyValue(of: object, slot: slot) else { continue }
+            try connection.run("UPDATE \(SQLQuote.identifier(entity.tableName)) SET \(SQLQuote.identifier(column)) = ? WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?",
+                               [.integer(key), .integer(rowID)])
+        }
+    }
+
+    private func writeUpdates(_ connection: Connection, removals: [ModelObject]) throws {
+        let removed = Set(removals.map(ObjectIdentifier.init))
+        for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity, let rowID = object.rowID, !entity.updateSQL.isEmpty else { continue }
+            let statement = try connection.statement(entity.updateSQL)
+            let encoder = RowEncoder(statement: statement, firstIndex: 1)
+            object._encode(to: encoder)
+            var index = encoder.index
+            for slot in entity.keySlots {
+                statement.bind(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: index)
+                index += 1
+            }
+            statement.bindInt64(rowID, at: index)
+            try statement.run()
+            statement.reset()
+        }
+    }
+
+    private func writeLinks(_ connection: Connection) throws {
+        for key in linkOrder {
+            guard let change = linkChanges[key], let source = change.source.rowID, let target = change.target.rowID else { continue }
+            let table = SQLQuote.identifier(change.table)
+            let sourceColumn = SQLQuote.identifier(StorageNames.source)
+            let targetColumn = SQLQuote.identifier(StorageNames.target)
+            if change.linked {
+                try connection.run("INSERT OR IGNORE INTO \(table) (\(sourceColumn), \(targetColumn)) VALUES (?, ?)", [.integer(source), .integer(target)])
+            } else {
+                try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) = ? AND \(targetColumn) = ?", [.integer(source), .integer(target)])
+            }
+        }
+    }
+
+    private func writeDeletes(_ connection: Connection, removals: [ModelObject]) throws {
+        let now = Date().timeIntervalSinceReferenceDate
+        for object in removals {
+            guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
+            let preserved = entity.attributes.enumerated().filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
+            if !preserved.isEmpty {
+                let encoder = RowEncoder()
+                object._encode(to: encoder)
+                try connection.run("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneTable)) (entity, rowID, deletedAt) VALUES (?, ?, ?)",
+                                   [.text(entity.name), .integer(rowID), .real(now)])
+                let tombstone = connection.lastInsertRowID
+                for (index, attribute) in preserved where index < encoder.values.count {
+                    try connection.run("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone, property, value) VALUES (?, ?, ?)",
+                                       [.integer(tombstone), .text(attribute.name), encoder.values[index]])
+                }
+            }
+            try connection.run("DELETE FROM \(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?", [.integer(rowID)])
+        }
+    }
+
+    // MARK: After commit
+
+    private func finishSave(removals: [ModelObject], upserted: [(ModelObject, Int64)]) {
+        let removed = Set(removals.map(ObjectIdentifier.init))
+        for object in inserted where !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity, let rowID = object.rowID else { continue }
+            object.status = .persisted
+            registered[entity.tableName, default: [:]][rowID] = object
+        }
+        for object in dirty {
+            object.isDirty = false
+            object.snapshot = nil
+        }
+        for object in removals {
+            if let entity = object.entity, let rowID = object.rowID, registered[entity.tableName]?[rowID] === object {
+                registered[entity.tableName]?[rowID] = nil
+            }
+        }
+        for object in removals { detachFromGraph(object, removed: removed) }
+        for object in removals { object.status = .removed }
+        // An upsert's stored row now belongs to the inserted model.
+        for (previous, _) in upserted where previous.status == .persisted {
+            previous.status = .removed
+        }
+        inserted = []
+        deleted = []
+        dirty = []
+        touched = [:]
+        linkChanges = [:]
+        linkOrder = []
+    }
+
+    /// Removes a deleted model from the in-memory relationships of the models it related to
+    /// (except through `.noAction`, which touches nothing).
+    private func detachFromGraph(_ object: ModelObject, removed: Set<ObjectIdentifier>) {
+        for info in RelationshipGraph.infos(of: object) where info.deleteRule != .noAction {
+            guard let inverse = info.inverse else { continue }
+            let related: [ModelObject] = info.isToMany
+                ? RelationshipGraph.loadedToMany(of: object, slot: info.slot) ?? []
+                : RelationshipGraph.loadedToOne(of: object, slot: info.slot).map { [$0] } ?? []
+            for model in related where !removed.contains(ObjectIdentifier(model)) {
+                if inverse.isToMany {
+                    if var list = RelationshipGraph.loadedToMany(of: model, slot: inverse.slot),
+                       let index = list.firstIndex(where: { $0 === object }) {
+                        list.remove(at: index)
+                        inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .objects(list) }
+                    }
+                } else if inverse.slot < model.slots.count {
+                    inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .object(nil) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Tracks models, fetches them and saves their changes (SwiftData's `ModelContext`).
+/// Like SwiftData's, a context belongs to one task or thread at a time: create one per task
+/// from the shared, `Sendable` container. Each context has its own SQLite connection.
+public final class ModelContext {
+    /// The container the context works on.
+    public let container: ModelContainer
+    /// Kept for SwiftData compatibility; ModelStore never saves on its own.
+    public var autosaveEnabled = false
+
+    let schema: Schema
+    private var openConnection: Connection?
+    private(set) lazy var link = ContextLink(self)
+
+    /// Registered saved models by table, then row key (one object per row per context).
+    var registered: [String: [Int64: ModelObject]] = [:]
+    /// Models inserted since the last save, in insertion order.
+    var inserted: [ModelObject] = []
+    /// Saved models deleted since the last save, in deletion order.
+    var deleted: [ModelObject] = []
+    /// Saved models whose row changed since the last save.
+    var dirty: [ModelObject] = []
+    /// Saved models whose in-memory relationships changed since the last save.
+    var touched: [ObjectIdentifier: ModelObject] = [:]
+    /// Join-table rows to add (true) or remove (false) at the next save.
+    var linkChanges: [LinkKey: LinkChange] = [:]
+    var linkOrder: [LinkKey] = []
+    /// An error from a non-throwing call (e.g. `insert` of an unknown type), thrown by the next `save()`.
+    var deferredError: Error?
+
+    /// A context on `container`.
+    public init(_ container: ModelContainer) {
+        self.container = container
+        self.schema = container.schema
+    }
+
+    /// The context's connection, opened on first use.
+    func connection() throws -> Connection {
+        if let openConnection { return openConnection }
+        let connection = try container.makeConnection()
+        openConnection = connection
+        return connection
+    }
+
+    // MARK: State
+
+    /// Whether there are unsaved inserts, deletes or changes.
+    public var hasChanges: Bool {
+        !inserted.isEmpty || !deleted.isEmpty || !dirty.isEmpty || !linkChanges.isEmpty
+    }
+
+    /// Models inserted and not saved yet.
+    public var insertedModelsArray: [any PersistentModel] { inserted }
+    /// Models deleted and not saved yet.
+    public var deletedModelsArray: [any PersistentModel] { deleted }
+    /// Saved models with unsaved changes.
+    public var changedModelsArray: [any PersistentModel] { dirty }
+
+    // MARK: Insert and delete
+
+    /// Registers a new model (and the new models it relates to); it is stored at the next `save()`.
+    /// Inserting a model that is deleted but not saved undoes the deletion.
+    public func insert<T: PersistentModel>(_ model: T) {
+        insertObject(model._$modelObject)
+    }
+
+    func insertObject(_ object: ModelObject) {
+        switch object.status {
+        case .detached, .removed:
+            guard object.link == nil || object.link === link || object.status == .removed else {
+                deferredError = ModelStoreError.modelInOtherContext(object.persistentModelID.entityName)
+                return
+            }
+            guard let entity = schema.entity(for: type(of: object)) else {
+                deferredError = ModelStoreError.unknownEntity(String(describing: type(of: object)))
+                return
+            }
+            object.entity = entity
+            object.link = link
+            object.status = .inserted
+            object.rowID = nil
+            RelationshipGraph.ensureSlots(object, count: entity.relationships.count)
+            inserted.append(object)
+            adoptRelated(of: object)
+        case .deleted:
+            guard object.link === link else { return }
+            object.status = .persisted
+            deleted.removeAll { $0 === object }
+        case .inserted, .persisted:
+            return
+        }
+    }
+
+    /// Inserts the detached models `object` relates to, and records its join-table rows.
+    private func adoptRelated(of object: ModelObject) {
+        for info in RelationshipGraph.infos(of: object) where info.slot < object.slots.count {
+            switch object.slots[info.slot] {
+            case .object(let related?):
+                insertObject(related)
+            case .objects(let list):
+                for related in list {
+                    if info.usesJoinTable { recordLink(owner: object, slot: info.slot, other: related, linked: true) }
+                    insertObject(related)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Marks a model for deletion at the next `save()`, where delete rules apply.
+    public func delete<T: PersistentModel>(_ model: T) {
+        let object = model._$modelObject
+        guard object.link === link else { return }
+        switch object.status {
+        case .inserted:
+            inserted.removeAll { $0 === object }
+            object.status = .removed
+        case .persisted:
+            object.status = .deleted
+            deleted.append(object)
+        case .detached, .deleted, .removed:
+            return
+        }
+    }
+
+    /// Marks every model of `model` (and, if `includeSubclasses`, its subclasses) that satisfies
+    /// `predicate` for deletion at the next `save()`.
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
+        var descriptor = FetchDescriptor<T>(predicate: predicate)
+        descriptor.includePendingChanges = true
+        let entity = try schema.requireEntity(for: T.self as! ModelObject.Type)
+        for model in try fetch(descriptor) where includeSubclasses || model._$modelObject.entity === entity {
+            delete(model)
+        }
+        for object in inserted where object.entity === entity || (includeSubclasses && object.entity?.baseName == entity.name) {
+            if let predicate, let typed = object as? T, (try? predicate.evaluate(typed)) != true { continue }
+            delete(object)
+        }
+    }
+
+    // MARK: Change tracking (called by models)
+
+    /// Records a saved model's row values before its first change.
+    func markDirty(_ object: ModelObject) {
+        guard !object.isDirty, let entity = object.entity else { return }
+        let encoder = RowEncoder()
+        object._encode(to: encoder)
+        var values = encoder.values
+        for slot in entity.keySlots { values.append(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null) }
+        object.snapshot = values
+        object.isDirty = true
+        dirty.append(object)
+        touched[ObjectIdentifier(object)] = object
+    }
+
+    /// The key a to-one slot stores (nil: none, or a related model not saved yet).
+    func keyValue(of object: ModelObject, slot: Int) -> Int64? {
+        guard slot < object.slots.count else { return nil }
+        switch object.slots[slot] {
+        case .key(let key): return key
+        case .object(let related): return related?.rowID
+        case .unloaded, .objects: return nil
+        }
+    }
+
+    /// Records a join-table row to add or remove.
+    func recordLink(owner: ModelObject, slot: Int, other: ModelObject, linked: Bool) {
+        guard let entity = owner.entity ?? schema.entity(for: type(of: owner)), slot < entity.relationships.count,
+              case .joinTable(let table, let ownColumn, _) = entity.relationships[slot].storage else { return }
+        let (source, target) = ownColumn == StorageNames.source ? (owner, other) : (other, owner)
+        let key = LinkKey(table: table, source: ObjectIdentifier(source), target: ObjectIdentifier(target))
+        if linkChanges[key] == nil { linkOrder.append(key) }
+        linkChanges[key] = LinkChange(table: table, source: source, target: target, linked: linked)
+    }
+}
+
+/// A join-table row, by its two models.
+struct LinkKey: Hashable {
+    let table: String
+    let source: ObjectIdentifier
+    let target: ObjectIdentifier
+}
+
+/// A join-table row to add or remove.
+struct LinkChange {
+    let table: String
+    let source: ModelObject
+    let target: ModelObject
+    let linked: Bool
+}

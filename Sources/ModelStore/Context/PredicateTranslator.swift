@@ -1,0 +1,11 @@
+import Foundation
+
+/// Translates `#Predicate` to SQL. The one entry point every fetch, count and batch delete
+/// goes through; the predicate stage of the project fills it in.
+enum PredicateTranslator {
+    /// The SQL condition equivalent to `predicate` on rows of `entity` (columns are in
+    /// `entity.tableName`; use `entity.column(forKeyPath:)` and `schema` for related entities).
+    static func sqlFilter<T: PersistentModel>(for predicate: Predicate<T>, entity: EntitySchema, schema: Schema) throws -> SQLFilter {
+        throw ModelStoreError.unsupportedPredicate("predicates not yet supported")
+    }
+}

@@ -1,0 +1,204 @@
+/// Relationship values in memory: resolving, lazy loading, and keeping both sides of every
+/// relationship in step as soon as one side is set.
+enum RelationshipGraph {
+    static func infos(of object: ModelObject) -> [RelationshipInfo] {
+        object.entity?.relationshipInfos ?? RelationshipInfo.all(for: type(of: object))
+    }
+
+    static func ensureSlots(_ object: ModelObject, count: Int) {
+        if object.slots.count < count {
+            object.slots.append(contentsOf: repeatElement(.unloaded, count: count - object.slots.count))
+        }
+    }
+
+    private static func context(of object: ModelObject) -> ModelContext? {
+        guard let context = object.link?.context else { return nil }
+        switch object.status {
+        case .inserted, .persisted, .deleted: return context
+        case .detached, .removed: return nil
+        }
+    }
+
+    /// Whether a to-many slot must come from the store on first access.
+    private static func isStored(_ object: ModelObject) -> Bool {
+        object.rowID != nil && (object.status == .persisted || object.status == .deleted)
+    }
+
+    // MARK: Reading
+
+    static func toOne(of object: ModelObject, slot: Int) -> ModelObject? {
+        guard slot < object.slots.count else { return nil }
+        switch object.slots[slot] {
+        case .object(let related):
+            return related
+        case .key(let key):
+            guard let key else {
+                object.slots[slot] = .object(nil)
+                return nil
+            }
+            let info = infos(of: object)[slot]
+            let related = context(of: object)?.resolve(key: key, destination: info.destination)
+            if related != nil { object.slots[slot] = .object(related) }
+            return related
+        case .unloaded, .objects:
+            return nil
+        }
+    }
+
+    static func toMany(of object: ModelObject, slot: Int) -> [ModelObject] {
+        ensureSlots(object, count: slot + 1)
+        switch object.slots[slot] {
+        case .objects(let related):
+            return related
+        case .unloaded, .key, .object:
+            var loaded: [ModelObject] = []
+            if isStored(object), let context = context(of: object) {
+                loaded = context.loadToMany(of: object, slot: slot)
+            }
+            object.slots[slot] = .objects(loaded)
+            return loaded
+        }
+    }
+
+    /// The current value of a to-one slot without resolving it: the related model if in memory.
+    static func loadedToOne(of object: ModelObject, slot: Int) -> ModelObject? {
+        guard slot < object.slots.count, case .object(let related) = object.slots[slot] else { return nil }
+        return related
+    }
+
+    /// A to-many slot's value if loaded, without loading it.
+    static func loadedToMany(of object: ModelObject, slot: Int) -> [ModelObject]? {
+        guard slot < object.slots.count, case .objects(let related) = object.slots[slot] else { return nil }
+        return related
+    }
+
+    // MARK: Writing
+
+    static func setToOne(of object: ModelObject, slot: Int, to newValue: ModelObject?) {
+        let all = infos(of: object)
+        guard slot < all.count else { return }
+        let info = all[slot]
+        ensureSlots(object, count: all.count)
+        let old = toOne(of: object, slot: slot)
+        if old === newValue, case .object = object.slots[slot] { return }
+        rowWillChange(object)
+        info.observe.willAndDidSet(object) { object.slots[slot] = .object(newValue) }
+        if let inverse = info.inverse {
+            if let old, old !== newValue { unlink(object, from: old, inverse: inverse) }
+            if let newValue {
+                if inverse.isToMany {
+                    append(object, to: newValue, inverse: inverse)
+                } else {
+                    // One-to-one: the new partner leaves its previous partner.
+                    if let previous = toOne(of: newValue, slot: inverse.slot), previous !== object {
+                        rowWillChange(previous)
+                        info.observe.willAndDidSet(previous) { previous.slots[slot] = .object(nil) }
+                    }
+                    setSlot(of: newValue, inverse: inverse, to: .object(object))
+                }
+            }
+        }
+        if let newValue { adopt(newValue, by: object) }
+    }
+
+    static func setToMany(of object: ModelObject, slot: Int, to newValue: [ModelObject]) {
+        let all = infos(of: object)
+        guard slot < all.count else { return }
+        let info = all[slot]
+        let old = toMany(of: object, slot: slot)
+        var unique: [ModelObject] = []
+        var seen: Set<ObjectIdentifier> = []
+        for related in newValue where seen.insert(ObjectIdentifier(related)).inserted { unique.append(related) }
+        let oldSet = Set(old.map(ObjectIdentifier.init))
+        let removed = old.filter { !seen.contains(ObjectIdentifier($0)) }
+        let added = unique.filter { !oldSet.contains(ObjectIdentifier($0)) }
+        touch(object)
+        info.observe.willAndDidSet(object) { object.slots[slot] = .objects(unique) }
+        if info.usesJoinTable, let context = context(of: object) {
+            for related in removed { context.recordLink(owner: object, slot: slot, other: related, linked: false) }
+            for related in added { context.recordLink(owner: object, slot: slot, other: related, linked: true) }
+        }
+        if let inverse = info.inverse {
+            for related in removed {
+                if inverse.isToMany {
+                    removeFromList(object, of: related, inverse: inverse)
+                } else if toOne(of: related, slot: inverse.slot) === object {
+                    setSlot(of: related, inverse: inverse, to: .object(nil))
+                }
+            }
+            for related in added {
+                if inverse.isToMany {
+                    append(object, to: related, inverse: inverse)
+                } else {
+                    if let previousOwner = toOne(of: related, slot: inverse.slot), previousOwner !== object {
+                        removeFromList(related, of: previousOwner, slotInfo: info)
+                    }
+                    setSlot(of: related, inverse: inverse, to: .object(object))
+                }
+            }
+        }
+        for related in added { adopt(related, by: object) }
+    }
+
+    // MARK: Helpers
+
+    /// Removes `object` from `related`'s inverse (to-one: cleared; to-many: removed).
+    private static func unlink(_ object: ModelObject, from related: ModelObject, inverse: RelationshipInfo.Inverse) {
+        if inverse.isToMany {
+            removeFromList(object, of: related, inverse: inverse)
+        } else if toOne(of: related, slot: inverse.slot) === object {
+            setSlot(of: related, inverse: inverse, to: .object(nil))
+        }
+    }
+
+    private static func setSlot(of object: ModelObject, inverse: RelationshipInfo.Inverse, to value: RelationshipSlot) {
+        ensureSlots(object, count: inverse.slot + 1)
+        if !inverse.isToMany { rowWillChange(object) } else { touch(object) }
+        inverse.observe.willAndDidSet(object) { object.slots[inverse.slot] = value }
+    }
+
+    private static func append(_ object: ModelObject, to related: ModelObject, inverse: RelationshipInfo.Inverse) {
+        var list = toMany(of: related, slot: inverse.slot)
+        guard !list.contains(where: { $0 === object }) else { return }
+        list.append(object)
+        touch(related)
+        inverse.observe.willAndDidSet(related) { related.slots[inverse.slot] = .objects(list) }
+    }
+
+    private static func removeFromList(_ object: ModelObject, of related: ModelObject, inverse: RelationshipInfo.Inverse) {
+        var list = toMany(of: related, slot: inverse.slot)
+        guard let index = list.firstIndex(where: { $0 === object }) else { return }
+        list.remove(at: index)
+        touch(related)
+        inverse.observe.willAndDidSet(related) { related.slots[inverse.slot] = .objects(list) }
+    }
+
+    private static func removeFromList(_ object: ModelObject, of owner: ModelObject, slotInfo: RelationshipInfo) {
+        var list = toMany(of: owner, slot: slotInfo.slot)
+        guard let index = list.firstIndex(where: { $0 === object }) else { return }
+        list.remove(at: index)
+        touch(owner)
+        slotInfo.observe.willAndDidSet(owner) { owner.slots[slotInfo.slot] = .objects(list) }
+    }
+
+    /// A saved model whose row (attributes or keys) is about to change.
+    static func rowWillChange(_ object: ModelObject) {
+        if object.status == .persisted, !object.isDirty, let context = object.link?.context {
+            context.markDirty(object)
+        }
+    }
+
+    /// A saved model whose in-memory relationships changed (restored by `rollback()`).
+    static func touch(_ object: ModelObject) {
+        if object.status == .persisted || object.status == .deleted, let context = object.link?.context {
+            context.touched[ObjectIdentifier(object)] = object
+        }
+    }
+
+    /// A model related to a registered one joins its context.
+    private static func adopt(_ related: ModelObject, by owner: ModelObject) {
+        if related.status == .detached, let context = context(of: owner) {
+            context.insertObject(related)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Errors thrown by ModelStore (SQLite's own errors are `SQLiteError`).
+public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// A stored value cannot be read as its property's type (e.g. an enum raw value with no case).
+    case corruptRow(entity: String, column: Int)
+    /// A model type is not part of the container's schema.
+    case unknownEntity(String)
+    /// The store was written by a schema that differs in a way that cannot migrate automatically.
+    case incompatibleSchema([String])
+    /// `save()` found a `.deny` relationship that still has related models.
+    case deleteDenied(entity: String, relationship: String)
+    /// A `#Predicate` uses an expression ModelStore cannot translate to SQL.
+    case unsupportedPredicate(String)
+    /// A model was used with a context it does not belong to.
+    case modelInOtherContext(String)
+    /// The schema declared in generated metadata is inconsistent.
+    case invalidSchema(String)
+
+    public var description: String {
+        switch self {
+        case .corruptRow(let entity, let column):
+            return "a stored \(entity) row has a value at attribute \(column) that does not fit its type"
+        case .unknownEntity(let name):
+            return "\(name) is not in the container's schema"
+        case .incompatibleSchema(let differences):
+            return "the store was written by an incompatible schema: " + differences.joined(separator: "; ")
+        case .deleteDenied(let entity, let relationship):
+            return "cannot delete \(entity): its relationship '\(relationship)' has the .deny rule and still has related models"
+        case .unsupportedPredicate(let expression):
+            return "predicate not supported: \(expression)"
+        case .modelInOtherContext(let entity):
+            return "a \(entity) model belongs to another context"
+        case .invalidSchema(let message):
+            return "invalid schema: \(message)"
+        }
+    }
+}

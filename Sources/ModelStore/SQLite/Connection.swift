@@ -1,0 +1,102 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection with a cache of prepared statements. Used by one thread at a time.
+public final class Connection {
+    /// The underlying handle.
+    public let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating if needed) the database at `path` (a file path or a `file:` URI) and
+    /// configures it: foreign keys on, WAL (files), `synchronous=FULL` (files), busy timeout.
+    public init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        var pointer: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard result == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let pointer { sqlite3_close_v2(pointer) }
+            throw SQLiteError(code: result, extendedCode: result, message: message, sql: nil)
+        }
+        handle = pointer
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        // Outside any transaction: inside one SQLite silently ignores it.
+        try execute("PRAGMA foreign_keys = ON")
+        if isFile {
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = FULL")
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Builds an error from the connection's last message.
+    func error(code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: code & 0xFF, extendedCode: sqlite3_extended_errcode(handle),
+                    message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs SQL text that takes no parameters (may hold several statements).
+    public func execute(_ sql: String) throws {
+        let result = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(code: result, sql: sql) }
+    }
+
+    /// A prepared statement for `sql`, from the cache, reset and with no bindings.
+    public func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var pointer: OpaquePointer?
+        let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard result == SQLITE_OK, let pointer else { throw error(code: result, sql: sql) }
+        let statement = Statement(handle: pointer, sql: sql, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `bindings`, ignoring any rows.
+    public func run(_ sql: String, _ bindings: [SQLValue] = []) throws {
+        let statement = try statement(sql)
+        statement.bind(bindings)
+        defer { statement.reset() }
+        try statement.run()
+    }
+
+    /// Runs a query and returns every row as values.
+    public func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
+        let statement = try statement(sql)
+        statement.bind(bindings)
+        defer { statement.reset() }
+        var rows: [[SQLValue]] = []
+        let count = sqlite3_column_count(statement.handle)
+        while try statement.step() {
+            rows.append((0..<count).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// The rowid of the last insert on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether a transaction is open.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on error.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

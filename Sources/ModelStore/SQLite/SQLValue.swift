@@ -1,0 +1,49 @@
+import Foundation
+
+/// A value as SQLite stores it: one of its five storage classes.
+public enum SQLValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    /// Whether the value is SQL NULL.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+/// The declared type (affinity) of a column.
+public enum SQLColumnType: String, Hashable, Sendable {
+    case integer = "INTEGER"
+    case real = "REAL"
+    case text = "TEXT"
+    case blob = "BLOB"
+}
+
+/// SQL identifier and literal quoting.
+public enum SQLQuote {
+    /// `name` as a quoted identifier: `"name"` with embedded `"` doubled.
+    public static func identifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `text` as a string literal: `'text'` with embedded `'` doubled (used only in DDL, where
+    /// SQLite allows no parameters, e.g. CHECK constraints and column defaults).
+    public static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// A constant value as SQL literal text, for DDL only.
+    public static func literal(_ value: SQLValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let number): return String(number)
+        case .real(let number): return number.isFinite ? "\(number)" : "NULL"
+        case .text(let text): return literal(text)
+        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}

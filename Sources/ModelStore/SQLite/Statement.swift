@@ -1,0 +1,135 @@
+import CSQLite
+import Foundation
+
+/// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the bind call returns.
+@usableFromInline let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared statement. Owned by its connection's cache; reset before every use.
+public final class Statement {
+    /// The underlying handle.
+    public let handle: OpaquePointer
+    /// The SQL text it was prepared from.
+    public let sql: String
+    unowned let connection: Connection
+
+    init(handle: OpaquePointer, sql: String, connection: Connection) {
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Resets the statement and clears its bindings, ready for a new execution.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `value` at the 1-based `index`.
+    public func bind(_ value: SQLValue, at index: Int32) {
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let number): sqlite3_bind_int64(handle, index, number)
+        case .real(let number): sqlite3_bind_double(handle, index, number)
+        case .text(let text): bindText(text, at: index)
+        case .blob(let data): bindBlob(data, at: index)
+        }
+    }
+
+    /// Binds every value in order, starting at index 1.
+    public func bind(_ values: [SQLValue]) {
+        for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
+    }
+
+    /// Binds text (copied by SQLite).
+    @inlinable public func bindText(_ text: String, at index: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress {
+                    _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+                } else {
+                    _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                }
+            }
+        }
+    }
+
+    /// Binds a 64-bit integer.
+    @inlinable public func bindInt64(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    /// Binds a double (NaN binds as NULL, as SQLite does).
+    @inlinable public func bindDouble(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    /// Binds raw bytes as a blob (copied by SQLite).
+    @inlinable public func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
+    }
+
+    /// Binds a blob (copied by SQLite). An empty blob binds as a zero-length blob, not NULL.
+    @inlinable public func bindBlob(_ data: Data, at index: Int32) {
+        if data.isEmpty {
+            sqlite3_bind_zeroblob(handle, index, 0)
+            return
+        }
+        data.withUnsafeBytes { buffer in
+            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)
+        }
+    }
+
+    /// Steps once: true when a row is available, false when done.
+    @discardableResult
+    public func step() throws -> Bool {
+        let result = sqlite3_step(handle)
+        switch result {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(code: result, sql: sql)
+        }
+    }
+
+    /// Runs to completion, ignoring rows.
+    public func run() throws {
+        while try step() {}
+    }
+
+    /// The value of the 0-based `column` of the current row.
+    public func value(at column: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT: return .text(text(at: column))
+        default: return .blob(blob(at: column))
+        }
+    }
+
+    /// Whether the column is NULL.
+    @inlinable public func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    /// The column as a 64-bit integer.
+    @inlinable public func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// The column as a double.
+    @inlinable public func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    /// The column as text.
+    @inlinable public func text(at column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// The column as bytes.
+    @inlinable public func blob(at column: Int32) -> Data {
+        guard let pointer = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: pointer, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+}

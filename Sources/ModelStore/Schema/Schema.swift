@@ -1,0 +1,72 @@
+/// The set of entities a container stores (SwiftData's `Schema`), resolved into tables,
+/// columns, relationships and SQL. Listing a base brings its subclasses; listing a subclass
+/// brings its base.
+public final class Schema: @unchecked Sendable {
+    /// Every entity, each base followed by its subclasses, in listing order.
+    public let entities: [EntitySchema]
+    /// The storage the schema needs (the fingerprint written into the store).
+    public let storage: StoredSchema
+    /// Inconsistencies found in the generated metadata (a container refuses such a schema).
+    let problems: [String]
+    private let entitiesByType: [ObjectIdentifier: EntitySchema]
+    private let entitiesByName: [String: EntitySchema]
+
+    /// A schema of the given model types (and their bases and subclasses).
+    public convenience init(_ types: any PersistentModel.Type...) {
+        self.init(types)
+    }
+
+    /// A schema of the given model types (and their bases and subclasses).
+    public init(_ types: [any PersistentModel.Type]) {
+        var builder = SchemaBuilder()
+        for type in types { builder.add(type) }
+        builder.resolve()
+        entities = builder.entities
+        storage = builder.storage
+        problems = builder.problems
+        entitiesByType = Dictionary(entities.map { (ObjectIdentifier($0.type), $0) }, uniquingKeysWith: { first, _ in first })
+        entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The resolved entity of a model class.
+    public func entity(for type: ModelObject.Type) -> EntitySchema? {
+        entitiesByType[ObjectIdentifier(type)]
+    }
+
+    /// The resolved entity of a model class, or an error naming it.
+    func requireEntity(for type: ModelObject.Type) throws -> EntitySchema {
+        guard let entity = entitiesByType[ObjectIdentifier(type)] else {
+            throw ModelStoreError.unknownEntity(String(describing: type))
+        }
+        return entity
+    }
+
+    /// The resolved entity named `name`.
+    public func entity(named name: String) -> EntitySchema? {
+        entitiesByName[name]
+    }
+}
+
+/// Names the runtime gives to its own columns and tables (never a valid model identifier).
+public enum StorageNames {
+    /// The primary key column of every entity table.
+    public static let primaryKey = "$pk"
+    /// The type column (the row's entity name).
+    public static let type = "$type"
+    /// Join-table column holding the key of the side that names the table.
+    public static let source = "$source"
+    /// Join-table column holding the key of the other side.
+    public static let target = "$target"
+    /// The table holding the schema fingerprint.
+    public static let metadataTable = "$metadata"
+    /// Tombstones of deleted models with preserved values.
+    public static let tombstoneTable = "$tombstones"
+    /// The preserved values of tombstones.
+    public static let tombstoneValueTable = "$tombstone_values"
+
+    /// The column of a property: its name for a root entity, `Entity.name` for a subclass
+    /// (sibling subclasses may declare the same name).
+    static func column(property: String, entity: String, isRoot: Bool) -> String {
+        isRoot ? property : entity + "." + property
+    }
+}

@@ -1,0 +1,271 @@
+/// Resolves generated metadata into `EntitySchema`s, their SQL and the stored description.
+struct SchemaBuilder {
+    private(set) var entities: [EntitySchema] = []
+    private(set) var storage = StoredSchema()
+    private(set) var problems: [String] = []
+    private var seen: Set<ObjectIdentifier> = []
+    /// Roots in order, each with its subclasses.
+    private var hierarchies: [[EntitySchema]] = []
+
+    // MARK: Collecting
+
+    mutating func add(_ type: any PersistentModel.Type) {
+        guard let modelType = type as? ModelObject.Type else {
+            problems.append("\(type) is not a generated model class")
+            return
+        }
+        let root = modelType.schemaMetadata.base ?? modelType
+        guard !seen.contains(ObjectIdentifier(root)) else { return }
+        var hierarchy: [EntitySchema] = []
+        for member in [root] + root.schemaMetadata.subclasses where seen.insert(ObjectIdentifier(member)).inserted {
+            let entity = EntitySchema(type: member)
+            if member != root && member.schemaMetadata.base != root {
+                problems.append("\(entity.name) is listed as a subclass of \(root.schemaMetadata.name) but names another base")
+            }
+            hierarchy.append(entity)
+        }
+        hierarchies.append(hierarchy)
+        entities += hierarchy
+    }
+
+    // MARK: Resolving
+
+    mutating func resolve() {
+        // Destinations may name hierarchies that were not listed: add them.
+        var index = 0
+        while index < entities.count {
+            for property in entities[index].metadata.properties {
+                if let relationship = property.relationship { add(relationship.destination) }
+            }
+            index += 1
+        }
+        for hierarchy in hierarchies { resolveColumns(of: hierarchy) }
+        for hierarchy in hierarchies { for entity in hierarchy { resolveRelationships(of: entity) } }
+        for hierarchy in hierarchies { resolveKeyColumns(of: hierarchy) }
+        for hierarchy in hierarchies { describe(hierarchy) }
+        describeJoinTables()
+        for entity in entities { buildStatements(for: entity) }
+    }
+
+    private func entity(for type: ModelObject.Type) -> EntitySchema? {
+        entities.first { $0.type == type }
+    }
+
+    private func entity(named name: String) -> EntitySchema? {
+        entities.first { $0.name == name }
+    }
+
+    /// Attribute columns, type names and key-path lookups of one hierarchy.
+    private mutating func resolveColumns(of hierarchy: [EntitySchema]) {
+        guard let root = hierarchy.first else { return }
+        var ownAttributes: [String: [AttributeColumn]] = [:]
+        for entity in hierarchy {
+            let isRoot = entity === root
+            entity.tableName = root.name
+            entity.baseName = isRoot ? nil : root.name
+            entity.typeNames = isRoot ? hierarchy.map(\.name) : [entity.name]
+            ownAttributes[entity.name] = entity.metadata.properties.compactMap { property in
+                guard let attribute = property.attribute else { return nil }
+                return AttributeColumn(name: property.name,
+                                       column: StorageNames.column(property: property.name, entity: entity.name, isRoot: isRoot),
+                                       entityName: entity.name, metadata: attribute, keyPath: property.keyPath)
+            }
+        }
+        // Select list: $pk, $type, attributes of every member, then key columns (added later).
+        var position: Int32 = 2
+        var positions: [String: Int32] = [:]
+        for entity in hierarchy {
+            for attribute in ownAttributes[entity.name] ?? [] {
+                positions[attribute.column] = position
+                position += 1
+            }
+        }
+        for entity in hierarchy {
+            let own = ownAttributes[entity.name] ?? []
+            entity.attributes = entity === root ? own : own + (ownAttributes[root.name] ?? [])
+            entity.attributeResultColumns = entity.attributes.map { positions[$0.column] ?? 0 }
+            var names: [AnyKeyPath: String] = [:]
+            var metadata: EntityMetadata? = entity.metadata
+            while let current = metadata {
+                for property in current.properties { names[property.keyPath] = property.name }
+                metadata = current.base?.schemaMetadata
+            }
+            for inherited in entity.metadata.inheritedKeyPaths { names[inherited.keyPath] = inherited.name }
+            entity.propertyNamesByKeyPath = names
+        }
+    }
+
+    /// Relationship schemas (shared by a base and its subclasses) and graph infos.
+    private mutating func resolveRelationships(of entity: EntitySchema) {
+        var relationships: [RelationshipSchema] = []
+        if let baseName = entity.baseName, let base = self.entity(named: baseName) {
+            if base.relationships.isEmpty && base.metadata.properties.contains(where: { $0.relationship != nil }) {
+                resolveRelationships(of: base)
+            }
+            relationships = base.relationships
+        }
+        for property in entity.metadata.properties {
+            guard let metadata = property.relationship else { continue }
+            let relationship = RelationshipSchema(name: property.name, entityName: entity.name, metadata: metadata, keyPath: property.keyPath)
+            relationship.destinationName = metadata.destination.schemaMetadata.name
+            relationships.append(relationship)
+        }
+        entity.relationships = relationships
+        entity.relationshipInfos = RelationshipInfo.all(for: entity.type)
+        entity.keySlots = relationships.indices.filter { !relationships[$0].isToMany }
+    }
+
+    /// Storage of every relationship, and key-column positions in the select list.
+    private mutating func resolveKeyColumns(of hierarchy: [EntitySchema]) {
+        guard let root = hierarchy.first else { return }
+        for entity in hierarchy {
+            let isRoot = entity === root
+            for relationship in entity.relationships where relationship.entityName == entity.name {
+                let column = StorageNames.column(property: relationship.name, entity: entity.name, isRoot: isRoot)
+                guard let destination = self.entity(named: relationship.destinationName) else {
+                    problems.append("\(entity.name).\(relationship.name): unknown destination \(relationship.destinationName)")
+                    continue
+                }
+                let inverse = relationship.inverseName.flatMap { destination.relationship(named: $0) }
+                if relationship.inverseName != nil && inverse == nil {
+                    problems.append("\(entity.name).\(relationship.name): inverse \(relationship.inverseName!) not found on \(destination.name)")
+                }
+                if !relationship.isToMany {
+                    relationship.storage = .keyColumn(column)
+                } else if let inverse, !inverse.isToMany {
+                    let inverseOwner = self.entity(named: inverse.entityName)
+                    let inverseColumn = StorageNames.column(property: inverse.name, entity: inverse.entityName,
+                                                            isRoot: inverseOwner?.baseName == nil)
+                    relationship.storage = .inverseKeyColumn(table: destination.tableName, column: inverseColumn)
+                } else if let inverse {
+                    let mine = entity.name + "." + relationship.name
+                    let theirs = inverse.entityName + "." + inverse.name
+                    let table = min(mine, theirs)
+                    relationship.storage = mine <= theirs
+                        ? .joinTable(table: table, ownColumn: StorageNames.source, otherColumn: StorageNames.target)
+                        : .joinTable(table: table, ownColumn: StorageNames.target, otherColumn: StorageNames.source)
+                } else {
+                    relationship.storage = .joinTable(table: entity.name + "." + relationship.name,
+                                                      ownColumn: StorageNames.source, otherColumn: StorageNames.target)
+                }
+            }
+        }
+        // Key columns follow all attribute columns in the select list, root's first.
+        var position = Int32(2 + hierarchy.reduce(0) { $0 + $1.metadata.properties.filter { $0.attribute != nil }.count })
+        var positions: [String: Int32] = [:]
+        for entity in hierarchy {
+            for relationship in entity.relationships where relationship.entityName == entity.name {
+                if case .keyColumn(let column) = relationship.storage {
+                    positions[column] = position
+                    position += 1
+                }
+            }
+        }
+        var selectList = [StorageNames.primaryKey, StorageNames.type]
+        for entity in hierarchy {
+            selectList += entity.attributes.filter { $0.entityName == entity.name }.map(\.column)
+        }
+        selectList += positions.sorted { $0.value < $1.value }.map(\.key)
+        let selectSQL = "SELECT " + selectList.map(SQLQuote.identifier).joined(separator: ", ")
+            + " FROM " + SQLQuote.identifier(root.name)
+        for entity in hierarchy {
+            entity.selectSQL = selectSQL
+            entity.keyResultColumns = entity.keySlots.map { slot in
+                if case .keyColumn(let column) = entity.relationships[slot].storage { return positions[column] ?? 0 }
+                return 0
+            }
+        }
+    }
+
+    // MARK: Storage description
+
+    private mutating func describe(_ hierarchy: [EntitySchema]) {
+        guard let root = hierarchy.first else { return }
+        var columns: [StoredColumn] = []
+        var uniques: [[String]] = []
+        var indexes: [[String]] = []
+        for entity in hierarchy {
+            let isRoot = entity === root
+            for attribute in entity.attributes where attribute.entityName == entity.name {
+                let meta = attribute.metadata
+                columns.append(StoredColumn(
+                    name: attribute.column, type: meta.columnType.rawValue, isRequired: !meta.isOptional,
+                    requiredFor: isRoot || meta.isOptional ? nil : entity.name,
+                    defaultLiteral: meta.defaultValue.map { SQLQuote.literal($0) },
+                    references: nil, isKey: false))
+            }
+            var groups = entity.metadata.uniqueConstraints
+            for attribute in entity.attributes where attribute.entityName == entity.name && attribute.metadata.options.contains(.unique) {
+                if !groups.contains([attribute.name]) { groups.append([attribute.name]) }
+            }
+            for group in groups {
+                let resolved = group.map { entity.column(forProperty: $0) ?? $0 }
+                if !uniques.contains(resolved) { uniques.append(resolved) }
+            }
+            for group in entity.metadata.indexes {
+                let resolved = group.map { entity.column(forProperty: $0) ?? $0 }
+                if !indexes.contains(resolved) { indexes.append(resolved) }
+            }
+        }
+        for entity in hierarchy {
+            for relationship in entity.relationships where relationship.entityName == entity.name {
+                guard case .keyColumn(let column) = relationship.storage,
+                      let destination = self.entity(named: relationship.destinationName) else { continue }
+                // A key whose inverse is .noAction may dangle: it gets no foreign key constraint.
+                let inverse = relationship.inverseName.flatMap { destination.relationship(named: $0) }
+                let dangles = inverse?.deleteRule == .noAction
+                columns.append(StoredColumn(name: column, type: SQLColumnType.integer.rawValue, isRequired: false,
+                                            requiredFor: nil, defaultLiteral: nil,
+                                            references: dangles ? nil : destination.tableName, isKey: true))
+                indexes.append([column])
+            }
+        }
+        for entity in hierarchy {
+            entity.uniqueColumnGroups = uniques.filter { group in
+                group.allSatisfy { column in entity.attributes.contains { $0.column == column } }
+            }
+        }
+        storage.tables.append(StoredTable(name: root.name, entities: hierarchy.map(\.name), columns: columns, uniques: uniques, indexes: indexes,
+                                          isJoinTable: false, joinReferences: []))
+    }
+
+    private mutating func describeJoinTables() {
+        var done: Set<String> = []
+        for entity in entities {
+            for relationship in entity.relationships where relationship.entityName == entity.name {
+                guard case .joinTable(let table, let ownColumn, _) = relationship.storage,
+                      done.insert(table).inserted,
+                      let destination = self.entity(named: relationship.destinationName) else { continue }
+                let references = ownColumn == StorageNames.source
+                    ? [entity.tableName, destination.tableName] : [destination.tableName, entity.tableName]
+                storage.tables.append(StoredTable(name: table, entities: [], columns: [], uniques: [], indexes: [[StorageNames.target]],
+                                                  isJoinTable: true, joinReferences: references))
+            }
+        }
+    }
+
+    // MARK: Statements
+
+    private func buildStatements(for entity: EntitySchema) {
+        let table = SQLQuote.identifier(entity.tableName)
+        let keyColumns: [String] = entity.keySlots.compactMap { slot in
+            if case .keyColumn(let column) = entity.relationships[slot].storage { return column }
+            return nil
+        }
+        let valueColumns = entity.attributes.map(\.column) + keyColumns
+        let insertColumns = ([StorageNames.type] + valueColumns).map(SQLQuote.identifier).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: valueColumns.count + 1).joined(separator: ", ")
+        var insert = "INSERT INTO \(table) (\(insertColumns)) VALUES (\(placeholders))"
+        if !entity.uniqueColumnGroups.isEmpty {
+            let assignments = ([StorageNames.type] + valueColumns).map {
+                "\(SQLQuote.identifier($0)) = excluded.\(SQLQuote.identifier($0))"
+            }.joined(separator: ", ")
+            insert += " ON CONFLICT DO UPDATE SET \(assignments) RETURNING \(SQLQuote.identifier(StorageNames.primaryKey))"
+            entity.insertReturnsKey = true
+        }
+        entity.insertSQL = insert
+        let sets = valueColumns.map { "\(SQLQuote.identifier($0)) = ?" }.joined(separator: ", ")
+        entity.updateSQL = valueColumns.isEmpty ? "" :
+            "UPDATE \(table) SET \(sets) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
+    }
+}

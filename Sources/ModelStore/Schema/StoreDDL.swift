@@ -1,0 +1,57 @@
+/// SQL that creates the store's tables and indexes from a `StoredSchema`.
+enum StoreDDL {
+    static let deferredKey = "DEFERRABLE INITIALLY DEFERRED"
+
+    /// `CREATE TABLE` and its indexes.
+    static func create(_ table: StoredTable) -> [String] {
+        let name = SQLQuote.identifier(table.name)
+        if table.isJoinTable {
+            let source = SQLQuote.identifier(StorageNames.source)
+            let target = SQLQuote.identifier(StorageNames.target)
+            let references = table.joinReferences.map { SQLQuote.identifier($0) }
+            let pk = SQLQuote.identifier(StorageNames.primaryKey)
+            return ["CREATE TABLE \(name) (\(source) INTEGER NOT NULL REFERENCES \(references[0])(\(pk)) ON DELETE CASCADE \(deferredKey), "
+                    + "\(target) INTEGER NOT NULL REFERENCES \(references[1])(\(pk)) ON DELETE CASCADE \(deferredKey), "
+                    + "PRIMARY KEY (\(source), \(target))) WITHOUT ROWID"]
+                + table.indexes.map { createIndex(table: table.name, columns: $0, unique: false) }
+        }
+        let fixed = ["\(SQLQuote.identifier(StorageNames.primaryKey)) INTEGER PRIMARY KEY",
+                     "\(SQLQuote.identifier(StorageNames.type)) TEXT NOT NULL"]
+        let columns = fixed + table.columns.map(columnDefinition)
+        return ["CREATE TABLE \(name) (\(columns.joined(separator: ", ")))"]
+            + table.uniques.map { createIndex(table: table.name, columns: $0, unique: true) }
+            + table.indexes.map { createIndex(table: table.name, columns: $0, unique: false) }
+    }
+
+    /// A column's definition, as in `CREATE TABLE` and `ALTER TABLE … ADD COLUMN`.
+    static func columnDefinition(_ column: StoredColumn) -> String {
+        let name = SQLQuote.identifier(column.name)
+        var text = "\(name) \(column.type)"
+        if column.isRequired && column.requiredFor == nil { text += " NOT NULL" }
+        if let literal = column.defaultLiteral { text += " DEFAULT \(literal)" }
+        if column.isRequired, let entity = column.requiredFor {
+            text += " CHECK (\(SQLQuote.identifier(StorageNames.type)) <> \(SQLQuote.literal(entity)) OR \(name) IS NOT NULL)"
+        }
+        if let table = column.references {
+            text += " REFERENCES \(SQLQuote.identifier(table))(\(SQLQuote.identifier(StorageNames.primaryKey))) ON DELETE SET NULL \(deferredKey)"
+        }
+        return text
+    }
+
+    /// The name of an index: `Table.unique(a,b)` or `Table.index(a,b)`.
+    static func indexName(table: String, columns: [String], unique: Bool) -> String {
+        table + (unique ? ".unique(" : ".index(") + columns.joined(separator: ",") + ")"
+    }
+
+    static func createIndex(table: String, columns: [String], unique: Bool) -> String {
+        let list = columns.map(SQLQuote.identifier).joined(separator: ", ")
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX \(SQLQuote.identifier(indexName(table: table, columns: columns, unique: unique))) ON \(SQLQuote.identifier(table)) (\(list))"
+    }
+
+    /// The runtime's own tables (fingerprint, tombstones).
+    static let internalTables = [
+        "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.tombstoneTable)) (id INTEGER PRIMARY KEY, entity TEXT NOT NULL, rowID INTEGER NOT NULL, deletedAt REAL NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone INTEGER NOT NULL REFERENCES \(SQLQuote.identifier(StorageNames.tombstoneTable))(id) ON DELETE CASCADE, property TEXT NOT NULL, value, PRIMARY KEY (tombstone, property)) WITHOUT ROWID",
+    ]
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import ModelStore
-
-@Test func linksSQLite() {
-    #expect(sqliteLibraryVersion.hasPrefix("3."))
-}
