@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "ModelStore", targets: ["ModelStore"]),
         .plugin(name: "ModelGenPlugin", targets: ["ModelGenPlugin"]),
         .plugin(name: "GenerateModels", targets: ["GenerateModels"]),
+        // Benchmarks: `swift run -c release modelstore-bench`, `swift run -c release modelgen-bench`.
+        .executable(name: "modelstore-bench", targets: ["ModelStoreBench"]),
+        .executable(name: "modelgen-bench", targets: ["ModelGenBench"]),
     ],
     targets: [
         // System SQLite (Debian: libsqlite3-dev).
@@ -82,6 +85,24 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["modelgen"],
             exclude: ["Fixtures"]
+        ),
+        // Timing, peak memory, arguments and tables shared by the benchmarks.
+        .target(
+            name: "BenchSupport",
+            path: "Benchmarks/BenchSupport"
+        ),
+        // Generated Trips code against hand-written SQLite. `Trips.model.swift` there links to the
+        // generator's golden output for Samples/Trips.model (kept current by GoldenTests).
+        .executableTarget(
+            name: "ModelStoreBench",
+            dependencies: ["ModelStore", "CSQLite", "BenchSupport"],
+            path: "Benchmarks/ModelStoreBench"
+        ),
+        // Parse + check + generate time of synthesized models of 100 to 10,000 entities.
+        .executableTarget(
+            name: "ModelGenBench",
+            dependencies: ["ModelGenKit", "BenchSupport"],
+            path: "Benchmarks/ModelGenBench"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The process's peak resident memory (Linux `VmHWM`), resettable between workloads.
+public enum PeakMemory {
+    /// Resets the peak to the current resident size (writes `5` to `/proc/self/clear_refs`).
+    /// Returns false where that is not possible; the peak then covers the whole run so far.
+    @discardableResult
+    public static func reset() -> Bool {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? handle.close() }
+        do {
+            try handle.write(contentsOf: Data("5".utf8))
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// The peak resident size in bytes since the last reset, from `/proc/self/status`
+    /// (`getrusage`'s maximum when that file is missing).
+    public static func peakBytes() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                let digits = line.dropFirst("VmHWM:".count).filter(\.isNumber)
+                if let kilobytes = Int(digits) { return kilobytes * 1024 }
+            }
+        }
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+
+    /// `bytes` as mebibytes with one decimal (`123.4 MB`).
+    public static func format(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+}

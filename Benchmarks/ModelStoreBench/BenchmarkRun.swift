@@ -1,0 +1,84 @@
+import BenchSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs every workload on both sides, alternating which side goes first, and collects the
+/// median time and the peak memory of each.
+struct BenchmarkRun {
+    let rowCount: Int
+    let repetitions: Int
+    let predicates: Bool
+
+    /// Seconds of each repetition, and the peak memory (bytes) over the repetitions.
+    struct Samples {
+        var seconds: [Double] = []
+        var peakBytes = 0
+        var count: Int?
+    }
+
+    /// One table row's figures.
+    struct Result {
+        let workload: Workload
+        let generated: Samples
+        let handWritten: Samples
+    }
+
+    func run(log: (String) -> Void) throws -> [Result] {
+        let rows = TripRow.make(count: rowCount)
+        let cutoff = predicates ? TripRow.cutoff(count: rowCount) : nil
+        let generated = GeneratedSide(rows: rows, cutoff: cutoff)
+        let handWritten = HandWrittenSide(rows: rows, cutoff: cutoff)
+        var samples: [Workload: [Bool: Samples]] = [:]
+        let root = FileManager.default.temporaryDirectory.appending(path: "modelstore-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for repetition in 0..<repetitions {
+            // Alternate which side runs first, so neither always gets the warmer caches.
+            let order: [(isGenerated: Bool, side: TripStoreSide)] = repetition % 2 == 0
+                ? [(true, generated), (false, handWritten)] : [(false, handWritten), (true, generated)]
+            for (isGenerated, side) in order {
+                let directory = root.appending(path: "\(repetition)-\(isGenerated ? "generated" : "hand")")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try side.begin(directory: directory)
+                for workload in Workload.allCases {
+                    try side.prepare(workload)
+                    releaseFreeMemory()
+                    PeakMemory.reset()
+                    let (seconds, count) = try Timing.measure { try side.run(workload) }
+                    let peak = PeakMemory.peakBytes()
+                    side.finish()
+                    var entry = samples[workload, default: [:]][isGenerated, default: Samples()]
+                    entry.seconds.append(seconds)
+                    entry.peakBytes = max(entry.peakBytes, peak)
+                    if let previous = entry.count, previous != count {
+                        throw HandSQLiteError(message: "\(workload): \(count) rows, \(previous) before")
+                    }
+                    entry.count = count
+                    samples[workload, default: [:]][isGenerated] = entry
+                }
+                try FileManager.default.removeItem(at: directory)
+            }
+            log("repetition \(repetition + 1) of \(repetitions) done")
+        }
+        return try Workload.allCases.map { workload in
+            let generated = samples[workload]?[true] ?? Samples()
+            let handWritten = samples[workload]?[false] ?? Samples()
+            guard generated.count == handWritten.count else {
+                throw HandSQLiteError(message: "\(workload): generated code saw \(generated.count ?? 0) rows, hand-written \(handWritten.count ?? 0)")
+            }
+            return Result(workload: workload, generated: generated, handWritten: handWritten)
+        }
+    }
+
+    /// Gives freed heap back to the system (glibc's `malloc_trim`, looked up at run time), so a
+    /// workload's peak is not the previous one's.
+    private func releaseFreeMemory() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        }
+        #endif
+    }
+}

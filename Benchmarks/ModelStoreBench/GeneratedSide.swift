@@ -1,0 +1,130 @@
+import Foundation
+import ModelStore
+
+/// The workloads through the code ModelGenPlugin generates from `Trips.model`, on ModelStore.
+final class GeneratedSide: TripStoreSide {
+    private let rows: [TripRow]
+    /// The predicates' date; nil when the runtime has no predicates yet (the workloads then run unfiltered).
+    private let cutoff: Date?
+    private var directory: URL?
+    private var container: ModelContainer?
+    /// The workload's context and objects, kept until `finish()` so their release is not timed.
+    private var context: ModelContext?
+    private var trips: [Trip] = []
+
+    init(rows: [TripRow], cutoff: Date?) {
+        self.rows = rows
+        self.cutoff = cutoff
+    }
+
+    func begin(directory: URL) throws {
+        self.directory = directory
+        container = try Self.openContainer(directory.appending(path: "generated.store"))
+    }
+
+    func prepare(_ workload: Workload) throws {
+        switch workload {
+        case .updateNames:
+            let context = try newContext()
+            trips = try context.fetch(FetchDescriptor<Trip>())
+        case .cascadeDelete:
+            guard let directory else { return }
+            let container = try Self.openContainer(directory.appending(path: "generated-cascade.store"))
+            self.container = container
+            let setup = ModelContext(container)
+            for row in rows.prefix(Workload.cascadeTripCount(rows: rows.count)) {
+                let trip = Self.makeTrip(row)
+                setup.insert(trip)
+                for stay in 1...2 {
+                    let accommodation = Accommodation(name: "Stay \(stay) of \(row.name)")
+                    setup.insert(accommodation)
+                    accommodation.trip = trip
+                }
+            }
+            try setup.save()
+            let context = try newContext()
+            trips = try context.fetch(FetchDescriptor<Trip>())
+        default:
+            break
+        }
+    }
+
+    func run(_ workload: Workload) throws -> Int {
+        switch workload {
+        case .insert:
+            let context = try newContext()
+            for row in rows { context.insert(Self.makeTrip(row)) }
+            try context.save()
+            return rows.count
+        case .fetchAll:
+            trips = try newContext().fetch(FetchDescriptor<Trip>())
+            return trips.count
+        case .fetchSubclass:
+            var descriptor = FetchDescriptor<BusinessTrip>(sortBy: [SortDescriptor(\.startDate)])
+            if let cutoff { descriptor.predicate = #Predicate<BusinessTrip> { $0.endDate > cutoff } }
+            let business = try newContext().fetch(descriptor)
+            trips = business
+            return business.count
+        case .updateNames:
+            guard let context else { return 0 }
+            for (trip, row) in zip(trips, rows) { trip.name = row.newName }
+            try context.save()
+            return trips.count
+        case .count:
+            var descriptor = FetchDescriptor<Trip>()
+            if let cutoff { descriptor.predicate = #Predicate<Trip> { $0.startDate < cutoff } }
+            return try newContext().fetchCount(descriptor)
+        case .cascadeDelete:
+            guard let context else { return 0 }
+            for trip in trips { context.delete(trip) }
+            try context.save()
+            return trips.count
+        }
+    }
+
+    func finish() {
+        trips = []
+        context = nil
+    }
+
+    /// A new context, kept as the workload's.
+    private func newContext() throws -> ModelContext {
+        guard let container else { throw HandSQLiteError(message: "no container") }
+        let context = ModelContext(container)
+        self.context = context
+        return context
+    }
+
+    private static func openContainer(_ url: URL) throws -> ModelContainer {
+        try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(url: url))
+    }
+
+    /// The generated model of a row.
+    static func makeTrip(_ row: TripRow) -> Trip {
+        switch row.kind {
+        case .trip:
+            return Trip(name: row.name, startDate: row.startDate, endDate: row.endDate)
+        case .business:
+            let trip = BusinessTrip(name: row.name, startDate: row.startDate, endDate: row.endDate, company: row.company)
+            trip.expenseReport = row.expenseReport
+            return trip
+        case .personal:
+            let trip = PersonalTrip(name: row.name, startDate: row.startDate, endDate: row.endDate,
+                                    reason: PersonalTrip.Reason.allCases[row.reasonIndex])
+            trip.companions = row.companions
+            return trip
+        }
+    }
+
+    /// Whether the runtime translates predicates (false until the predicate stage lands).
+    static func supportsPredicates() throws -> Bool {
+        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let cutoff = Date()
+        do {
+            _ = try ModelContext(container).fetchCount(FetchDescriptor<Trip>(predicate: #Predicate<Trip> { $0.startDate < cutoff }))
+            return true
+        } catch ModelStoreError.unsupportedPredicate {
+            return false
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import CSQLite
+import Foundation
+
+/// The few SQLite C API helpers the hand-written side uses: a connection configured like the
+/// runtime's (WAL, `synchronous=FULL`, foreign keys on) and column and parameter accessors.
+final class HandConnection {
+    let handle: OpaquePointer
+
+    /// Opens (creating if needed) the store file at `url`.
+    init(url: URL) throws {
+        var pointer: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(url.path, &pointer, flags, nil) == SQLITE_OK, let pointer else {
+            if let pointer { sqlite3_close_v2(pointer) }
+            throw HandSQLiteError(message: "cannot open \(url.path)")
+        }
+        handle = pointer
+        sqlite3_busy_timeout(handle, 5000)
+        try execute("PRAGMA foreign_keys = ON")
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = FULL")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs SQL without parameters.
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error(sql) }
+    }
+
+    /// A prepared statement (finalized by the caller with `sqlite3_finalize`).
+    func prepare(_ sql: String) throws -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw error(sql) }
+        return statement
+    }
+
+    /// Steps a statement that returns no row, then resets it.
+    func runAndReset(_ statement: OpaquePointer) throws {
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw error(String(cString: sqlite3_sql(statement))) }
+        sqlite3_reset(statement)
+    }
+
+    func error(_ sql: String) -> HandSQLiteError {
+        HandSQLiteError(message: String(cString: sqlite3_errmsg(handle)) + " in " + sql)
+    }
+}
+
+/// An SQLite error of the hand-written side.
+struct HandSQLiteError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// `SQLITE_TRANSIENT`: SQLite copies the bound bytes.
+let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Binds `text` at the 1-based `index` (nil binds NULL).
+func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String?) {
+    guard var text else {
+        sqlite3_bind_null(statement, index)
+        return
+    }
+    text.withUTF8 { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { chars in
+            if let base = chars.baseAddress {
+                _ = sqlite3_bind_text(statement, index, base, Int32(chars.count), transientDestructor)
+            } else {
+                _ = sqlite3_bind_text(statement, index, "", 0, transientDestructor)
+            }
+        }
+    }
+}
+
+/// Binds a UUID as its 16 bytes.
+func bindUUID(_ statement: OpaquePointer, _ index: Int32, _ uuid: UUID) {
+    withUnsafeBytes(of: uuid.uuid) { bytes in
+        _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, 16, transientDestructor)
+    }
+}
+
+/// The text of a column (nil for NULL).
+func columnText(_ statement: OpaquePointer, _ column: Int32) -> String? {
+    guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+}
+
+/// The bytes of a text column, without copying (valid until the next step).
+func columnBytes(_ statement: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+    guard let pointer = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
+}
+
+/// A 16-byte blob column as a UUID.
+func columnUUID(_ statement: OpaquePointer, _ column: Int32) throws -> UUID {
+    guard sqlite3_column_bytes(statement, column) == 16, let pointer = sqlite3_column_blob(statement, column) else {
+        throw HandSQLiteError(message: "identifier is not a 16-byte blob")
+    }
+    var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: 16)) }
+    return UUID(uuid: uuid)
+}
+
+/// A REAL column as a date (seconds since 2001, as the runtime stores dates).
+func columnDate(_ statement: OpaquePointer, _ column: Int32) -> Date {
+    Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column))
+}

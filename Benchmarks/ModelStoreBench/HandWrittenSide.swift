@@ -1,0 +1,248 @@
+import CSQLite
+import Foundation
+
+/// The workloads written by hand on the SQLite C API: the same tables (the layout ModelStore
+/// creates for `Trips.model`), the same rows and file settings, prepared statements, one
+/// transaction per write, rows read by column index into plain classes.
+final class HandWrittenSide: TripStoreSide {
+    private let rows: [TripRow]
+    private let cutoff: Date?
+    private var directory: URL?
+    private var storeURL: URL?
+    /// The workload's connection and objects, kept until `finish()` so their release is not timed.
+    private var connection: HandConnection?
+    private var trips: [PlainTrip] = []
+
+    init(rows: [TripRow], cutoff: Date?) {
+        self.rows = rows
+        self.cutoff = cutoff
+    }
+
+    func begin(directory: URL) throws {
+        self.directory = directory
+        storeURL = directory.appending(path: "hand-written.store")
+        try createTables()
+    }
+
+    func prepare(_ workload: Workload) throws {
+        switch workload {
+        case .updateNames:
+            trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+        case .cascadeDelete:
+            storeURL = directory?.appending(path: "hand-written-cascade.store")
+            try createTables()
+            try insertCascadeRows()
+            trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+        default:
+            break
+        }
+    }
+
+    func run(_ workload: Workload) throws -> Int {
+        switch workload {
+        case .insert:
+            try insert(rows.map(Self.makeTrip), connection: try newConnection())
+            return rows.count
+        case .fetchAll:
+            trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+            return trips.count
+        case .fetchSubclass:
+            let filter = cutoff == nil ? "" : " AND \"endDate\" > ?"
+            trips = try readTrips(try newConnection(), sql: Self.selectAll + " WHERE \"$type\" = 'BusinessTrip'" + filter
+                                  + " ORDER BY \"startDate\", \"$pk\"", date: cutoff)
+            return trips.count
+        case .updateNames:
+            return try updateNames()
+        case .count:
+            return try count()
+        case .cascadeDelete:
+            return try cascadeDelete()
+        }
+    }
+
+    func finish() {
+        trips = []
+        connection = nil
+    }
+
+    // MARK: Workloads
+
+    private func insert(_ trips: [PlainTrip], connection: HandConnection) throws {
+        let plain = try connection.prepare("INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\") VALUES ('Trip', ?, ?, ?, ?)")
+        let business = try connection.prepare("INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"BusinessTrip.company\", \"BusinessTrip.expenseReport\", \"BusinessTrip.meetingAgenda\") VALUES ('BusinessTrip', ?, ?, ?, ?, ?, ?, ?)")
+        let personal = try connection.prepare("INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"PersonalTrip.reason\", \"PersonalTrip.companions\") VALUES ('PersonalTrip', ?, ?, ?, ?, ?, ?)")
+        defer { [plain, business, personal].forEach { sqlite3_finalize($0) } }
+        try connection.execute("BEGIN IMMEDIATE")
+        for trip in trips {
+            let statement: OpaquePointer
+            switch trip {
+            case let trip as PlainBusinessTrip:
+                statement = business
+                bindText(statement, 5, trip.company)
+                bindText(statement, 6, trip.expenseReport)
+                bindText(statement, 7, trip.meetingAgenda)
+            case let trip as PlainPersonalTrip:
+                statement = personal
+                bindText(statement, 5, trip.reason.rawValue)
+                bindText(statement, 6, StringArrayJSON.encode(trip.companions))
+            default:
+                statement = plain
+            }
+            bindText(statement, 1, trip.name)
+            sqlite3_bind_double(statement, 2, trip.startDate.timeIntervalSinceReferenceDate)
+            sqlite3_bind_double(statement, 3, trip.endDate.timeIntervalSinceReferenceDate)
+            bindUUID(statement, 4, trip.identifier)
+            try connection.runAndReset(statement)
+            trip.rowID = sqlite3_last_insert_rowid(connection.handle)
+        }
+        try connection.execute("COMMIT")
+    }
+
+    private func updateNames() throws -> Int {
+        guard let connection else { return 0 }
+        let update = try connection.prepare("UPDATE \"Trip\" SET \"name\" = ? WHERE \"$pk\" = ?")
+        defer { sqlite3_finalize(update) }
+        try connection.execute("BEGIN IMMEDIATE")
+        for (trip, row) in zip(trips, rows) {
+            trip.name = row.newName
+            bindText(update, 1, trip.name)
+            sqlite3_bind_int64(update, 2, trip.rowID)
+            try connection.runAndReset(update)
+        }
+        try connection.execute("COMMIT")
+        return trips.count
+    }
+
+    private func count() throws -> Int {
+        let connection = try newConnection()
+        let query = try connection.prepare("SELECT count(*) FROM \"Trip\"" + (cutoff == nil ? "" : " WHERE \"startDate\" < ?"))
+        defer { sqlite3_finalize(query) }
+        if let cutoff { sqlite3_bind_double(query, 1, cutoff.timeIntervalSinceReferenceDate) }
+        guard sqlite3_step(query) == SQLITE_ROW else { throw connection.error("count") }
+        return Int(sqlite3_column_int64(query, 0))
+    }
+
+    /// Deletes the loaded trips and their accommodations, writing the tombstone of each trip's
+    /// preserved `identifier`, as ModelStore does for `@Attribute(.preserveValueOnDeletion)`.
+    private func cascadeDelete() throws -> Int {
+        guard let connection else { return 0 }
+        let tombstone = try connection.prepare("INSERT INTO \"$tombstones\" (entity, rowID, deletedAt) VALUES (?, ?, ?)")
+        let value = try connection.prepare("INSERT INTO \"$tombstone_values\" (tombstone, property, value) VALUES (?, 'identifier', ?)")
+        let stays = try connection.prepare("DELETE FROM \"Accommodation\" WHERE \"trip\" = ?")
+        let trip = try connection.prepare("DELETE FROM \"Trip\" WHERE \"$pk\" = ?")
+        defer { [tombstone, value, stays, trip].forEach { sqlite3_finalize($0) } }
+        let now = Date().timeIntervalSinceReferenceDate
+        try connection.execute("BEGIN IMMEDIATE")
+        for model in trips {
+            let entity = model is PlainBusinessTrip ? "BusinessTrip" : model is PlainPersonalTrip ? "PersonalTrip" : "Trip"
+            bindText(tombstone, 1, entity)
+            sqlite3_bind_int64(tombstone, 2, model.rowID)
+            sqlite3_bind_double(tombstone, 3, now)
+            try connection.runAndReset(tombstone)
+            sqlite3_bind_int64(value, 1, sqlite3_last_insert_rowid(connection.handle))
+            bindUUID(value, 2, model.identifier)
+            try connection.runAndReset(value)
+            sqlite3_bind_int64(stays, 1, model.rowID)
+            try connection.runAndReset(stays)
+            sqlite3_bind_int64(trip, 1, model.rowID)
+            try connection.runAndReset(trip)
+        }
+        try connection.execute("COMMIT")
+        return trips.count
+    }
+
+    // MARK: Reading
+
+    private static let selectAll = "SELECT \"$pk\", \"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"BusinessTrip.company\", \"BusinessTrip.expenseReport\", \"BusinessTrip.meetingAgenda\", \"PersonalTrip.reason\", \"PersonalTrip.companions\" FROM \"Trip\""
+
+    /// Runs a `selectAll` query (with `date` bound first, if any) into plain objects of each row's class.
+    private func readTrips(_ connection: HandConnection, sql: String, date: Date?) throws -> [PlainTrip] {
+        let query = try connection.prepare(sql)
+        defer { sqlite3_finalize(query) }
+        if let date { sqlite3_bind_double(query, 1, date.timeIntervalSinceReferenceDate) }
+        var result: [PlainTrip] = []
+        while true {
+            let step = sqlite3_step(query)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw connection.error(sql) }
+            let rowID = sqlite3_column_int64(query, 0)
+            let type = columnBytes(query, 1)
+            let name = columnText(query, 2) ?? ""
+            let start = columnDate(query, 3)
+            let end = columnDate(query, 4)
+            let identifier = try columnUUID(query, 5)
+            // The type column tells the class: compare its first letter, then its length.
+            if type.count == 12, type[0] == UInt8(ascii: "B") {
+                result.append(PlainBusinessTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier,
+                                                company: columnText(query, 6) ?? "", expenseReport: columnText(query, 7),
+                                                meetingAgenda: columnText(query, 8)))
+            } else if type.count == 12, type[0] == UInt8(ascii: "P") {
+                guard let reason = PlainPersonalTrip.Reason(rawValue: columnText(query, 9) ?? ""),
+                      let companions = StringArrayJSON.decode(columnBytes(query, 10)) else {
+                    throw HandSQLiteError(message: "bad PersonalTrip row \(rowID)")
+                }
+                result.append(PlainPersonalTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier,
+                                                reason: reason, companions: companions))
+            } else {
+                result.append(PlainTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier))
+            }
+        }
+        return result
+    }
+
+    // MARK: Setup
+
+    private func newConnection() throws -> HandConnection {
+        guard let storeURL else { throw HandSQLiteError(message: "no store") }
+        let connection = try HandConnection(url: storeURL)
+        self.connection = connection
+        return connection
+    }
+
+    /// The tables ModelStore creates for `Trips.model` (see Tests/ModelStoreTests/Goldens/Trips.schema.sql).
+    private func createTables() throws {
+        let connection = try newConnection()
+        try connection.execute("""
+            CREATE TABLE "$tombstones" (id INTEGER PRIMARY KEY, entity TEXT NOT NULL, rowID INTEGER NOT NULL, deletedAt REAL NOT NULL);
+            CREATE TABLE "$tombstone_values" (tombstone INTEGER NOT NULL REFERENCES "$tombstones"(id) ON DELETE CASCADE, property TEXT NOT NULL, value, PRIMARY KEY (tombstone, property)) WITHOUT ROWID;
+            CREATE TABLE "Trip" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "name" TEXT NOT NULL, "startDate" REAL NOT NULL, "endDate" REAL NOT NULL, "identifier" BLOB NOT NULL, "BusinessTrip.company" TEXT CHECK ("$type" <> 'BusinessTrip' OR "BusinessTrip.company" IS NOT NULL), "BusinessTrip.expenseReport" TEXT, "BusinessTrip.meetingAgenda" TEXT, "PersonalTrip.reason" TEXT CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.reason" IS NOT NULL), "PersonalTrip.companions" TEXT DEFAULT '[]' CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.companions" IS NOT NULL));
+            CREATE TABLE "Accommodation" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "name" TEXT NOT NULL, "trip" INTEGER REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
+            CREATE INDEX "Accommodation.index(trip)" ON "Accommodation" ("trip");
+            CREATE TABLE "Itinerary" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "title" TEXT NOT NULL, "days" TEXT NOT NULL DEFAULT '[]', "trip" INTEGER REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
+            CREATE INDEX "Itinerary.index(trip)" ON "Itinerary" ("trip");
+            """)
+    }
+
+    /// The cascade workload's trips, each with two accommodations (not timed).
+    private func insertCascadeRows() throws {
+        let connection = try newConnection()
+        let tripCount = Workload.cascadeTripCount(rows: rows.count)
+        let trips = rows.prefix(tripCount).map(Self.makeTrip)
+        try insert(trips, connection: connection)
+        let stay = try connection.prepare("INSERT INTO \"Accommodation\" (\"$type\", \"name\", \"trip\") VALUES ('Accommodation', ?, ?)")
+        defer { sqlite3_finalize(stay) }
+        try connection.execute("BEGIN IMMEDIATE")
+        for (row, trip) in zip(rows.prefix(tripCount), trips) {
+            for number in 1...2 {
+                bindText(stay, 1, "Stay \(number) of \(row.name)")
+                sqlite3_bind_int64(stay, 2, trip.rowID)
+                try connection.runAndReset(stay)
+            }
+        }
+        try connection.execute("COMMIT")
+    }
+
+    /// The plain object of a row.
+    static func makeTrip(_ row: TripRow) -> PlainTrip {
+        switch row.kind {
+        case .trip:
+            return PlainTrip(rowID: 0, name: row.name, startDate: row.startDate, endDate: row.endDate, identifier: UUID())
+        case .business:
+            return PlainBusinessTrip(rowID: 0, name: row.name, startDate: row.startDate, endDate: row.endDate, identifier: UUID(),
+                                     company: row.company, expenseReport: row.expenseReport, meetingAgenda: nil)
+        case .personal:
+            return PlainPersonalTrip(rowID: 0, name: row.name, startDate: row.startDate, endDate: row.endDate, identifier: UUID(),
+                                     reason: PlainPersonalTrip.Reason.allCases[row.reasonIndex], companions: row.companions)
+        }
+    }
+}

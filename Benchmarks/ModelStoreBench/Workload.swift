@@ -1,0 +1,48 @@
+import Foundation
+
+/// The workloads, in the order they run on one store.
+enum Workload: CaseIterable {
+    /// Insert every row in one save.
+    case insert
+    /// Fetch every trip, each as its own class, into objects.
+    case fetchAll
+    /// Fetch one subclass (`BusinessTrip`), with a predicate on a date, sorted by date.
+    case fetchSubclass
+    /// Rename every trip, in one save.
+    case updateNames
+    /// Count the trips that match a predicate on a date.
+    case count
+    /// Delete a third as many trips as rows, each with two accommodations (cascade), in one save.
+    case cascadeDelete
+
+    /// How many trips the cascade workload deletes: a third of the rows (each trip has two
+    /// accommodations, so the store holds as many rows as the other workloads').
+    static func cascadeTripCount(rows: Int) -> Int { max(1, rows / 3) }
+
+    /// The workload's name in the table.
+    func title(rows: Int, predicates: Bool) -> String {
+        let suffix = predicates ? "" : " (no predicate)"
+        switch self {
+        case .insert: return "insert \(rows) mixed, one save"
+        case .fetchAll: return "fetch all (polymorphic)"
+        case .fetchSubclass: return "fetch BusinessTrip sorted" + (predicates ? ", endDate >" : "") + suffix
+        case .updateNames: return "update every name, one save"
+        case .count: return "fetchCount startDate <" + suffix
+        case .cascadeDelete: return "cascade delete \(Workload.cascadeTripCount(rows: rows)) trips + 2 stays each"
+        }
+    }
+}
+
+/// One way of running the workloads on a store: the generated code, or hand-written SQLite.
+/// `prepare` and `finish` are not timed; `run` is.
+protocol TripStoreSide: AnyObject {
+    /// Starts a repetition with fresh store files in `directory`.
+    func begin(directory: URL) throws
+    /// Untimed set-up of `workload` (loading the objects an update or delete works on).
+    func prepare(_ workload: Workload) throws
+    /// The timed part of `workload`; returns how many rows it touched or read (checked equal on both sides).
+    func run(_ workload: Workload) throws -> Int
+    /// Untimed: lets go of the workload's connection and objects.
+    func finish()
+}
+
