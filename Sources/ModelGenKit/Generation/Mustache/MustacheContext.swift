@@ -17,6 +17,13 @@ struct MustacheContext {
     /// the stack down; the remaining parts are looked up in what it found only.
     func lookUp(_ name: String) -> MustacheValue {
         if name == "." { return stack.last ?? .null }
+        if !name.utf8.contains(UInt8(ascii: ".")) {
+            // A plain name (most lookups): no splitting, no allocation.
+            for value in stack.reversed() {
+                if let member = value[name] { return member }
+            }
+            return .null
+        }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let first = parts.first else { return .null }
         guard var value = stack.reversed().lazy.compactMap({ $0[first] }).first else { return .null }

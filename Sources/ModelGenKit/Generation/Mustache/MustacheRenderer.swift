@@ -58,9 +58,18 @@ private struct Render {
     var output = ""
     private var parsed: [ParseKey: [MustacheNode]] = [:]
 
+    /// Parsed partials by name, layer and indentation.
+    private var partials: [PartialKey: [MustacheNode]] = [:]
+
     private struct ParseKey: Hashable {
         var source: String
         var delimiters: MustacheDelimiters
+    }
+
+    private struct PartialKey: Hashable {
+        var name: String
+        var layer: Int
+        var indentation: String
     }
 
     init(renderer: MustacheRenderer) {
@@ -119,7 +128,15 @@ private struct Render {
             let source = renderer.layers[layer][name]
         else { return }
         try checkDepth(depth, name: name)
-        let nodes = try parse(MustacheIndentation.indent(source, with: indentation), delimiters: .standard)
+        // Indenting and parsing a partial happen once per (partial, indentation), not per use.
+        let key = PartialKey(name: name, layer: layer, indentation: indentation)
+        let nodes: [MustacheNode]
+        if let cached = partials[key] {
+            nodes = cached
+        } else {
+            nodes = try parse(MustacheIndentation.indent(source, with: indentation), delimiters: .standard)
+            partials[key] = nodes
+        }
         try render(nodes, context: context, blocks: blocks, depth: depth + 1, current: TemplateID(name: name, layer: layer))
     }
 
