@@ -9,13 +9,58 @@ public enum MustacheValueEncoder {
     }
 }
 
-/// A growing value: encoders and their containers share it by reference.
+/// A growing value: encoders and their containers share it by reference. Keyed and unkeyed
+/// containers add to plain `members` / `items` storage in place; `value` wraps it at the end.
 private final class Box {
-    var value: MustacheValue
+    private var single: MustacheValue
+    private var members: [String: MustacheValue]?
+    private var items: [MustacheValue]?
 
     init(_ value: MustacheValue) {
-        self.value = value
+        self.single = value
     }
+
+    /// The value built so far.
+    var value: MustacheValue {
+        if let members { return .dictionary(members) }
+        if let items { return .array(items) }
+        return single
+    }
+
+    /// Sets a single value (drops any members or items).
+    func set(_ value: MustacheValue) {
+        single = value
+        members = nil
+        items = nil
+    }
+
+    /// Makes the value a dictionary (keeping its members if it is one already).
+    func beginDictionary() {
+        if members == nil {
+            members = [:]
+            items = nil
+        }
+    }
+
+    /// Makes the value an array (keeping its items if it is one already).
+    func beginArray() {
+        if items == nil, members == nil {
+            items = []
+        } else if items == nil {
+            members = nil
+            items = []
+        }
+    }
+
+    func setMember(_ value: MustacheValue, for key: String) {
+        members?[key] = value
+    }
+
+    func append(_ value: MustacheValue) {
+        items?.append(value)
+    }
+
+    var itemCount: Int { items?.count ?? 0 }
 }
 
 private struct ValueEncoder: Encoder {
@@ -28,12 +73,12 @@ private struct ValueEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .dictionary = box.value {} else { box.value = .dictionary([:]) }
+        box.beginDictionary()
         return KeyedEncodingContainer(KeyedContainer<Key>(box: box, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = box.value {} else { box.value = .array([]) }
+        box.beginArray()
         return UnkeyedContainer(box: box, codingPath: codingPath)
     }
 
@@ -66,13 +111,16 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey]
 
     private func set(_ value: MustacheValue, for key: Key) {
-        guard case .dictionary(var members) = box.value else { return }
-        box.value = .null  // keep the dictionary uniquely referenced while it changes
-        members[key.stringValue] = value
-        box.value = .dictionary(members)
+        box.setMember(value, for: key.stringValue)
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, for: key) }
+
+    // Primitives straight in (the synthesized `encode(to:)` calls these overloads).
+    mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), for: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), for: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { set(.int(value), for: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { set(.double(value), for: key) }
 
     mutating func encode(_ value: some Encodable, forKey key: Key) throws {
         set(try ValueEncoder.value(of: value, at: codingPath + [key]), for: key)
@@ -94,19 +142,18 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let box: Box
     var codingPath: [any CodingKey]
-    var count: Int {
-        if case .array(let items) = box.value { return items.count }
-        return 0
-    }
+    var count: Int { box.itemCount }
 
     private func append(_ value: MustacheValue) {
-        guard case .array(var items) = box.value else { return }
-        box.value = .null
-        items.append(value)
-        box.value = .array(items)
+        box.append(value)
     }
 
     mutating func encodeNil() throws { append(.null) }
+
+    mutating func encode(_ value: String) throws { append(.string(value)) }
+    mutating func encode(_ value: Bool) throws { append(.bool(value)) }
+    mutating func encode(_ value: Int) throws { append(.int(value)) }
+    mutating func encode(_ value: Double) throws { append(.double(value)) }
 
     mutating func encode(_ value: some Encodable) throws {
         append(try ValueEncoder.value(of: value, at: codingPath))
@@ -127,9 +174,9 @@ private struct SingleContainer: SingleValueEncodingContainer {
     let box: Box
     var codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { box.value = .null }
+    mutating func encodeNil() throws { box.set(.null) }
 
     mutating func encode(_ value: some Encodable) throws {
-        box.value = try ValueEncoder.value(of: value, at: codingPath)
+        box.set(try ValueEncoder.value(of: value, at: codingPath))
     }
 }
