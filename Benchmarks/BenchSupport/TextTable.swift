@@ -35,3 +35,11 @@ public struct TextTable {
         return ([header, align] + rows).map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n")
     }
 }
+
+/// Number formatting for tables (plain functions keep the table code quick to type-check).
+public enum Cell {
+    /// `value` with `digits` decimals.
+    public static func fixed(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}

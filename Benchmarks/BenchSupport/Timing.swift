@@ -1,14 +1,35 @@
 import Foundation
 
-/// Wall-clock timing of benchmark steps.
+/// Wall-clock and CPU timing of benchmark steps.
 public enum Timing {
-    /// Seconds `body` takes (monotonic clock), and its result.
-    public static func measure<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
+    /// The time a step took: wall clock (monotonic), and CPU time of the calling thread, which a
+    /// busy machine inflates far less than the wall clock (it leaves out waiting for the disk too).
+    public struct Sample: Sendable {
+        public var wall: Double
+        public var cpu: Double
+
+        public init(wall: Double, cpu: Double) {
+            self.wall = wall
+            self.cpu = cpu
+        }
+    }
+
+    /// The time `body` takes, and its result.
+    public static func measure<T>(_ body: () throws -> T) rethrows -> (sample: Sample, result: T) {
         let clock = ContinuousClock()
+        let cpuStart = threadCPUSeconds()
         var result: T?
         let duration = try clock.measure { result = try body() }
+        let cpu = threadCPUSeconds() - cpuStart
         let parts = duration.components
-        return (Double(parts.seconds) + Double(parts.attoseconds) * 1e-18, result!)
+        return (Sample(wall: Double(parts.seconds) + Double(parts.attoseconds) * 1e-18, cpu: cpu), result!)
+    }
+
+    /// CPU seconds used by the calling thread so far.
+    public static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
     /// The median of `values` (the mean of the two middle ones for an even count); 0 when empty.
@@ -17,5 +38,11 @@ public enum Timing {
         let sorted = values.sorted()
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The system's load average over the last minute (0 where unknown), to print beside timings.
+    public static func loadAverage() -> Double {
+        var loads = [0.0, 0.0, 0.0]
+        return getloadavg(&loads, 3) > 0 ? loads[0] : 0
     }
 }

@@ -11,9 +11,9 @@ struct BenchmarkRun {
     let repetitions: Int
     let predicates: Bool
 
-    /// Seconds of each repetition, and the peak memory (bytes) over the repetitions.
+    /// The time of each repetition, and the peak memory (bytes) over the repetitions.
     struct Samples {
-        var seconds: [Double] = []
+        var samples: [Timing.Sample] = []
         var peakBytes = 0
         var count: Int?
     }
@@ -45,11 +45,11 @@ struct BenchmarkRun {
                     try side.prepare(workload)
                     releaseFreeMemory()
                     PeakMemory.reset()
-                    let (seconds, count) = try Timing.measure { try side.run(workload) }
+                    let (sample, count) = try Timing.measure { try side.run(workload) }
                     let peak = PeakMemory.peakBytes()
                     side.finish()
                     var entry = samples[workload, default: [:]][isGenerated, default: Samples()]
-                    entry.seconds.append(seconds)
+                    entry.samples.append(sample)
                     entry.peakBytes = max(entry.peakBytes, peak)
                     if let previous = entry.count, previous != count {
                         throw HandSQLiteError(message: "\(workload): \(count) rows, \(previous) before")

@@ -16,28 +16,42 @@ func log(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
-do {
-    let rowCount = arguments["n"]
-    let predicates = try GeneratedSide.supportsPredicates()
-    if !predicates { log("the runtime has no predicates yet: the predicate workloads run without one on both sides") }
-    let run = BenchmarkRun(rowCount: rowCount, repetitions: arguments["repeat"], predicates: predicates)
-    let results = try run.run(log: log)
-    var table = TextTable(header: ["workload", "generated s", "hand-written s", "ratio", "peak generated", "peak hand-written"])
+/// The table of results, and the largest wall-clock ratio.
+func report(_ results: [BenchmarkRun.Result], rowCount: Int, predicates: Bool) -> (table: TextTable, maxRatio: Double) {
+    var table = TextTable(header: ["workload", "generated s", "hand-written s", "ratio", "CPU ratio", "peak generated", "peak hand-written"])
     var maxRatio = 0.0
     for result in results {
-        let generated = Timing.median(result.generated.seconds)
-        let handWritten = Timing.median(result.handWritten.seconds)
-        let ratio = handWritten > 0 ? generated / handWritten : 0
+        let generated: Double = Timing.median(result.generated.samples.map(\.wall))
+        let handWritten: Double = Timing.median(result.handWritten.samples.map(\.wall))
+        let ratio: Double = handWritten > 0 ? generated / handWritten : 0
+        let cpuGenerated: Double = Timing.median(result.generated.samples.map(\.cpu))
+        let cpuHandWritten: Double = Timing.median(result.handWritten.samples.map(\.cpu))
+        let cpuRatio: Double = cpuHandWritten > 0 ? cpuGenerated / cpuHandWritten : 0
         maxRatio = max(maxRatio, ratio)
-        table.append([
-            result.workload.title(rows: rowCount, predicates: predicates),
-            String(format: "%.3f", generated), String(format: "%.3f", handWritten), String(format: "%.2f", ratio),
-            PeakMemory.format(result.generated.peakBytes), PeakMemory.format(result.handWritten.peakBytes),
-        ])
+        var cells: [String] = [result.workload.title(rows: rowCount, predicates: predicates)]
+        cells.append(Cell.fixed(generated, 3))
+        cells.append(Cell.fixed(handWritten, 3))
+        cells.append(Cell.fixed(ratio, 2))
+        cells.append(Cell.fixed(cpuRatio, 2))
+        cells.append(PeakMemory.format(result.generated.peakBytes))
+        cells.append(PeakMemory.format(result.handWritten.peakBytes))
+        table.append(cells)
     }
-    print("N = \(rowCount), median of \(arguments["repeat"]) repetitions")
+    return (table, maxRatio)
+}
+
+do {
+    let rowCount = arguments["n"]
+    let repetitions = arguments["repeat"]
+    let predicates = try GeneratedSide.supportsPredicates()
+    if !predicates { log("the runtime has no predicates yet: the predicate workloads run without one on both sides") }
+    let run = BenchmarkRun(rowCount: rowCount, repetitions: repetitions, predicates: predicates)
+    let results = try run.run(log: log)
+    let (table, maxRatio) = report(results, rowCount: rowCount, predicates: predicates)
+    let load = Cell.fixed(Timing.loadAverage(), 1)
+    print("N = \(rowCount), median of \(repetitions) repetitions (wall clock; CPU ratio: thread CPU time), load average \(load)")
     print(arguments["markdown"] == 0 ? table.text : table.markdown)
-    print(String(format: "max ratio: %.2f", maxRatio))
+    print("max ratio: " + Cell.fixed(maxRatio, 2))
 } catch {
     log("modelstore-bench: \(error)")
     exit(1)
