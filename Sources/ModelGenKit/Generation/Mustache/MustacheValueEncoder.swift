@@ -37,7 +37,8 @@ private final class Box {
     /// Makes the value a dictionary (keeping its members if it is one already).
     func beginDictionary() {
         if members == nil {
-            members = [:]
+            // View models have tens of keys: start big enough to skip most rehashing growth.
+            members = Dictionary(minimumCapacity: 32)
             items = nil
         }
     }
