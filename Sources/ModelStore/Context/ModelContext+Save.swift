@@ -168,22 +168,51 @@ extension ModelContext {
     }
 
     private func writeDeletes(_ connection: Connection, removals: [ModelObject]) throws {
+        guard !removals.isEmpty else { return }
         let now = Date().timeIntervalSinceReferenceDate
+        // SQL text and statements once per save, not per row.
+        let tombstoneInsert = try connection.statement("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneTable)) (entity, rowID, deletedAt) VALUES (?, ?, ?)")
+        let valueInsert = try connection.statement("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone, property, value) VALUES (?, ?, ?)")
+        var deletes: [String: Statement] = [:]
+        var preservedByEntity: [ObjectIdentifier: [(offset: Int, name: String)]] = [:]
         for object in removals {
             guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
-            let preserved = entity.attributes.enumerated().filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
+            let preserved: [(offset: Int, name: String)]
+            if let known = preservedByEntity[ObjectIdentifier(entity)] {
+                preserved = known
+            } else {
+                preserved = entity.attributes.enumerated()
+                    .filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
+                    .map { (offset: $0.offset, name: $0.element.name) }
+                preservedByEntity[ObjectIdentifier(entity)] = preserved
+            }
             if !preserved.isEmpty {
                 let encoder = RowEncoder()
                 object._encode(to: encoder)
-                try connection.run("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneTable)) (entity, rowID, deletedAt) VALUES (?, ?, ?)",
-                                   [.text(entity.name), .integer(rowID), .real(now)])
+                tombstoneInsert.bindText(entity.name, at: 1)
+                tombstoneInsert.bindInt64(rowID, at: 2)
+                tombstoneInsert.bindDouble(now, at: 3)
+                try tombstoneInsert.run()
+                tombstoneInsert.reset()
                 let tombstone = connection.lastInsertRowID
-                for (index, attribute) in preserved where index < encoder.values.count {
-                    try connection.run("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone, property, value) VALUES (?, ?, ?)",
-                                       [.integer(tombstone), .text(attribute.name), encoder.values[index]])
+                for attribute in preserved where attribute.offset < encoder.values.count {
+                    valueInsert.bindInt64(tombstone, at: 1)
+                    valueInsert.bindText(attribute.name, at: 2)
+                    valueInsert.bind(encoder.values[attribute.offset], at: 3)
+                    try valueInsert.run()
+                    valueInsert.reset()
                 }
             }
-            try connection.run("DELETE FROM \(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?", [.integer(rowID)])
+            let delete: Statement
+            if let known = deletes[entity.tableName] {
+                delete = known
+            } else {
+                delete = try connection.statement("DELETE FROM \(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?")
+                deletes[entity.tableName] = delete
+            }
+            delete.bindInt64(rowID, at: 1)
+            try delete.run()
+            delete.reset()
         }
     }
 

@@ -262,11 +262,19 @@ extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
 extension Array: SQLStorable where Element: Codable {
     public static var columnType: SQLColumnType { .text }
     public init?(sqlValue: SQLValue) {
-        guard case .text(let text) = sqlValue,
-              let array = try? JSONDecoder().decode([Element].self, from: Data(text.utf8)) else { return nil }
+        guard case .text(let text) = sqlValue else { return nil }
+        // `[String]` without escapes skips Codable (the common case, and the row path's).
+        if Element.self == String.self, let strings = StringArrayJSON.decode(text) {
+            self = unsafeBitCast(strings, to: [Element].self)
+            return
+        }
+        guard let array = try? JSONDecoder().decode([Element].self, from: Data(text.utf8)) else { return nil }
         self = array
     }
     public var sqlValue: SQLValue {
+        if Element.self == String.self, let text = StringArrayJSON.encode(unsafeBitCast(self, to: [String].self)) {
+            return .text(text)
+        }
         guard let data = try? JSONEncoder().encode(self) else { return .text("[]") }
         return .text(String(decoding: data, as: UTF8.self))
     }

@@ -1,0 +1,55 @@
+/// The fast path of `[String]` columns: the exact JSON text `JSONEncoder` writes for an array of
+/// strings that need no escaping (`["a","b"]`), written and read without Codable. Anything else
+/// (escapes, whitespace, other shapes) returns nil and goes through `JSONEncoder`/`JSONDecoder`.
+enum StringArrayJSON {
+    /// `strings` as `JSONEncoder` would write them, or nil when a string needs escaping
+    /// (`"`, `\`, `/` or a control character).
+    static func encode(_ strings: [String]) -> String? {
+        if strings.isEmpty { return "[]" }
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, string) in strings.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in string.utf8 {
+                if needsEscape(byte) { return nil }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The strings of `text` when it is exactly `[]` or `["…","…"]` with no escapes; else nil.
+    static func decode(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { decode($0) }
+    }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "["), bytes[bytes.count - 1] == UInt8(ascii: "]") else { return nil }
+        if bytes.count == 2 { return [] }
+        var strings: [String] = []
+        var index = 1
+        while true {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                if bytes[index] == UInt8(ascii: "\\") || bytes[index] < 0x20 { return nil }
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            strings.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            index += 1
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: "]") { return index + 1 == bytes.count ? strings : nil }
+            guard bytes[index] == UInt8(ascii: ",") else { return nil }
+            index += 1
+        }
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+    }
+}
