@@ -203,6 +203,11 @@ extension ModelContext {
                     valueInsert.reset()
                 }
             }
+        }
+        // Rows go last-collected first: models a cascade collected (children) before the models
+        // that brought them, so no `ON DELETE SET NULL` rewrites a row about to be deleted.
+        for object in removals.reversed() {
+            guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
             let delete: Statement
             if let known = deletes[entity.tableName] {
                 delete = known
