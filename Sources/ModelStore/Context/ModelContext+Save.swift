@@ -49,7 +49,13 @@ extension ModelContext {
         var members = Set(removals.map(ObjectIdentifier.init))
         var denied: [(ModelObject, RelationshipInfo, [ModelObject])] = []
         var index = 0
+        var prefetched = 0
         while index < removals.count {
+            if index == prefetched {
+                // Load the next wave's related models together, not one query per model.
+                prefetchDeleteRuleRelationships(of: removals[index...])
+                prefetched = removals.count
+            }
             let object = removals[index]
             index += 1
             for info in RelationshipGraph.infos(of: object) where info.deleteRule == .cascade || info.deleteRule == .deny {
