@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import ModelStore
+
+/// Deleting many models in one save: their cascading relationships are loaded together, and the
+/// result is the same as one by one (rows, tombstones, in-memory state).
+@Suite struct BatchDeleteTests {
+    let store: TemporaryStore
+    let container: ModelContainer
+
+    init() throws {
+        store = try TemporaryStore()
+        container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    }
+
+    /// `count` trips with two stays each, plus a stay of no trip; saved.
+    func seed(trips count: Int) throws {
+        let context = ModelContext(container)
+        for number in 0..<count {
+            let trip = Trip(name: "Trip \(number)", startDate: Day.at(number), endDate: Day.at(number + 1))
+            context.insert(trip)
+            for stay in 1...2 {
+                let accommodation = Accommodation(name: "Stay \(stay) of \(number)")
+                context.insert(accommodation)
+                accommodation.trip = trip
+            }
+        }
+        context.insert(Accommodation(name: "Unattached"))
+        try context.save()
+    }
+
+    @Test(arguments: [1, 2, 7, ModelContext.prefetchChunk + 3])
+    func cascadeOfManyTrips(count: Int) throws {
+        try seed(trips: count)
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.count == count)
+        let stays = trips.flatMap { $0.accommodations }
+        for trip in trips { context.delete(trip) }
+        try context.save()
+        let check = ModelContext(container)
+        #expect(try check.fetchCount(FetchDescriptor<Trip>()) == 0)
+        #expect(try check.fetch(FetchDescriptor<Accommodation>()).map(\.name) == ["Unattached"])
+        #expect(try check.tombstones(for: Trip.self).count == count)
+        #expect(stays.count == 2 * count && stays.allSatisfy(\.isDeleted))
+    }
+
+    @Test func loadedRelationshipsAreKeptAndUnloadedOnesMatchTheStore() throws {
+        try seed(trips: 3)
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        // Move one stay in memory from trip 0 to trip 1 (unsaved); trip 1's list was loaded first.
+        _ = trips[1].accommodations
+        let moved = trips[0].accommodations[0]
+        moved.trip = trips[1]
+        #expect(trips[1].accommodations.count == 3)
+        context.delete(trips[1])
+        context.delete(trips[2])
+        try context.save()
+        let check = ModelContext(container)
+        // Trip 1's three stays (in memory) and trip 2's two went; trip 0 keeps its other stay.
+        let left = try check.fetch(FetchDescriptor<Accommodation>()).map(\.name).sorted()
+        #expect(left == ["Stay 2 of 0", "Unattached"])
+        #expect(trips[0].accommodations.map(\.name) == ["Stay 2 of 0"])
+    }
+}
