@@ -30,6 +30,15 @@ public enum PeakMemory {
         return Int(usage.ru_maxrss) * 1024
     }
 
+    /// The resident size in bytes now (`VmRSS`), 0 where unknown.
+    public static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            if let kilobytes = Int(line.dropFirst("VmRSS:".count).filter(\.isNumber)) { return kilobytes * 1024 }
+        }
+        return 0
+    }
+
     /// `bytes` as mebibytes with one decimal (`123.4 MB`).
     public static func format(_ bytes: Int) -> String {
         String(format: "%.1f MB", Double(bytes) / 1_048_576)

@@ -11,7 +11,7 @@ struct BenchmarkRun {
     let repetitions: Int
     let predicates: Bool
 
-    /// The time of each repetition, and the peak memory (bytes) over the repetitions.
+    /// The time of each repetition, and the largest peak memory growth (bytes) over the repetitions.
     struct Samples {
         var samples: [Timing.Sample] = []
         var peakBytes = 0
@@ -45,8 +45,10 @@ struct BenchmarkRun {
                     try side.prepare(workload)
                     releaseFreeMemory()
                     PeakMemory.reset()
+                    let resident = PeakMemory.residentBytes()
                     let (sample, count) = try Timing.measure { try side.run(workload) }
-                    let peak = PeakMemory.peakBytes()
+                    // What the workload needed above what was resident when it started.
+                    let peak = max(0, PeakMemory.peakBytes() - resident)
                     side.finish()
                     var entry = samples[workload, default: [:]][isGenerated, default: Samples()]
                     entry.samples.append(sample)

@@ -18,7 +18,7 @@ func log(_ line: String) {
 
 /// The table of results, and the largest wall-clock ratio.
 func report(_ results: [BenchmarkRun.Result], rowCount: Int, predicates: Bool) -> (table: TextTable, maxRatio: Double) {
-    var table = TextTable(header: ["workload", "generated s", "hand-written s", "ratio", "CPU ratio", "peak generated", "peak hand-written"])
+    var table = TextTable(header: ["workload", "generated s", "hand-written s", "ratio", "CPU ratio", "peak +memory generated", "peak +memory hand-written"])
     var maxRatio = 0.0
     for result in results {
         let generated: Double = Timing.median(result.generated.samples.map(\.wall))
