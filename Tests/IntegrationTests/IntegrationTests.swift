@@ -46,7 +46,15 @@ extension IntegrationTests {
 
         let run = try tripsDemo.run("TripsDemo")
         #expect(run.status == 0, "TripsDemo failed:\n\(run.output)")
-        for expected in ["Offsite [BusinessTrip]", "Alps [PersonalTrip]", "Visit [Trip]", "Done."] {
+        let expectedLines = [
+            "Alps has 2 accommodations before saving",              // inverse set in memory
+            "Offsite [BusinessTrip]", "Alps [PersonalTrip]", "Visit [Trip]",   // dynamic types
+            "Beach: vacation, with nobody", "business trips: Offsite for Acme", // subclass fetches
+            "trips: 4, personal: 2, accommodations: 3",              // fetchCount
+            "trips: 3, accommodations: 1",                           // cascade delete
+            "Done.",
+        ]
+        for expected in expectedLines {
             #expect(run.output.contains(expected), "TripsDemo output lacks \(expected):\n\(run.output)")
         }
     }
