@@ -42,6 +42,7 @@ extension IntegrationTests {
     func tripsDemoBuildsAndRuns() throws {
         let build = try tripsDemo.build()
         try #require(build.status == 0, "swift build failed:\n\(build.output)")
+        #expect(!build.output.contains("error:"), "a successful build printed errors:\n\(build.output)")
         #expect(tripsDemo.generatedFiles().contains("Trips.model.swift"))
 
         let run = try tripsDemo.run("TripsDemo")
@@ -66,6 +67,9 @@ extension IntegrationTests {
         #expect(again.status == 0, "swift build failed:\n\(again.output)")
         #expect(!again.ranGenerator, "the generator ran on a no-op build:\n\(again.output)")
         #expect(!again.output.contains("Compiling TripsDemo"), "TripsDemo was recompiled on a no-op build:\n\(again.output)")
+        // Nothing is compiled at all (ModelGenKit included) and nothing is reported.
+        #expect(!again.output.contains("Compiling "), "a no-op build compiled something:\n\(again.output)")
+        #expect(!again.output.contains("error:"), "a successful no-op build printed errors:\n\(again.output)")
     }
 
     @Test("Touching the model reruns the generator, once")
