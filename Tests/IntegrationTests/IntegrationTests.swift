@@ -55,7 +55,13 @@ extension IntegrationTests {
             "trips: 3, accommodations: 1",                           // cascade delete
             "Done.",
         ]
-        for expected in expectedLines {
+        // The #Predicate steps print "(skipped: …)" while ModelStore cannot translate them; once it can,
+        // their results are checked too.
+        let predicateLines = [
+            "is BusinessTrip: Offsite", "vacations: Beach", "from June on, except Beach: Alps",
+            "fetched twice, same instance: true",
+        ]
+        for expected in expectedLines + (run.output.contains("(skipped: ") ? [] : predicateLines) {
             #expect(run.output.contains(expected), "TripsDemo output lacks \(expected):\n\(run.output)")
         }
     }
