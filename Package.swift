@@ -32,15 +32,9 @@ let package = Package(
         .target(
             name: "ModelGenKit"
         ),
-        // Build tool of EmbedTemplates: writes Templates/*.mustache as Swift string literals.
+        // Writes Templates/*.mustache as Swift string literals (Generation/BuiltinTemplates.swift).
         .executableTarget(
             name: "TemplateEmbedder"
-        ),
-        // Embeds Templates/*.mustache into ModelGenKit (the binary needs no template files).
-        .plugin(
-            name: "EmbedTemplates",
-            capability: .buildTool(),
-            dependencies: ["TemplateEmbedder"]
         ),
         // Thin command-line front end.
         .executableTarget(
