@@ -138,7 +138,7 @@ enum HierarchyRules {
     }
 
     /// `label-only-subclass`: a subclass that adds no stored property, or no relationship and only
-    /// attributes that all have defaults (an optional counts as defaulting to nil). All such
+    /// attributes that all have written defaults (an optional without one holds real data). All such
     /// subclasses of one base share the suggested enum, with one case each.
     static func checkLabelOnlySubclasses(_ model: inout SemanticModel) {
         for base in model.entityOrder {
@@ -169,7 +169,7 @@ enum HierarchyRules {
         if stored.isEmpty { return true }
         return stored.allSatisfy { property in
             guard let type = property.type, !type.isRelationship else { return false }
-            return property.hasWrittenDefault || type.isOptional
+            return property.hasWrittenDefault
         }
     }
 
