@@ -53,7 +53,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore"]
+            dependencies: ["ModelStore"],
+            exclude: ["Goldens"]
         ),
     ],
     swiftLanguageModes: [.v6]
