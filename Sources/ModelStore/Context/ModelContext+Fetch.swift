@@ -103,19 +103,24 @@ extension ModelContext {
         var results: [ModelObject] = []
         var map = registered.removeValue(forKey: entity.tableName) ?? [:]
         defer { registered[entity.tableName] = map }
+        var decoderEntity: EntitySchema?
         while try statement.step() {
             let rowID = statement.int64(at: 0)
             let rowEntity = members.count == 1 ? members[0].entity : try memberEntity(statement, members)
+            if decoderEntity !== rowEntity {
+                decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
+                decoderEntity = rowEntity
+            } else {
+                decoder.cursor = 0
+            }
             if let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
-                    decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
                     try existing._decode(from: decoder)
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
                 }
                 if existing.status != .deleted { results.append(existing) }
                 continue
             }
-            decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
             let object = try rowEntity.type.init(from: decoder)
             object.rowID = rowID
             object.entity = rowEntity
