@@ -215,6 +215,7 @@ extension ModelContext {
             previous.isDirty = false
             previous.snapshot = nil
         }
+        for object in touched.values { object.relationshipsChanged = false }
         inserted = []
         deleted = []
         dirty = []

@@ -30,6 +30,8 @@ open class ModelObject: PersistentModel {
     final var rowID: Int64?
     /// Whether saved values were changed since the last save.
     final var isDirty = false
+    /// Whether in-memory relationships changed since the last save.
+    final var relationshipsChanged = false
     /// The last saved row values (attributes, then to-one keys), taken at the first change.
     final var snapshot: [SQLValue]?
     /// Relationship values by slot (base relationships first, then the entity's own).
@@ -78,7 +80,7 @@ open class ModelObject: PersistentModel {
     public final var hasChanges: Bool {
         switch status {
         case .inserted, .deleted: return true
-        case .persisted: return isDirty
+        case .persisted: return isDirty || relationshipsChanged
         case .detached, .removed: return false
         }
     }
