@@ -132,7 +132,7 @@ public final class ModelContext {
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
         var descriptor = FetchDescriptor<T>(predicate: predicate)
         descriptor.includePendingChanges = true
-        let entity = try schema.requireEntity(for: T.self as! ModelObject.Type)
+        let entity = try entity(for: T.self)
         for model in try fetch(descriptor) where includeSubclasses || model._$modelObject.entity === entity {
             delete(model)
         }
