@@ -35,6 +35,11 @@ public struct Lexer {
         self.source = source
         self.bytes = source.bytes
         self.collector = DiagnosticCollector(limit: diagnosticLimit)
+        // A UTF-8 byte order mark is skipped; columns of the first line count from after it.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            offset = 3
+            lineStart = 3
+        }
     }
 
     /// The diagnostics found so far.
