@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import ModelStore
+
+/// SPEC §5's predicate examples, and the error for an expression outside the supported set.
+@Suite struct PredicateSpecExampleTests {
+    private func makeStore() throws -> (ModelContainer, ModelContext) {
+        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        context.insert(BusinessTrip(name: "Offsite", startDate: Day.at(3), endDate: Day.at(5), company: "Acme"))
+        context.insert(PersonalTrip(name: "Beach", startDate: Day.at(1), endDate: Day.at(9), reason: .vacation))
+        context.insert(PersonalTrip(name: "Grandma", startDate: Day.at(4), endDate: Day.at(6), reason: .family))
+        context.insert(Trip(name: "Errand", startDate: Day.at(2), endDate: Day.at(2)))
+        let hotel = Accommodation(name: "Hotel")
+        hotel.trip = try #require(context.insertedModelsArray.first as? Trip)
+        context.insert(hotel)
+        try context.save()
+        return (container, context)
+    }
+
+    @Test func subclassTest() throws {
+        let (_, context) = try makeStore()
+        let business = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0 is BusinessTrip }))
+        #expect(business.map(\.name) == ["Offsite"])
+        #expect(business.allSatisfy { $0 is BusinessTrip })
+    }
+
+    @Test func conditionalCastWithIfLet() throws {
+        let (_, context) = try makeStore()
+        let wanted = PersonalTrip.Reason.vacation
+        let vacation = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { trip in
+            if let personal = trip as? PersonalTrip { personal.reason == wanted } else { false }
+        }))
+        #expect(vacation.map(\.name) == ["Beach"])
+    }
+
+    @Test func batchDeleteWithPredicate() throws {
+        let (_, context) = try makeStore()
+        let cutoff = Day.at(5)
+        try context.delete(model: Trip.self, where: #Predicate { $0.endDate < cutoff })
+        try context.save()
+        let left = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(left.map(\.name) == ["Beach", "Grandma", "Offsite"])
+    }
+
+    @Test func toOneKeyPathAndCount() throws {
+        let (_, context) = try makeStore()
+        let count = try context.fetchCount(FetchDescriptor<Accommodation>(predicate: #Predicate { $0.trip?.name == "Offsite" }))
+        #expect(count == 1)
+        let none = try context.fetchCount(FetchDescriptor<Accommodation>(predicate: #Predicate { $0.trip == nil }))
+        #expect(none == 0)
+        let withStay = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { !$0.accommodations.isEmpty }))
+        #expect(withStay.map(\.name) == ["Offsite"])
+    }
+
+    @Test func predicateOnASubclassFetch() throws {
+        let (_, context) = try makeStore()
+        let trips = try context.fetch(FetchDescriptor<PersonalTrip>(predicate: #Predicate { $0.name.starts(with: "G") }))
+        #expect(trips.map(\.name) == ["Grandma"])
+    }
+
+    @Test func unsupportedExpressionIsNamed() throws {
+        let (_, context) = try makeStore()
+        let predicate = #Predicate<PersonalTrip> { $0.companions.max() == "Ann" }
+        #expect {
+            _ = try context.fetch(FetchDescriptor<PersonalTrip>(predicate: predicate))
+        } throws: { error in
+            "\(error)".contains("unsupported predicate expression PredicateExpressions.SequenceMaximum")
+        }
+    }
+
+    @Test func transientOrUnknownKeyPathIsNamed() throws {
+        let container = try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        #expect {
+            _ = try context.fetch(FetchDescriptor<Product>(predicate: #Predicate { $0.isSelected }))
+        } throws: { error in
+            "\(error)".contains("is not a stored property of Product")
+        }
+    }
+}
