@@ -69,6 +69,26 @@ import Testing
         }
     }
 
+    @Test func otherUnsupportedExpressionsAreNamed() throws {
+        let container = try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let cases: [(Predicate<Product>, String)] = [
+            (#Predicate<Product> { $0.barcode! > 3 }, "PredicateExpressions.ForcedUnwrap"),
+            (#Predicate<Product> { ($0 as! DigitalProduct).fileSize > 3 }, "PredicateExpressions.ForceCast"),
+            (#Predicate<Product> { $0.sizes.min() == 3 }, "PredicateExpressions.SequenceMinimum"),
+            (#Predicate<Product> { ($0.rating ?? 0) * 2 > 3 }, "arithmetic on Float"),
+            (#Predicate<Product> { $0.price + $0.price > $0.price }, "arithmetic on Decimal"),
+        ]
+        for (predicate, name) in cases {
+            #expect {
+                _ = try context.fetchCount(FetchDescriptor<Product>(predicate: predicate))
+            } throws: { error in
+                guard case ModelStoreError.unsupportedPredicate(let message) = error else { return false }
+                return message.contains(name)
+            }
+        }
+    }
+
     @Test func transientOrUnknownKeyPathIsNamed() throws {
         let container = try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let context = ModelContext(container)

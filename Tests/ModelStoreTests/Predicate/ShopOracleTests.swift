@@ -23,6 +23,7 @@ import Testing
         let addedCutoff = OracleValues.cutoff
         let siteA = URL(string: "https://shop.example/a")!
         let rating: Float = 2.5
+        let someCode = try #require(try context.fetch(FetchDescriptor<Product>(sortBy: [SortDescriptor(\.sku)])).dropFirst(17).first).code
         var cases: [OracleCase<Product>] = []
         cases.append(.init(name: "price > 9.995 (numeric, not text)", predicate: #Predicate<Product> { $0.price > cheap }))
         cases.append(.init(name: "price == 10 (also 10.00)", predicate: #Predicate<Product> { $0.price == ten }))
@@ -45,6 +46,9 @@ import Testing
         cases.append(.init(name: "isActive", predicate: #Predicate<Product> { $0.isActive }))
         cases.append(.init(name: "!isActive && stock > 0", predicate: #Predicate<Product> { !$0.isActive && $0.stock > 0 }))
         cases.append(.init(name: "isActive == false", predicate: #Predicate<Product> { $0.isActive == false }))
+        cases.append(.init(name: "code == captured UUID", predicate: #Predicate<Product> { $0.code == someCode }))
+        cases.append(.init(name: "code != captured UUID", predicate: #Predicate<Product> { $0.code != someCode }))
+        cases.append(.init(name: "Predicate.true", predicate: Predicate<Product>.true, mayBeTrivial: true))
         cases.append(.init(name: "website == nil", predicate: #Predicate<Product> { $0.website == nil }))
         cases.append(.init(name: "website == a", predicate: #Predicate<Product> { $0.website == siteA }))
         cases.append(.init(name: "sizes.contains(42)", predicate: #Predicate<Product> { $0.sizes.contains(42) }))
