@@ -59,6 +59,15 @@ import Testing
         #expect(trips.map(\.name) == ["Grandma"])
     }
 
+    @Test func filteringHappensInSQL() throws {
+        let (container, _) = try makeStore()
+        let context = ModelContext(container)
+        let found = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name.contains("ea") }))
+        #expect(found.map(\.name) == ["Beach"])
+        // Only the matching row was read into the fresh context.
+        #expect(context.registered.values.map(\.count).reduce(0, +) == 1)
+    }
+
     @Test func unsupportedExpressionIsNamed() throws {
         let (_, context) = try makeStore()
         let predicate = #Predicate<PersonalTrip> { $0.companions.max() == "Ann" }
