@@ -35,12 +35,12 @@ enum Equality {
         let operation = negated ? "IS NOT" : "IS"
         switch (try context.translate(lhs), try context.translate(rhs)) {
         case (.scalar(let left), .scalar(let right)):
-            let kind = left.fragment.sql == "NULL" ? right.kind : left.kind
+            let kind = left.isNilLiteral ? right.kind : left.kind
             return ScalarTerm("(\(left.fragment) \(raw: operation) \(right.fragment)\(raw: kind.collation))", kind: .plain)
         case (.model(let left), .model(let right)):
             return ScalarTerm("(\(left.key) \(raw: operation) \(right.key))", kind: .plain)
         case (.model(let model), .scalar(let value)), (.scalar(let value), .model(let model)):
-            guard value.fragment.sql == "NULL" else {
+            guard value.isNilLiteral else {
                 throw PredicateTranslationError.unsupported("a model compared with a value")
             }
             return ScalarTerm("(\(model.key) \(raw: operation) NULL)", kind: .plain)

@@ -31,15 +31,15 @@ extension PredicateExpressions.Conditional: SQLPredicateExpression {
         let condition = try context.scalar(test)
         switch (try context.translate(trueBranch), try context.translate(falseBranch)) {
         case (.scalar(let yes), .scalar(let no)):
-            let kind = yes.fragment.sql == "NULL" ? no.kind : yes.kind
+            let kind = yes.isNilLiteral ? no.kind : yes.kind
             return .scalar(ScalarTerm("(CASE WHEN \(condition.fragment) THEN \(yes.fragment) ELSE \(no.fragment) END)", kind: kind))
         case (.model(let yes), .model(let no)):
             return .model(ModelReference(entity: yes.entity, alias: nil,
                                          key: "(CASE WHEN \(condition.fragment) THEN \(yes.key) ELSE \(no.key) END)"))
-        case (.model(let yes), .scalar(let no)) where no.fragment.sql == "NULL":
+        case (.model(let yes), .scalar(let no)) where no.isNilLiteral:
             return .model(ModelReference(entity: yes.entity, alias: nil,
                                          key: "(CASE WHEN \(condition.fragment) THEN \(yes.key) END)"))
-        case (.scalar(let yes), .model(let no)) where yes.fragment.sql == "NULL":
+        case (.scalar(let yes), .model(let no)) where yes.isNilLiteral:
             return .model(ModelReference(entity: no.entity, alias: nil,
                                          key: "(CASE WHEN \(condition.fragment) THEN NULL ELSE \(no.key) END)"))
         default:

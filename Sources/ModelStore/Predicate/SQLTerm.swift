@@ -53,6 +53,9 @@ struct ScalarTerm {
     /// The Swift value, when the term is a captured constant (`Value`).
     var constant: Any?
 
+    /// Whether the term is the `nil` literal.
+    var isNilLiteral: Bool { fragment.sql == "NULL" && fragment.bindings.isEmpty }
+
     init(_ fragment: SQLFragment, kind: ValueKind, constant: Any? = nil) {
         self.fragment = fragment
         self.kind = kind

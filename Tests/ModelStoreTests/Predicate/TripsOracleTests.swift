@@ -129,6 +129,9 @@ import Testing
         cases.append(.init(name: "trip siblings named Tent", predicate: #Predicate<Accommodation> { stay in
             stay.trip?.accommodations.contains { $0.name == "Tent" } == true
         }))
+        cases.append(.init(name: "conditional model", predicate: #Predicate<Accommodation> { stay in
+            (stay.name.isEmpty ? stay.trip : stay.trip?.accommodations.isEmpty == false ? stay.trip : nil)?.name.starts(with: "B") == true
+        }))
         cases.append(.init(name: "trip?.startDate < cutoff", predicate: #Predicate<Accommodation> { stay in
             if let trip = stay.trip { trip.startDate < cutoff } else { false }
         }))
