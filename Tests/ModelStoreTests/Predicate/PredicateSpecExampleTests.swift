@@ -65,7 +65,7 @@ import Testing
         let found = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name.contains("ea") }))
         #expect(found.map(\.name) == ["Beach"])
         // Only the matching row was read into the fresh context.
-        #expect(context.registered.values.map(\.count).reduce(0, +) == 1)
+        #expect(context.registered.map(\.count).reduce(0, +) == 1)
     }
 
     @Test func unsupportedExpressionIsNamed() throws {
