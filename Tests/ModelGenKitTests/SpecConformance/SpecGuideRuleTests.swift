@@ -76,3 +76,30 @@ import Testing
         #expect(SpecModel.findings(source) == ["2:7 syntax", "4:7 syntax", "7:8 syntax", "9:15 unknown-type"])
     }
 }
+
+/// SPEC §3: "Report every error found in one run (the parser recovers at the next declaration or member)":
+/// the errors of members that parsed are reported even inside a declaration with a syntax error.
+@Suite struct SpecEveryErrorTests {
+    @Test func memberErrorsBesideASyntaxErrorInTheSameEntity() {
+        let source = """
+            entity A {
+                x Int
+                y: Dat
+                z: Int8 = 300
+                @Transient t: Int
+                w: [[Int]]
+                id: Int = 0
+                init(x)
+            }
+            entity B { a: Missing? }
+            entity Missing {
+                q String
+            }
+
+            """
+        #expect(SpecModel.findings(source) == [
+            "2:7 syntax", "3:8 unknown-type", "4:15 default-type-mismatch", "5:5 invalid-attribute",
+            "6:8 unsupported-type", "7:5 reserved-name", "12:7 syntax",
+        ])
+    }
+}
