@@ -36,12 +36,15 @@ enum SyntaxCascadeFilter {
                 for word in words(in: bytes, range) { brokenWords[word, default: 0] += 1 }
             }
         }
+        var properties: [String: [Range<Int>]] = [:]
+        for path in regions.keys {
+            if let file = filesByPath[path] { properties[path] = propertyRanges(in: file) }
+        }
         return semantic.filter { diagnostic in
             let start = diagnostic.range.start.offset
             let isInBrokenRegion = regions[diagnostic.range.file]?.contains(where: { $0.contains(start) }) == true
             if isInBrokenRegion {
-                guard memberRules.contains(diagnostic.rule), let file = filesByPath[diagnostic.range.file],
-                      isInParsedProperty(start, in: file) else { return false }
+                guard memberRules.contains(diagnostic.rule), contains(properties[diagnostic.range.file] ?? [], start) else { return false }
             }
             if referenceRules.contains(diagnostic.rule), let file = filesByPath[diagnostic.range.file] {
                 // A referenced name written in a broken region, other than by this reference itself.
@@ -55,15 +58,26 @@ enum SyntaxCascadeFilter {
         }
     }
 
-    /// Whether `offset` lies in a property the parser read whole (recovery skips a broken member entirely).
-    private static func isInParsedProperty(_ offset: Int, in file: ModelFile) -> Bool {
-        for case .entity(let entity) in file.declarations where entity.range.start.offset <= offset && offset < entity.range.end.offset {
-            for case .property(let property) in entity.members
-            where property.range.start.offset <= offset && offset < max(property.range.end.offset, property.range.start.offset + 1) {
-                return true
+    /// The ranges of the properties the parser read whole, in file order (recovery skips a broken member entirely).
+    private static func propertyRanges(in file: ModelFile) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        for case .entity(let entity) in file.declarations {
+            for case .property(let property) in entity.members {
+                ranges.append(property.range.start.offset..<max(property.range.end.offset, property.range.start.offset + 1))
             }
         }
-        return false
+        return ranges.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// Whether `offset` lies in one of `ranges` (sorted, not overlapping).
+    private static func contains(_ ranges: [Range<Int>], _ offset: Int) -> Bool {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low < ranges.count && ranges[low].contains(offset)
     }
 
     /// The declaration containing `offset`, or the gap from `offset` to the next parsed declaration.
