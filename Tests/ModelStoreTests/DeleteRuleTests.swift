@@ -17,21 +17,22 @@ import Testing
     }
 
     @Test func cascadeDeletesRelatedModelsRecursively() throws {
+        let container = try ModelContainer(for: Zoo.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let context = ModelContext(container)
-        let food = Category(name: "Food")
-        let fruit = Category(name: "Fruit")
-        let apples = Category(name: "Apples")
-        fruit.parent = food
-        apples.parent = fruit
-        let other = Category(name: "Tools")
-        context.insert(food)
-        context.insert(other)
+        let ann = Person(name: "Ann")
+        let rex = Dog(name: "Rex", breed: "Collie")
+        let ball = Toy(label: "ball")
+        rex.toys = [ball]
+        ann.pets = [rex, Animal(name: "Cat")]
+        context.insert(ann)
+        context.insert(Person(name: "Bo"))
         try context.save()
-        #expect(try count(Category.self) == 4)
-        context.delete(food)
+        context.delete(ann)  // Person.pets: .cascade, then Dog.toys: .cascade
         try context.save()
-        #expect(try count(Category.self) == 1)
-        #expect(fruit.isDeleted && apples.isDeleted && !other.isDeleted)
+        #expect(try context.fetchCount(FetchDescriptor<Person>()) == 1)
+        #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 0)
+        #expect(try context.fetchCount(FetchDescriptor<Toy>()) == 0)
+        #expect(rex.isDeleted && ball.isDeleted)
     }
 
     @Test func cascadeInTheTripsModel() throws {
@@ -79,23 +80,23 @@ import Testing
 
     @Test func denyThrowsAndLeavesStoreAndContextUnchanged() throws {
         let context = ModelContext(container)
-        let red = Tag(label: "red")
-        let apple = Product(sku: "A1", name: "Apple", price: 1)
-        apple.tags = [red]
-        context.insert(apple)
+        let food = Category(name: "Food")
+        let fruit = Category(name: "Fruit")
+        fruit.parent = food
+        context.insert(food)
         try context.save()
-        context.delete(red)  // Tag.products: .deny
-        #expect(throws: ModelStoreError.deleteDenied(entity: "Tag", relationship: "products")) { try context.save() }
-        #expect(try count(Tag.self) == 1)
-        #expect(context.hasChanges && red.isDeleted)
-        #expect(apple.tags.map(\.label) == ["red"])
+        context.delete(food)  // Category.children: .deny
+        #expect(throws: ModelStoreError.deleteDenied(entity: "Category", relationship: "children")) { try context.save() }
+        #expect(try count(Category.self) == 2)
+        #expect(context.hasChanges && food.isDeleted)
+        #expect(food.children.map(\.name) == ["Fruit"] && fruit.parent === food)
         context.rollback()
-        #expect(!red.isDeleted)
-        // Without related models the delete goes through; deleting both at once too.
-        context.delete(red)
-        context.delete(apple)
+        #expect(!food.isDeleted)
+        // Deleting the child first, or both at once, goes through.
+        context.delete(fruit)
+        context.delete(food)
         try context.save()
-        #expect(try count(Tag.self) == 0)
+        #expect(try count(Category.self) == 0)
     }
 
     @Test func noActionTouchesNothing() throws {
