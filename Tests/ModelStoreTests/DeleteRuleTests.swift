@@ -78,25 +78,41 @@ import Testing
         #expect(fruit.products.map(\.name) == ["Pear"])
     }
 
-    @Test func denyThrowsAndLeavesStoreAndContextUnchanged() throws {
+    @Test func cascadeFollowsASelfRelationshipRecursively() throws {
         let context = ModelContext(container)
         let food = Category(name: "Food")
         let fruit = Category(name: "Fruit")
+        let apples = Category(name: "Apples")
         fruit.parent = food
+        apples.parent = fruit
         context.insert(food)
+        context.insert(Category(name: "Tools"))
         try context.save()
-        context.delete(food)  // Category.children: .deny
-        #expect(throws: ModelStoreError.deleteDenied(entity: "Category", relationship: "children")) { try context.save() }
-        #expect(try count(Category.self) == 2)
-        #expect(context.hasChanges && food.isDeleted)
-        #expect(food.children.map(\.name) == ["Fruit"] && fruit.parent === food)
+        context.delete(food)  // Category.children: .cascade
+        try context.save()
+        #expect(try count(Category.self) == 1)
+        #expect(fruit.isDeleted && apples.isDeleted)
+    }
+
+    @Test func denyThrowsAndLeavesStoreAndContextUnchanged() throws {
+        let context = ModelContext(container)
+        let red = Tag(label: "red")
+        let apple = Product(sku: "A1", name: "Apple", price: 1)
+        apple.tags = [red]
+        context.insert(apple)
+        try context.save()
+        context.delete(red)  // Tag.products: .deny
+        #expect(throws: ModelStoreError.deleteDenied(entity: "Tag", relationship: "products")) { try context.save() }
+        #expect(try count(Tag.self) == 1)
+        #expect(context.hasChanges && red.isDeleted)
+        #expect(apple.tags.map(\.label) == ["red"] && red.products.first === apple)
         context.rollback()
-        #expect(!food.isDeleted)
-        // Deleting the child first, or both at once, goes through.
-        context.delete(fruit)
-        context.delete(food)
+        #expect(!red.isDeleted)
+        // Deleting the related model too lets the delete go through.
+        context.delete(red)
+        context.delete(apple)
         try context.save()
-        #expect(try count(Category.self) == 0)
+        #expect(try count(Tag.self) == 0)
     }
 
     @Test func noActionTouchesNothing() throws {
