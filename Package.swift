@@ -41,10 +41,25 @@ let package = Package(
             name: "modelgen",
             dependencies: ["ModelGenKit"]
         ),
+        // The properties every front-end input must satisfy (fuzz target and its regression tests).
+        .target(
+            name: "FuzzOracle",
+            dependencies: ["ModelGenKit"]
+        ),
+        // libFuzzer target over the front end; see Scripts/fuzz.sh (does nothing in a normal build).
+        .executableTarget(
+            name: "ModelFuzz",
+            dependencies: ["FuzzOracle"]
+        ),
+        // Child process of the crash-durability test: saves batches of Trips and acknowledges each.
+        .executableTarget(
+            name: "CrashWriter",
+            dependencies: ["ModelStore"]
+        ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit"],
-            exclude: ["Mustache/spec", "Syntax/Fixtures"]
+            dependencies: ["ModelGenKit", "FuzzOracle"],
+            exclude: ["Mustache/spec", "Syntax/Fixtures", "FuzzRegressions/inputs"]
         ),
         // End-to-end tests that run the built `modelgen` binary.
         .testTarget(
@@ -53,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore"]
+            dependencies: ["ModelStore", "CrashWriter"]
         ),
     ],
     swiftLanguageModes: [.v6]
