@@ -2,6 +2,11 @@
 # Fuzzes the whole front end (lex, parse, check, render, generate) with libFuzzer for SECONDS
 # (default 60). Builds ModelFuzz with the fuzzer and address sanitizers in .build-fuzz, runs it
 # on a working corpus seeded from Fuzz/corpus with the Fuzz/model.dict dictionary.
+#
+# Not `swift build --sanitize=fuzzer`: that compiles every executable, the TemplateEmbedder build
+# tool too, as a library (-parse-as-library), which its top-level main.swift does not survive.
+# Instead `-Xswiftc -sanitize=fuzzer,address` instruments everything, libFuzzer is linked in,
+# and ModelFuzz's own main hands over to libFuzzer's exported `LLVMFuzzerRunDriver`.
 # Any input that crashed, hung (over 2 s) or ran out of memory is copied to
 # Tests/ModelGenKitTests/FuzzRegressions/inputs/ (replayed by the normal test suite) and the
 # script exits 1. Extra arguments are passed to libFuzzer.
@@ -14,11 +19,15 @@ build_path=.build-fuzz
 work="$build_path/fuzz-work"
 regressions=Tests/ModelGenKitTests/FuzzRegressions/inputs
 
-swift build --product ModelFuzz --build-path "$build_path" \
-    --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -v "Cannot export local symbol" || true
-binary="$(swift build --product ModelFuzz --build-path "$build_path" --show-bin-path \
-    --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)/ModelFuzz"
-[ -x "$binary" ] || { echo "fuzz.sh: build failed" >&2; exit 2; }
+flags=(--product ModelFuzz --build-path "$build_path" -Xswiftc -sanitize=fuzzer,address
+       -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver)
+mkdir -p "$build_path"
+if ! swift build "${flags[@]}" >"$build_path/build.log" 2>&1; then
+    grep -v "Cannot export local symbol" "$build_path/build.log" | tail -n 40
+    echo "fuzz.sh: build failed" >&2
+    exit 2
+fi
+binary="$(swift build "${flags[@]}" --show-bin-path)/ModelFuzz"
 
 rm -rf "$work/artifacts"
 mkdir -p "$work/corpus" "$work/artifacts"

@@ -24,12 +24,14 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// Everything stored in a file, table by table, as raw values: compares stores before and after.
 enum StoreDump {
-    /// Every table's rows (ordered by rowid), by table name; `sqlite_*` tables are left out.
+    /// Every table's rows (in a fixed order: some tables have no rowid), by table name;
+    /// `sqlite_*` tables are left out.
     static func dump(_ connection: Connection) throws -> [String: [[SQLValue]]] {
         let tables = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         var result: [String: [[SQLValue]]] = [:]
         for case .text(let name) in tables.compactMap(\.first) {
-            result[name] = try connection.rows("SELECT * FROM \(SQLQuote.identifier(name)) ORDER BY rowid")
+            result[name] = try connection.rows("SELECT * FROM \(SQLQuote.identifier(name))")
+                .sorted { "\($0)" < "\($1)" }
         }
         return result
     }
