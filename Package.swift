@@ -46,10 +46,14 @@ let package = Package(
             name: "FuzzOracle",
             dependencies: ["ModelGenKit"]
         ),
-        // libFuzzer target over the front end; see Scripts/fuzz.sh (does nothing in a normal build).
+        // Hands ModelFuzz over to libFuzzer, when Scripts/fuzz.sh compiles and links it in.
+        .target(
+            name: "ModelFuzzDriver"
+        ),
+        // libFuzzer target over the front end (Scripts/fuzz.sh); built normally, it replays files.
         .executableTarget(
             name: "ModelFuzz",
-            dependencies: ["FuzzOracle"]
+            dependencies: ["FuzzOracle", "ModelFuzzDriver"]
         ),
         // Child process of the crash-durability test: saves batches of Trips and acknowledges each.
         .executableTarget(

@@ -3,13 +3,12 @@
 # (default 60). Builds ModelFuzz with the fuzzer and address sanitizers in .build-fuzz, runs it
 # on a working corpus seeded from Fuzz/corpus with the Fuzz/model.dict dictionary.
 #
-# Not `swift build --sanitize=fuzzer`: that compiles every executable, the TemplateEmbedder build
-# tool too, as a library (-parse-as-library), which its top-level main.swift does not survive.
-# Instead `-Xswiftc -sanitize=fuzzer,address` instruments everything, libFuzzer is linked in,
-# and ModelFuzz's own main hands over to libFuzzer's exported `LLVMFuzzerRunDriver`.
-# Any input that crashed, hung (over 2 s) or ran out of memory is copied to
-# Tests/ModelGenKitTests/FuzzRegressions/inputs/ (replayed by the normal test suite) and the
-# script exits 1. Extra arguments are passed to libFuzzer.
+# Not `swift build --sanitize=fuzzer`, nor `-Xswiftc -sanitize=fuzzer`: both reach every
+# executable, the TemplateEmbedder build tool too (the first compiles its top-level main.swift
+# as a library, the second links libFuzzer into it, which then lacks LLVMFuzzerTestOneInput).
+# Instead every target gets AddressSanitizer and libFuzzer's coverage instrumentation, and
+# libFuzzer (without its main) is linked in; only ModelFuzz references it, through the
+# ModelFuzzDriver C target compiled with -DMODELFUZZ_LIBFUZZER.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,8 +18,13 @@ build_path=.build-fuzz
 work="$build_path/fuzz-work"
 regressions=Tests/ModelGenKitTests/FuzzRegressions/inputs
 
-flags=(--product ModelFuzz --build-path "$build_path" -Xswiftc -sanitize=fuzzer,address
-       -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver)
+toolchain_lib="$(dirname "$(readlink -f "$(command -v swift)")")/../lib"
+libfuzzer="$(ls "$toolchain_lib"/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -n 1)"
+coverage=inline-8bit-counters,pc-table,trace-cmp
+flags=(--product ModelFuzz --build-path "$build_path" -c release
+       -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,$coverage
+       -Xcc -fsanitize=address -Xcc -fsanitize-coverage=$coverage -Xcc -DMODELFUZZ_LIBFUZZER
+       -Xlinker "$libfuzzer" -Xlinker -lstdc++)
 mkdir -p "$build_path"
 if ! swift build "${flags[@]}" >"$build_path/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$build_path/build.log" | tail -n 40

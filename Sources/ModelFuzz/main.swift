@@ -1,13 +1,11 @@
 // libFuzzer target over the whole front end (see Scripts/fuzz.sh and docs/Reliability.md).
 //
-// Built with `-sanitize=fuzzer`, the process hands control to libFuzzer's driver, which calls
-// `LLVMFuzzerTestOneInput` with each input. Built normally, it replays files instead:
-// `ModelFuzz FILE...` runs each through the same checks and exits 1 when one breaks a property.
-import FuzzOracle
+// Built by Scripts/fuzz.sh (coverage instrumentation, libFuzzer linked in), the process hands
+// control to libFuzzer's driver, which calls `LLVMFuzzerTestOneInput` with each input. Built
+// normally, it replays files instead: `ModelFuzz FILE...` runs each through the same checks and exits 1 when one breaks a property.
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import FuzzOracle
+import ModelFuzzDriver
 
 /// libFuzzer's entry point: runs the whole front end on the input and stops the run (so
 /// libFuzzer keeps the input) when a property of `FrontEndOracle` breaks.
@@ -20,22 +18,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// `LLVMFuzzerRunDriver`'s type (libFuzzer's C API).
-typealias FuzzerDriver = @convention(c) (
-    UnsafeMutablePointer<CInt>,
-    UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// Runs libFuzzer when it is linked in (its driver is exported by Scripts/fuzz.sh's link flags),
-/// else replays the files named on the command line.
+/// Runs libFuzzer when it is compiled and linked in (Scripts/fuzz.sh), else replays the files
+/// named on the command line.
 func runFuzzerOrReplay() -> Int32 {
-    if let symbol = dlsym(nil, "LLVMFuzzerRunDriver") {
-        let driver = unsafeBitCast(symbol, to: FuzzerDriver.self)
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        return driver(&argc, &argv, fuzzOneInput)
-    }
+    var argc = CommandLine.argc
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+    let fuzzerStatus = modelfuzz_run_libfuzzer(&argc, &argv, fuzzOneInput)
+    if fuzzerStatus >= 0 { return fuzzerStatus }
     var status: Int32 = 0
     for path in CommandLine.arguments.dropFirst() {
         guard let data = FileManager.default.contents(atPath: path) else {

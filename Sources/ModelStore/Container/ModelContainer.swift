@@ -9,6 +9,9 @@ public final class ModelContainer: Sendable {
     public let configurations: [ModelConfiguration]
     /// Keeps an in-memory database alive while the container lives.
     private let keeper: ConnectionKeeper
+    /// Serializes the saves of this container's contexts: SQLite has one writer at a time, and
+    /// writers polling its busy handler can starve past the busy timeout ("database is locked").
+    let writeLock = NSLock()
 
     /// A container for the given model types (and their bases and subclasses).
     public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {

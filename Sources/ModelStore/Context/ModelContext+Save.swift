@@ -14,6 +14,8 @@ extension ModelContext {
         let connection = try connection()
         var assigned: [ModelObject] = []
         var upserted: [(ModelObject, Int64)] = []
+        container.writeLock.lock()
+        defer { container.writeLock.unlock() }
         do {
             try connection.execute("BEGIN IMMEDIATE")
             try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)
