@@ -51,11 +51,13 @@ struct RandomValues {
         return pick(index, edges) { Date(timeIntervalSinceReferenceDate: Double.random(in: -1e11 ... 1e11, using: &$0)) }
     }
 
+    static let stringEdges = ["", "\0", "a\0b", "\0\0\0", "é", "e\u{301}", "日本語", "👩‍👩‍👧‍👦", "'", "\"",
+                              "'; DROP TABLE \"Product\"; --", "/* */", "\r\n", "\u{FEFF}", "\u{10FFFF}",
+                              String(repeating: "x", count: 5000)]
+
     /// Strings with NUL bytes, non-ASCII text, emoji, combining marks, quotes and SQL.
     mutating func string(_ index: Int) -> String {
-        let edges = ["", "\0", "a\0b", "\0\0\0", "é", "e\u{301}", "日本語", "👩‍👩‍👧‍👦", "'", "\"", "'; DROP TABLE \"Product\"; --",
-                     "/* */", "\r\n", "\u{FEFF}", "\u{10FFFF}", String(repeating: "x", count: 5000)]
-        return pick(index, edges) { random in
+        pick(index, Self.stringEdges) { random in
             let length = Int.random(in: 0...40, using: &random)
             var scalars = String.UnicodeScalarView()
             for _ in 0..<length {
