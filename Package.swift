@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "modelgen", targets: ["modelgen"]),
         .library(name: "ModelGenKit", targets: ["ModelGenKit"]),
         .library(name: "ModelStore", targets: ["ModelStore"]),
+        .plugin(name: "ModelGenPlugin", targets: ["ModelGenPlugin"]),
+        .plugin(name: "GenerateModels", targets: ["GenerateModels"]),
     ],
     targets: [
         // System SQLite (Debian: libsqlite3-dev).
@@ -41,6 +43,26 @@ let package = Package(
             name: "modelgen",
             dependencies: ["ModelGenKit"]
         ),
+        // Build-tool plugin: generates a target's `.model` files at build time.
+        .plugin(
+            name: "ModelGenPlugin",
+            capability: .buildTool(),
+            dependencies: ["modelgen"]
+        ),
+        // Command plugin: `swift package generate-models` writes generated code into the sources.
+        .plugin(
+            name: "GenerateModels",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-models",
+                    description: "Generate Swift code from the .model files of the package's targets into their sources"
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the generated Swift files into each target's Generated folder"),
+                ]
+            ),
+            dependencies: ["modelgen"]
+        ),
         // The properties every front-end input must satisfy (fuzz target and its regression tests).
         .target(
             name: "FuzzOracle",
@@ -63,7 +85,7 @@ let package = Package(
         .testTarget(
             name: "ModelGenKitTests",
             dependencies: ["ModelGenKit", "FuzzOracle"],
-            exclude: ["Mustache/spec", "Syntax/Fixtures", "FuzzRegressions/inputs"]
+            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec", "Syntax/Fixtures"]
         ),
         // End-to-end tests that run the built `modelgen` binary.
         .testTarget(
@@ -73,6 +95,12 @@ let package = Package(
         .testTarget(
             name: "ModelStoreTests",
             dependencies: ["ModelStore", "CrashWriter"]
+        ),
+        // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["modelgen"],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -12,10 +12,13 @@ public enum FrontEndOracle {
     public static let path = "Fuzz.model"
 
     /// Runs the whole front end on `bytes` (lex, parse, check, render diagnostics, generate to
-    /// memory) and checks the properties:
+    /// memory, draw diagrams, format) and checks the properties:
     /// - an input with an error has at least one error diagnostic;
     /// - every diagnostic (and note) position lies inside the input;
-    /// - an accepted input generates Swift without a template error, the same text twice.
+    /// - an accepted input generates Swift without a template error, the same text twice, and
+    ///   renders as diagrams;
+    /// - an input that parses formats to text that parses and formats to itself; formatting an
+    ///   accepted input keeps it accepted and generating the same Swift.
     /// Returns the violations found (empty when the input behaves).
     public static func check(_ bytes: [UInt8]) -> [Violation] {
         let source = SourceFile(path: path, bytes: bytes)
@@ -33,14 +36,47 @@ public enum FrontEndOracle {
         // Rendering reads the source lines the positions point at.
         _ = DiagnosticRenderer(sources: [source]).render(result.diagnostics)
         _ = DiagnosticJSON.encode(result.diagnostics)
+        var generated: String?
         if let schema = result.schema {
-            let input = GenerationInput(path: path)
+            _ = DotDiagram.render(schema)
+            _ = MermaidDiagram.render(schema)
             do {
-                let first = try CodeGenerator().generate(schema, for: input)
-                let second = try CodeGenerator().generate(schema, for: input)
-                if first != second { violations.append(Violation(description: "generation is not deterministic")) }
+                generated = try generate(schema)
+                if try generate(schema) != generated {
+                    violations.append(Violation(description: "generation is not deterministic"))
+                }
             } catch {
                 violations.append(Violation(description: "accepted input fails to generate: \(error)"))
+            }
+        }
+        violations += formatViolations(source, generated: generated)
+        return violations
+    }
+
+    /// The Swift generated for the oracle's one input file.
+    static func generate(_ schema: CheckedSchema) throws -> String {
+        try CodeGenerator().generate(schema, for: GenerationInput(path: path))
+    }
+
+    /// Formatting properties: a file that parses formats to text that parses and formats to
+    /// itself; the formatted text of an accepted file is accepted and generates the same Swift.
+    static func formatViolations(_ source: SourceFile, generated: String?) -> [Violation] {
+        guard let formatted = ModelFormatter.format(source).text else { return [] }
+        let reformatted = ModelFormatter.format(SourceFile(path: path, text: formatted))
+        guard let again = reformatted.text else {
+            let first = reformatted.diagnostics.first.map { "\($0.rule) '\($0.message)'" } ?? ""
+            return [Violation(description: "formatted text does not parse: \(first)")]
+        }
+        var violations: [Violation] = []
+        if again != formatted { violations.append(Violation(description: "formatting is not idempotent")) }
+        if let generated {
+            let checked = LintRun.run([SourceFile(path: path, text: formatted)])
+            if let schema = checked.schema {
+                if (try? generate(schema)) != generated {
+                    violations.append(Violation(description: "formatting changed the generated code"))
+                }
+            } else {
+                violations.append(Violation(description: "formatted text of an accepted input is rejected"))
             }
         }
         return violations

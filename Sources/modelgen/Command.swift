@@ -15,7 +15,7 @@ enum CommandLineTool {
     static let version = "0.1.0"
 
     /// The commands this build implements.
-    static var commands: [any Command.Type] { [LintCommand.self, GenerateCommand.self, HelpCommand.self] }
+    static var commands: [any Command.Type] { [LintCommand.self, GenerateCommand.self, FormatCommand.self, DiagramCommand.self, HelpCommand.self] }
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         guard let verb = arguments.first else {

@@ -132,4 +132,38 @@ import Testing
         #expect(lintHelp.stdout.contains("--warnings-as-errors"))
         #expect(try ToolRunner.run(["help", "nope"]).status == 2)
     }
+
+    @Test func warningsPassUnlessWarningsAsErrors() throws {
+        let root = try folder(["w.model": "entity A { a: Int }\nentity B: A { b: Int }\ncontainer S { A, B }\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let plain = try ToolRunner.run(["lint", "w.model"], in: root)
+        #expect(plain.status == 0)
+        #expect(plain.stderr.contains("w.model:3:18: warning: "))
+        #expect(plain.stderr.contains("[redundant-registration]"))
+        #expect(plain.stderr.hasSuffix("\n1 warning\n"))
+        let strict = try ToolRunner.run(["lint", "--warnings-as-errors", "w.model"], in: root)
+        #expect(strict.status == 1)
+    }
+
+    @Test func filesFormOneSchemaAndDiagnosticsFollowInputOrder() throws {
+        let root = try folder([
+            "b.model": "entity B {\n    a: A?\n    x: Nope\n}\n",
+            "a.model": "entity A {\n    y: Missing\n    @Relationship(inverse: \\B.a) bs: [B] = []\n}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = try ToolRunner.run(["lint", "b.model", "a.model"], in: root)
+        #expect(output.status == 1)
+        let headers = output.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map { String($0.prefix { $0 != " " }) }
+        #expect(headers == ["b.model:3:8:", "a.model:2:8:"])
+        #expect(output.stderr.contains("[unknown-type]"))
+    }
+
+    @Test func syntaxErrorsInSeveralFilesAreAllReported() throws {
+        let root = try folder(["one.model": "entity A {\n    a Int\n}\n", "two.model": "entity B {\n    b: \n}\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = try ToolRunner.run(["lint", "--diagnostics-format", "json", "one.model", "two.model"], in: root)
+        #expect(output.status == 1)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["file"] as? String } == ["one.model", "two.model"])
+    }
 }

@@ -165,4 +165,78 @@ import Testing
         let result = try ToolRunner.run(["generate", "--access-level", "private", "Samples/Trips.model"])
         #expect(result.status == 2)
     }
+
+    private let withWarning = """
+        entity Trip {
+            name: String
+        }
+        entity BusinessTrip: Trip {
+            company: String
+        }
+        container Store { Trip, BusinessTrip }
+
+        """
+
+    @Test func warningsDoNotStopGenerationUnlessTheyAreErrors() throws {
+        let root = try folder(["Store.model": withWarning])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let strict = try ToolRunner.run(["generate", "--warnings-as-errors", "--output", "out", "Store.model"], in: root)
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("[redundant-registration]"))
+        #expect(listing(root) == ["Store.model"])
+
+        let lenient = try ToolRunner.run(["generate", "--output", "out", "Store.model"], in: root)
+        #expect(lenient.status == 0)
+        #expect(lenient.stderr.contains("warning:"))
+        let text = try String(contentsOf: root.appendingPathComponent("out/Store.model.swift"), encoding: .utf8)
+        #expect(text.contains("internal final class BusinessTrip: Trip {"))
+    }
+
+    @Test func jsonDiagnosticsGoToStandardOutput() throws {
+        let root = try folder(["Store.model": withWarning])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try ToolRunner.run(["generate", "--diagnostics-format", "json", "--output", "out", "Store.model"], in: root)
+        #expect(result.status == 0)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(array.first?["rule"] as? String == "redundant-registration")
+    }
+
+    @Test func accessLevelIsAppliedToEveryDeclaration() throws {
+        let root = try folder(["Thing.model": valid])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try ToolRunner.run(["generate", "--access-level", "public", "--output", "out", "Thing.model"], in: root)
+        #expect(result.status == 0)
+        let text = try String(contentsOf: root.appendingPathComponent("out/Thing.model.swift"), encoding: .utf8)
+        #expect(text.contains("public class Thing: ModelStore.ModelObject {"))
+        #expect(text.contains("    public var name: String {"))
+        #expect(text.contains("    public required init(from row: ModelStore.RowDecoder) throws {"))
+        #expect(!text.contains("internal "))
+    }
+
+    @Test func generatedSampleMatchesTheCommittedGolden() throws {
+        let root = try folder([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try ToolRunner.run(["generate", "--output", root.path, "Samples/Trips.model"])
+        #expect(result.status == 0)
+        let generated = try String(contentsOf: root.appendingPathComponent("Trips.model.swift"), encoding: .utf8)
+        let golden = try String(contentsOf: ToolRunner.packageRoot.appendingPathComponent("Tests/ModelStoreTests/Generated/Trips.model.swift"), encoding: .utf8)
+        #expect(generated == golden)
+    }
+
+    @Test func binaryCopiedAloneStillHasItsTemplates() throws {
+        let root = try folder(["Thing.model": valid])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let copy = root.appendingPathComponent("bin/modelgen")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ToolRunner.executable, to: copy)
+        let process = Process()
+        process.executableURL = copy
+        process.arguments = ["generate", "--output", "out", "Thing.model"]
+        process.currentDirectoryURL = root
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let text = try String(contentsOf: root.appendingPathComponent("out/Thing.model.swift"), encoding: .utf8)
+        #expect(text.contains("internal class Thing: ModelStore.ModelObject {"))
+    }
 }

@@ -8,7 +8,7 @@
 /// ```
 ///
 /// The marker puts `^` under the first byte of the range and `~` under the rest of it on that line
-/// (counted in characters, tabs kept, so it lines up in a terminal). A note without a range of its
+/// (counted in Unicode scalars, tabs kept, so it lines up in a terminal). A note without a range of its
 /// own is printed at the diagnostic's position, so every header line has the same shape. Very long
 /// source lines are shown as a window around the column, cut at each side with `…`.
 public struct DiagnosticRenderer: Sendable {
@@ -25,8 +25,10 @@ public struct DiagnosticRenderer: Sendable {
         for source in sources where files[source.path] == nil {
             files[source.path] = source
             var starts = [0]
-            for (offset, byte) in source.bytes.enumerated() where byte == UInt8(ascii: "\n") {
-                starts.append(offset + 1)
+            source.bytes.withUnsafeBufferPointer { buffer in
+                for offset in buffer.indices where buffer[offset] == UInt8(ascii: "\n") {
+                    starts.append(offset + 1)
+                }
             }
             lineStarts[source.path] = starts
         }
@@ -89,26 +91,19 @@ public struct DiagnosticRenderer: Sendable {
         let suffixCut = windowEnd < lineEnd ? "…" : ""
         let shownLine = prefixCut + Self.printable(bytes[windowStart..<windowEnd]) + suffixCut
 
+        // One marker column per character (UTF-8 lead byte); tabs are copied so the marker lines up.
         var marker = prefixCut.isEmpty ? "" : " "
-        for character in Self.printable(bytes[windowStart..<caret]) {
-            marker.append(character == "\t" ? "\t" : " ")
+        for byte in bytes[windowStart..<caret] where byte & 0xC0 != 0x80 {
+            marker.append(byte == UInt8(ascii: "\t") ? "\t" : " ")
         }
         marker.append("^")
-        let spanCharacters = Self.printable(bytes[caret..<min(spanEnd, windowEnd)]).count
+        let spanCharacters = bytes[caret..<min(spanEnd, windowEnd)].count { $0 & 0xC0 != 0x80 }
         if spanCharacters > 1 { marker += String(repeating: "~", count: spanCharacters - 1) }
         return (shownLine, marker)
     }
 
     /// The bytes as text: invalid UTF-8 and control characters (other than tab) become `�`.
     private static func printable(_ bytes: ArraySlice<UInt8>) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            if scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80..<0xA0).contains(scalar.value)) {
-                scalars.append(scalar)
-            } else {
-                scalars.append("\u{FFFD}")
-            }
-        }
-        return String(scalars)
+        UTF8Scalar.printableString(bytes)
     }
 }

@@ -24,6 +24,8 @@ public enum InputDiscovery {
     /// The file extension of model files, without the dot.
     public static let modelExtension = "model"
 
+    /// The `.model` files named by `arguments`, in order. Throws for no argument, a missing path,
+    /// a named file without the `.model` extension, an unreadable folder, or no model file at all.
     public static func discover(_ arguments: [String]) throws(InputError) -> [ModelInput] {
         guard !arguments.isEmpty else { throw InputError("no input: give .model files or folders") }
         var inputs: [ModelInput] = []

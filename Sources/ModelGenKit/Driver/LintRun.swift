@@ -24,6 +24,7 @@ public struct LintResult: Sendable {
 /// file would make the semantic rules report follow-on errors (an entity dropped by recovery
 /// shows up as an `unknown-type` elsewhere). Fix the syntax, then the rules speak.
 public enum LintRun {
+    /// Parses every source, then (when all parsed cleanly) checks them together.
     public static func run(_ sources: [SourceFile]) -> LintResult {
         var files: [ModelFile] = []
         var diagnostics: [Diagnostic] = []

@@ -4,8 +4,8 @@ public enum AccessLevel: String, CaseIterable, Sendable {
     case `public`
     case package
 
-    /// The keyword and a space to put before a declaration ("" for internal, the default).
+    /// The keyword and a space, put before every generated declaration (`internal ` too: explicit).
     var keyword: String {
-        self == .internal ? "" : rawValue + " "
+        rawValue + " "
     }
 }

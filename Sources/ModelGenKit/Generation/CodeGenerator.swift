@@ -1,5 +1,3 @@
-import Foundation
-
 /// Turns a checked schema into Swift source: one file per input file, holding the entities, enums
 /// and containers that file declares, rendered through the templates.
 public struct CodeGenerator: Sendable {
@@ -30,10 +28,7 @@ public struct CodeGenerator: Sendable {
     /// The view model as a Mustache value (through its `Encodable` form).
     static func mustacheValue(of model: some Encodable) -> MustacheValue {
         // Encoding plain structs of strings, numbers, booleans and arrays cannot fail.
-        guard let data = try? JSONEncoder().encode(model),
-            let value = try? JSONDecoder().decode(MustacheValue.self, from: data)
-        else { return .null }
-        return value
+        (try? MustacheValueEncoder.encode(model)) ?? .null
     }
 }
 

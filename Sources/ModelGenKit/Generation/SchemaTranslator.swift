@@ -28,10 +28,11 @@ struct SchemaTranslator {
             swiftName: SwiftIdentifier.escaped(entity.name),
             nameLiteral: SwiftLiteral.string(entity.name),
             docLines: docLines(entity.doc),
-            classKeyword: entity.subclassNames.isEmpty ? "final class" : "class",
+            classKeyword: base == nil ? "class" : "final class",
             isSubclass: base != nil,
             hasSubclasses: !entity.subclassNames.isEmpty,
-            isFinal: entity.subclassNames.isEmpty,
+            isFinal: base != nil,
+            entitySwiftName: SwiftIdentifier.escaped(entity.name),
             baseName: base?.name ?? "",
             baseSwiftName: base.map { SwiftIdentifier.escaped($0.name) } ?? "",
             rootName: base?.name ?? entity.name,
@@ -44,6 +45,8 @@ struct SchemaTranslator {
             relationships: stored.filter(\.isRelationship).positioned(),
             transientProperties: properties.filter(\.isTransient).positioned(),
             inheritedProperties: withSlots(inherited, after: []).positioned(),
+            hasInheritedProperties: !inherited.isEmpty,
+            valueProperties: properties.filter(\.isAttribute).positioned(),
             hasStoredProperties: !stored.isEmpty,
             hasRelationships: stored.contains(where: \.isRelationship),
             hasTransientProperties: properties.contains(where: \.isTransient),
@@ -60,7 +63,7 @@ struct SchemaTranslator {
         var model = PropertyViewModel(
             name: property.name, swiftName: SwiftIdentifier.escaped(property.name),
             nameLiteral: SwiftLiteral.string(property.name), docLines: docLines(property.doc),
-            ownerName: owner.name, ownerSwiftName: SwiftIdentifier.escaped(owner.name), type: SwiftTypeName.of(property), wrappedType: "", isOptional: false,
+            ownerName: owner.name, ownerSwiftName: SwiftIdentifier.escaped(owner.name), type: SwiftTypeName.of(property, in: owner.name), wrappedType: "", isOptional: false,
             isAttribute: false, isRelationship: false, isToOne: false, isToMany: false,
             isTransient: property.isTransient, isStored: !property.isTransient,
             hasDefault: false, defaultExpression: "", initialValue: "", hasInitialValue: false,
@@ -74,11 +77,11 @@ struct SchemaTranslator {
         case .attribute(let attribute):
             model.isAttribute = true
             model.isOptional = attribute.isOptional
-            model.wrappedType = SwiftTypeName.of(attribute.type)
+            model.wrappedType = SwiftTypeName.of(attribute.type, in: owner.name)
             model.valueKind = Self.kind(of: attribute.type)
             if case .array(let element) = attribute.type {
                 model.isArray = true
-                model.elementType = SwiftTypeName.of(element)
+                model.elementType = SwiftTypeName.of(element, in: owner.name)
                 model.elementKind = Self.kind(of: element)
                 if case .enumeration(_, let rawType) = element { model.enumRawType = rawType.rawValue }
             }
@@ -90,6 +93,7 @@ struct SchemaTranslator {
                 model.hasDefault = true
                 model.defaultExpression = SwiftLiteral.defaultExpression(value, for: attribute.type)
                 model.initialValue = model.defaultExpression
+                model.hasConstantDefault = ![.newUUID, .now, .nil].contains(value)
             } else if attribute.isOptional {
                 model.initialValue = "nil"
             }
@@ -194,26 +198,38 @@ struct SchemaTranslator {
                 name: parameter.name, swiftName: SwiftIdentifier.escaped(parameter.name),
                 type: model?.type ?? "", hasDefaultArgument: !defaultArgument.isEmpty, defaultArgument: defaultArgument)
         }
-        // Own attributes are set before `super.init`; relationships (kept by the runtime) and base
+        // Own attributes (from a parameter or their initial value) are set before `super.init`;
+        // relationships (kept by the runtime) and base
         // properties not passed to `super.init` are set through their setters after it.
         let superArguments = initializer.superArguments ?? []
         var before: [AssignmentViewModel] = []
         var after: [AssignmentViewModel] = []
-        for own in entity.properties where parameterNames.contains(own.name) {
+        for own in entity.properties {
             let name = SwiftIdentifier.escaped(own.name)
-            let assignment = AssignmentViewModel(name: own.name, swiftName: name, value: name, isParameter: true)
-            if case .relationship = own.kind { after.append(assignment) } else { before.append(assignment) }
+            let isParameter = parameterNames.contains(own.name)
+            if case .relationship = own.kind {
+                if isParameter { after.append(AssignmentViewModel(name: own.name, swiftName: name, value: name, isParameter: true)) }
+            } else {
+                // A transient property starts with its default where it is declared.
+                if own.isTransient && !isParameter { continue }
+                let value = isParameter ? name : property(own, of: entity).initialValue
+                if !value.isEmpty { before.append(AssignmentViewModel(name: own.name, swiftName: name, value: value, isParameter: isParameter)) }
+            }
         }
         for inherited in base?.properties ?? [] where parameterNames.contains(inherited.name) && !superArguments.contains(inherited.name) {
             let name = SwiftIdentifier.escaped(inherited.name)
             after.append(AssignmentViewModel(name: inherited.name, swiftName: name, value: name, isParameter: true))
         }
-        let signature = parameters.map { "\($0.name):\($0.type)" }
-        let overridesBase = base?.initializers.contains { baseInit in
-            baseInit.parameters.map { parameter in
-                "\(parameter.name):\(base!.properties.first { $0.name == parameter.name }.map(SwiftTypeName.of) ?? "")"
-            } == signature
-        } ?? false
+        // An init with the labels and types of one of the base's inits overrides it.
+        func signature(_ parameters: [CheckedInitializer.Parameter]) -> [String] {
+            parameters.map { parameter in
+                let declared = allProperties.first { $0.name == parameter.name }
+                return parameter.name + ":" + (declared.map { SwiftTypeName.of($0) } ?? "")
+            }
+        }
+        // A base's `init()` overrides the runtime base class's `ModelObject.init()`.
+        let overridesBase = base?.initializers.contains { signature($0.parameters) == signature(initializer.parameters) }
+            ?? initializer.parameters.isEmpty
         return InitializerViewModel(
             docLines: docLines(initializer.doc), isSynthesized: initializer.isSynthesized,
             overrideKeyword: overridesBase ? "override " : "",

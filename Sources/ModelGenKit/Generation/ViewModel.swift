@@ -57,11 +57,13 @@ struct EntityViewModel: Encodable, PositionedViewModel {
     var swiftName: String
     var nameLiteral: String
     var docLines: [String]
-    /// `final class` for an entity without subclasses, else `class`.
+    /// `final class` for a subclass, else `class`.
     var classKeyword: String
     var isSubclass: Bool
     var hasSubclasses: Bool
     var isFinal: Bool
+    /// Same as `swiftName`, under a name no property shadows (for use inside property lists).
+    var entitySwiftName: String
     /// The base's name ("" for a base or a standalone entity).
     var baseName: String
     var baseSwiftName: String
@@ -83,6 +85,9 @@ struct EntityViewModel: Encodable, PositionedViewModel {
     var transientProperties: [PropertyViewModel]
     /// The base's stored properties (empty unless a subclass).
     var inheritedProperties: [PropertyViewModel]
+    var hasInheritedProperties: Bool
+    /// Own attributes, stored or transient: the ones with a private `_name` storage.
+    var valueProperties: [PropertyViewModel]
     var hasStoredProperties: Bool
     var hasRelationships: Bool
     var hasTransientProperties: Bool
@@ -123,6 +128,8 @@ struct PropertyViewModel: Encodable, PositionedViewModel {
     var hasDefault: Bool
     /// The default as a Swift expression ("" when none was written).
     var defaultExpression: String
+    /// Whether the default is a constant (a literal, an enum case, an array; not `UUID()`, `Date()` or `nil`).
+    var hasConstantDefault = false
     /// The value the property starts with when no init sets it: the default, `nil` for an optional,
     /// `[]` for a to-many relationship ("" when there is none: an init must set it).
     var initialValue: String
@@ -168,12 +175,14 @@ struct PropertyViewModel: Encodable, PositionedViewModel {
 struct InitializerViewModel: Encodable, PositionedViewModel {
     var docLines: [String]
     var isSynthesized: Bool
-    /// `override ` when a subclass init has the signature of one of its base's, else "".
+    /// `override ` when a subclass init has the signature of one of its base's, or an init of a
+    /// base has no parameters (it overrides `ModelObject.init()`); else "".
     var overrideKeyword: String
     var parameters: [ParameterViewModel]
     var hasParameters: Bool
-    /// The entity's own attributes (stored or transient) set from parameters, before `super.init`
-    /// (`_name = name`).
+    /// Own attributes set before `super.init`, from a parameter or their initial value
+    /// (`self._name = name`, `self._days = []`); a transient one only when it is a parameter
+    /// (else its storage starts with its default).
     var assignments: [AssignmentViewModel]
     var hasSuperInit: Bool
     var superArguments: [NameViewModel]

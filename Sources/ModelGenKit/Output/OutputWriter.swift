@@ -52,6 +52,13 @@ public struct OutputWriter {
             for entry in temporaries { try? fileManager.removeItem(at: entry.temporary) }
             for directory in createdDirectories.reversed() { try? fileManager.removeItem(at: directory) }
         }
+        // What renaming could trip over is checked before anything is created.
+        for output in changed {
+            var isDirectory: ObjCBool = false
+            if fileManager.fileExists(atPath: output.url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw OutputWriteError(path: output.url.path, reason: "a folder is in the way")
+            }
+        }
         do {
             for output in changed {
                 let directory = output.url.deletingLastPathComponent()

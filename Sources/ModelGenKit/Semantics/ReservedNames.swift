@@ -21,10 +21,11 @@ public enum ReservedNames {
 
     /// Type names the generated code or its runtime use.
     public static let typeNames: Set<String> = [
-        // ModelStore (SwiftData's names).
-        "ModelContext", "ModelContainer", "ModelConfiguration", "Schema", "PersistentModel",
-        "PersistentIdentifier", "FetchDescriptor", "SortDescriptor", "Predicate", "Model", "Attribute",
-        "Relationship", "Transient", "Query", "ModelStore", "BackingData", "DefaultStore",
+        // ModelStore: its module name (generated code spells `ModelStore.X`), its API types (SwiftData's
+        // names, which an app's own code uses beside the models) and the types generated code builds on.
+        "ModelStore", "ModelContext", "ModelContainer", "ModelConfiguration", "Schema", "PersistentModel",
+        "PersistentIdentifier", "FetchDescriptor", "SortDescriptor", "Predicate", "ModelObject",
+        "EntityMetadata", "RowDecoder", "RowEncoder",
         // Swift and Foundation types that generated code spells.
         "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "Double", "Float",
         "String", "Date", "UUID", "Data", "URL", "Decimal", "Array", "Optional", "Dictionary", "Set",

@@ -37,12 +37,13 @@ enum TypeResolver {
         case brokenEnum
     }
 
-    /// Resolves `type` as the type of a property of `entity`; reports and returns `nil` when it is
+    /// Resolves `type` as the type of `property` of `entity`; reports and returns `nil` when it is
     /// unknown or cannot be stored.
-    static func resolve(_ type: TypeExpr, in entity: String, model: inout SemanticModel) -> ResolvedType? {
+    static func resolve(_ type: TypeExpr, of property: String, in entity: String, model: inout SemanticModel) -> ResolvedType? {
+        let owner = "'\(entity).\(property)'"
         switch type.kind {
         case .named(let parts):
-            switch named(parts, range: type.range, in: entity, model: &model) {
+            switch named(parts, range: type.range, in: entity, owner: owner, model: &model) {
             case .value(let v): return .value(v, isOptional: false)
             case .entity(let e): return .toOne(destination: e, isOptional: false)
             case .brokenEnum, nil: return nil
@@ -50,69 +51,69 @@ enum TypeResolver {
         case .optional(let wrapped):
             switch wrapped.kind {
             case .named(let parts):
-                switch named(parts, range: wrapped.range, in: entity, model: &model) {
+                switch named(parts, range: wrapped.range, in: entity, owner: owner, model: &model) {
                 case .value(let v): return .value(v, isOptional: true)
                 case .entity(let e): return .toOne(destination: e, isOptional: true)
                 case .brokenEnum, nil: return nil
                 }
             case .array(let element):
-                guard let elementType = arrayElement(element, whole: type, in: entity, model: &model) else { return nil }
+                guard let elementType = arrayElement(element, whole: type, in: entity, owner: owner, model: &model) else { return nil }
                 switch elementType {
                 case .value(let v): return .value(.array(v), isOptional: true)
                 case .entity(let e):
-                    unsupported(type, "an optional to-many relationship is not supported", fix: "write '[\(e)] = []': an empty array means no related models", model: &model)
+                    unsupported(type, owner, "an optional to-many relationship", fix: "write '[\(e)] = []': an empty array means no related models", model: &model)
                     return nil
                 case .brokenEnum: return nil
                 }
             case .optional:
-                unsupported(type, "a double optional cannot be stored", fix: "write '\(wrapped)'", model: &model)
+                unsupported(type, owner, "a double optional", fix: "write '\(wrapped)'", model: &model)
                 return nil
             case .dictionary, .tuple:
-                return structural(wrapped, model: &model)
+                return structural(wrapped, owner: owner, model: &model)
             }
         case .array(let element):
-            guard let elementType = arrayElement(element, whole: type, in: entity, model: &model) else { return nil }
+            guard let elementType = arrayElement(element, whole: type, in: entity, owner: owner, model: &model) else { return nil }
             switch elementType {
             case .value(let v): return .value(.array(v), isOptional: false)
             case .entity(let e): return .toMany(destination: e)
             case .brokenEnum: return nil
             }
         case .dictionary, .tuple:
-            return structural(type, model: &model)
+            return structural(type, owner: owner, model: &model)
         }
     }
 
     /// The element of `[element]`: a name, else unsupported.
-    private static func arrayElement(_ element: TypeExpr, whole: TypeExpr, in entity: String, model: inout SemanticModel) -> NamedType? {
+    private static func arrayElement(_ element: TypeExpr, whole: TypeExpr, in entity: String, owner: String, model: inout SemanticModel) -> NamedType? {
         switch element.kind {
         case .named(let parts):
-            return named(parts, range: element.range, in: entity, model: &model)
+            return named(parts, range: element.range, in: entity, owner: owner, model: &model)
         case .array:
-            unsupported(whole, "a nested array '\(whole)' cannot be stored", fix: "store an array of a Codable enum, or use an entity", model: &model)
+            unsupported(whole, owner, "an array of arrays", fix: "declare an entity for the inner arrays and a to-many relationship to it", model: &model)
         case .optional(let inner):
-            unsupported(whole, "an array of optionals '\(whole)' cannot be stored", fix: "write '[\(inner)]'", model: &model)
+            unsupported(whole, owner, "an array of optionals", fix: "write '[\(inner)]'", model: &model)
         case .dictionary, .tuple:
-            _ = structural(element, model: &model)
+            _ = structural(element, owner: owner, model: &model)
         }
         return nil
     }
 
-    private static func structural(_ type: TypeExpr, model: inout SemanticModel) -> ResolvedType? {
+    private static func structural(_ type: TypeExpr, owner: String, model: inout SemanticModel) -> ResolvedType? {
         switch type.kind {
         case .dictionary:
-            unsupported(type, "a dictionary '\(type)' cannot be stored", fix: "use an entity with a relationship, or an array", model: &model)
+            unsupported(type, owner, "a dictionary", fix: "declare an entity with a key and a value property, and a to-many relationship to it", model: &model)
         default:
-            unsupported(type, "a tuple '\(type)' cannot be stored", fix: "declare one property per element", model: &model)
+            unsupported(type, owner, "a tuple", fix: "declare one property per element", model: &model)
         }
         return nil
     }
 
-    private static func unsupported(_ type: TypeExpr, _ message: String, fix: String, model: inout SemanticModel) {
-        model.sink.error(.unsupportedType, "\(message): \(fix)", at: type.range)
+    private static func unsupported(_ type: TypeExpr, _ owner: String, _ what: String, fix: String, model: inout SemanticModel) {
+        model.sink.error(.unsupportedType, "type '\(type)' of \(owner) is \(what), which cannot be stored: \(fix)", at: type.range)
     }
 
     /// Resolves a (possibly qualified) type name: nested enum, entity, top-level enum, value type.
-    private static func named(_ parts: [Identifier], range: SourceRange, in entity: String, model: inout SemanticModel) -> NamedType? {
+    private static func named(_ parts: [Identifier], range: SourceRange, in entity: String, owner: String, model: inout SemanticModel) -> NamedType? {
         let written = parts.map(\.name).joined(separator: ".")
         if parts.count == 1 {
             let name = parts[0].name
@@ -121,14 +122,14 @@ enum TypeResolver {
             if let topLevel = model.topLevelEnums[name] { return enumType(topLevel) }
             if let value = builtinTypes[name] { return .value(value) }
             if let fix = unsupportedSwiftTypes[name] {
-                model.sink.error(.unsupportedType, "type '\(name)' cannot be stored: \(fix)", at: range)
+                model.sink.error(.unsupportedType, "type '\(name)' of \(owner) cannot be stored: \(fix)", at: range)
                 return nil
             }
         } else if parts.count == 2, model.entities[parts[0].name] != nil,
                   let nested = model.nestedEnum(parts[1].name, visibleIn: parts[0].name) {
             return enumType(nested)
         }
-        model.sink.error(.unknownType, "unknown type '\(written)' in entity '\(entity)'", at: range, notes: suggestion(for: written, model: model))
+        model.sink.error(.unknownType, "unknown type '\(written)' of \(owner): declare an entity or enum of that name, or use a built-in type", at: range, notes: suggestion(for: written, model: model))
         return nil
     }
 

@@ -17,8 +17,8 @@ public struct Lexer {
     private var offset = 0
     private var line = 1
     private var lineStart = 0
-    /// Tokens lexed but not yet handed out (at most one in practice).
-    private var pending: [Token] = []
+    /// The token lexed by the last `step()` and not yet handed out (each step makes at most one).
+    private var pending: Token?
     private var lastKind: TokenKind?
     /// Every comment seen so far, in source order.
     public private(set) var comments: [Comment] = []
@@ -54,9 +54,9 @@ public struct Lexer {
 
     /// The next token; `.endOfFile` at the end (and on every call after it).
     public mutating func nextToken() -> Token {
-        while pending.isEmpty { step() }
-        let token = pending.removeFirst()
-        if token.kind == .endOfFile { pending.append(token) }
+        while pending == nil { step() }
+        let token = pending!
+        if token.kind != .endOfFile { pending = nil }
         return token
     }
 
@@ -113,7 +113,7 @@ public struct Lexer {
         }
         flushDocIfDetached(beforeLine: line + 2)
         let end = location
-        pending.append(Token(kind: .endOfFile, text: "", range: SourceRange(file: source.path, start: end, end: end), isAtLineStart: atLineStart))
+        pending = Token(kind: .endOfFile, text: "", range: SourceRange(file: source.path, start: end, end: end), isAtLineStart: atLineStart)
     }
 
     private mutating func append(_ kind: TokenKind, _ text: String, _ range: SourceRange, isEscaped: Bool = false) {
@@ -124,7 +124,7 @@ public struct Lexer {
             doc = DocComment(lines: pendingDoc.map(\.text), range: first.union(last))
         }
         pendingDoc.removeAll()
-        pending.append(Token(kind: kind, text: text, range: range, isEscaped: isEscaped, isAtLineStart: atLineStart, doc: doc))
+        pending = Token(kind: kind, text: text, range: range, isEscaped: isEscaped, isAtLineStart: atLineStart, doc: doc)
         lastKind = kind
         atLineStart = false
     }
@@ -142,7 +142,7 @@ public struct Lexer {
         atLineStart = true
         // Consecutive line breaks make one token (its range is the first one).
         if lastKind != .newline {
-            pending.append(Token(kind: .newline, text: "\n", range: range(from: start)))
+            pending = Token(kind: .newline, text: "\n", range: range(from: start))
             lastKind = .newline
         }
     }
@@ -152,7 +152,9 @@ public struct Lexer {
     private mutating func lexLineComment() {
         let start = location
         let textStart = offset
-        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
+            skipCommentCharacter()
+        }
         var textEnd = offset
         if textEnd > textStart, bytes[textEnd - 1] == UInt8(ascii: "\r") { textEnd -= 1 }
         let text = String(decoding: bytes[textStart..<textEnd], as: UTF8.self)
@@ -185,7 +187,7 @@ public struct Lexer {
                 line += 1
                 lineStart = offset
             } else {
-                offset += 1
+                skipCommentCharacter()
             }
         }
         let text = String(decoding: bytes[startOffset..<offset], as: UTF8.self)
@@ -193,6 +195,17 @@ public struct Lexer {
         if depth > 0 {
             collector.error("unterminated comment: expected '*/' to close this '/*'",
                             at: SourceRange(file: source.path, start: start, end: SourceLocation(line: start.line, column: start.column + 2, offset: start.offset + 2)))
+        }
+    }
+
+    /// Skips one character of a comment, reporting invalid UTF-8.
+    private mutating func skipCommentCharacter() {
+        if bytes[offset] < 0x80 {
+            offset += 1
+        } else if let (_, length) = decodeScalar(at: offset) {
+            offset += length
+        } else {
+            reportInvalidUTF8()
         }
     }
 
@@ -312,7 +325,7 @@ public struct Lexer {
         let start = location
         offset += 1
         var name = String.UnicodeScalarView()
-        if let (first, length) = identifierStart(at: offset) {
+        if offset < bytes.count, let (first, length) = identifierStart(at: offset) {
             name.append(first)
             offset += length
             while offset < bytes.count, let (scalar, length) = identifierContinue(at: offset) {
@@ -460,26 +473,7 @@ public struct Lexer {
 
     /// Decodes the UTF-8 scalar starting at `index`, or nil when the bytes there are not valid UTF-8.
     private func decodeScalar(at index: Int) -> (UnicodeScalar, Int)? {
-        let lead = bytes[index]
-        let length: Int
-        var value: UInt32
-        switch lead {
-        case 0x00...0x7F: return (UnicodeScalar(lead), 1)
-        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        for i in 1..<length {
-            let continuation = bytes[index + i]
-            guard continuation & 0xC0 == 0x80 else { return nil }
-            value = value << 6 | UInt32(continuation & 0x3F)
-        }
-        // Reject overlong forms and values outside Unicode (UnicodeScalar rejects surrogates).
-        let minimum: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
-        guard value >= minimum, value <= 0x10FFFF, let scalar = UnicodeScalar(value) else { return nil }
-        return (scalar, length)
+        UTF8Scalar.decode(bytes, at: index)
     }
 
     // MARK: - Character classes

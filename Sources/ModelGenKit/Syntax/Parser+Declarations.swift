@@ -75,6 +75,10 @@ extension Parser {
             hasVar = true
         }
         guard current.kind == .identifier else {
+            if current.kind == .keyword || current.kind == .boolLiteral || current.kind == .nilLiteral, peek().isPunctuation(":") {
+                collector.error("expected a property name but found \(current.displayName); write `\(current.text)` in backticks to use it as a name", at: current.range)
+                throw Failure()
+            }
             if attributes.isEmpty, !hasVar {
                 throw fail(expected: "a member (a property 'name: Type', 'init', 'enum', '#Unique' or '#Index')")
             }

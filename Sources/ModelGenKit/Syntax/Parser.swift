@@ -127,9 +127,10 @@ public struct Parser {
         SourceRange(file: source.path, start: start, end: max(start, previousEnd))
     }
 
-    /// True at `entity` or `container` at the start of a line: a new top-level declaration, whatever the nesting.
+    /// True at `entity Name` or `container Name` at the start of a line: a new top-level
+    /// declaration, whatever the nesting.
     var isAtTopLevelKeyword: Bool {
-        current.isAtLineStart && (current.isKeyword("entity") || current.isKeyword("container"))
+        current.isAtLineStart && (current.isKeyword("entity") || current.isKeyword("container")) && peek().kind == .identifier
     }
 
     // MARK: - Recovery

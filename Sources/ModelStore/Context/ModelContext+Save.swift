@@ -80,9 +80,16 @@ extension ModelContext {
         let removed = Set(removals.map(ObjectIdentifier.init))
         var fixups: [(ModelObject, Int)] = []
         var encoder: RowEncoder?
+        var statements: [ObjectIdentifier: Statement] = [:]
         for object in inserted where !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity else { continue }
-            let statement = try connection.statement(entity.insertSQL)
+            let statement: Statement
+            if let cached = statements[ObjectIdentifier(entity)] {
+                statement = cached
+            } else {
+                statement = try connection.statement(entity.insertSQL)
+                statements[ObjectIdentifier(entity)] = statement
+            }
             statement.bindText(entity.name, at: 1)
             let rowEncoder = encoder ?? RowEncoder(statement: statement, firstIndex: 2)
             rowEncoder.restart(statement: statement, firstIndex: 2)
@@ -124,10 +131,18 @@ extension ModelContext {
 
     private func writeUpdates(_ connection: Connection, removals: [ModelObject]) throws {
         let removed = Set(removals.map(ObjectIdentifier.init))
+        var statements: [ObjectIdentifier: Statement] = [:]
+        let encoder = RowEncoder()
         for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID, !entity.updateSQL.isEmpty else { continue }
-            let statement = try connection.statement(entity.updateSQL)
-            let encoder = RowEncoder(statement: statement, firstIndex: 1)
+            let statement: Statement
+            if let cached = statements[ObjectIdentifier(entity)] {
+                statement = cached
+            } else {
+                statement = try connection.statement(entity.updateSQL)
+                statements[ObjectIdentifier(entity)] = statement
+            }
+            encoder.restart(statement: statement, firstIndex: 1)
             object._encode(to: encoder)
             var index = encoder.index
             for slot in entity.keySlots {
@@ -194,9 +209,13 @@ extension ModelContext {
         }
         for object in removals { detachFromGraph(object, removed: removed) }
         for object in removals { object.status = .removed }
-        // An upsert's stored row now belongs to the inserted model.
+        // An upsert's stored row now belongs to the inserted model; the instance that had it
+        // leaves the context (it is not deleted: its row lives on in the inserted model).
         for (previous, _) in upserted where previous.status == .persisted {
-            previous.status = .removed
+            previous.status = .detached
+            previous.link = nil
+            previous.isDirty = false
+            previous.snapshot = nil
         }
         inserted = []
         deleted = []

@@ -30,6 +30,10 @@ enum RelationshipGraph {
         guard slot < object.slots.count else { return nil }
         switch object.slots[slot] {
         case .object(let related):
+            if let related, related.status == .removed {
+                object.slots[slot] = .object(nil)
+                return nil
+            }
             return related
         case .key(let key):
             guard let key else {
@@ -157,12 +161,18 @@ enum RelationshipGraph {
         inverse.observe.willAndDidSet(object) { object.slots[inverse.slot] = value }
     }
 
+    /// Appends `object` to `related`'s to-many inverse, in place (no copy of the list).
+    /// `object` is not in the list: both sides are always kept in step, so a model whose
+    /// to-one did not point at `related` is not in `related`'s list.
     private static func append(_ object: ModelObject, to related: ModelObject, inverse: RelationshipInfo.Inverse) {
-        var list = toMany(of: related, slot: inverse.slot)
-        guard !list.contains(where: { $0 === object }) else { return }
-        list.append(object)
+        _ = toMany(of: related, slot: inverse.slot)
         touch(related)
-        inverse.observe.willAndDidSet(related) { related.slots[inverse.slot] = .objects(list) }
+        inverse.observe.willAndDidSet(related) {
+            guard case .objects(var list) = related.slots[inverse.slot] else { return }
+            related.slots[inverse.slot] = .unloaded
+            list.append(object)
+            related.slots[inverse.slot] = .objects(list)
+        }
     }
 
     private static func removeFromList(_ object: ModelObject, of related: ModelObject, inverse: RelationshipInfo.Inverse) {
@@ -195,10 +205,12 @@ enum RelationshipGraph {
         }
     }
 
-    /// A model related to a registered one joins its context.
+    /// Of two related models, one registered and one not, the other joins the context.
     private static func adopt(_ related: ModelObject, by owner: ModelObject) {
         if related.status == .detached, let context = context(of: owner) {
             context.insertObject(related)
+        } else if owner.status == .detached, let context = context(of: related) {
+            context.insertObject(owner)
         }
     }
 }

@@ -61,7 +61,7 @@ open class ModelObject: PersistentModel {
     public final var persistentModelID: PersistentIdentifier {
         let name = entity?.name ?? type(of: self).schemaMetadata.name
         if let rowID { return PersistentIdentifier(entityName: name, rowID: rowID) }
-        return PersistentIdentifier(entityName: name, temporaryNumber: UInt(bitPattern: ObjectIdentifier(self).hashValue))
+        return PersistentIdentifier(entityName: name, temporaryNumber: UInt(bitPattern: ObjectIdentifier(self)))
     }
 
     public final var id: PersistentIdentifier { persistentModelID }

@@ -1,6 +1,6 @@
 /// The identity of a model: its entity and its row once saved (SwiftData's `PersistentIdentifier`).
 /// A model not yet saved has a temporary identifier; it becomes permanent at `save()`.
-public struct PersistentIdentifier: Hashable, Sendable, CustomStringConvertible {
+public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The entity (class) name of the model.
     public let entityName: String
     /// The row's primary key, once saved.

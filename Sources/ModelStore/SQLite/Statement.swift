@@ -136,6 +136,15 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// The column as a UUID when it is a 16-byte blob (read without copying into `Data`).
+    @inlinable public func uuidBlob(at column: Int32) -> UUID? {
+        guard sqlite3_column_type(handle, column) == SQLITE_BLOB, sqlite3_column_bytes(handle, column) == 16,
+              let pointer = sqlite3_column_blob(handle, column) else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: 16)) }
+        return UUID(uuid: bytes)
+    }
+
     /// The column as bytes.
     @inlinable public func blob(at column: Int32) -> Data {
         guard let pointer = sqlite3_column_blob(handle, column) else { return Data() }

@@ -192,7 +192,8 @@ struct SchemaBuilder {
                     name: attribute.column, type: meta.columnType.rawValue, isRequired: !meta.isOptional,
                     requiredFor: isRoot || meta.isOptional ? nil : entity.name,
                     defaultLiteral: meta.defaultValue.map { SQLQuote.literal($0) },
-                    references: nil, isKey: false))
+                    references: nil, isKey: false,
+                    previousName: meta.originalName.map { StorageNames.column(property: $0, entity: entity.name, isRoot: isRoot) }))
             }
             var groups = entity.metadata.uniqueConstraints
             for attribute in entity.attributes where attribute.entityName == entity.name && attribute.metadata.options.contains(.unique) {
@@ -214,9 +215,13 @@ struct SchemaBuilder {
                 // A key whose inverse is .noAction may dangle: it gets no foreign key constraint.
                 let inverse = relationship.inverseName.flatMap { destination.relationship(named: $0) }
                 let dangles = inverse?.deleteRule == .noAction
+                let originalName = entity.metadata.properties.first { $0.name == relationship.name }?.relationship?.originalName
                 columns.append(StoredColumn(name: column, type: SQLColumnType.integer.rawValue, isRequired: false,
                                             requiredFor: nil, defaultLiteral: nil,
-                                            references: dangles ? nil : destination.tableName, isKey: true))
+                                            references: dangles ? nil : destination.tableName, isKey: true,
+                                            previousName: originalName.map {
+                                                StorageNames.column(property: $0, entity: entity.name, isRoot: entity === root)
+                                            }))
                 indexes.append([column])
             }
         }

@@ -64,9 +64,15 @@ enum StoreMigrator {
             return
         }
         let oldColumns = Dictionary(old.columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let newNames = Set(new.columns.map(\.name))
+        var newNames = Set(new.columns.map(\.name))
         for column in new.columns {
-            if let previous = oldColumns[column.name] {
+            var existing = oldColumns[column.name]
+            if existing == nil, let previousName = column.previousName, let renamed = oldColumns[previousName], !newNames.contains(previousName) {
+                plan.statements.append("ALTER TABLE \(table) RENAME COLUMN \(SQLQuote.identifier(previousName)) TO \(SQLQuote.identifier(column.name))")
+                newNames.insert(previousName)
+                existing = renamed
+            }
+            if let previous = existing {
                 var differences: [String] = []
                 if previous.type != column.type { differences.append("type \(previous.type) → \(column.type)") }
                 if previous.isRequired != column.isRequired || previous.requiredFor != column.requiredFor {

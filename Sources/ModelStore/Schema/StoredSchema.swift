@@ -38,4 +38,6 @@ public struct StoredColumn: Codable, Hashable, Sendable {
     public var references: String?
     /// Whether this is a relationship key column.
     public var isKey: Bool
+    /// The column's name in an earlier schema (`originalName:`), renamed on open.
+    public var previousName: String? = nil
 }

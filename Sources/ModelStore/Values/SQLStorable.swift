@@ -210,6 +210,10 @@ extension UUID: SQLStorable {
         }
     }
     public var sqlValue: SQLValue { withUnsafeBytes(of: uuid) { .blob(Data($0)) } }
+    @inlinable public static func read(from statement: Statement, at column: Int32) -> UUID? {
+        if let uuid = statement.uuidBlob(at: column) { return uuid }
+        return UUID(sqlValue: statement.value(at: column))
+    }
     @inlinable public func bind(to statement: Statement, at index: Int32) {
         withUnsafeBytes(of: uuid) { statement.bindBytes($0, at: index) }
     }

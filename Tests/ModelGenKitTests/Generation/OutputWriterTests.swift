@@ -84,4 +84,18 @@ func modificationDate(_ url: URL) throws -> Date {
         #expect(throws: OutputWriteError.self) { try OutputWriter().write(outputs) }
         #expect(try directory.listing() == ["blocker"])
     }
+
+    @Test func folderInTheWayChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let existing = directory.file("A.model.swift")
+        try Data("old\n".utf8).write(to: existing)
+        try FileManager.default.createDirectory(at: directory.file("B.model.swift"), withIntermediateDirectories: false)
+        let outputs = [
+            PlannedOutput(url: existing, contents: "new\n"),
+            PlannedOutput(url: directory.file("B.model.swift"), contents: "b\n"),
+        ]
+        #expect(throws: OutputWriteError.self) { try OutputWriter().write(outputs) }
+        #expect(try String(contentsOf: existing, encoding: .utf8) == "old\n")
+        #expect(try directory.listing() == ["A.model.swift", "B.model.swift"])
+    }
 }

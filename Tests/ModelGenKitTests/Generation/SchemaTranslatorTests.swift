@@ -14,21 +14,21 @@ import Testing
         #expect(entity.swiftName == "`Protocol`")
         #expect(entity.properties.map(\.swiftName) == ["`default`", "`self`", "`class`"])
         #expect(entity.properties.map(\.nameLiteral) == ["\"default\"", "\"self\"", "\"class\""])
-        #expect(entity.properties[2].type == "`Protocol`.`Type`")
         #expect(entity.properties[2].defaultExpression == ".`default`")
         #expect(entity.enums.first?.cases.map(\.swiftName) == ["`default`", "`case`"])
         #expect(entity.enums.first?.cases.map(\.hasExplicitRawValue) == [false, true])
         let initializer = try #require(entity.initializers.first)
         #expect(initializer.parameters.map(\.swiftName) == ["`default`", "`self`"])
         #expect(initializer.parameters.map(\.defaultArgument) == ["1", ""])
-        #expect(initializer.assignments.map(\.value) == ["`default`", "`self`"])
-        #expect(initializer.assignments.map(\.name) == ["default", "self"])
+        #expect(initializer.assignments.map(\.value) == ["`default`", "`self`", ".`default`"])
+        #expect(initializer.assignments.map(\.name) == ["default", "self", "class"])
+        #expect(entity.properties[2].type == "`Type`")
     }
 
     @Test func accessLevelKeyword() {
         let file = SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .public).file(GenerationInput(path: "Test.model"))
         #expect(file.access == "public ")
-        #expect(SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .internal).file(GenerationInput(path: "Test.model")).access == "")
+        #expect(SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .internal).file(GenerationInput(path: "Test.model")).access == "internal ")
     }
 
     @Test func onlyTheFilesOwnDeclarationsAreIncluded() {
@@ -43,6 +43,13 @@ import Testing
     ])
     func stringLiteralsAreEscaped(_ text: String, _ expected: String) {
         #expect(SwiftLiteral.string(text) == expected)
+    }
+
+    @Test func nestedEnumIsNamedWithoutItsEntityInsideIt() {
+        let type = ValueType.enumeration(qualifiedName: "Protocol.Type", rawType: .string)
+        #expect(SwiftTypeName.of(type, in: "Protocol") == "`Type`")
+        #expect(SwiftTypeName.of(type, in: "Other") == "`Protocol`.`Type`")
+        #expect(SwiftTypeName.of(.array(type), in: "Protocol") == "[`Type`]")
     }
 
     @Test func tidyRemovesStrayBlankLines() {

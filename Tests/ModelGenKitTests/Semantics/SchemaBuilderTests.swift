@@ -1,13 +1,17 @@
+import Foundation
 import Testing
 @testable import ModelGenKit
 
-/// The checked schema of the reference model (built by hand here, so that it does not need the parser).
+/// The checked schema of the reference model, `Samples/Trips.model`.
 @Suite struct SchemaBuilderTests {
     let schema: CheckedSchema?
     let diagnostics: [Diagnostic]
 
-    init() {
-        (schema, diagnostics) = SchemaChecker.check([TestAST().trips()])
+    init() throws {
+        let url = InvalidSampleGoldenTests.packageRoot.appendingPathComponent("Samples/Trips.model")
+        let source = SourceFile(path: "Samples/Trips.model", bytes: Array(try Data(contentsOf: url)))
+        let result = LintRun.run([source])
+        (schema, diagnostics) = (result.schema, result.diagnostics)
     }
 
     @Test func tripsHasNoDiagnostics() {
@@ -23,6 +27,8 @@ import Testing
         #expect(schema.entity(named: "Accommodation")?.baseName == nil)
         #expect(schema.entity(named: "PersonalTrip")?.enums.map(\.qualifiedName) == ["PersonalTrip.Reason"])
         #expect(schema.entity(named: "PersonalTrip")?.enums.first?.cases.map(\.rawValue) == ["vacation", "family", "adventure"])
+        #expect(schema.entity(named: "PersonalTrip")?.enums.first?.doc == ["Why the trip is taken."])
+        #expect(schema.entity(named: "Trip")?.doc == ["A journey with dates."])
     }
 
     @Test func inversesResolveBothWays() throws {
@@ -67,6 +73,11 @@ import Testing
         #expect(!business.isSynthesized)
         let trip = try #require(schema.entity(named: "Trip")?.initializers.first)
         #expect(trip.superArguments == nil)
+        #expect(trip.parameters.map(\.name) == ["name", "startDate", "endDate"])
+        let itinerary = try #require(schema.entity(named: "Itinerary")?.initializers)
+        #expect(itinerary.map { $0.parameters.map(\.name) } == [["title"]])
+        let personal = try #require(schema.entity(named: "PersonalTrip")?.initializers.first)
+        #expect(personal.parameters.map(\.owner) == ["Trip", "Trip", "Trip", "PersonalTrip"])
     }
 
     @Test func synthesizedInitWhenNoneIsDeclared() throws {
@@ -85,6 +96,24 @@ import Testing
         #expect(task.parameters.map(\.name) == ["text", "tags", "pinned", "due"])
         #expect(task.parameters.map(\.owner) == ["Note", "Note", "Note", "Task"])
         #expect(task.superArguments == ["text", "tags", "pinned"])
+    }
+
+    @Test func propertiesInDeclarationOrder() throws {
+        let schema = try #require(schema)
+        #expect(schema.entity(named: "Trip")?.properties.map(\.name) == ["name", "startDate", "endDate", "identifier", "accommodations"])
+        #expect(schema.entity(named: "BusinessTrip")?.properties.map(\.name) == ["company", "expenseReport", "meetingAgenda"])
+        guard case .attribute(let companions) = schema.entity(named: "PersonalTrip")?.properties.last?.kind else {
+            Issue.record("companions is not an attribute")
+            return
+        }
+        #expect(companions.type == .array(.string))
+        #expect(companions.defaultValue == .array([]))
+        guard case .attribute(let expenseReport) = schema.entity(named: "BusinessTrip")?.properties[1].kind else {
+            Issue.record("expenseReport is not an attribute")
+            return
+        }
+        #expect(expenseReport.isOptional)
+        #expect(expenseReport.defaultValue == nil)
     }
 
     @Test func containerIncludesSubclasses() throws {

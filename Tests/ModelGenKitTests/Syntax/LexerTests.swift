@@ -116,3 +116,13 @@ import Testing
         #expect(result.diagnostics.map(\.range.start.column) == [2, 7, 19])
     }
 }
+
+extension LexerTests {
+    @Test func invalidUTF8InCommentsIsReported() {
+        let source = SourceFile(path: "t.model", bytes: Array("// a ".utf8) + [0xC3] + Array("\n/* b ".utf8) + [0x80] + Array(" */ x".utf8))
+        let result = Lexer.tokenize(source)
+        #expect(result.diagnostics.map { "\($0.range.start.line):\($0.range.start.column)" } == ["1:6", "2:6"])
+        #expect(result.tokens.contains { $0.text == "x" })
+        #expect(lex("// Int8…Int64 ☃\n/* … */ y").diagnostics.isEmpty)
+    }
+}

@@ -243,3 +243,15 @@ import Testing
         #expect(diagnostics[0].message.hasPrefix("expected a declaration ('entity', 'enum' or 'container') but found identifier 'name'"))
     }
 }
+
+extension ParserTests {
+    @Test func keywordAsPropertyNameSuggestsBackticks() {
+        let (file, diagnostics) = S.parse("entity A {\n    container: String\n    entity: Int\n    ok: Int\n}\nentity B {}\n")
+        #expect(S.summary(diagnostics) == [
+            "2:5: expected a property name but found keyword 'container'; write `container` in backticks to use it as a name",
+            "3:5: expected a property name but found keyword 'entity'; write `entity` in backticks to use it as a name",
+        ])
+        #expect(file.declarations.map(\.name.name) == ["A", "B"])
+        #expect(S.entity("A", in: file).map { S.properties(of: $0).map(\.name.name) } == ["ok"])
+    }
+}

@@ -422,6 +422,7 @@ internal class Tag: ModelStore.ModelObject {
         }
     }
 
+    /// A tag still on products cannot be deleted.
     internal var products: [Product] {
         get {
             _$observationRegistrar.access(self, keyPath: \.products)
@@ -456,7 +457,7 @@ internal class Tag: ModelStore.ModelObject {
         subclasses: [],
         properties: [
             .attribute("label", \Tag.label, .unique),
-            .toMany("products", \Tag.products, deleteRule: .nullify, inverse: "tags"),
+            .toMany("products", \Tag.products, deleteRule: .deny, inverse: "tags"),
         ],
         uniqueConstraints: [["label"]],
         indexes: [],
@@ -491,7 +492,7 @@ internal class Category: ModelStore.ModelObject {
         set { _$setToOne(newValue, 0) }
     }
 
-    /// A category with sub-categories cannot be deleted.
+    /// Deleting a category deletes its sub-categories, and theirs.
     internal var children: [Category] {
         get {
             _$observationRegistrar.access(self, keyPath: \.children)
@@ -535,7 +536,7 @@ internal class Category: ModelStore.ModelObject {
         properties: [
             .attribute("name", \Category.name),
             .toOne("parent", \Category.parent, deleteRule: .nullify, inverse: "children"),
-            .toMany("children", \Category.children, deleteRule: .deny, inverse: "parent"),
+            .toMany("children", \Category.children, deleteRule: .cascade, inverse: "parent"),
             .toMany("products", \Category.products, deleteRule: .nullify, inverse: "category"),
         ],
         uniqueConstraints: [],

@@ -1,7 +1,8 @@
 /// Swift spellings of model types.
 public enum SwiftTypeName {
-    /// The Swift type of a value (`Int16`, `[String]`, `PersonalTrip.Reason`).
-    public static func of(_ type: ValueType) -> String {
+    /// The Swift type of a value (`Int16`, `[String]`, `PersonalTrip.Reason`). Inside the entity
+    /// `context`, its own nested enums are named without the entity (`Reason`).
+    public static func of(_ type: ValueType, in context: String? = nil) -> String {
         switch type {
         case .bool: "Bool"
         case .int: "Int"
@@ -20,16 +21,21 @@ public enum SwiftTypeName {
         case .data: "Data"
         case .url: "URL"
         case .decimal: "Decimal"
-        case .enumeration(let name, _): SwiftIdentifier.escapedPath(name)
-        case .array(let element): "[\(of(element))]"
+        case .enumeration(let name, _):
+            if let context, name.hasPrefix(context + "."), !name.dropFirst(context.count + 1).contains(".") {
+                SwiftIdentifier.escaped(String(name.dropFirst(context.count + 1)))
+            } else {
+                SwiftIdentifier.escapedPath(name)
+            }
+        case .array(let element): "[\(of(element, in: context))]"
         }
     }
 
-    /// The Swift type of a property, optional or relationship included.
-    public static func of(_ property: CheckedProperty) -> String {
+    /// The Swift type of a property, optional or relationship included, as spelled inside `context`.
+    public static func of(_ property: CheckedProperty, in context: String? = nil) -> String {
         switch property.kind {
         case .attribute(let attribute):
-            of(attribute.type) + (attribute.isOptional ? "?" : "")
+            of(attribute.type, in: context) + (attribute.isOptional ? "?" : "")
         case .relationship(let relationship):
             relationship.isToMany
                 ? "[\(SwiftIdentifier.escaped(relationship.destination))]"

@@ -12,7 +12,7 @@ enum AttributeRules {
             guard var info = model.entities[entity] else { continue }
             for index in info.properties.indices {
                 var property = info.properties[index]
-                property.type = TypeResolver.resolve(property.decl.type, in: entity, model: &model)
+                property.type = TypeResolver.resolve(property.decl.type, of: property.name, in: entity, model: &model)
                 if let type = property.type {
                     property.options = options(of: property.decl, type: type, entity: entity, sink: &model.sink)
                     property.defaultValue = defaultValue(of: property.decl, type: type, entity: entity, model: &model)

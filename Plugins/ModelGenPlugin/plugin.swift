@@ -1,0 +1,130 @@
+import Foundation
+import PackagePlugin
+
+/// Build-tool plugin `ModelGenPlugin`: generates Swift code from a target's `.model` files.
+///
+/// It creates ONE build command per target that runs `modelgen generate` on the target's
+/// source directory (a folder input, searched recursively) and writes into the plugin's work
+/// directory. The declared outputs are the names `modelgen generate` gives files found inside
+/// a folder input (SPEC §4): `Stem.model.swift`, and `Sub_Dir_Stem.model.swift` for a file in
+/// `Sub/Dir/`, so two same-named models in different subfolders never collide. SwiftPM runs
+/// the command only when an output is missing or an input (a `.model` file or the `modelgen`
+/// executable) changed.
+@main
+struct ModelGenPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        // Generated code is Swift: only Swift targets take `.model` files.
+        guard let sourceTarget = target as? SwiftSourceModuleTarget else { return [] }
+        let models = sourceTarget.sourceFiles(withSuffix: ".model").map(\.url)
+        guard !models.isEmpty else { return [] }
+        let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources", directoryHint: .notDirectory)
+        let outputs = try models.map { model in
+            outputDirectory.appending(path: try GeneratedFileName.forModel(model, inFolder: sourceTarget.directoryURL))
+        }
+        return [
+            ModelGenCommand.generate(
+                tool: try context.tool(named: "modelgen").url,
+                inputs: [sourceTarget.directoryURL],
+                models: models,
+                outputDirectory: outputDirectory,
+                outputs: outputs,
+                targetName: target.name
+            ),
+        ]
+    }
+}
+
+/// The one `modelgen generate` build command both plugin flavours (SwiftPM and Xcode) declare.
+enum ModelGenCommand {
+    /// A build command that regenerates `outputs` from `inputs` (folders or files) into `outputDirectory`.
+    ///
+    /// - Parameters:
+    ///   - tool: The `modelgen` executable.
+    ///   - inputs: What is passed to `modelgen generate` as INPUT (absolute paths).
+    ///   - models: Every `.model` file the inputs stand for; declared as inputs so an edit reruns the command.
+    ///   - outputDirectory: The `--output` directory, inside the plugin work directory.
+    ///   - outputs: The files `modelgen generate` writes, declared so SwiftPM compiles them.
+    ///   - targetName: Shown in the build log.
+    static func generate(
+        tool: URL,
+        inputs: [URL],
+        models: [URL],
+        outputDirectory: URL,
+        outputs: [URL],
+        targetName: String
+    ) -> Command {
+        let count = models.count == 1 ? "1 model file" : "\(models.count) model files"
+        return .buildCommand(
+            displayName: "ModelGen: generating Swift for '\(targetName)' from \(count)",
+            executable: tool,
+            arguments: ["generate", "--output", absolutePath(outputDirectory)] + inputs.map(absolutePath),
+            environment: [:],
+            inputFiles: [tool] + models,
+            outputFiles: outputs
+        )
+    }
+}
+
+/// The absolute file-system path of `url`, without a trailing `/`, as passed to `modelgen`.
+func absolutePath(_ url: URL) -> String {
+    let path = url.standardizedFileURL.path(percentEncoded: false)
+    return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+}
+
+/// The name `modelgen generate` gives the Swift file it writes for one `.model` file (SPEC §4).
+enum GeneratedFileName {
+    /// Errors found while naming outputs.
+    enum Failure: Error, CustomStringConvertible {
+        case notInsideFolder(model: String, folder: String)
+
+        var description: String {
+            switch self {
+            case let .notInsideFolder(model, folder):
+                "ModelGen: '\(model)' is not inside the target folder '\(folder)'"
+            }
+        }
+    }
+
+    /// The output name of a `.model` file passed directly as an INPUT: `Stem.model.swift`.
+    static func forModel(_ model: URL) -> String {
+        model.deletingPathExtension().lastPathComponent + ".model.swift"
+    }
+
+    /// The output name of a `.model` file found inside a folder INPUT: its path below the folder,
+    /// without the `.model` extension, `/` turned into `_`, then `.model.swift`.
+    static func forModel(_ model: URL, inFolder folder: URL) throws -> String {
+        let folderPath = folder.standardizedFileURL.path(percentEncoded: false)
+        let prefix = folderPath.hasSuffix("/") ? folderPath : folderPath + "/"
+        let modelPath = model.standardizedFileURL.deletingPathExtension().path(percentEncoded: false)
+        guard modelPath.hasPrefix(prefix) else {
+            throw Failure.notInsideFolder(model: model.path(percentEncoded: false), folder: folderPath)
+        }
+        let relative = modelPath.dropFirst(prefix.count)
+        return relative.replacingOccurrences(of: "/", with: "_") + ".model.swift"
+    }
+}
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+/// Xcode projects: Xcode targets have no source folder, so the target's `.model` files are
+/// passed one by one and each output is named `Stem.model.swift` (two `.model` files with the
+/// same name in one Xcode target are a usage error reported by `modelgen`).
+extension ModelGenPlugin: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        let models = target.inputFiles.map(\.url).filter { $0.pathExtension == "model" }
+        guard !models.isEmpty else { return [] }
+        let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources", directoryHint: .notDirectory)
+        return [
+            ModelGenCommand.generate(
+                tool: try context.tool(named: "modelgen").url,
+                inputs: models,
+                models: models,
+                outputDirectory: outputDirectory,
+                outputs: models.map { outputDirectory.appending(path: GeneratedFileName.forModel($0)) },
+                targetName: target.displayName
+            ),
+        ]
+    }
+}
+#endif

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// End-to-end tests: real `swift build` runs of packages that use the ModelGen plugins.
+///
+/// Serialized: the tests share the packages' scratch folders, and two builds at once would only
+/// fight over the machine's cores. Each test brings its package up to date itself, so the order
+/// does not matter. Set `MODELGEN_SKIP_INTEGRATION=1` to skip them while iterating on something else
+/// (CI never sets it).
+@Suite(
+    "Integration: SwiftPM plugins, demo and prebuild script",
+    .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["MODELGEN_SKIP_INTEGRATION"] == nil)
+)
+struct IntegrationTests {
+    let tripsDemo = SamplePackage(directory: Workspace.tripsDemo, scratchPath: Workspace.scratchPath(for: "TripsDemo"))
+    let spaced = SamplePackage(directory: Workspace.spacedTarget, scratchPath: Workspace.scratchPath(for: "SpacedTarget"))
+
+    /// Builds `package` once, or twice when the first build ran the generator, failing on a build error.
+    ///
+    /// On Linux, SwiftPM 6.3 relinks a plugin's tool once more on the build that follows a fresh one
+    /// (its "Wrapping AST" step), and the generator reruns with it; from then on an unchanged package
+    /// builds without running anything, which is what the callers check.
+    func buildUntilSettled(_ package: SamplePackage) throws {
+        for _ in 0..<2 {
+            let result = try package.build()
+            try #require(result.status == 0, "swift build failed:\n\(result.output)")
+            if !result.ranGenerator { return }
+        }
+    }
+
+    /// Sets a file's modification date to now, as an editor saving it would.
+    func touch(_ file: URL) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path(percentEncoded: false))
+    }
+}
+
+// MARK: - TripsDemo
+
+extension IntegrationTests {
+    @Test("TripsDemo builds with the plugin and runs the SwiftData walkthrough")
+    func tripsDemoBuildsAndRuns() throws {
+        let build = try tripsDemo.build()
+        try #require(build.status == 0, "swift build failed:\n\(build.output)")
+        #expect(tripsDemo.generatedFiles().contains("Trips.model.swift"))
+
+        let run = try tripsDemo.run("TripsDemo")
+        #expect(run.status == 0, "TripsDemo failed:\n\(run.output)")
+        for expected in ["Offsite [BusinessTrip]", "Alps [PersonalTrip]", "Visit [Trip]", "Done."] {
+            #expect(run.output.contains(expected), "TripsDemo output lacks \(expected):\n\(run.output)")
+        }
+    }
+
+    @Test("A build with nothing changed does not run the generator")
+    func noOpBuildDoesNotRegenerate() throws {
+        try buildUntilSettled(tripsDemo)
+        let again = try tripsDemo.build()
+        #expect(again.status == 0, "swift build failed:\n\(again.output)")
+        #expect(!again.ranGenerator, "the generator ran on a no-op build:\n\(again.output)")
+        #expect(!again.output.contains("Compiling TripsDemo"), "TripsDemo was recompiled on a no-op build:\n\(again.output)")
+    }
+
+    @Test("Touching the model reruns the generator, once")
+    func touchingTheModelRegenerates() throws {
+        try buildUntilSettled(tripsDemo)
+        try touch(Workspace.tripsDemo.appending(path: "Sources/TripsDemo/Trips.model"))
+
+        let afterTouch = try tripsDemo.build()
+        #expect(afterTouch.status == 0, "swift build failed:\n\(afterTouch.output)")
+        #expect(afterTouch.ranGenerator, "the generator did not run after the model changed:\n\(afterTouch.output)")
+        #expect(afterTouch.output.contains("\(generatorRunMarker) 'TripsDemo' from 1 model file"))
+
+        let next = try tripsDemo.build()
+        #expect(!next.ranGenerator, "the generator ran again with nothing changed:\n\(next.output)")
+    }
+
+    @Test("TripsDemo's Trips.model is a copy of Samples/Trips.model")
+    func tripsDemoModelMatchesTheSample() throws {
+        let sample = try Data(contentsOf: Workspace.root.appending(path: "Samples/Trips.model"))
+        let copy = try Data(contentsOf: Workspace.tripsDemo.appending(path: "Sources/TripsDemo/Trips.model"))
+        #expect(sample == copy, "Samples/TripsDemo/Sources/TripsDemo/Trips.model differs from Samples/Trips.model: copy it again")
+    }
+}
+
+// MARK: - A target name with a space, two same-named models
+
+extension IntegrationTests {
+    static let spacedSources = "Sources/Spaced Target"
+
+    @Test("A target named with a space and two same-named models in subfolders builds and runs")
+    func spacedTargetBuildsAndRuns() throws {
+        let build = try spaced.build()
+        try #require(build.status == 0, "swift build failed:\n\(build.output)")
+        // The work folder may also hold outputs of models deleted since (not compiled: not declared).
+        #expect(Set(spaced.generatedFiles()).isSuperset(of: ["Flights_Stop.model.swift", "Trains_Stop.model.swift"]))
+
+        let run = try spaced.run("Spaced Target")
+        #expect(run.status == 0, "Spaced Target failed:\n\(run.output)")
+        #expect(run.output.contains("stations: Zürich Flughafen -> ZRH"), "unexpected output:\n\(run.output)")
+    }
+
+    @Test("A model error fails the build with an absolute file:line:col: error: line")
+    func modelErrorsShowInTheBuildOutput() throws {
+        let broken = Workspace.spacedTarget.appending(path: "\(Self.spacedSources)/Broken.model")
+        try "entity Broken {\n    name: String\n    BROKEN ???\n}\n".write(to: broken, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: broken) }
+
+        let build = try spaced.build()
+        #expect(build.status != 0, "swift build succeeded with a broken model:\n\(build.output)")
+        let expectedStart = "\(broken.path(percentEncoded: false)):3:"
+        let diagnostic = build.output.split(separator: "\n").first { $0.hasPrefix(expectedStart) }
+        #expect(diagnostic?.contains(": error: ") == true, "no absolute diagnostic line for Broken.model:\n\(build.output)")
+    }
+}
+
+// MARK: - The generate-models command plugin
+
+extension IntegrationTests {
+    @Test("generate-models writes into the target's Generated folder, and --check tells stale from fresh")
+    func commandPluginGeneratesAndChecks() throws {
+        let generated = Workspace.spacedTarget.appending(path: "\(Self.spacedSources)/Generated", directoryHint: .isDirectory)
+        try? FileManager.default.removeItem(at: generated)
+        defer { try? FileManager.default.removeItem(at: generated) }
+        let command = ["package", "--scratch-path", spaced.scratchPath.path(percentEncoded: false),
+                       "--allow-writing-to-package-directory", "generate-models"]
+
+        let missing = try spaced.swift(command + ["--check"])
+        #expect(missing.status != 0, "--check passed with nothing generated:\n\(missing.output)")
+
+        let generate = try spaced.swift(command + ["--target", "Spaced Target"])
+        try #require(generate.status == 0, "generate-models failed:\n\(generate.output)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: generated.path(percentEncoded: false)).sorted()
+        #expect(names == ["Flights_Stop.model.swift", "Trains_Stop.model.swift"])
+
+        let fresh = try spaced.swift(command + ["--check"])
+        #expect(fresh.status == 0, "--check failed right after generating:\n\(fresh.output)")
+
+        let edited = generated.appending(path: "Trains_Stop.model.swift")
+        try (String(contentsOf: edited, encoding: .utf8) + "// edited by hand\n").write(to: edited, atomically: true, encoding: .utf8)
+        let stale = try spaced.swift(command + ["--check"])
+        #expect(stale.status != 0, "--check passed with an edited generated file:\n\(stale.output)")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `Scripts/prebuild/modelgen-prebuild.sh`, run with the `modelgen` built for this test run.
+extension IntegrationTests {
+    /// The `modelgen` executable the outer `swift test` built (the test target depends on it).
+    static func builtModelgen() throws -> URL {
+        let besideTests = Bundle.main.bundleURL.deletingLastPathComponent().appending(path: "modelgen")
+        let candidates = [besideTests, Bundle.main.bundleURL.appending(path: "modelgen"),
+                          Workspace.root.appending(path: ".build/debug/modelgen")]
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path(percentEncoded: false)) },
+                            "no built modelgen in \(candidates.map { $0.path(percentEncoded: false) })")
+    }
+
+    @Test("The prebuild script generates once, then only when a model is newer")
+    func prebuildScriptRegeneratesOnlyWhenStale() throws {
+        let script = Workspace.root.appending(path: "Scripts/prebuild/modelgen-prebuild.sh").path(percentEncoded: false)
+        let modelgen = try Self.builtModelgen().path(percentEncoded: false)
+        let work = FileManager.default.temporaryDirectory.appending(path: "modelgen-prebuild-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let travel = work.appending(path: "Models/Travel", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: travel, withIntermediateDirectories: true)
+        let model = travel.appending(path: "Trips.model")
+        try FileManager.default.copyItem(at: Workspace.root.appending(path: "Samples/Trips.model"), to: model)
+        let output = work.appending(path: "Generated/Travel_Trips.model.swift").path(percentEncoded: false)
+        func prebuild() throws -> ProcessResult {
+            try Shell.run("bash", [script, "--modelgen", modelgen, "--output", "Generated", "Models"], in: work)
+        }
+
+        let first = try prebuild()
+        try #require(first.status == 0, "prebuild failed:\n\(first.output)")
+        #expect(first.output.contains("generating"))
+        #expect(FileManager.default.fileExists(atPath: output))
+
+        let second = try prebuild()
+        #expect(second.status == 0)
+        #expect(second.output.contains("up to date"), "regenerated with nothing changed:\n\(second.output)")
+
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(2)], ofItemAtPath: model.path(percentEncoded: false))
+        let touched = try prebuild()
+        #expect(touched.status == 0)
+        #expect(touched.output.contains("generating"), "did not regenerate after the model changed:\n\(touched.output)")
+
+        try "BROKEN\n".write(to: model, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(4)], ofItemAtPath: model.path(percentEncoded: false))
+        let broken = try prebuild()
+        #expect(broken.status == 1, "a broken model did not fail the prebuild:\n\(broken.output)")
+        #expect(broken.output.contains("Trips.model:1:"), "no diagnostic for the broken model:\n\(broken.output)")
+    }
+}

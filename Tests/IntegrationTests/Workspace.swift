@@ -1,0 +1,65 @@
+import Foundation
+
+/// Paths of the repository and of the packages the integration tests build.
+enum Workspace {
+    /// The ModelGen repository (the folder with the root Package.swift).
+    static let root: URL = URL(filePath: #filePath)
+        .deletingLastPathComponent()   // IntegrationTests
+        .deletingLastPathComponent()   // Tests
+        .deletingLastPathComponent()
+
+    /// `Samples/TripsDemo`: the demo package that uses the build plugin.
+    static let tripsDemo = root.appending(path: "Samples/TripsDemo", directoryHint: .isDirectory)
+
+    /// The fixture with a target named `Spaced Target` and two `Stop.model` files.
+    static let spacedTarget = root.appending(path: "Tests/IntegrationTests/Fixtures/SpacedTarget", directoryHint: .isDirectory)
+
+    /// The build folder of a package built by these tests: `.build/integration/NAME` at the root,
+    /// apart from the folder the outer `swift test` locks, and kept between runs so reruns are quick.
+    static func scratchPath(for name: String) -> URL {
+        root.appending(path: ".build/integration/\(name)", directoryHint: .isDirectory)
+    }
+}
+
+/// A package the integration tests build with `swift build` into its own scratch path.
+struct SamplePackage {
+    /// The package folder.
+    var directory: URL
+    /// Its scratch path (see `Workspace.scratchPath(for:)`).
+    var scratchPath: URL
+
+    /// `swift build` of the whole package; `arguments` are appended.
+    func build(_ arguments: [String] = []) throws -> ProcessResult {
+        try swift(["build", "--scratch-path", scratchPath.path(percentEncoded: false)] + arguments)
+    }
+
+    /// `swift ARGUMENTS` in the package folder.
+    func swift(_ arguments: [String]) throws -> ProcessResult {
+        try Shell.run("swift", arguments, in: directory)
+    }
+
+    /// The debug executable `name`, as built by `build()`.
+    func executable(_ name: String) -> URL {
+        scratchPath.appending(path: "debug/\(name)")
+    }
+
+    /// Runs the built executable `name` with `arguments`.
+    func run(_ name: String, _ arguments: [String] = []) throws -> ProcessResult {
+        try Shell.run(executable(name).path(percentEncoded: false), arguments, in: directory)
+    }
+
+    /// The Swift files the build plugin wrote for this package, by file name.
+    func generatedFiles() -> [String] {
+        let outputs = scratchPath.appending(path: "plugins/outputs", directoryHint: .isDirectory)
+        guard let walker = FileManager.default.enumerator(at: outputs, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { ($0 as? URL)?.lastPathComponent }.filter { $0.hasSuffix(".model.swift") }.sorted()
+    }
+}
+
+/// The line `swift build` prints when the build plugin's command runs (its display name).
+let generatorRunMarker = "ModelGen: generating Swift for"
+
+extension ProcessResult {
+    /// Whether this `swift build` ran the ModelGen build command.
+    var ranGenerator: Bool { output.contains(generatorRunMarker) }
+}

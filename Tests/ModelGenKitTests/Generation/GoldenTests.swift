@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import ModelGenKit
+
+/// Each top-level model of `Samples/` generates `Tests/ModelStoreTests/Generated/<Stem>.model.swift`,
+/// byte for byte. Those files are compiled and exercised by the ModelStoreTests target.
+/// `MODELGEN_UPDATE_GOLDENS=1 swift test` rewrites them from the generator's output.
+@Suite struct GoldenTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var updating: Bool { ProcessInfo.processInfo.environment["MODELGEN_UPDATE_GOLDENS"] == "1" }
+
+    /// The `.model` files directly inside `Samples/`, sorted.
+    static func samples() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Samples").path)
+            .filter { $0.hasSuffix(".model") }.sorted()
+    }
+
+    @Test func samplesIncludeTheReferenceModels() throws {
+        let samples = try Self.samples()
+        #expect(samples.contains("Trips.model"))
+        #expect(samples.contains("Shop.model"))
+    }
+
+    @Test(arguments: try GoldenTests.samples())
+    func sampleMatchesGolden(_ fileName: String) throws {
+        let path = "Samples/" + fileName
+        let data = try Data(contentsOf: Self.packageRoot.appendingPathComponent(path))
+        let result = LintRun.run([SourceFile(path: path, bytes: Array(data))])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let schema = try #require(result.schema)
+        let input = GenerationInput(path: path)
+        let generated = try CodeGenerator().generate(schema, for: input)
+        let golden = Self.packageRoot.appendingPathComponent("Tests/ModelStoreTests/Generated")
+            .appendingPathComponent(OutputNaming.outputName(for: input))
+
+        if Self.updating {
+            try OutputWriter().write([PlannedOutput(url: golden, contents: generated)])
+            return
+        }
+        let expected = (try? String(contentsOf: golden, encoding: .utf8)) ?? ""
+        if generated != expected {
+            Issue.record("""
+                \(golden.lastPathComponent) differs from what modelgen generates for \(path) \
+                (- golden, + generated; MODELGEN_UPDATE_GOLDENS=1 swift test rewrites it):
+                \(TextDiff.lines(expected: expected, actual: generated))
+                """)
+        }
+    }
+
+    @Test func diffShowsChangedLinesWithContext() {
+        let diff = TextDiff.lines(expected: "a\nb\nc\nd\n", actual: "a\nB\nc\nd\n", context: 1)
+        #expect(diff == "@@ line 1 @@\n a\n-b\n+B\n c")
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import ModelGenKit
+
+/// The README's language reference shows only text the parser accepts.
+@Suite struct ReadmeExamplesTests {
+    /// The unlabelled code blocks of the "Language reference" section (before "Syntax errors").
+    static func examples() throws -> [String] {
+        let readme = try String(contentsOf: SyntaxTestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let start = readme.range(of: "## Language reference"), let end = readme.range(of: "### Syntax errors") else { return [] }
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```" {
+                if let body = current {
+                    blocks.append(body.joined(separator: "\n"))
+                    current = nil
+                } else {
+                    current = []
+                }
+            } else if line.hasPrefix("```") {
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test func everyExampleParses() throws {
+        let blocks = try Self.examples()
+        #expect(blocks.count >= 9)
+        for (index, block) in blocks.enumerated() {
+            // Member-only snippets (attributes) are read inside an entity.
+            let startsWithDeclaration = block.split(separator: "\n").contains { line in
+                ["entity", "enum", "container"].contains { line.hasPrefix($0 + " ") }
+            }
+            let text = startsWithDeclaration ? block : "entity Wrapper {\n\(block)\n}"
+            let (_, diagnostics) = Parser.parse(SourceFile(path: "README-\(index).model", text: text))
+            #expect(diagnostics.isEmpty, "README example \(index) does not parse: \(SyntaxTestSupport.summary(diagnostics))\n\(text)")
+        }
+    }
+}
