@@ -7,7 +7,9 @@ public final class Connection {
     public let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
     /// Test hook: fails the n-th step, bind or commit (see `FaultInjection.swift`); nil in normal use.
-    var faultInjector: FaultInjector?
+    var faultInjector: FaultInjector? {
+        didSet { for statement in statements.values { statement.faultInjectionArmed = faultInjector != nil } }
+    }
 
     /// Opens (creating if needed) the database at `path` (a file path or a `file:` URI) and
     /// configures it: foreign keys on, WAL (files), `synchronous=FULL` (files), busy timeout.

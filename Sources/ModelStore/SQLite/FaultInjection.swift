@@ -46,6 +46,12 @@ extension Connection {
 }
 
 extension Statement {
+    /// Checks the result of a `sqlite3_bind_*` call: the fast path when it succeeded and no
+    /// fault injector is set, else `noteBind`.
+    @inlinable @inline(__always) func checkBind(_ result: Int32, at index: Int32) {
+        if _slowPath(result != SQLITE_OK || faultInjectionArmed) { noteBind(result, at: index) }
+    }
+
     /// Records the result of a `sqlite3_bind_*` call (or an injected failure): the first failed
     /// bind is thrown by the next `step()`, so a value SQLite refused never goes unnoticed.
     @usableFromInline func noteBind(_ result: Int32, at index: Int32) {

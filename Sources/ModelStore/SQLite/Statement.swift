@@ -13,11 +13,14 @@ public final class Statement {
     unowned let connection: Connection
     /// The first bind that failed since the last reset (thrown by the next `step()`).
     @usableFromInline var bindFailure: SQLiteError?
+    /// Whether the connection has a fault injector (binds then go through it; see FaultInjection.swift).
+    @usableFromInline var faultInjectionArmed: Bool
 
     init(handle: OpaquePointer, sql: String, connection: Connection) {
         self.handle = handle
         self.sql = sql
         self.connection = connection
+        self.faultInjectionArmed = connection.faultInjector != nil
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -32,7 +35,7 @@ public final class Statement {
     /// Binds `value` at the 1-based `index`.
     public func bind(_ value: SQLValue, at index: Int32) {
         switch value {
-        case .null: noteBind(sqlite3_bind_null(handle, index), at: index)
+        case .null: checkBind(sqlite3_bind_null(handle, index), at: index)
         case .integer(let number): bindInt64(number, at: index)
         case .real(let number): bindDouble(number, at: index)
         case .text(let text): bindText(text, at: index)
@@ -51,9 +54,9 @@ public final class Statement {
         text.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 if let base = chars.baseAddress {
-                    noteBind(sqlite3_bind_text64(handle, index, base, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8)), at: index)
+                    checkBind(sqlite3_bind_text64(handle, index, base, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8)), at: index)
                 } else {
-                    noteBind(sqlite3_bind_text(handle, index, "", 0, sqliteTransient), at: index)
+                    checkBind(sqlite3_bind_text(handle, index, "", 0, sqliteTransient), at: index)
                 }
             }
         }
@@ -61,7 +64,7 @@ public final class Statement {
 
     /// Binds a 64-bit integer.
     @inlinable public func bindInt64(_ value: Int64, at index: Int32) {
-        noteBind(sqlite3_bind_int64(handle, index, value), at: index)
+        checkBind(sqlite3_bind_int64(handle, index, value), at: index)
     }
 
     /// Binds a double. NaN is refused (SQLite would store NULL): the next `step()` throws.
@@ -70,22 +73,22 @@ public final class Statement {
             noteNaN(at: index)
             return
         }
-        noteBind(sqlite3_bind_double(handle, index, value), at: index)
+        checkBind(sqlite3_bind_double(handle, index, value), at: index)
     }
 
     /// Binds raw bytes as a blob (copied by SQLite).
     @inlinable public func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        noteBind(sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sqliteTransient), at: index)
+        checkBind(sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sqliteTransient), at: index)
     }
 
     /// Binds a blob (copied by SQLite). An empty blob binds as a zero-length blob, not NULL.
     @inlinable public func bindBlob(_ data: Data, at index: Int32) {
         if data.isEmpty {
-            noteBind(sqlite3_bind_zeroblob(handle, index, 0), at: index)
+            checkBind(sqlite3_bind_zeroblob(handle, index, 0), at: index)
             return
         }
         data.withUnsafeBytes { buffer in
-            noteBind(sqlite3_bind_blob64(handle, index, buffer.baseAddress, UInt64(buffer.count), sqliteTransient), at: index)
+            checkBind(sqlite3_bind_blob64(handle, index, buffer.baseAddress, UInt64(buffer.count), sqliteTransient), at: index)
         }
     }
 
