@@ -24,19 +24,17 @@ let package = Package(
             dependencies: ["CSQLite"]
         ),
         // The generator as a library: syntax, semantics, generation, diagnostics, output.
+        // `Generation/BuiltinTemplates.swift` holds Templates/*.mustache, written by TemplateEmbedder and
+        // checked by IntegrationTests' BuiltinTemplatesTests (MODELGEN_UPDATE_GOLDENS=1 rewrites it).
+        // Not a build plugin: SwiftPM 6.3 does not run a dependency's build plugins when it builds the
+        // tool of another plugin (ModelGenPlugin's modelgen), so every build of a package using
+        // ModelGenPlugin printed errors and recompiled ModelGenKit (swiftlang/swift-package-manager#7936).
         .target(
-            name: "ModelGenKit",
-            plugins: ["EmbedTemplates"]
+            name: "ModelGenKit"
         ),
-        // Build tool of EmbedTemplates: writes Templates/*.mustache as Swift string literals.
+        // Writes Templates/*.mustache as Swift string literals (Generation/BuiltinTemplates.swift).
         .executableTarget(
             name: "TemplateEmbedder"
-        ),
-        // Embeds Templates/*.mustache into ModelGenKit (the binary needs no template files).
-        .plugin(
-            name: "EmbedTemplates",
-            capability: .buildTool(),
-            dependencies: ["TemplateEmbedder"]
         ),
         // Thin command-line front end.
         .executableTarget(
@@ -94,12 +92,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter"]
+            dependencies: ["ModelStore", "CrashWriter"],
+            exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["modelgen"],
+            dependencies: ["modelgen", "TemplateEmbedder"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -141,3 +141,25 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 0)
     }
 }
+
+/// Looking models up by identifier.
+@Suite struct IdentifierLookupTests {
+    @Test func modelForIdentifierFindsInsertedSavedAndStoredModels() throws {
+        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let trip = BusinessTrip(name: "Fair", startDate: Day.at(1), endDate: Day.at(2), company: "Acme")
+        context.insert(trip)
+        let temporary = trip.persistentModelID
+        #expect(context.model(for: temporary) as? BusinessTrip === trip)
+        try context.save()
+        let permanent = trip.persistentModelID
+        #expect(permanent != temporary && permanent.entityName == "BusinessTrip")
+        #expect((context.registeredModel(for: permanent) as BusinessTrip?) === trip)
+        let other = ModelContext(container)
+        #expect(other.registeredModel(for: permanent) as BusinessTrip? == nil)
+        let loaded = try #require(other.model(for: permanent) as? BusinessTrip)
+        #expect(loaded.company == "Acme" && loaded !== trip)
+        let encoded = try JSONEncoder().encode(permanent)
+        #expect(try JSONDecoder().decode(PersistentIdentifier.self, from: encoded) == permanent)
+    }
+}

@@ -82,10 +82,11 @@ public struct DiagnosticRenderer: Sendable {
         var windowStart = lineStart
         var windowEnd = lineEnd
         if lineEnd - lineStart > Self.maximumExcerptBytes {
+            // Cut at character boundaries (a UTF-8 character has at most 3 continuation bytes).
             windowStart = max(lineStart, caret - Self.maximumExcerptBytes / 2)
-            while windowStart > lineStart, bytes[windowStart] & 0xC0 == 0x80 { windowStart -= 1 }
-            windowEnd = min(lineEnd, windowStart + Self.maximumExcerptBytes)
-            while windowEnd < lineEnd, bytes[windowEnd] & 0xC0 == 0x80 { windowEnd += 1 }
+            for _ in 0..<3 where windowStart > lineStart && bytes[windowStart] & 0xC0 == 0x80 { windowStart -= 1 }
+            windowEnd = min(lineEnd, max(caret, windowStart + Self.maximumExcerptBytes))
+            for _ in 0..<3 where windowEnd < lineEnd && bytes[windowEnd] & 0xC0 == 0x80 { windowEnd += 1 }
         }
         let prefixCut = windowStart > lineStart ? "…" : ""
         let suffixCut = windowEnd < lineEnd ? "…" : ""

@@ -18,7 +18,7 @@ struct SchemaTranslator {
 
     func entity(_ entity: CheckedEntity) -> EntityViewModel {
         let base = entity.baseName.flatMap(schema.entity(named:))
-        let inherited = (base?.properties ?? []).map { property($0, of: base!) }.filter(\.isStored)
+        let inherited = base.map { base in base.properties.map { property($0, of: base) } }?.filter(\.isStored) ?? []
         let properties = withSlots(entity.properties.map { property($0, of: entity) }, after: inherited)
         let stored = properties.filter(\.isStored)
         let uniqueGroups = entity.uniqueConstraints.map(keyPathGroup).positioned()

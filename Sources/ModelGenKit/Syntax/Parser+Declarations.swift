@@ -132,13 +132,13 @@ extension Parser {
         return InitDecl(doc: doc, parameters: parameters, superInit: superInit, keywordRange: keyword.range, range: range(from: keyword.range.start))
     }
 
-    /// Reads `a, b, c)` after an opening parenthesis (newlines allowed), consuming the closer.
+    /// Reads `a, b, c)` after an opening parenthesis (line breaks after `(` and `,` and before the closer), consuming the closer.
     mutating func parseNameList(closer: String, expected what: String) throws -> [Identifier] {
         var names: [Identifier] = []
         skipNewlines()
         while !current.isPunctuation(closer) {
             names.append(try expectName(what))
-            skipNewlines()
+            skipLineBreak(before: closer)
             guard current.isPunctuation(",") else { break }
             advance()
             skipNewlines()

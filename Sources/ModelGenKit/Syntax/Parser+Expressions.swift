@@ -68,7 +68,7 @@ extension Parser {
                 throw Failure()
             }
             elements.append(try parseScalarValue(expected: "an array element (a literal or '.case')"))
-            skipNewlines()
+            skipLineBreak(before: "]")
             guard current.isPunctuation(",") else { break }
             advance()
             skipNewlines()
@@ -144,7 +144,7 @@ extension Parser {
                 }
                 let value = try parseValue(expected: label.map { "a value after '\($0):'" } ?? "an argument of '@\(name)'")
                 arguments.append(AttributeArgument(label: label, value: value, range: range(from: start)))
-                skipNewlines()
+                skipLineBreak(before: ")")
                 guard current.isPunctuation(",") else { break }
                 advance()
                 skipNewlines()
@@ -180,14 +180,14 @@ extension Parser {
             var paths: [KeyPathExpr] = []
             while !current.isPunctuation("]") {
                 paths.append(try parseKeyPath())
-                skipNewlines()
+                skipLineBreak(before: "]")
                 guard current.isPunctuation(",") else { break }
                 advance()
                 skipNewlines()
             }
             try expect("]", "',' or ']' after a key path")
             groups.append(paths)
-            skipNewlines()
+            skipLineBreak(before: ")")
             guard current.isPunctuation(",") else { break }
             advance()
             skipNewlines()

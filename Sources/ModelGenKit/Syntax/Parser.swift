@@ -96,6 +96,13 @@ public struct Parser {
         while current.kind == .newline { advance() }
     }
 
+    /// After a list element a line break is allowed only right before the closing `closer`
+    /// (a list goes on to the next line after `,`): `(a,\n b\n)`. Anything else ends the line,
+    /// and the error is reported there rather than on the next member.
+    mutating func skipLineBreak(before closer: String) {
+        if current.kind == .newline, peek().isPunctuation(closer) { advance() }
+    }
+
     mutating func skipSeparators() {
         while current.kind == .newline || current.isPunctuation(";") { advance() }
     }
@@ -110,6 +117,8 @@ public struct Parser {
     /// Reports "expected `what` but found …" at the current token and returns the error to throw.
     /// Nothing new is reported at an invalid token: the lexer has already described it.
     mutating func fail(expected what: String) -> Failure {
+        // An error at a line break ends the member there, even inside a multi-line argument list.
+        if current.kind == .newline { inMultilineArguments = false }
         if current.kind != .invalid {
             collector.error("expected \(what) but found \(current.displayName)", at: current.range)
         }
@@ -142,7 +151,11 @@ public struct Parser {
             if isAtTopLevelKeyword { break }
             if current.isPunctuation("}"), braceDepth <= braceBase { break }
             if current.kind == .newline || current.isPunctuation(";"), braceDepth <= braceBase,
-               groupDepth <= groupBase || !inMultilineArguments { break }
+               groupDepth <= groupBase || !inMultilineArguments {
+                // A list left open whose closer starts the next line: that line belongs to this member.
+                let closerFollows = peek().isPunctuation(")") || peek().isPunctuation("]")
+                if !(current.kind == .newline && groupDepth > groupBase && closerFollows) { break }
+            }
             advance()
         }
         braceDepth = braceBase

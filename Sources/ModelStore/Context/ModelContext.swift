@@ -13,8 +13,9 @@ public final class ModelContext {
     private var openConnection: Connection?
     private(set) lazy var link = ContextLink(self)
 
-    /// Registered saved models by table, then row key (one object per row per context).
-    var registered: [String: [Int64: ModelObject]] = [:]
+    /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
+    /// (one object per row per context).
+    var registered: [[Int64: ModelObject]]
     /// Models inserted since the last save, in insertion order.
     var inserted: [ModelObject] = []
     /// Saved models deleted since the last save, in deletion order.
@@ -33,6 +34,7 @@ public final class ModelContext {
     public init(_ container: ModelContainer) {
         self.container = container
         self.schema = container.schema
+        self.registered = Array(repeating: [:], count: container.schema.hierarchyCount)
     }
 
     /// The context's connection, opened on first use.
@@ -130,7 +132,7 @@ public final class ModelContext {
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
         var descriptor = FetchDescriptor<T>(predicate: predicate)
         descriptor.includePendingChanges = true
-        let entity = try schema.requireEntity(for: T.self as! ModelObject.Type)
+        let entity = try entity(for: T.self)
         for model in try fetch(descriptor) where includeSubclasses || model._$modelObject.entity === entity {
             delete(model)
         }

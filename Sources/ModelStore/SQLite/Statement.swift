@@ -93,6 +93,7 @@ public final class Statement {
     }
 
     /// Steps once: true when a row is available, false when done.
+    /// Throws `SQLiteError` for any other result.
     @discardableResult
     public func step() throws -> Bool {
         if let bindFailure { throw bindFailure }
