@@ -38,7 +38,7 @@ mkdir -p "$work/corpus" "$work/artifacts"
 log="$work/fuzz.log"
 status=0
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" \
-    -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -max_len=8192 \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
     -dict=Fuzz/model.dict -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
     "$@" "$work/corpus" Fuzz/corpus >"$log" 2>&1 || status=$?
 
