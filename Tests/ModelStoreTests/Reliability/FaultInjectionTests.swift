@@ -12,9 +12,12 @@ import Testing
     struct Scenario {
         let container: ModelContainer
         let context: ModelContext
+        /// The store file (kept alive with the scenario), or nil in memory.
+        let file: TemporaryStore?
 
-        init() throws {
-            container = try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        init(onFile: Bool) throws {
+            file = onFile ? try TemporaryStore() : nil
+            container = try ModelContainer(for: Shop.schema, configurations: file?.configuration ?? ModelConfiguration(isStoredInMemoryOnly: true))
             context = ModelContext(container)
             let customer = Customer(name: "Ann", email: "ann@example.com")
             let first = Order(number: 1, group: "a", placedAt: Day.at(1))
@@ -76,15 +79,17 @@ import Testing
         }
     }
 
-    @Test func everyFailingCallLeavesStoreAndContextIntact() throws {
-        let reference = try Scenario()
+    /// In memory and in a WAL file.
+    @Test(arguments: [false, true])
+    func everyFailingCallLeavesStoreAndContextIntact(onFile: Bool) throws {
+        let reference = try Scenario(onFile: onFile)
         try reference.context.save()
         let expected = try reference.dump()
 
         var failures: [FaultInjector.Operation: Int] = [:]
         var call = 1
         while call < 10_000 {
-            let scenario = try Scenario()
+            let scenario = try Scenario(onFile: onFile)
             let before = try scenario.dump()
             let pending = scenario.pending
             let connection = try scenario.context.connection()
@@ -115,7 +120,7 @@ import Testing
         #expect(failures[.step, default: 0] > 10)
         #expect(failures[.bind, default: 0] > 10)
         #expect(failures[.commit] == 1)
-        print("FaultInjection: save succeeded at call \(call); failed calls: \(failures.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        print("FaultInjection (\(onFile ? "file" : "memory")): save succeeded at call \(call); failed calls: \(failures.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
     }
 
     @Test func aFailedBindIsReportedNotIgnored() throws {
