@@ -24,7 +24,8 @@ public struct DiagnosticRenderer: Sendable {
         var lineStarts: [String: [Int]] = [:]
         for source in sources where files[source.path] == nil {
             files[source.path] = source
-            var starts = [0]
+            // Line 1 starts after a byte order mark, as the lexer counts it.
+            var starts = [source.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
             source.bytes.withUnsafeBufferPointer { buffer in
                 for offset in buffer.indices where buffer[offset] == UInt8(ascii: "\n") {
                     starts.append(offset + 1)

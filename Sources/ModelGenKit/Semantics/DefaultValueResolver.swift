@@ -18,21 +18,21 @@ enum DefaultValueResolver {
             return .failure(DefaultMismatch("a to-many relationship can only default to []"))
         case .value(let value, let isOptional):
             if case .nil = expression.kind {
-                return isOptional ? .success(.nil) : .failure(DefaultMismatch("nil needs an optional type: write '\(spelling(value))?'"))
+                return isOptional ? .success(.nil) : .failure(DefaultMismatch("nil needs an optional type: write '\(value)?'"))
             }
             return resolve(expression, for: value, model: model)
         }
     }
 
     private static func resolve(_ expression: Expression, for type: ValueType, model: SemanticModel) -> Result<DefaultValue, DefaultMismatch> {
-        let wanted = spelling(type)
+        let wanted = type.description
         switch (type, expression.kind) {
         case (.array(let element), .array(let elements)):
             var values: [DefaultValue] = []
             for item in elements {
                 switch resolve(item, for: element, model: model) {
                 case .success(let value): values.append(value)
-                case .failure(let mismatch): return .failure(DefaultMismatch("an element of the array does not fit '\(spelling(element))': \(mismatch.reason)"))
+                case .failure(let mismatch): return .failure(DefaultMismatch("an element of the array does not fit '\(element)': \(mismatch.reason)"))
                 }
             }
             return .success(.array(values))
@@ -99,30 +99,6 @@ enum DefaultValueResolver {
         }
     }
 
-    /// A value type as Swift spells it.
-    static func spelling(_ type: ValueType) -> String {
-        switch type {
-        case .bool: "Bool"
-        case .int: "Int"
-        case .int8: "Int8"
-        case .int16: "Int16"
-        case .int32: "Int32"
-        case .int64: "Int64"
-        case .uint8: "UInt8"
-        case .uint16: "UInt16"
-        case .uint32: "UInt32"
-        case .double: "Double"
-        case .float: "Float"
-        case .string: "String"
-        case .date: "Date"
-        case .uuid: "UUID"
-        case .data: "Data"
-        case .url: "URL"
-        case .decimal: "Decimal"
-        case .enumeration(let name, _): name
-        case .array(let element): "[\(spelling(element))]"
-        }
-    }
 }
 
 /// Why a default does not fit.

@@ -115,6 +115,8 @@ struct EntityInfo {
     var isTooDeep = false
     /// The top of its hierarchy (itself for a root, or when the hierarchy is broken).
     var rootName: String = ""
+    /// Levels from the root down to it: 1 for a root, 2 for a subclass, more for a too-deep one.
+    var depth = 1
     /// Direct subclasses in schema order.
     var subclassNames: [String] = []
     /// Own properties with unique names that do not shadow the base's, in declaration order.

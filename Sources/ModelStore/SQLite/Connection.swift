@@ -27,6 +27,7 @@ public final class Connection {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         // Outside any transaction: inside one SQLite silently ignores it.
         try execute("PRAGMA foreign_keys = ON")
+        try PredicateFunctions.register(on: handle)
         if isFile {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = FULL")

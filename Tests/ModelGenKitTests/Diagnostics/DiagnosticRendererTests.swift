@@ -90,3 +90,16 @@ extension DiagnosticRendererTests {
         #expect(lines[2].hasSuffix("^~"))
     }
 }
+
+extension DiagnosticRendererTests {
+    @Test func byteOrderMarkIsNotShown() {
+        let source = SourceFile(path: "b.model", bytes: [0xEF, 0xBB, 0xBF] + Array("entity A { a Int }".utf8))
+        let (_, diagnostics) = Parser.parse(source)
+        #expect(DiagnosticRenderer(sources: [source]).render(diagnostics) == """
+        b.model:1:14: error: expected ':' and a type after property name 'a' but found identifier 'Int' [syntax]
+        entity A { a Int }
+                     ^~~
+
+        """)
+    }
+}

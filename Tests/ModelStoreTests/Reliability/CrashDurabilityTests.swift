@@ -36,8 +36,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(3)))
     func acknowledgedSavesSurviveSIGKILL() throws {
-        let seed = SeededGenerator.runSeed()
-        var random = SeededGenerator(seed: seed)
+        let seed = ReliabilityRandom.runSeed()
+        var random = ReliabilityRandom(seed: seed)
         let store = try TemporaryStore()
         let output = store.directory.appendingPathComponent("acks.txt")
         let writer = BuiltProducts.executable("CrashWriter")

@@ -16,7 +16,7 @@ import Testing
         let quotes = String(repeating: "'\"`;--/*", count: megabyte / 8)
         var mixed = ""
         mixed.reserveCapacity(megabyte)
-        var random = SeededGenerator(seed: 42)
+        var random = ReliabilityRandom(seed: 42)
         while mixed.utf8.count < megabyte {
             mixed.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: 0...0x2FF, using: &random)) ?? "?")
         }
@@ -61,9 +61,35 @@ import Testing
             #expect(product.price == Decimal(index))
             #expect(product.tags.map { Array($0.label.utf8) } == [Array("\(index)".utf8) + payload], "tag of payload \(index)")
         }
+        try checkPredicates(context)
         let raw = try store.rawConnection()
         #expect(try tableNames(raw) == tablesBefore, "the schema changed")
         #expect(try StoreDump.integrity(raw) == ["ok"])
+    }
+
+    /// Every payload as a value inside predicates: equality finds exactly its own row in every
+    /// text column; `contains` and `starts(with:)` (short payloads, searched in every row) find
+    /// exactly the rows Swift's own evaluation of the predicate finds.
+    func checkPredicates(_ context: ModelContext) throws {
+        let products = try context.fetch(FetchDescriptor<Product>())
+        for (index, payload) in Self.payloads.enumerated() {
+            let number = Int32(index)
+            let sku = "\(index)" + payload
+            let byGroup = try context.fetch(FetchDescriptor<Order>(predicate: #Predicate { $0.group == payload }))
+            #expect(byGroup.map(\.number) == [number], "group == payload \(index)")
+            let byNote = try context.fetch(FetchDescriptor<Order>(predicate: #Predicate { $0.note == payload }))
+            #expect(byNote.map(\.number) == [number], "note == payload \(index)")
+            let bySku = try context.fetch(FetchDescriptor<Product>(predicate: #Predicate { $0.sku == sku }))
+            #expect(bySku.count == 1, "sku == payload \(index)")
+            let byLabel = try context.fetchCount(FetchDescriptor<Tag>(predicate: #Predicate { $0.label == sku }))
+            #expect(byLabel == 1, "label == payload \(index)")
+            guard payload.utf8.count < 100 else { continue }
+            for predicate in [#Predicate<Product> { $0.name.contains(payload) }, #Predicate<Product> { $0.name.starts(with: payload) }] {
+                let found = Set(try context.fetch(FetchDescriptor<Product>(predicate: predicate)).map(\.sku))
+                let expected = Set(try products.filter { try predicate.evaluate($0) }.map(\.sku))
+                #expect(found == expected, "search for payload \(index): \(found.count) found, \(expected.count) expected")
+            }
+        }
     }
 
     @Test func payloadsRoundTripInArrayColumns() throws {

@@ -3,11 +3,11 @@ import Foundation
 /// Random attribute values, edge cases first: value `i` of a run is the i-th edge case while
 /// there are any, then random.
 struct RandomValues {
-    var random: SeededGenerator
+    var random: ReliabilityRandom
 
-    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+    init(seed: UInt64) { random = ReliabilityRandom(seed: seed) }
 
-    mutating func pick<T>(_ index: Int, _ edges: [T], _ make: (inout SeededGenerator) -> T) -> T {
+    mutating func pick<T>(_ index: Int, _ edges: [T], _ make: (inout ReliabilityRandom) -> T) -> T {
         index < edges.count ? edges[index] : make(&random)
     }
 

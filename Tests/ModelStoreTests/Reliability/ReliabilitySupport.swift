@@ -2,7 +2,7 @@ import Foundation
 @testable import ModelStore
 
 /// A small seeded random generator (SplitMix64), so a failing run can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
+struct ReliabilityRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

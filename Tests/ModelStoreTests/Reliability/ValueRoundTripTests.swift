@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func everyAttributeTypeRoundTripsExactly() throws {
-        let seed = SeededGenerator.runSeed()
+        let seed = ReliabilityRandom.runSeed()
         var values = RandomValues(seed: seed)
         let store = try TemporaryStore()
         let container = try ModelContainer(for: Shop.schema, configurations: store.configuration)

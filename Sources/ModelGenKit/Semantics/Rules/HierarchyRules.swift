@@ -76,21 +76,24 @@ enum HierarchyRules {
         model.sink.error(.inheritanceCycle, message, at: base.range, notes: notes)
     }
 
-    /// Sets every entity's `rootName` (cycles are broken, so every chain ends), in linear time.
+    /// Sets every entity's `rootName` and `depth` (cycles are broken, so every chain ends), in linear time.
     private static func computeRoots(_ model: inout SemanticModel) {
-        var roots: [String: String] = [:]
-        for entity in model.entityOrder where roots[entity] == nil {
+        var known: [String: (root: String, depth: Int)] = [:]
+        for entity in model.entityOrder where known[entity] == nil {
             var path: [String] = []
             var current = entity
-            while roots[current] == nil, let base = model.entities[current]?.baseName {
+            while known[current] == nil, let base = model.entities[current]?.baseName {
                 path.append(current)
                 current = base
             }
-            let root = roots[current] ?? current
-            roots[current] = root
-            for name in path { roots[name] = root }
+            let top = known[current] ?? (root: current, depth: 1)
+            known[current] = top
+            for (offset, name) in path.reversed().enumerated() { known[name] = (top.root, top.depth + offset + 1) }
         }
-        for (name, root) in roots { model.entities[name]?.rootName = root }
+        for (name, place) in known {
+            model.entities[name]?.rootName = place.root
+            model.entities[name]?.depth = place.depth
+        }
     }
 
     private static func reportDeepHierarchies(_ model: inout SemanticModel) {
@@ -99,9 +102,14 @@ enum HierarchyRules {
                   let baseInfo = model.entities[base], let grandBase = baseInfo.baseName else { continue }
             let root = info.rootName.isEmpty ? grandBase : info.rootName
             // The chain up to the root; a very long one is shortened in the middle.
-            var chain = [entity, base, grandBase]
-            if grandBase != root {
-                if model.entities[grandBase]?.baseName != root { chain.append("…") }
+            var chain = [entity, base]
+            var current: String? = grandBase
+            while let name = current, chain.count < 5 {
+                chain.append(name)
+                current = name == root ? nil : model.entities[name]?.baseName
+            }
+            if chain.last != root {
+                if current != root { chain.append("…") }
                 chain.append(root)
             }
             let middleProperties = baseInfo.decl.members.compactMap { member -> String? in
@@ -114,8 +122,13 @@ enum HierarchyRules {
             }
             notes.append(DiagnosticNote("make '\(entity)' inherit from '\(root)' and move the properties of '\(base)'\(moved) into '\(entity)' or '\(root)'; or replace the levels with an enum property on '\(root)'"))
             model.entities[entity]?.isTooDeep = true
-            model.sink.error(.flatHierarchy, "entity '\(entity)' is three levels deep (\(chain.joined(separator: " → "))): keep a base and one level of subclasses", at: clause.range, notes: notes)
+            model.sink.error(.flatHierarchy, "entity '\(entity)' is \(levels(info.depth)) levels deep (\(chain.joined(separator: " → "))): keep a base and one level of subclasses", at: clause.range, notes: notes)
         }
+    }
+
+    private static func levels(_ depth: Int) -> String {
+        let words = [3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"]
+        return words[depth] ?? String(depth)
     }
 
     /// `shadowed-property`: a subclass property with the name of a base property (left out).
