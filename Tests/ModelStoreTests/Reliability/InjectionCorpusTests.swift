@@ -5,7 +5,8 @@ import Testing
 /// Text that would break SQL built by pasting values (quotes, statement separators, comment
 /// markers, parameter markers, NUL) and 1 MB strings is stored and read back byte for byte in
 /// every kind of column: TEXT, optional TEXT, a unique TEXT (upsert path), a column named by an
-/// SQL keyword, BLOB, JSON text of an array, decimal text; the schema is left untouched.
+/// SQL keyword, BLOB, JSON text of an array, decimal text; the schema is left untouched. The
+/// same payloads are values inside predicates.
 @Suite struct InjectionCorpusTests {
     static let payloads: [String] = {
         let small = ["'", "''", "\"", "`", "'; DROP TABLE \"Product\"; --", "\"; DROP TABLE Product; --",
