@@ -9,6 +9,9 @@ public final class ModelContainer: Sendable {
     public let configurations: [ModelConfiguration]
     /// Keeps an in-memory database alive while the container lives.
     private let keeper: ConnectionKeeper
+    /// Serializes the saves of this container's contexts: SQLite has one writer at a time, and
+    /// writers polling its busy handler can starve past the busy timeout ("database is locked").
+    let writeLock = NSLock()
     /// The main actor's context, made on first use.
     private let mainContextBox = MainContextBox()
 
