@@ -61,10 +61,29 @@ let package = Package(
             ),
             dependencies: ["modelgen"]
         ),
+        // The properties every front-end input must satisfy (fuzz target and its regression tests).
+        .target(
+            name: "FuzzOracle",
+            dependencies: ["ModelGenKit"]
+        ),
+        // Hands ModelFuzz over to libFuzzer, when Scripts/fuzz.sh compiles and links it in.
+        .target(
+            name: "ModelFuzzDriver"
+        ),
+        // libFuzzer target over the front end (Scripts/fuzz.sh); built normally, it replays files.
+        .executableTarget(
+            name: "ModelFuzz",
+            dependencies: ["FuzzOracle", "ModelFuzzDriver"]
+        ),
+        // Child process of the crash-durability test: saves batches of Trips and acknowledges each.
+        .executableTarget(
+            name: "CrashWriter",
+            dependencies: ["ModelStore"]
+        ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit"],
-            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "Mustache/spec", "Syntax/Fixtures"]
+            dependencies: ["ModelGenKit", "FuzzOracle"],
+            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec", "Syntax/Fixtures"]
         ),
         // End-to-end tests that run the built `modelgen` binary.
         .testTarget(
@@ -73,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore"],
+            dependencies: ["ModelStore", "CrashWriter"],
             exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.

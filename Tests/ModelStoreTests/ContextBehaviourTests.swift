@@ -163,3 +163,20 @@ import Testing
         #expect(try JSONDecoder().decode(PersistentIdentifier.self, from: encoded) == permanent)
     }
 }
+
+/// The container's main-actor context.
+@Suite struct MainContextTests {
+    @MainActor @Test func mainContextIsOneContextPerContainer() throws {
+        let store = try TemporaryStore()
+        weak var released: ModelContainer?
+        do {
+            let container = try ModelContainer(for: Trip.self, configurations: store.configuration)
+            #expect(container.mainContext === container.mainContext)
+            container.mainContext.insert(Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2)))
+            try container.mainContext.save()
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 1)
+            released = container
+        }
+        #expect(released == nil, "the main context does not keep its container alive")
+    }
+}

@@ -14,6 +14,9 @@ extension ModelContext {
         let connection = try connection()
         var assigned: [ModelObject] = []
         var upserted: [(ModelObject, Int64)] = []
+        let writeLock = container.writeLock
+        writeLock.lock()
+        defer { writeLock.unlock() }
         do {
             try connection.execute("BEGIN IMMEDIATE")
             try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)

@@ -5,7 +5,11 @@ import Foundation
 /// from the shared, `Sendable` container. Each context has its own SQLite connection.
 public final class ModelContext {
     /// The container the context works on.
-    public let container: ModelContainer
+    public var container: ModelContainer { unownedContainer }
+
+    private unowned let unownedContainer: ModelContainer
+    /// A context keeps its container alive, except the container's own main context (no cycle).
+    private let retainedContainer: ModelContainer?
     /// Kept for SwiftData compatibility; ModelStore never saves on its own.
     public var autosaveEnabled = false
 
@@ -31,8 +35,14 @@ public final class ModelContext {
     var deferredError: Error?
 
     /// A context on `container`.
-    public init(_ container: ModelContainer) {
-        self.container = container
+    public convenience init(_ container: ModelContainer) {
+        self.init(container, ownedByContainer: false)
+    }
+
+    /// A context; the container's main context does not retain its container (no cycle).
+    init(_ container: ModelContainer, ownedByContainer: Bool) {
+        self.unownedContainer = container
+        self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
         self.registered = Array(repeating: [:], count: container.schema.hierarchyCount)
     }

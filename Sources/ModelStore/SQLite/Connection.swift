@@ -6,6 +6,10 @@ public final class Connection {
     /// The underlying handle.
     public let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    /// Test hook: fails the n-th step, bind or commit (see `FaultInjection.swift`); nil in normal use.
+    var faultInjector: FaultInjector? {
+        didSet { for statement in statements.values { statement.faultInjectionArmed = faultInjector != nil } }
+    }
 
     /// Opens (creating if needed) the database at `path` (a file path or a `file:` URI) and
     /// configures it: foreign keys on, WAL (files), `synchronous=FULL` (files), busy timeout.
@@ -43,6 +47,7 @@ public final class Connection {
 
     /// Runs SQL text that takes no parameters (may hold several statements).
     public func execute(_ sql: String) throws {
+        if faultInjector != nil, sql == "COMMIT" { try injectFault(.commit, sql: sql) }
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(code: result, sql: sql) }
     }

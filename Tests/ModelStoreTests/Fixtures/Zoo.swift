@@ -2,7 +2,7 @@
 // samples do not have: a one-to-one relationship, and a subclass with relationships of its own.
 //
 // entity Person { name: String; @Relationship(inverse: \Passport.holder) passport: Passport?
-//                 @Relationship(inverse: \Animal.keeper) pets: [Animal] = [] }
+//                 @Relationship(deleteRule: .cascade, inverse: \Animal.keeper) pets: [Animal] = [] }
 // entity Passport { number: String; holder: Person? }
 // entity Animal { name: String; keeper: Person? }
 // entity Dog: Animal { breed: String; @Relationship(deleteRule: .cascade, inverse: \Toy.dog) toys: [Toy] = []
@@ -77,7 +77,7 @@ internal class Person: ModelStore.ModelObject {
         properties: [
             .attribute("name", \Person.name),
             .toOne("passport", \Person.passport, deleteRule: .nullify, inverse: "holder"),
-            .toMany("pets", \Person.pets, deleteRule: .nullify, inverse: "keeper"),
+            .toMany("pets", \Person.pets, deleteRule: .cascade, inverse: "keeper"),
         ],
         uniqueConstraints: [],
         indexes: [],
