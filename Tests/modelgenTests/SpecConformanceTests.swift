@@ -115,6 +115,7 @@ import Testing
             (["diagram", "Good.model"], 0), (["diagram", "--format", "dot", "Good.model"], 0),
             (["diagram", "--format", "mermaid", "Good.model"], 0), (["diagram", "--format", "svg", "Good.model"], 2),
             (["diagram", "Bad.model"], 1), (["diagram", "Missing.model"], 2),
+            (["generate"], 2), (["format"], 2), (["diagram"], 2),
         ]
         for (arguments, status) in cases {
             let result = try ToolRunner.run(arguments, in: root)
