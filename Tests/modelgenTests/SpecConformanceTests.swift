@@ -189,4 +189,15 @@ import Testing
         #expect(try ToolRunner.run(["generate", "--output", "b", "Models/Travel/Trips.model"], in: root).status == 0)
         #expect(listing(root.appendingPathComponent("b")) == ["Trips.model.swift"])
     }
+
+    /// "so two inputs never share an output; if they still would, that is a usage error": `A/B.model` and
+    /// `A_B.model` in one folder both map to `A_B.model.swift`.
+    @Test func folderNamesThatStillClashAreAUsageError() throws {
+        let root = try folder(["M/A/B.model": "entity X {\n    a: Int\n}\n", "M/A_B.model": "entity Y {\n    a: Int\n}\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try ToolRunner.run(["generate", "--output", "o", "M"], in: root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("A_B.model.swift"))
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("o").path))
+    }
 }
