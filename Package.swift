@@ -27,19 +27,17 @@ let package = Package(
             dependencies: ["CSQLite"]
         ),
         // The generator as a library: syntax, semantics, generation, diagnostics, output.
+        // `Generation/BuiltinTemplates.swift` holds Templates/*.mustache, written by TemplateEmbedder and
+        // checked by IntegrationTests' BuiltinTemplatesTests (MODELGEN_UPDATE_GOLDENS=1 rewrites it).
+        // Not a build plugin: SwiftPM 6.3 does not run a dependency's build plugins when it builds the
+        // tool of another plugin (ModelGenPlugin's modelgen), so every build of a package using
+        // ModelGenPlugin printed errors and recompiled ModelGenKit (swiftlang/swift-package-manager#7936).
         .target(
-            name: "ModelGenKit",
-            plugins: ["EmbedTemplates"]
+            name: "ModelGenKit"
         ),
-        // Build tool of EmbedTemplates: writes Templates/*.mustache as Swift string literals.
+        // Writes Templates/*.mustache as Swift string literals (Generation/BuiltinTemplates.swift).
         .executableTarget(
             name: "TemplateEmbedder"
-        ),
-        // Embeds Templates/*.mustache into ModelGenKit (the binary needs no template files).
-        .plugin(
-            name: "EmbedTemplates",
-            capability: .buildTool(),
-            dependencies: ["TemplateEmbedder"]
         ),
         // Thin command-line front end.
         .executableTarget(
@@ -66,10 +64,29 @@ let package = Package(
             ),
             dependencies: ["modelgen"]
         ),
+        // The properties every front-end input must satisfy (fuzz target and its regression tests).
+        .target(
+            name: "FuzzOracle",
+            dependencies: ["ModelGenKit"]
+        ),
+        // Hands ModelFuzz over to libFuzzer, when Scripts/fuzz.sh compiles and links it in.
+        .target(
+            name: "ModelFuzzDriver"
+        ),
+        // libFuzzer target over the front end (Scripts/fuzz.sh); built normally, it replays files.
+        .executableTarget(
+            name: "ModelFuzz",
+            dependencies: ["FuzzOracle", "ModelFuzzDriver"]
+        ),
+        // Child process of the crash-durability test: saves batches of Trips and acknowledges each.
+        .executableTarget(
+            name: "CrashWriter",
+            dependencies: ["ModelStore"]
+        ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit"],
-            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "Mustache/spec", "Syntax/Fixtures"]
+            dependencies: ["ModelGenKit", "FuzzOracle"],
+            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec", "Syntax/Fixtures"]
         ),
         // End-to-end tests that run the built `modelgen` binary.
         .testTarget(
@@ -78,12 +95,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore"]
+            dependencies: ["ModelStore", "CrashWriter"],
+            exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["modelgen"],
+            dependencies: ["modelgen", "TemplateEmbedder"],
             exclude: ["Fixtures"]
         ),
         // Timing, peak memory, arguments and tables shared by the benchmarks.

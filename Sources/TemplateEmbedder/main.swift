@@ -1,4 +1,4 @@
-// Build tool of the EmbedTemplates plugin: `TemplateEmbedder OUTPUT TEMPLATE...` writes OUTPUT,
+// `TemplateEmbedder OUTPUT TEMPLATE...` writes OUTPUT (Sources/ModelGenKit/Generation/BuiltinTemplates.swift),
 // a Swift file declaring `BuiltinTemplates.all`, the templates by name (file name without
 // `.mustache`), each as a raw string literal.
 import Foundation

@@ -3,7 +3,13 @@ enum Usage {
     static let overview = """
     OVERVIEW: turn .model files into Swift persistence code on SQLite with SwiftData's API
 
-    USAGE: modelgen COMMAND [OPTIONS] INPUT...
+    USAGE:
+      modelgen generate [--output DIR] [--access-level internal|public|package] [--templates DIR]
+                        [--check] [--warnings-as-errors] [--diagnostics-format text|json] INPUT...
+      modelgen lint     [--warnings-as-errors] [--diagnostics-format text|json] INPUT...
+      modelgen format   [--check | --in-place] INPUT...
+      modelgen diagram  [--format mermaid|dot] INPUT...
+      modelgen --help | help [COMMAND] | --version
 
     COMMANDS:
       generate   Check the models and write one Swift file per model file
@@ -12,11 +18,8 @@ enum Usage {
       diagram    Print the entities and relationships as a Mermaid or DOT diagram
       help       Show help for a command
 
-    OPTIONS:
-      --help     Show this help
-      --version  Show the version
-
-    INPUT is .model files or folders (searched recursively). See 'modelgen help COMMAND'.
+    INPUT is .model files or folders (searched recursively); all inputs form one schema.
+    See 'modelgen help COMMAND' for a command's options.
 
     """
 

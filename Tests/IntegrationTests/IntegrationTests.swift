@@ -42,11 +42,26 @@ extension IntegrationTests {
     func tripsDemoBuildsAndRuns() throws {
         let build = try tripsDemo.build()
         try #require(build.status == 0, "swift build failed:\n\(build.output)")
+        #expect(!build.output.contains("error:"), "a successful build printed errors:\n\(build.output)")
         #expect(tripsDemo.generatedFiles().contains("Trips.model.swift"))
 
         let run = try tripsDemo.run("TripsDemo")
         #expect(run.status == 0, "TripsDemo failed:\n\(run.output)")
-        for expected in ["Offsite [BusinessTrip]", "Alps [PersonalTrip]", "Visit [Trip]", "Done."] {
+        let expectedLines = [
+            "Alps has 2 accommodations before saving",              // inverse set in memory
+            "Offsite [BusinessTrip]", "Alps [PersonalTrip]", "Visit [Trip]",   // dynamic types
+            "Beach: vacation, with nobody", "business trips: Offsite for Acme", // subclass fetches
+            "trips: 4, personal: 2, accommodations: 3",              // fetchCount
+            "trips: 3, accommodations: 1",                           // cascade delete
+            "Done.",
+        ]
+        // The #Predicate steps print "(skipped: …)" while ModelStore cannot translate them; once it can,
+        // their results are checked too.
+        let predicateLines = [
+            "is BusinessTrip: Offsite", "vacations: Beach", "from June on, except Beach: Alps",
+            "fetched twice, same instance: true",
+        ]
+        for expected in expectedLines + (run.output.contains("(skipped: ") ? [] : predicateLines) {
             #expect(run.output.contains(expected), "TripsDemo output lacks \(expected):\n\(run.output)")
         }
     }
@@ -58,6 +73,11 @@ extension IntegrationTests {
         #expect(again.status == 0, "swift build failed:\n\(again.output)")
         #expect(!again.ranGenerator, "the generator ran on a no-op build:\n\(again.output)")
         #expect(!again.output.contains("Compiling TripsDemo"), "TripsDemo was recompiled on a no-op build:\n\(again.output)")
+        // Nothing is compiled at all (ModelGenKit included) and nothing is reported.
+        // (SwiftPM may list "Compiling plugin …" steps: they come from its plugin cache.)
+        let compiled = again.output.split(separator: "\n").filter { $0.contains("Compiling ") && !$0.contains("Compiling plugin ") }
+        #expect(compiled.isEmpty, "a no-op build compiled something:\n\(again.output)")
+        #expect(!again.output.contains("error:"), "a successful no-op build printed errors:\n\(again.output)")
     }
 
     @Test("Touching the model reruns the generator, once")

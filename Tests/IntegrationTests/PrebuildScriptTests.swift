@@ -3,19 +3,10 @@ import Testing
 
 /// `Scripts/prebuild/modelgen-prebuild.sh`, run with the `modelgen` built for this test run.
 extension IntegrationTests {
-    /// The `modelgen` executable the outer `swift test` built (the test target depends on it).
-    static func builtModelgen() throws -> URL {
-        let besideTests = Bundle.main.bundleURL.deletingLastPathComponent().appending(path: "modelgen")
-        let candidates = [besideTests, Bundle.main.bundleURL.appending(path: "modelgen"),
-                          Workspace.root.appending(path: ".build/debug/modelgen")]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path(percentEncoded: false)) },
-                            "no built modelgen in \(candidates.map { $0.path(percentEncoded: false) })")
-    }
-
     @Test("The prebuild script generates once, then only when a model is newer")
     func prebuildScriptRegeneratesOnlyWhenStale() throws {
         let script = Workspace.root.appending(path: "Scripts/prebuild/modelgen-prebuild.sh").path(percentEncoded: false)
-        let modelgen = try Self.builtModelgen().path(percentEncoded: false)
+        let modelgen = try Workspace.builtExecutable("modelgen").path(percentEncoded: false)
         let work = FileManager.default.temporaryDirectory.appending(path: "modelgen-prebuild-\(UUID().uuidString)", directoryHint: .isDirectory)
         defer { try? FileManager.default.removeItem(at: work) }
         let travel = work.appending(path: "Models/Travel", directoryHint: .isDirectory)

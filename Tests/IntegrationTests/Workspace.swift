@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Paths of the repository and of the packages the integration tests build.
 enum Workspace {
@@ -13,6 +14,19 @@ enum Workspace {
 
     /// The fixture with a target named `Spaced Target` and two `Stop.model` files.
     static let spacedTarget = root.appending(path: "Tests/IntegrationTests/Fixtures/SpacedTarget", directoryHint: .isDirectory)
+
+    /// An executable of this package built by the outer `swift test` (the test target depends on it).
+    static func builtExecutable(_ name: String) throws -> URL {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appending(path: name),
+            Bundle.main.bundleURL.appending(path: name),
+            root.appending(path: ".build/debug/\(name)"),
+        ]
+        return try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path(percentEncoded: false)) },
+            "no built \(name) in \(candidates.map { $0.path(percentEncoded: false) })"
+        )
+    }
 
     /// The build folder of a package built by these tests: `.build/integration/NAME` at the root,
     /// apart from the folder the outer `swift test` locks, and kept between runs so reruns are quick.

@@ -141,3 +141,42 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 0)
     }
 }
+
+/// Looking models up by identifier.
+@Suite struct IdentifierLookupTests {
+    @Test func modelForIdentifierFindsInsertedSavedAndStoredModels() throws {
+        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let trip = BusinessTrip(name: "Fair", startDate: Day.at(1), endDate: Day.at(2), company: "Acme")
+        context.insert(trip)
+        let temporary = trip.persistentModelID
+        #expect(context.model(for: temporary) as? BusinessTrip === trip)
+        try context.save()
+        let permanent = trip.persistentModelID
+        #expect(permanent != temporary && permanent.entityName == "BusinessTrip")
+        #expect((context.registeredModel(for: permanent) as BusinessTrip?) === trip)
+        let other = ModelContext(container)
+        #expect(other.registeredModel(for: permanent) as BusinessTrip? == nil)
+        let loaded = try #require(other.model(for: permanent) as? BusinessTrip)
+        #expect(loaded.company == "Acme" && loaded !== trip)
+        let encoded = try JSONEncoder().encode(permanent)
+        #expect(try JSONDecoder().decode(PersistentIdentifier.self, from: encoded) == permanent)
+    }
+}
+
+/// The container's main-actor context.
+@Suite struct MainContextTests {
+    @MainActor @Test func mainContextIsOneContextPerContainer() throws {
+        let store = try TemporaryStore()
+        weak var released: ModelContainer?
+        do {
+            let container = try ModelContainer(for: Trip.self, configurations: store.configuration)
+            #expect(container.mainContext === container.mainContext)
+            container.mainContext.insert(Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2)))
+            try container.mainContext.save()
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 1)
+            released = container
+        }
+        #expect(released == nil, "the main context does not keep its container alive")
+    }
+}

@@ -17,21 +17,22 @@ import Testing
     }
 
     @Test func cascadeDeletesRelatedModelsRecursively() throws {
+        let container = try ModelContainer(for: Zoo.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let context = ModelContext(container)
-        let food = Category(name: "Food")
-        let fruit = Category(name: "Fruit")
-        let apples = Category(name: "Apples")
-        fruit.parent = food
-        apples.parent = fruit
-        let other = Category(name: "Tools")
-        context.insert(food)
-        context.insert(other)
+        let ann = Person(name: "Ann")
+        let rex = Dog(name: "Rex", breed: "Collie")
+        let ball = Toy(label: "ball")
+        rex.toys = [ball]
+        ann.pets = [rex, Animal(name: "Cat")]
+        context.insert(ann)
+        context.insert(Person(name: "Bo"))
         try context.save()
-        #expect(try count(Category.self) == 4)
-        context.delete(food)
+        context.delete(ann)  // Person.pets: .cascade, then Dog.toys: .cascade
         try context.save()
-        #expect(try count(Category.self) == 1)
-        #expect(fruit.isDeleted && apples.isDeleted && !other.isDeleted)
+        #expect(try context.fetchCount(FetchDescriptor<Person>()) == 1)
+        #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 0)
+        #expect(try context.fetchCount(FetchDescriptor<Toy>()) == 0)
+        #expect(rex.isDeleted && ball.isDeleted)
     }
 
     @Test func cascadeInTheTripsModel() throws {
@@ -77,6 +78,22 @@ import Testing
         #expect(fruit.products.map(\.name) == ["Pear"])
     }
 
+    @Test func cascadeFollowsASelfRelationshipRecursively() throws {
+        let context = ModelContext(container)
+        let food = Category(name: "Food")
+        let fruit = Category(name: "Fruit")
+        let apples = Category(name: "Apples")
+        fruit.parent = food
+        apples.parent = fruit
+        context.insert(food)
+        context.insert(Category(name: "Tools"))
+        try context.save()
+        context.delete(food)  // Category.children: .cascade
+        try context.save()
+        #expect(try count(Category.self) == 1)
+        #expect(fruit.isDeleted && apples.isDeleted)
+    }
+
     @Test func denyThrowsAndLeavesStoreAndContextUnchanged() throws {
         let context = ModelContext(container)
         let red = Tag(label: "red")
@@ -88,10 +105,10 @@ import Testing
         #expect(throws: ModelStoreError.deleteDenied(entity: "Tag", relationship: "products")) { try context.save() }
         #expect(try count(Tag.self) == 1)
         #expect(context.hasChanges && red.isDeleted)
-        #expect(apple.tags.map(\.label) == ["red"])
+        #expect(apple.tags.map(\.label) == ["red"] && red.products.first === apple)
         context.rollback()
         #expect(!red.isDeleted)
-        // Without related models the delete goes through; deleting both at once too.
+        // Deleting the related model too lets the delete go through.
         context.delete(red)
         context.delete(apple)
         try context.save()

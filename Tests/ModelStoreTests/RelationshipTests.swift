@@ -94,7 +94,9 @@ import Testing
             #expect(tags[0].products.map(\.name) == ["Apple"])
             #expect(tags[1].products.map(\.name).sorted() == ["Apple", "Pear"])
             let apple = tags[0].products[0]
+            #expect(!apple.hasChanges)
             apple.tags.removeAll { $0.label == "sweet" }
+            #expect(apple.hasChanges && tags[1].hasChanges && context.hasChanges)
             #expect(tags[1].products.map(\.name) == ["Pear"])
             try context.save()
         }

@@ -229,11 +229,23 @@ import Testing
         let copy = root.appendingPathComponent("bin/modelgen")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: ToolRunner.executable, to: copy)
-        let process = Process()
-        process.executableURL = copy
-        process.arguments = ["generate", "--output", "out", "Thing.model"]
-        process.currentDirectoryURL = root
-        try process.run()
+        // A process forked by a parallel test may still hold the copy's write descriptor for a moment
+        // (exec then fails with ETXTBSY, "Text file busy"): retry a few times before giving up.
+        var attempt = 0
+        var process: Process
+        while true {
+            process = Process()
+            process.executableURL = copy
+            process.arguments = ["generate", "--output", "out", "Thing.model"]
+            process.currentDirectoryURL = root
+            do {
+                try process.run()
+                break
+            } catch where attempt < 20 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let text = try String(contentsOf: root.appendingPathComponent("out/Thing.model.swift"), encoding: .utf8)

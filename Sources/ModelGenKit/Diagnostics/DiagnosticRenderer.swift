@@ -24,7 +24,8 @@ public struct DiagnosticRenderer: Sendable {
         var lineStarts: [String: [Int]] = [:]
         for source in sources where files[source.path] == nil {
             files[source.path] = source
-            var starts = [0]
+            // Line 1 starts after a byte order mark, as the lexer counts it.
+            var starts = [source.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
             source.bytes.withUnsafeBufferPointer { buffer in
                 for offset in buffer.indices where buffer[offset] == UInt8(ascii: "\n") {
                     starts.append(offset + 1)
@@ -82,10 +83,11 @@ public struct DiagnosticRenderer: Sendable {
         var windowStart = lineStart
         var windowEnd = lineEnd
         if lineEnd - lineStart > Self.maximumExcerptBytes {
+            // Cut at character boundaries (a UTF-8 character has at most 3 continuation bytes).
             windowStart = max(lineStart, caret - Self.maximumExcerptBytes / 2)
-            while windowStart > lineStart, bytes[windowStart] & 0xC0 == 0x80 { windowStart -= 1 }
-            windowEnd = min(lineEnd, windowStart + Self.maximumExcerptBytes)
-            while windowEnd < lineEnd, bytes[windowEnd] & 0xC0 == 0x80 { windowEnd += 1 }
+            for _ in 0..<3 where windowStart > lineStart && bytes[windowStart] & 0xC0 == 0x80 { windowStart -= 1 }
+            windowEnd = min(lineEnd, max(caret, windowStart + Self.maximumExcerptBytes))
+            for _ in 0..<3 where windowEnd < lineEnd && bytes[windowEnd] & 0xC0 == 0x80 { windowEnd += 1 }
         }
         let prefixCut = windowStart > lineStart ? "…" : ""
         let suffixCut = windowEnd < lineEnd ? "…" : ""

@@ -63,31 +63,7 @@ public struct DiagramModel: Hashable, Sendable {
 
     /// The Swift spelling of an attribute's type (`[String]`, `PersonalTrip.Reason?`).
     static func typeName(_ attribute: CheckedAttribute) -> String {
-        typeName(attribute.type) + (attribute.isOptional ? "?" : "")
-    }
-
-    static func typeName(_ type: ValueType) -> String {
-        switch type {
-        case .bool: "Bool"
-        case .int: "Int"
-        case .int8: "Int8"
-        case .int16: "Int16"
-        case .int32: "Int32"
-        case .int64: "Int64"
-        case .uint8: "UInt8"
-        case .uint16: "UInt16"
-        case .uint32: "UInt32"
-        case .double: "Double"
-        case .float: "Float"
-        case .string: "String"
-        case .date: "Date"
-        case .uuid: "UUID"
-        case .data: "Data"
-        case .url: "URL"
-        case .decimal: "Decimal"
-        case .enumeration(let qualifiedName, _): qualifiedName
-        case .array(let element): "[\(typeName(element))]"
-        }
+        "\(attribute.type)" + (attribute.isOptional ? "?" : "")
     }
 
     /// `0..1` for a to-one; `*`, `m..*`, `0..n` or `m..n` for a to-many (counts of 0 mean no bound).

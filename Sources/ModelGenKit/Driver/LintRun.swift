@@ -20,11 +20,11 @@ public struct LintResult: Sendable {
 
 /// Parses and checks sources together: the shared front half of `lint` and `generate`.
 ///
-/// Semantic checking runs only when every file parsed without a `syntax` error: a partly read
-/// file would make the semantic rules report follow-on errors (an entity dropped by recovery
-/// shows up as an `unknown-type` elsewhere). Fix the syntax, then the rules speak.
+/// Semantic checking runs on whatever parsed, also when some files have `syntax` errors, so one run
+/// reports every error; diagnostics that a syntax error may have caused are dropped by
+/// `SyntaxCascadeFilter`. A run with any error has no schema.
 public enum LintRun {
-    /// Parses every source, then (when all parsed cleanly) checks them together.
+    /// Parses every source, then checks them together.
     public static func run(_ sources: [SourceFile]) -> LintResult {
         var files: [ModelFile] = []
         var diagnostics: [Diagnostic] = []
@@ -33,12 +33,10 @@ public enum LintRun {
             files.append(parsed.file)
             diagnostics += parsed.diagnostics
         }
-        var schema: CheckedSchema?
-        if diagnostics.isEmpty {
-            let checked = SchemaChecker.check(files)
-            diagnostics += checked.diagnostics
-            schema = checked.diagnostics.contains { $0.severity == .error } ? nil : checked.schema
-        }
+        let syntaxErrors = diagnostics
+        let checked = SchemaChecker.check(files)
+        diagnostics += SyntaxCascadeFilter.filter(checked.diagnostics, files: files, syntaxErrors: syntaxErrors)
+        let schema = diagnostics.contains { $0.severity == .error } ? nil : checked.schema
         return LintResult(sources: sources, files: files, schema: schema,
                           diagnostics: sortDiagnostics(diagnostics, fileOrder: sources.map(\.path)))
     }

@@ -18,7 +18,7 @@ struct SchemaTranslator {
 
     func entity(_ entity: CheckedEntity) -> EntityViewModel {
         let base = entity.baseName.flatMap(schema.entity(named:))
-        let inherited = (base?.properties ?? []).map { property($0, of: base!) }.filter(\.isStored)
+        let inherited = base.map { base in base.properties.map { property($0, of: base) } }?.filter(\.isStored) ?? []
         let properties = withSlots(entity.properties.map { property($0, of: entity) }, after: inherited)
         let stored = properties.filter(\.isStored)
         let uniqueGroups = entity.uniqueConstraints.map(keyPathGroup).positioned()
@@ -269,7 +269,10 @@ struct SchemaTranslator {
     }
 
     private func name(_ name: String) -> NameViewModel {
-        NameViewModel(name: name, swiftName: SwiftIdentifier.escaped(name), nameLiteral: SwiftLiteral.string(name))
+        NameViewModel(
+            name: name, swiftName: SwiftIdentifier.escaped(name), nameLiteral: SwiftLiteral.string(name),
+            argumentLabel: SwiftIdentifier.argumentLabel(name)
+        )
     }
 
     /// `///` lines of a doc comment (no trailing space on an empty line).

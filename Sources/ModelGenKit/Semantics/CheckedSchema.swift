@@ -89,6 +89,33 @@ public indirect enum ValueType: Hashable, Sendable {
     case array(ValueType)
 }
 
+extension ValueType: CustomStringConvertible {
+    /// The type as Swift spells it, enums by qualified name (`Int16`, `[String]`, `PersonalTrip.Reason`).
+    public var description: String {
+        switch self {
+        case .bool: "Bool"
+        case .int: "Int"
+        case .int8: "Int8"
+        case .int16: "Int16"
+        case .int32: "Int32"
+        case .int64: "Int64"
+        case .uint8: "UInt8"
+        case .uint16: "UInt16"
+        case .uint32: "UInt32"
+        case .double: "Double"
+        case .float: "Float"
+        case .string: "String"
+        case .date: "Date"
+        case .uuid: "UUID"
+        case .data: "Data"
+        case .url: "URL"
+        case .decimal: "Decimal"
+        case .enumeration(let qualifiedName, _): qualifiedName
+        case .array(let element): "[\(element)]"
+        }
+    }
+}
+
 /// A default value, resolved against the property's type.
 public enum DefaultValue: Hashable, Sendable {
     case string(String)

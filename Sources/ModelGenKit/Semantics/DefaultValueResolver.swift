@@ -6,6 +6,8 @@
 // `.case` of that enum; `[T]` an array of elements that fit `T`; `nil` only for optionals; a
 // to-one relationship only `nil`, a to-many only `[]`. `URL` has no literal default.
 
+import Foundation
+
 enum DefaultValueResolver {
     /// The resolved default, or the reason it does not fit (`got` names what was written).
     static func resolve(_ expression: Expression, for type: ResolvedType, model: SemanticModel) -> Result<DefaultValue, DefaultMismatch> {
@@ -18,21 +20,21 @@ enum DefaultValueResolver {
             return .failure(DefaultMismatch("a to-many relationship can only default to []"))
         case .value(let value, let isOptional):
             if case .nil = expression.kind {
-                return isOptional ? .success(.nil) : .failure(DefaultMismatch("nil needs an optional type: write '\(spelling(value))?'"))
+                return isOptional ? .success(.nil) : .failure(DefaultMismatch("nil needs an optional type: write '\(value)?'"))
             }
             return resolve(expression, for: value, model: model)
         }
     }
 
     private static func resolve(_ expression: Expression, for type: ValueType, model: SemanticModel) -> Result<DefaultValue, DefaultMismatch> {
-        let wanted = spelling(type)
+        let wanted = type.description
         switch (type, expression.kind) {
         case (.array(let element), .array(let elements)):
             var values: [DefaultValue] = []
             for item in elements {
                 switch resolve(item, for: element, model: model) {
                 case .success(let value): values.append(value)
-                case .failure(let mismatch): return .failure(DefaultMismatch("an element of the array does not fit '\(spelling(element))': \(mismatch.reason)"))
+                case .failure(let mismatch): return .failure(DefaultMismatch("an element of the array does not fit '\(element)': \(mismatch.reason)"))
                 }
             }
             return .success(.array(values))
@@ -47,10 +49,18 @@ enum DefaultValueResolver {
             return .success(.string(text))
         case (.bool, .bool(let value)):
             return .success(.bool(value))
-        case (.double, .integer(let text)), (.float, .integer(let text)), (.decimal, .integer(let text)):
-            return .success(.integer(text))
-        case (.double, .float(let text)), (.float, .float(let text)), (.decimal, .float(let text)):
-            return .success(.float(text))
+        case (.double, .integer(let text)):
+            return finite(Double(text), text, wanted, .integer(text))
+        case (.float, .integer(let text)):
+            return finite(Float(text), text, wanted, .integer(text))
+        case (.decimal, .integer(let text)):
+            return Decimal(string: text) != nil ? .success(.integer(text)) : .failure(DefaultMismatch("\(text) is out of range for 'Decimal'"))
+        case (.double, .float(let text)):
+            return finite(Double(text), text, wanted, .float(text))
+        case (.float, .float(let text)):
+            return finite(Float(text), text, wanted, .float(text))
+        case (.decimal, .float(let text)):
+            return Decimal(string: text) != nil ? .success(.float(text)) : .failure(DefaultMismatch("\(text) is out of range for 'Decimal'"))
         case (.int, .integer(let text)), (.int64, .integer(let text)):
             return fits(Int64(text), text, wanted)
         case (.int8, .integer(let text)): return fits(Int8(text), text, wanted)
@@ -78,6 +88,12 @@ enum DefaultValueResolver {
         value != nil ? .success(.integer(text)) : .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))
     }
 
+    /// A floating-point default must not overflow to infinity (swiftc would only warn, and store `inf`).
+    private static func finite<T: BinaryFloatingPoint>(_ value: T?, _ text: String, _ wanted: String, _ resolved: DefaultValue) -> Result<DefaultValue, DefaultMismatch> {
+        if let value, value.isFinite { return .success(resolved) }
+        return .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))
+    }
+
     private static func enumCases(_ qualifiedName: String, model: SemanticModel) -> [String] {
         let parts = qualifiedName.split(separator: ".").map(String.init)
         let info = parts.count == 2 ? model.entities[parts[0]]?.nestedEnums[parts[1]] : model.topLevelEnums[qualifiedName]
@@ -99,30 +115,6 @@ enum DefaultValueResolver {
         }
     }
 
-    /// A value type as Swift spells it.
-    static func spelling(_ type: ValueType) -> String {
-        switch type {
-        case .bool: "Bool"
-        case .int: "Int"
-        case .int8: "Int8"
-        case .int16: "Int16"
-        case .int32: "Int32"
-        case .int64: "Int64"
-        case .uint8: "UInt8"
-        case .uint16: "UInt16"
-        case .uint32: "UInt32"
-        case .double: "Double"
-        case .float: "Float"
-        case .string: "String"
-        case .date: "Date"
-        case .uuid: "UUID"
-        case .data: "Data"
-        case .url: "URL"
-        case .decimal: "Decimal"
-        case .enumeration(let name, _): name
-        case .array(let element): "[\(spelling(element))]"
-        }
-    }
 }
 
 /// Why a default does not fit.

@@ -20,7 +20,8 @@ enum InitializerResolver {
         }
         var parameters: [CheckedInitializer.Parameter] = []
         var superArguments: [String]?
-        if let base = info.baseName, depth <= model.entities.count {
+        // A valid hierarchy is one level deep; deeper ones were reported and are not followed further.
+        if let base = info.baseName, depth < 2 {
             let baseInit = initializers(of: base, model: model, depth: depth + 1).first
             parameters = baseInit?.parameters ?? []
             superArguments = parameters.map(\.name)

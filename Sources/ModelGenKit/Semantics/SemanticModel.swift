@@ -113,6 +113,10 @@ struct EntityInfo {
     var hierarchyIsBroken = false
     /// Its base has a base (`flat-hierarchy`, reported): init rules skip the entity.
     var isTooDeep = false
+    /// The top of its hierarchy (itself for a root, or when the hierarchy is broken).
+    var rootName: String = ""
+    /// Levels from the root down to it: 1 for a root, 2 for a subclass, more for a too-deep one.
+    var depth = 1
     /// Direct subclasses in schema order.
     var subclassNames: [String] = []
     /// Own properties with unique names that do not shadow the base's, in declaration order.
@@ -156,6 +160,8 @@ struct SemanticModel {
     var topLevelEnumOrder: [String] = []
     /// Containers in declaration order (duplicates dropped).
     var containers: [ContainerInfo] = []
+    /// Relationship properties by owner, then destination: indexes into the owner's `properties`.
+    var relationshipIndex: [String: [String: [Int]]] = [:]
     /// The input files, to sort diagnostics by input order.
     var filePaths: [String] = []
 
@@ -176,16 +182,9 @@ struct SemanticModel {
         return info.properties
     }
 
-    /// `entity` itself or a base of it is `other` (one level: the hierarchy is flat).
+    /// `entity` is `other` or its direct base is (the hierarchy is flat: deeper levels were reported).
     func entity(_ entity: String, isOrInheritsFrom other: String) -> Bool {
-        var current: String? = entity
-        var steps = 0
-        while let name = current, steps <= entities.count {
-            if name == other { return true }
-            current = entities[name]?.baseName
-            steps += 1
-        }
-        return false
+        entity == other || entities[entity]?.baseName == other
     }
 
     /// The nested enum `name` visible inside `entity` (its own, then its base's).

@@ -4,7 +4,7 @@
 /// or comments) becomes a `syntax` diagnostic and lexing goes on after it. Tokens are produced on
 /// demand (`nextToken()`), so memory does not grow with the number of tokens, and every step is a
 /// loop over the bytes: input of any size or nesting is handled in linear time.
-public struct Lexer {
+public final class Lexer {
     /// The tokens (ending with `.endOfFile`), every comment, and the diagnostics found.
     public struct Result: Sendable {
         public var tokens: [Token]
@@ -35,6 +35,11 @@ public struct Lexer {
         self.source = source
         self.bytes = source.bytes
         self.collector = DiagnosticCollector(limit: diagnosticLimit)
+        // A UTF-8 byte order mark is skipped; columns of the first line count from after it.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            offset = 3
+            lineStart = 3
+        }
     }
 
     /// The diagnostics found so far.
@@ -42,7 +47,7 @@ public struct Lexer {
 
     /// Lexes the whole file at once (for tests and tools; the parser pulls tokens one by one).
     public static func tokenize(_ source: SourceFile, diagnosticLimit: Int = 100) -> Result {
-        var lexer = Lexer(source: source, diagnosticLimit: diagnosticLimit)
+        let lexer = Lexer(source: source, diagnosticLimit: diagnosticLimit)
         var tokens: [Token] = []
         while true {
             let token = lexer.nextToken()
@@ -53,11 +58,11 @@ public struct Lexer {
     }
 
     /// The next token; `.endOfFile` at the end (and on every call after it).
-    public mutating func nextToken() -> Token {
+    public func nextToken() -> Token {
         while pending == nil { step() }
-        let token = pending!
-        if token.kind != .endOfFile { pending = nil }
-        return token
+        if pending?.kind == .endOfFile { return pending! }
+        defer { pending = nil }
+        return pending.unsafelyUnwrapped
     }
 
     // MARK: - Positions
@@ -78,7 +83,7 @@ public struct Lexer {
     // MARK: - Main loop
 
     /// Lexes one element (a token, comment or run of whitespace); at the end, queues `.endOfFile`.
-    private mutating func step() {
+    private func step() {
         if offset < bytes.count, !collector.isFull {
             let byte = bytes[offset]
             switch byte {
@@ -116,7 +121,7 @@ public struct Lexer {
         pending = Token(kind: .endOfFile, text: "", range: SourceRange(file: source.path, start: end, end: end), isAtLineStart: atLineStart)
     }
 
-    private mutating func append(_ kind: TokenKind, _ text: String, _ range: SourceRange, isEscaped: Bool = false) {
+    private func append(_ kind: TokenKind, _ text: String, _ range: SourceRange, isEscaped: Bool = false) {
         var doc: DocComment?
         if !pendingDoc.isEmpty, pendingDocLastLine + 1 >= range.start.line {
             let first = pendingDoc[0].range
@@ -130,11 +135,11 @@ public struct Lexer {
     }
 
     /// Drops waiting doc lines that cannot attach to a token starting at `beforeLine` (a blank line between).
-    private mutating func flushDocIfDetached(beforeLine: Int) {
+    private func flushDocIfDetached(beforeLine: Int) {
         if !pendingDoc.isEmpty, pendingDocLastLine + 1 < beforeLine { pendingDoc.removeAll() }
     }
 
-    private mutating func lexNewline() {
+    private func lexNewline() {
         let start = location
         offset += 1
         line += 1
@@ -149,7 +154,7 @@ public struct Lexer {
 
     // MARK: - Comments
 
-    private mutating func lexLineComment() {
+    private func lexLineComment() {
         let start = location
         let textStart = offset
         while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
@@ -169,7 +174,7 @@ public struct Lexer {
         pendingDocLastLine = line
     }
 
-    private mutating func lexBlockComment() {
+    private func lexBlockComment() {
         let start = location
         let startOffset = offset
         var depth = 0
@@ -199,7 +204,7 @@ public struct Lexer {
     }
 
     /// Skips one character of a comment, reporting invalid UTF-8.
-    private mutating func skipCommentCharacter() {
+    private func skipCommentCharacter() {
         if bytes[offset] < 0x80 {
             offset += 1
         } else if let (_, length) = decodeScalar(at: offset) {
@@ -211,7 +216,7 @@ public struct Lexer {
 
     // MARK: - Strings
 
-    private mutating func lexString() {
+    private func lexString() {
         let start = location
         offset += 1
         var value = String.UnicodeScalarView()
@@ -245,7 +250,7 @@ public struct Lexer {
         append(.stringLiteral, String(value), range(from: start))
     }
 
-    private mutating func lexEscape(into value: inout String.UnicodeScalarView) {
+    private func lexEscape(into value: inout String.UnicodeScalarView) {
         let start = location
         offset += 1
         guard let next = peek() else { return }
@@ -292,7 +297,7 @@ public struct Lexer {
 
     // MARK: - Names
 
-    private mutating func lexIdentifierOrInvalid() {
+    private func lexIdentifierOrInvalid() {
         let start = location
         guard let (first, firstLength) = identifierStart(at: offset) else {
             if bytes[offset] >= 0x80, decodeScalar(at: offset) == nil {
@@ -321,7 +326,7 @@ public struct Lexer {
         append(kind, text, range(from: start))
     }
 
-    private mutating func lexEscapedIdentifier() {
+    private func lexEscapedIdentifier() {
         let start = location
         offset += 1
         var name = String.UnicodeScalarView()
@@ -366,7 +371,7 @@ public struct Lexer {
 
     // MARK: - Numbers
 
-    private mutating func lexNumber() {
+    private func lexNumber() {
         let start = location
         var text = ""
         if bytes[offset] == UInt8(ascii: "-") {
@@ -403,7 +408,7 @@ public struct Lexer {
         append(isFloat ? .floatLiteral : .integerLiteral, text, range(from: start))
     }
 
-    private mutating func consumeDigits(into text: inout String) {
+    private func consumeDigits(into text: inout String) {
         while let byte = peek(), Lexer.isDigit(byte) || byte == UInt8(ascii: "_") {
             if byte != UInt8(ascii: "_") { text.append(Character(UnicodeScalar(byte))) }
             offset += 1
@@ -413,7 +418,7 @@ public struct Lexer {
     // MARK: - Invalid input
 
     /// Skips a run of characters the language has no use for and reports them once.
-    private mutating func lexInvalidRun() {
+    private func lexInvalidRun() {
         let start = location
         let first: String
         if bytes[offset] < 0x80 {
@@ -463,7 +468,7 @@ public struct Lexer {
     }
 
     /// Reports the invalid UTF-8 byte at `offset` and skips it (and any invalid bytes right after).
-    private mutating func reportInvalidUTF8() {
+    private func reportInvalidUTF8() {
         let start = location
         let byte = bytes[offset]
         offset += 1

@@ -2,7 +2,7 @@
 extension Parser {
     // MARK: - Entity
 
-    mutating func parseEntity(doc: DocComment?) throws -> EntityDecl {
+    func parseEntity(doc: DocComment?) throws -> EntityDecl {
         let keyword = advance()
         let name = try expectName("a name after 'entity'")
         var base: Identifier?
@@ -35,13 +35,13 @@ extension Parser {
     }
 
     /// Reports a body that ends (end of file or a new declaration) before its closing brace.
-    mutating func reportUnclosed(_ what: String, open: Token) {
+    func reportUnclosed(_ what: String, open: Token) {
         guard current.kind != .invalid else { return }
         collector.error("expected '}' to end \(what) but found \(current.displayName)", at: current.range,
                         notes: [DiagnosticNote("'{' of \(what) opened here", at: open.range)])
     }
 
-    mutating func parseEntityMember() throws -> EntityMember {
+    func parseEntityMember() throws -> EntityMember {
         let doc = current.doc
         let start = current.range.start
         var attributes: [AttributeDecl] = []
@@ -68,7 +68,7 @@ extension Parser {
         return .property(try parseProperty(doc: doc, attributes: attributes, start: start))
     }
 
-    mutating func parseProperty(doc: DocComment?, attributes: [AttributeDecl], start: SourceLocation) throws -> PropertyDecl {
+    func parseProperty(doc: DocComment?, attributes: [AttributeDecl], start: SourceLocation) throws -> PropertyDecl {
         var hasVar = false
         if current.isKeyword("var") {
             advance()
@@ -100,13 +100,13 @@ extension Parser {
     }
 
     /// Requires the end of a member (newline, `;`, `}` or end of file) without consuming it.
-    mutating func expectMemberEnd(after what: String) throws {
+    func expectMemberEnd(after what: String) throws {
         guard isAtMemberEnd else { throw fail(expected: "a new line or ';' after \(what)") }
     }
 
     // MARK: - Init
 
-    mutating func parseInit(doc: DocComment?) throws -> InitDecl {
+    func parseInit(doc: DocComment?) throws -> InitDecl {
         let keyword = advance()
         try expect("(", "'(' after 'init'")
         let parameters = try parseNameList(closer: ")", expected: "a property name in the parameter list of 'init'")
@@ -132,13 +132,13 @@ extension Parser {
         return InitDecl(doc: doc, parameters: parameters, superInit: superInit, keywordRange: keyword.range, range: range(from: keyword.range.start))
     }
 
-    /// Reads `a, b, c)` after an opening parenthesis (newlines allowed), consuming the closer.
-    mutating func parseNameList(closer: String, expected what: String) throws -> [Identifier] {
+    /// Reads `a, b, c)` after an opening parenthesis (line breaks after `(` and `,` and before the closer), consuming the closer.
+    func parseNameList(closer: String, expected what: String) throws -> [Identifier] {
         var names: [Identifier] = []
         skipNewlines()
         while !current.isPunctuation(closer) {
             names.append(try expectName(what))
-            skipNewlines()
+            skipLineBreak(before: closer)
             guard current.isPunctuation(",") else { break }
             advance()
             skipNewlines()
@@ -150,7 +150,7 @@ extension Parser {
     // MARK: - Enum
 
     /// An enum; a nested one (`isNested`) also ends, with an error, at a line that starts an entity member.
-    mutating func parseEnum(doc: DocComment?, isNested: Bool = false) throws -> EnumDecl {
+    func parseEnum(doc: DocComment?, isNested: Bool = false) throws -> EnumDecl {
         let keyword = advance()
         let name = try expectName("a name after 'enum'")
         var inheritance: [Identifier] = []
@@ -199,7 +199,7 @@ extension Parser {
     }
 
     /// `case a, b = "bee"` (one line of an enum body).
-    mutating func parseCaseLine(enumName: Identifier) throws -> [EnumCaseDecl] {
+    func parseCaseLine(enumName: Identifier) throws -> [EnumCaseDecl] {
         guard current.isKeyword("case") else { throw fail(expected: "'case' in enum '\(enumName)'") }
         let keyword = advance()
         var cases: [EnumCaseDecl] = []
@@ -221,7 +221,7 @@ extension Parser {
 
     // MARK: - Container
 
-    mutating func parseContainer(doc: DocComment?) throws -> ContainerDecl {
+    func parseContainer(doc: DocComment?) throws -> ContainerDecl {
         let keyword = advance()
         let name = try expectName("a name after 'container'")
         guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the entity list of container '\(name)'") }

@@ -3,7 +3,7 @@ extension Parser {
     // MARK: - Types
 
     /// Reads a type; nesting deeper than `maximumTypeDepth` is a `syntax` error (no deep recursion).
-    mutating func parseType(depth: Int = 1) throws -> TypeExpr {
+    func parseType(depth: Int = 1) throws -> TypeExpr {
         guard depth <= Parser.maximumTypeDepth else { throw tooDeep() }
         let start = current.range.start
         var type: TypeExpr
@@ -35,7 +35,19 @@ extension Parser {
                 advance()
                 parts.append(try expectName("a type name after '.'"))
             }
-            type = TypeExpr(.named(parts), range: range(from: start))
+            if current.isPunctuation("<") {
+                advance()
+                var arguments: [TypeExpr] = []
+                while !current.isPunctuation(">") {
+                    arguments.append(try parseType(depth: depth + 1))
+                    guard current.isPunctuation(",") else { break }
+                    advance()
+                }
+                try expect(">", "',' or '>' in the generic type")
+                type = TypeExpr(.generic(parts, arguments), range: range(from: start))
+            } else {
+                type = TypeExpr(.named(parts), range: range(from: start))
+            }
         } else {
             throw fail(expected: "a type")
         }
@@ -49,7 +61,7 @@ extension Parser {
         return type
     }
 
-    private mutating func tooDeep() -> Failure {
+    private func tooDeep() -> Failure {
         collector.error("type nested too deeply (at most \(Parser.maximumTypeDepth) levels)", at: current.range)
         return Failure()
     }
@@ -57,7 +69,7 @@ extension Parser {
     // MARK: - Values
 
     /// A default value or attribute argument: a scalar value or a one-level array of them.
-    mutating func parseValue(expected what: String) throws -> Expression {
+    func parseValue(expected what: String) throws -> Expression {
         guard current.isPunctuation("[") else { return try parseScalarValue(expected: what) }
         let start = advance().range.start
         var elements: [Expression] = []
@@ -68,7 +80,7 @@ extension Parser {
                 throw Failure()
             }
             elements.append(try parseScalarValue(expected: "an array element (a literal or '.case')"))
-            skipNewlines()
+            skipLineBreak(before: "]")
             guard current.isPunctuation(",") else { break }
             advance()
             skipNewlines()
@@ -78,7 +90,7 @@ extension Parser {
     }
 
     /// A literal, `nil`, `.case`, `Type()` or a key path.
-    mutating func parseScalarValue(expected what: String) throws -> Expression {
+    func parseScalarValue(expected what: String) throws -> Expression {
         let token = current
         let kind: ExpressionKind
         switch token.kind {
@@ -107,7 +119,7 @@ extension Parser {
     }
 
     /// `\Root.a.b` or `\.a`.
-    mutating func parseKeyPath() throws -> KeyPathExpr {
+    func parseKeyPath() throws -> KeyPathExpr {
         let start = try expect("\\", "a key path such as '\\.name'").range.start
         var root: Identifier?
         if current.kind == .identifier { root = try expectName("a type name") }
@@ -123,7 +135,7 @@ extension Parser {
     // MARK: - Attributes
 
     /// `@Name` or `@Name(arguments)`; any name and arguments are read (the semantic stage checks them).
-    mutating func parseAttribute() throws -> AttributeDecl {
+    func parseAttribute() throws -> AttributeDecl {
         let at = advance()
         guard current.range.start.offset == at.range.end.offset else { throw fail(expected: "an attribute name right after '@'") }
         let name = try expectName("an attribute name after '@'")
@@ -144,7 +156,7 @@ extension Parser {
                 }
                 let value = try parseValue(expected: label.map { "a value after '\($0):'" } ?? "an argument of '@\(name)'")
                 arguments.append(AttributeArgument(label: label, value: value, range: range(from: start)))
-                skipNewlines()
+                skipLineBreak(before: ")")
                 guard current.isPunctuation(",") else { break }
                 advance()
                 skipNewlines()
@@ -158,7 +170,7 @@ extension Parser {
     // MARK: - Macros
 
     /// `#Unique<E>([\.a], [\.b, \.c])` or `#Index(...)`.
-    mutating func parseConstraintMacro() throws -> ConstraintMacro {
+    func parseConstraintMacro() throws -> ConstraintMacro {
         let hash = advance()
         guard current.kind == .identifier, let kind = ConstraintMacro.Kind(rawValue: current.text) else {
             throw fail(expected: "'Unique' or 'Index' after '#'")
@@ -180,14 +192,14 @@ extension Parser {
             var paths: [KeyPathExpr] = []
             while !current.isPunctuation("]") {
                 paths.append(try parseKeyPath())
-                skipNewlines()
+                skipLineBreak(before: "]")
                 guard current.isPunctuation(",") else { break }
                 advance()
                 skipNewlines()
             }
             try expect("]", "',' or ']' after a key path")
             groups.append(paths)
-            skipNewlines()
+            skipLineBreak(before: ")")
             guard current.isPunctuation(",") else { break }
             advance()
             skipNewlines()

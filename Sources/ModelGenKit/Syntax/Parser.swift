@@ -4,7 +4,7 @@
 /// most `maximumTypeDepth` levels, default arrays hold literals only, and skipping during error
 /// recovery is a loop with counters. After an error the parser resynchronises at the next member
 /// line of the enclosing body (or the next declaration), so one run reports every independent error.
-public struct Parser {
+public final class Parser {
     /// How deeply type expressions may nest (`[[[String]?]]` is 4).
     public static let maximumTypeDepth = 16
 
@@ -29,7 +29,7 @@ public struct Parser {
 
     init(source: SourceFile) {
         self.source = source
-        var lexer = Lexer(source: source, diagnosticLimit: DiagnosticCollector.defaultLimit)
+        let lexer = Lexer(source: source, diagnosticLimit: DiagnosticCollector.defaultLimit)
         self.current = lexer.nextToken()
         self.next = lexer.nextToken()
         self.lexer = lexer
@@ -39,7 +39,7 @@ public struct Parser {
     /// Lexes and parses `source`. The file always comes back, holding every declaration that could be read.
     /// Diagnostics are sorted by position; past `DiagnosticCollector.defaultLimit` one "too many errors" ends them.
     public static func parse(_ source: SourceFile) -> (file: ModelFile, diagnostics: [Diagnostic]) {
-        var parser = Parser(source: source)
+        let parser = Parser(source: source)
         let declarations = parser.parseFile()
         let found = (parser.lexer.diagnostics + parser.collector.diagnostics).enumerated().sorted {
             ($0.element.range.start.offset, $0.offset) < ($1.element.range.start.offset, $1.offset)
@@ -62,7 +62,7 @@ public struct Parser {
 
     /// Consumes the current token (never moves past the end of file) and tracks bracket depth.
     @discardableResult
-    mutating func advance() -> Token {
+    func advance() -> Token {
         let token = current
         if token.kind == .punctuation {
             switch token.text {
@@ -92,24 +92,33 @@ public struct Parser {
         }
     }
 
-    mutating func skipNewlines() {
+    func skipNewlines() {
         while current.kind == .newline { advance() }
     }
 
-    mutating func skipSeparators() {
+    /// After a list element a line break is allowed only right before the closing `closer`
+    /// (a list goes on to the next line after `,`): `(a,\n b\n)`. Anything else ends the line,
+    /// and the error is reported there rather than on the next member.
+    func skipLineBreak(before closer: String) {
+        if current.kind == .newline, peek().isPunctuation(closer) { advance() }
+    }
+
+    func skipSeparators() {
         while current.kind == .newline || current.isPunctuation(";") { advance() }
     }
 
     /// Consumes `character` or reports "expected `what`" and throws.
     @discardableResult
-    mutating func expect(_ character: String, _ what: String) throws -> Token {
+    func expect(_ character: String, _ what: String) throws -> Token {
         guard current.isPunctuation(character) else { throw fail(expected: what) }
         return advance()
     }
 
     /// Reports "expected `what` but found …" at the current token and returns the error to throw.
     /// Nothing new is reported at an invalid token: the lexer has already described it.
-    mutating func fail(expected what: String) -> Failure {
+    func fail(expected what: String) -> Failure {
+        // An error at a line break ends the member there, even inside a multi-line argument list.
+        if current.kind == .newline { inMultilineArguments = false }
         if current.kind != .invalid {
             collector.error("expected \(what) but found \(current.displayName)", at: current.range)
         }
@@ -117,7 +126,7 @@ public struct Parser {
     }
 
     /// Reads a name (an identifier, or any word in backticks) or reports "expected `what`".
-    mutating func expectName(_ what: String) throws -> Identifier {
+    func expectName(_ what: String) throws -> Identifier {
         guard current.kind == .identifier else { throw fail(expected: what) }
         let token = advance()
         return Identifier(token.text, range: token.range, isEscaped: token.isEscaped)
@@ -137,12 +146,16 @@ public struct Parser {
 
     /// Skips to the end of the current member: a newline or `;` outside any brackets opened since
     /// `braceBase`/`groupBase`, a `}` that closes the enclosing body, a new top-level declaration, or the end.
-    mutating func recoverToMemberEnd(braceBase: Int, groupBase: Int) {
+    func recoverToMemberEnd(braceBase: Int, groupBase: Int) {
         while !isAtEnd, !collector.isFull {
             if isAtTopLevelKeyword { break }
             if current.isPunctuation("}"), braceDepth <= braceBase { break }
             if current.kind == .newline || current.isPunctuation(";"), braceDepth <= braceBase,
-               groupDepth <= groupBase || !inMultilineArguments { break }
+               groupDepth <= groupBase || !inMultilineArguments {
+                // A list left open whose closer starts the next line: that line belongs to this member.
+                let closerFollows = peek().isPunctuation(")") || peek().isPunctuation("]")
+                if !(current.kind == .newline && groupDepth > groupBase && closerFollows) { break }
+            }
             advance()
         }
         braceDepth = braceBase
@@ -151,7 +164,7 @@ public struct Parser {
     }
 
     /// Skips to the next top-level declaration keyword.
-    mutating func recoverToDeclaration() {
+    func recoverToDeclaration() {
         while !isAtEnd, !collector.isFull {
             if isAtTopLevelKeyword { break }
             if current.isKeyword("enum"), current.isAtLineStart, braceDepth == 0 { break }
@@ -164,7 +177,7 @@ public struct Parser {
 
     // MARK: - File
 
-    mutating func parseFile() -> [Declaration] {
+    func parseFile() -> [Declaration] {
         var declarations: [Declaration] = []
         while !collector.isFull {
             skipSeparators()
@@ -180,7 +193,7 @@ public struct Parser {
         return declarations
     }
 
-    mutating func parseDeclaration() throws -> Declaration {
+    func parseDeclaration() throws -> Declaration {
         let doc = current.doc
         if current.isKeyword("entity") { return .entity(try parseEntity(doc: doc)) }
         if current.isKeyword("enum") { return .enumeration(try parseEnum(doc: doc)) }

@@ -25,7 +25,9 @@ public enum TokenKind: Hashable, Sendable {
 }
 
 /// One token with its range and the doc comment written right before it.
-public struct Token: Hashable, Sendable {
+///
+/// Tokens are copied often while parsing, so the rare doc comment is kept behind a reference.
+public struct Token: Sendable {
     public var kind: TokenKind
     public var text: String
     public var range: SourceRange
@@ -34,7 +36,17 @@ public struct Token: Hashable, Sendable {
     /// True when only whitespace or comments precede the token on its line.
     public var isAtLineStart: Bool
     /// The run of `///` lines immediately before this token, if any.
-    public var doc: DocComment?
+    public var doc: DocComment? {
+        get { docBox?.value }
+        set { docBox = newValue.map(DocBox.init) }
+    }
+
+    private var docBox: DocBox?
+
+    private final class DocBox: Sendable {
+        let value: DocComment
+        init(_ value: DocComment) { self.value = value }
+    }
 
     public init(kind: TokenKind, text: String, range: SourceRange, isEscaped: Bool = false, isAtLineStart: Bool = false, doc: DocComment? = nil) {
         self.kind = kind
@@ -42,7 +54,7 @@ public struct Token: Hashable, Sendable {
         self.range = range
         self.isEscaped = isEscaped
         self.isAtLineStart = isAtLineStart
-        self.doc = doc
+        self.docBox = doc.map(DocBox.init)
     }
 
     /// The keywords of the language (a backticked name is never a keyword).

@@ -9,6 +9,20 @@ public final class ModelContainer: Sendable {
     public let configurations: [ModelConfiguration]
     /// Keeps an in-memory database alive while the container lives.
     private let keeper: ConnectionKeeper
+    /// Serializes the saves of this container's contexts: SQLite has one writer at a time, and
+    /// writers polling its busy handler can starve past the busy timeout ("database is locked").
+    let writeLock = NSLock()
+    /// The main actor's context, made on first use.
+    private let mainContextBox = MainContextBox()
+
+    /// The context bound to the main actor (SwiftData's `mainContext`), made on first use and
+    /// kept as long as the container.
+    @MainActor public var mainContext: ModelContext {
+        if let context = mainContextBox.context { return context }
+        let context = ModelContext(self, ownedByContainer: true)
+        mainContextBox.context = context
+        return context
+    }
 
     /// A container for the given model types (and their bases and subclasses).
     public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {
@@ -43,6 +57,12 @@ public final class ModelContainer: Sendable {
         try Connection(path: configuration.openPath, isFile: !configuration.isStoredInMemoryOnly,
                        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
     }
+}
+
+/// Holds the main context. Only read and written on the main actor.
+private final class MainContextBox: @unchecked Sendable {
+    @MainActor var context: ModelContext?
+    nonisolated init() {}
 }
 
 /// Holds the connection that keeps an in-memory database alive. It is never used after

@@ -55,7 +55,7 @@ extension ModelContext {
         guard let rowID = identifier.rowID, let entity = schema.entity(named: identifier.entityName) else {
             return inserted.first { $0.persistentModelID == identifier } as? T
         }
-        return registered[entity.tableName]?[rowID] as? T
+        return registered[entity.hierarchyIndex][rowID] as? T
     }
 
     // MARK: SQL
@@ -101,21 +101,27 @@ extension ModelContext {
         let members = hierarchyMembers(of: entity)
         let decoder = RowDecoder(statement: statement, columns: [], entityName: entity.name)
         var results: [ModelObject] = []
-        var map = registered.removeValue(forKey: entity.tableName) ?? [:]
-        defer { registered[entity.tableName] = map }
+        var map: [Int64: ModelObject] = [:]
+        swap(&map, &registered[entity.hierarchyIndex])
+        defer { swap(&map, &registered[entity.hierarchyIndex]) }
+        var decoderEntity: EntitySchema?
         while try statement.step() {
             let rowID = statement.int64(at: 0)
             let rowEntity = members.count == 1 ? members[0].entity : try memberEntity(statement, members)
+            if decoderEntity !== rowEntity {
+                decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
+                decoderEntity = rowEntity
+            } else {
+                decoder.cursor = 0
+            }
             if let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
-                    decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
                     try existing._decode(from: decoder)
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
                 }
                 if existing.status != .deleted { results.append(existing) }
                 continue
             }
-            decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
             let object = try rowEntity.type.init(from: decoder)
             object.rowID = rowID
             object.entity = rowEntity
@@ -169,7 +175,7 @@ extension ModelContext {
     /// The model of `destination`'s hierarchy with row `key` (registered, or read), nil if gone.
     func resolve(key: Int64, destination: ModelObject.Type) -> ModelObject? {
         guard let entity = schema.entity(for: destination) else { return nil }
-        if let object = registered[entity.tableName]?[key] { return object.status == .removed ? nil : object }
+        if let object = registered[entity.hierarchyIndex][key] { return object.status == .removed ? nil : object }
         let sql = entity.selectSQL + " WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
         return (try? materialize(sql: sql, bindings: [.integer(key)], entity: entity))?.first
     }

@@ -27,6 +27,7 @@ extension ModelContext {
             object.snapshot = nil
         }
         for object in touched.values {
+            object.relationshipsChanged = false
             for index in object.slots.indices {
                 if case .objects = object.slots[index] { object.slots[index] = .unloaded }
             }

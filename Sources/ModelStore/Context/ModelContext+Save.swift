@@ -14,6 +14,9 @@ extension ModelContext {
         let connection = try connection()
         var assigned: [ModelObject] = []
         var upserted: [(ModelObject, Int64)] = []
+        let writeLock = container.writeLock
+        writeLock.lock()
+        defer { writeLock.unlock() }
         do {
             try connection.execute("BEGIN IMMEDIATE")
             try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)
@@ -114,7 +117,7 @@ extension ModelContext {
                 guard try statement.step() else { throw ModelStoreError.invalidSchema("upsert returned no key") }
                 rowID = statement.int64(at: 0)
                 try statement.run()
-                if let existing = registered[entity.tableName]?[rowID], existing !== object { upserted.append((existing, rowID)) }
+                if let existing = registered[entity.hierarchyIndex][rowID], existing !== object { upserted.append((existing, rowID)) }
             } else {
                 try statement.run()
                 rowID = connection.lastInsertRowID
@@ -234,15 +237,15 @@ extension ModelContext {
         for object in inserted where !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             object.status = .persisted
-            registered[entity.tableName, default: [:]][rowID] = object
+            registered[entity.hierarchyIndex][rowID] = object
         }
         for object in dirty {
             object.isDirty = false
             object.snapshot = nil
         }
         for object in removals {
-            if let entity = object.entity, let rowID = object.rowID, registered[entity.tableName]?[rowID] === object {
-                registered[entity.tableName]?[rowID] = nil
+            if let entity = object.entity, let rowID = object.rowID, registered[entity.hierarchyIndex][rowID] === object {
+                registered[entity.hierarchyIndex][rowID] = nil
             }
         }
         for object in removals { detachFromGraph(object, removed: removed) }
@@ -255,6 +258,7 @@ extension ModelContext {
             previous.isDirty = false
             previous.snapshot = nil
         }
+        for object in touched.values { object.relationshipsChanged = false }
         inserted = []
         deleted = []
         dirty = []

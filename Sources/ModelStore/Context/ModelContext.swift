@@ -5,7 +5,11 @@ import Foundation
 /// from the shared, `Sendable` container. Each context has its own SQLite connection.
 public final class ModelContext {
     /// The container the context works on.
-    public let container: ModelContainer
+    public var container: ModelContainer { unownedContainer }
+
+    private unowned let unownedContainer: ModelContainer
+    /// A context keeps its container alive, except the container's own main context (no cycle).
+    private let retainedContainer: ModelContainer?
     /// Kept for SwiftData compatibility; ModelStore never saves on its own.
     public var autosaveEnabled = false
 
@@ -13,8 +17,9 @@ public final class ModelContext {
     private var openConnection: Connection?
     private(set) lazy var link = ContextLink(self)
 
-    /// Registered saved models by table, then row key (one object per row per context).
-    var registered: [String: [Int64: ModelObject]] = [:]
+    /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
+    /// (one object per row per context).
+    var registered: [[Int64: ModelObject]]
     /// Models inserted since the last save, in insertion order.
     var inserted: [ModelObject] = []
     /// Saved models deleted since the last save, in deletion order.
@@ -30,9 +35,16 @@ public final class ModelContext {
     var deferredError: Error?
 
     /// A context on `container`.
-    public init(_ container: ModelContainer) {
-        self.container = container
+    public convenience init(_ container: ModelContainer) {
+        self.init(container, ownedByContainer: false)
+    }
+
+    /// A context; the container's main context does not retain its container (no cycle).
+    init(_ container: ModelContainer, ownedByContainer: Bool) {
+        self.unownedContainer = container
+        self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
+        self.registered = Array(repeating: [:], count: container.schema.hierarchyCount)
     }
 
     /// The context's connection, opened on first use.
@@ -130,7 +142,7 @@ public final class ModelContext {
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
         var descriptor = FetchDescriptor<T>(predicate: predicate)
         descriptor.includePendingChanges = true
-        let entity = try schema.requireEntity(for: T.self as! ModelObject.Type)
+        let entity = try entity(for: T.self)
         for model in try fetch(descriptor) where includeSubclasses || model._$modelObject.entity === entity {
             delete(model)
         }

@@ -6,6 +6,6 @@ enum PredicateTranslator {
     /// The SQL condition equivalent to `predicate` on rows of `entity` (columns are in
     /// `entity.tableName`; use `entity.column(forKeyPath:)` and `schema` for related entities).
     static func sqlFilter<T: PersistentModel>(for predicate: Predicate<T>, entity: EntitySchema, schema: Schema) throws -> SQLFilter {
-        throw ModelStoreError.unsupportedPredicate("predicates not yet supported")
+        try PredicateSQL.filter(for: predicate, entity: entity, schema: schema)
     }
 }

@@ -202,6 +202,7 @@ enum RelationshipGraph {
     static func touch(_ object: ModelObject) {
         if object.status == .persisted || object.status == .deleted, let context = object.link?.context {
             context.touched[ObjectIdentifier(object)] = object
+            object.relationshipsChanged = true
         }
     }
 

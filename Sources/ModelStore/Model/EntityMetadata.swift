@@ -144,7 +144,9 @@ public struct RelationshipMetadata: Sendable {
     public let deleteRule: DeleteRule
     /// The inverse property on the destination, if any.
     public let inverse: String?
+    /// `minimumModelCount:` (kept, not enforced).
     public let minimumModelCount: Int?
+    /// `maximumModelCount:` (kept, not enforced).
     public let maximumModelCount: Int?
     /// The name the property had in an earlier schema.
     public let originalName: String?

@@ -30,6 +30,8 @@ open class ModelObject: PersistentModel {
     final var rowID: Int64?
     /// Whether saved values were changed since the last save.
     final var isDirty = false
+    /// Whether in-memory relationships changed since the last save.
+    final var relationshipsChanged = false
     /// The last saved row values (attributes, then to-one keys), taken at the first change.
     final var snapshot: [SQLValue]?
     /// Relationship values by slot (base relationships first, then the entity's own).
@@ -56,16 +58,20 @@ open class ModelObject: PersistentModel {
 
     // MARK: PersistentModel
 
+    /// The model itself, as the runtime base class.
     public final var _$modelObject: ModelObject { self }
 
+    /// The model's identity: temporary until saved, then its entity and row key.
     public final var persistentModelID: PersistentIdentifier {
         let name = entity?.name ?? type(of: self).schemaMetadata.name
         if let rowID { return PersistentIdentifier(entityName: name, rowID: rowID) }
         return PersistentIdentifier(entityName: name, temporaryNumber: UInt(bitPattern: ObjectIdentifier(self)))
     }
 
+    /// `Identifiable`: the persistent identifier, as in SwiftData.
     public final var id: PersistentIdentifier { persistentModelID }
 
+    /// The context the model is registered with (nil when detached or deleted and saved).
     public final var modelContext: ModelContext? {
         switch status {
         case .detached, .removed: return nil
@@ -73,18 +79,22 @@ open class ModelObject: PersistentModel {
         }
     }
 
+    /// Whether the model was deleted (pending save, or saved).
     public final var isDeleted: Bool { status == .deleted || status == .removed }
 
+    /// Whether the model is inserted, deleted or changed and not saved yet.
     public final var hasChanges: Bool {
         switch status {
         case .inserted, .deleted: return true
-        case .persisted: return isDirty
+        case .persisted: return isDirty || relationshipsChanged
         case .detached, .removed: return false
         }
     }
 
+    /// Models are equal when they are the same instance (one instance per row per context).
     public static func == (lhs: ModelObject, rhs: ModelObject) -> Bool { lhs === rhs }
 
+    /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     // MARK: Generated accessors' entry points

@@ -6,6 +6,10 @@ public final class Connection {
     /// The underlying handle.
     public let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    /// Test hook: fails the n-th step, bind or commit (see `FaultInjection.swift`); nil in normal use.
+    var faultInjector: FaultInjector? {
+        didSet { for statement in statements.values { statement.faultInjectionArmed = faultInjector != nil } }
+    }
 
     /// Opens (creating if needed) the database at `path` (a file path or a `file:` URI) and
     /// configures it: foreign keys on, WAL (files), `synchronous=FULL` (files), busy timeout.
@@ -23,6 +27,7 @@ public final class Connection {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         // Outside any transaction: inside one SQLite silently ignores it.
         try execute("PRAGMA foreign_keys = ON")
+        try PredicateFunctions.register(on: handle)
         if isFile {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = FULL")
@@ -42,6 +47,7 @@ public final class Connection {
 
     /// Runs SQL text that takes no parameters (may hold several statements).
     public func execute(_ sql: String) throws {
+        if faultInjector != nil, sql == "COMMIT" { try injectFault(.commit, sql: sql) }
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(code: result, sql: sql) }
     }

@@ -11,11 +11,16 @@ public final class Statement {
     /// The SQL text it was prepared from.
     public let sql: String
     unowned let connection: Connection
+    /// The first bind that failed since the last reset (thrown by the next `step()`).
+    @usableFromInline var bindFailure: SQLiteError?
+    /// Whether the connection has a fault injector (binds then go through it; see FaultInjection.swift).
+    @usableFromInline var faultInjectionArmed: Bool
 
     init(handle: OpaquePointer, sql: String, connection: Connection) {
         self.handle = handle
         self.sql = sql
         self.connection = connection
+        self.faultInjectionArmed = connection.faultInjector != nil
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -24,14 +29,15 @@ public final class Statement {
     public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        bindFailure = nil
     }
 
     /// Binds `value` at the 1-based `index`.
     public func bind(_ value: SQLValue, at index: Int32) {
         switch value {
-        case .null: sqlite3_bind_null(handle, index)
-        case .integer(let number): sqlite3_bind_int64(handle, index, number)
-        case .real(let number): sqlite3_bind_double(handle, index, number)
+        case .null: checkBind(sqlite3_bind_null(handle, index), at: index)
+        case .integer(let number): bindInt64(number, at: index)
+        case .real(let number): bindDouble(number, at: index)
         case .text(let text): bindText(text, at: index)
         case .blob(let data): bindBlob(data, at: index)
         }
@@ -48,9 +54,9 @@ public final class Statement {
         text.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 if let base = chars.baseAddress {
-                    _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+                    checkBind(sqlite3_bind_text64(handle, index, base, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8)), at: index)
                 } else {
-                    _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                    checkBind(sqlite3_bind_text(handle, index, "", 0, sqliteTransient), at: index)
                 }
             }
         }
@@ -58,33 +64,40 @@ public final class Statement {
 
     /// Binds a 64-bit integer.
     @inlinable public func bindInt64(_ value: Int64, at index: Int32) {
-        sqlite3_bind_int64(handle, index, value)
+        checkBind(sqlite3_bind_int64(handle, index, value), at: index)
     }
 
-    /// Binds a double (NaN binds as NULL, as SQLite does).
+    /// Binds a double. NaN is refused (SQLite would store NULL): the next `step()` throws.
     @inlinable public func bindDouble(_ value: Double, at index: Int32) {
-        sqlite3_bind_double(handle, index, value)
+        if value.isNaN {
+            noteNaN(at: index)
+            return
+        }
+        checkBind(sqlite3_bind_double(handle, index, value), at: index)
     }
 
     /// Binds raw bytes as a blob (copied by SQLite).
     @inlinable public func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
+        checkBind(sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sqliteTransient), at: index)
     }
 
     /// Binds a blob (copied by SQLite). An empty blob binds as a zero-length blob, not NULL.
     @inlinable public func bindBlob(_ data: Data, at index: Int32) {
         if data.isEmpty {
-            sqlite3_bind_zeroblob(handle, index, 0)
+            checkBind(sqlite3_bind_zeroblob(handle, index, 0), at: index)
             return
         }
         data.withUnsafeBytes { buffer in
-            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)
+            checkBind(sqlite3_bind_blob64(handle, index, buffer.baseAddress, UInt64(buffer.count), sqliteTransient), at: index)
         }
     }
 
     /// Steps once: true when a row is available, false when done.
+    /// Throws `SQLiteError` for any other result.
     @discardableResult
     public func step() throws -> Bool {
+        if let bindFailure { throw bindFailure }
+        try connection.injectFault(.step, sql: sql)
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true

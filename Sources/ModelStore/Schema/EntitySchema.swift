@@ -9,6 +9,8 @@ public final class EntitySchema: @unchecked Sendable {
     public let metadata: EntityMetadata
     /// The base entity's name, for a subclass.
     public internal(set) var baseName: String?
+    /// The position of the entity's hierarchy among the schema's hierarchies.
+    var hierarchyIndex = 0
     /// The table of the hierarchy (the root entity's name).
     public internal(set) var tableName: String = ""
     /// This entity and its subclasses: the type column values a fetch of this entity matches.

@@ -6,6 +6,8 @@ public final class Schema: @unchecked Sendable {
     public let entities: [EntitySchema]
     /// The storage the schema needs (the fingerprint written into the store).
     public let storage: StoredSchema
+    /// The number of hierarchies (tables of entities).
+    let hierarchyCount: Int
     /// Inconsistencies found in the generated metadata (a container refuses such a schema).
     let problems: [String]
     private let entitiesByType: [ObjectIdentifier: EntitySchema]
@@ -24,6 +26,7 @@ public final class Schema: @unchecked Sendable {
         entities = builder.entities
         storage = builder.storage
         problems = builder.problems
+        hierarchyCount = builder.hierarchyCount
         entitiesByType = Dictionary(entities.map { (ObjectIdentifier($0.type), $0) }, uniquingKeysWith: { first, _ in first })
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }

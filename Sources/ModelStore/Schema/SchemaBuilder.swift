@@ -7,6 +7,8 @@ struct SchemaBuilder {
     /// Roots in order, each with its subclasses.
     private var hierarchies: [[EntitySchema]] = []
 
+    var hierarchyCount: Int { hierarchies.count }
+
     // MARK: Collecting
 
     mutating func add(_ type: any PersistentModel.Type) {
@@ -58,10 +60,12 @@ struct SchemaBuilder {
     /// Attribute columns, type names and key-path lookups of one hierarchy.
     private mutating func resolveColumns(of hierarchy: [EntitySchema]) {
         guard let root = hierarchy.first else { return }
+        let hierarchyIndex = hierarchies.firstIndex { $0.first === root } ?? 0
         var ownAttributes: [String: [AttributeColumn]] = [:]
         for entity in hierarchy {
             let isRoot = entity === root
             entity.tableName = root.name
+            entity.hierarchyIndex = hierarchyIndex
             entity.baseName = isRoot ? nil : root.name
             entity.typeNames = isRoot ? hierarchy.map(\.name) : [entity.name]
             ownAttributes[entity.name] = entity.metadata.properties.compactMap { property in

@@ -9,6 +9,7 @@ public struct StoredSchema: Codable, Hashable, Sendable {
 
 /// One table of the store.
 public struct StoredTable: Codable, Hashable, Sendable {
+    /// The table name.
     public var name: String
     /// The entities whose rows it holds (root first); empty for a join table.
     public var entities: [String]
@@ -26,7 +27,9 @@ public struct StoredTable: Codable, Hashable, Sendable {
 
 /// One column of a table.
 public struct StoredColumn: Codable, Hashable, Sendable {
+    /// The column name.
     public var name: String
+    /// The declared type (`INTEGER`, `REAL`, `TEXT`, `BLOB`).
     public var type: String
     /// NOT NULL (root entity) or a CHECK for the rows of `requiredFor` (subclass).
     public var isRequired: Bool

@@ -78,3 +78,28 @@ import Testing
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
     }
 }
+
+extension DiagnosticRendererTests {
+    /// Found by fuzzing: a long run of stray UTF-8 continuation bytes before the caret.
+    @Test func longRunsOfContinuationBytes() {
+        let bytes = Array("x ".utf8) + [UInt8](repeating: 0x81, count: 400) + Array(" y".utf8)
+        let source = SourceFile(path: "c.model", bytes: bytes)
+        let diagnostic = Diagnostic.error(.syntax, "m", at: SourceRange(file: "c.model", start: SourceLocation(line: 1, column: 403, offset: 402), end: SourceLocation(line: 1, column: 405, offset: 404)))
+        let lines = DiagnosticRenderer(sources: [source]).render(diagnostic).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[2].hasSuffix("^~"))
+    }
+}
+
+extension DiagnosticRendererTests {
+    @Test func byteOrderMarkIsNotShown() {
+        let source = SourceFile(path: "b.model", bytes: [0xEF, 0xBB, 0xBF] + Array("entity A { a Int }".utf8))
+        let (_, diagnostics) = Parser.parse(source)
+        #expect(DiagnosticRenderer(sources: [source]).render(diagnostics) == """
+        b.model:1:14: error: expected ':' and a type after property name 'a' but found identifier 'Int' [syntax]
+        entity A { a Int }
+                     ^~~
+
+        """)
+    }
+}

@@ -65,3 +65,21 @@ import Testing
         #expect(found == ["default-type-mismatch", "invalid-attribute", "invalid-attribute", "dangling-no-action", "optional-to-one", "reserved-name"])
     }
 }
+
+extension RuleUnitTests {
+    @Test func optionalAttributesAreDataNotLabels() {
+        let ast = TestAST()
+        let file = ast.file([
+            ast.entity("Trip", [ast.property("name", "String")]),
+            ast.entity("InternationalTrip", base: "Trip", [ast.property("passportNumber", "String?")]),
+            ast.entity("DomesticTrip", base: "Trip", [
+                ast.property("regional", "Bool", default: .bool(false)),
+                ast.property("memo", "String", default: .string(""), attributes: [ast.attribute("Transient")]),
+            ]),
+        ])
+        let diagnostics = SchemaChecker.check([file]).diagnostics
+        #expect(diagnostics.map(\.rule) == [.labelOnlySubclass])
+        #expect(diagnostics.first?.message.contains("'DomesticTrip'") == true)
+        #expect(diagnostics.first?.notes.first?.message.contains("case domestic }") == true)
+    }
+}

@@ -126,3 +126,12 @@ extension LexerTests {
         #expect(lex("// Int8…Int64 ☃\n/* … */ y").diagnostics.isEmpty)
     }
 }
+
+extension LexerTests {
+    @Test func byteOrderMarkIsSkipped() {
+        let result = Lexer.tokenize(SourceFile(path: "t.model", bytes: [0xEF, 0xBB, 0xBF] + Array("entity A {}".utf8)))
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.tokens[0].isKeyword("entity"))
+        #expect(result.tokens[0].range.start.column == 1)
+    }
+}

@@ -255,3 +255,32 @@ extension ParserTests {
         #expect(S.entity("A", in: file).map { S.properties(of: $0).map(\.name.name) } == ["ok"])
     }
 }
+
+extension ParserTests {
+    @Test func listsMayContinueAfterCommasAndCloseOnTheirOwnLine() throws {
+        let entity = try onlyEntity("""
+        entity E: B {
+            tags: [String] = [
+                "a",
+                "b"
+            ]
+            init(
+                a,
+                b
+            ) {
+                super.init(
+                    b
+                )
+            }
+            #Unique(
+                [\\.a,
+                 \\.b],
+                [\\.c]
+            )
+        }
+        """)
+        #expect(S.properties(of: entity).first?.defaultValue.map { if case .array(let e) = $0.kind { e.count } else { 0 } } == 2)
+        #expect(S.inits(of: entity).first?.parameters.map(\.name) == ["a", "b"])
+        #expect(S.inits(of: entity).first?.superInit?.arguments.map(\.name) == ["b"])
+    }
+}

@@ -31,6 +31,16 @@ func describe(_ trips: [Trip]) -> String {
     }.joined(separator: "\n")
 }
 
+/// Runs a step that uses `#Predicate`. Predicates are translated to SQL by ModelStore; a ModelStore
+/// that cannot translate one throws an error naming it, which is printed instead of ending the tour.
+func predicateStep(_ body: () throws -> Void) {
+    do {
+        try body()
+    } catch {
+        print("    (skipped: \(error))")
+    }
+}
+
 /// Removes the store file and SQLite's side files.
 func removeStore(at url: URL) {
     for suffix in ["", "-wal", "-shm"] {
@@ -83,19 +93,47 @@ do {
     let business = try context.fetch(FetchDescriptor<BusinessTrip>())
     print("    business trips: \(business.map { "\($0.name) for \($0.company)" }.joined(separator: ", "))")
 
-    print("5. Count without loading: fetchCount.")
+    print("5. Filter in SQL with #Predicate: `is`, `as?` with `if let … else`, captured values.")
+    predicateStep {
+        let businessOnly = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0 is BusinessTrip }))
+        print("    is BusinessTrip: \(businessOnly.map(\.name).joined(separator: ", "))")
+        let wanted = PersonalTrip.Reason.vacation   // #Predicate rejects `.vacation` without a base
+        let vacations = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { trip in
+            if let personal = trip as? PersonalTrip { personal.reason == wanted } else { false }
+        }))
+        print("    vacations: \(vacations.map(\.name).joined(separator: ", "))")
+        let summerStart = day("2026-06-01")
+        let summer = try context.fetch(FetchDescriptor<Trip>(
+            predicate: #Predicate { $0.startDate >= summerStart && $0.name != "Beach" },
+            sortBy: [SortDescriptor(\.startDate)]
+        ))
+        print("    from June on, except Beach: \(summer.map(\.name).joined(separator: ", "))")
+        let again = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Alps" }))
+        print("    fetched twice, same instance: \(again.first === alps)")
+    }
+
+    print("6. Count without loading: fetchCount.")
     print("    trips: \(try context.fetchCount(FetchDescriptor<Trip>())), "
         + "personal: \(try context.fetchCount(FetchDescriptor<PersonalTrip>())), "
         + "accommodations: \(try context.fetchCount(FetchDescriptor<Accommodation>()))")
 
-    print("6. Delete Alps: its accommodations go with it (deleteRule: .cascade).")
+    print("7. Delete Alps: its accommodations go with it (deleteRule: .cascade).")
     context.delete(alps)
     try context.save()
     print("    trips: \(try context.fetchCount(FetchDescriptor<Trip>())), "
         + "accommodations: \(try context.fetchCount(FetchDescriptor<Accommodation>()))")
+
+    print("8. Delete by predicate: every trip (of any kind) that ended before April.")
+    predicateStep {
+        let cutoff = day("2026-04-01")
+        try context.delete(model: Trip.self, where: #Predicate { $0.endDate < cutoff })
+        try context.save()
+    }
+    print("    trips: \(try context.fetchCount(FetchDescriptor<Trip>())), "
+        + "accommodations: \(try context.fetchCount(FetchDescriptor<Accommodation>()))")
 }
 
-print("7. Reopen the store file in a new container: the data is on disk.")
+print("9. Reopen the store file in a new container: the data is on disk.")
 do {
     let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(url: storeURL))
     let context = ModelContext(container)

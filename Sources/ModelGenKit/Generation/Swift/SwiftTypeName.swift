@@ -4,23 +4,6 @@ public enum SwiftTypeName {
     /// `context`, its own nested enums are named without the entity (`Reason`).
     public static func of(_ type: ValueType, in context: String? = nil) -> String {
         switch type {
-        case .bool: "Bool"
-        case .int: "Int"
-        case .int8: "Int8"
-        case .int16: "Int16"
-        case .int32: "Int32"
-        case .int64: "Int64"
-        case .uint8: "UInt8"
-        case .uint16: "UInt16"
-        case .uint32: "UInt32"
-        case .double: "Double"
-        case .float: "Float"
-        case .string: "String"
-        case .date: "Date"
-        case .uuid: "UUID"
-        case .data: "Data"
-        case .url: "URL"
-        case .decimal: "Decimal"
         case .enumeration(let name, _):
             if let context, name.hasPrefix(context + "."), !name.dropFirst(context.count + 1).contains(".") {
                 SwiftIdentifier.escaped(String(name.dropFirst(context.count + 1)))
@@ -28,6 +11,7 @@ public enum SwiftTypeName {
                 SwiftIdentifier.escapedPath(name)
             }
         case .array(let element): "[\(of(element, in: context))]"
+        default: type.description
         }
     }
 

@@ -76,7 +76,7 @@ enum AttributeRules {
                     }
                     continue
                 }
-                sink.error(.invalidAttribute, "@Relationship does not apply to \(property), a plain attribute of type '\(DefaultValueResolver.spelling(value))': remove it (relationships are properties of an entity type)", at: attribute.range)
+                sink.error(.invalidAttribute, "@Relationship does not apply to \(property), a plain attribute of type '\(value)': remove it (relationships are properties of an entity type)", at: attribute.range)
             case "Transient":
                 if attribute.hasParentheses {
                     sink.error(.invalidAttribute, "@Transient takes no arguments: write '@Transient'", at: attribute.range)

@@ -10,7 +10,10 @@ enum ContainerRules {
             let container = decl.name.name
             var seen: [String: Identifier] = [:]
             var roots: [String] = []
-            func addRoot(_ name: String) { if !roots.contains(name) { roots.append(name) } }
+            var rootSet: Set<String> = []
+            func addRoot(_ name: String) { if rootSet.insert(name).inserted { roots.append(name) } }
+            var firstEntry: [String: Identifier] = [:]
+            for entry in decl.entries where firstEntry[entry.name] == nil { firstEntry[entry.name] = entry }
 
             for entry in decl.entries {
                 let name = entry.name
@@ -30,7 +33,7 @@ enum ContainerRules {
                     addRoot(name)
                     continue
                 }
-                if let baseEntry = decl.entries.first(where: { $0.name == base }) {
+                if let baseEntry = firstEntry[base] {
                     model.sink.warning(.redundantRegistration, "container '\(container)' lists '\(name)', which comes with its base '\(base)': remove '\(name)'", at: entry.range,
                                        notes: [DiagnosticNote("'\(base)' listed here brings all its subclasses", at: baseEntry.range)])
                 } else {
@@ -46,13 +49,8 @@ enum ContainerRules {
     }
 
     private static func rootOf(_ entity: String, model: SemanticModel) -> String {
-        var current = entity
-        var steps = 0
-        while let base = model.entities[current]?.baseName, steps <= model.entities.count {
-            current = base
-            steps += 1
-        }
-        return current
+        let root = model.entities[entity]?.rootName ?? ""
+        return root.isEmpty ? entity : root
     }
 
     /// The roots and all their subclasses (transitively).

@@ -22,6 +22,7 @@ enum HierarchyRules {
             model.entities[entity] = info
         }
         breakCycles(&model)
+        computeRoots(&model)
         reportDeepHierarchies(&model)
         for entity in model.entityOrder {
             guard let base = model.entities[entity]?.baseName else { continue }
@@ -29,23 +30,29 @@ enum HierarchyRules {
         }
     }
 
+    /// Finds each cycle once (every entity is walked once: linear time), reports it, and marks
+    /// its members and the entities leading into it as broken.
     private static func breakCycles(_ model: inout SemanticModel) {
+        var done: Set<String> = []
         var broken: Set<String> = []
-        for entity in model.entityOrder where !broken.contains(entity) {
+        for entity in model.entityOrder where !done.contains(entity) {
             var path: [String] = []
+            var position: [String: Int] = [:]
             var current: String? = entity
-            while let name = current, !broken.contains(name) {
-                if let start = path.firstIndex(of: name) {
+            while let name = current, !done.contains(name) {
+                if let start = position[name] {
                     let cycle = Array(path[start...])
                     reportCycle(cycle, model: &model)
                     broken.formUnion(cycle)
                     break
                 }
+                position[name] = path.count
                 path.append(name)
                 current = model.entities[name]?.baseName
             }
             // Entities that lead into a cycle are broken too (silently: the cycle is reported).
             if let name = current, broken.contains(name) { broken.formUnion(path) }
+            done.formUnion(path)
         }
         for name in broken {
             model.entities[name]?.baseName = nil
@@ -69,17 +76,42 @@ enum HierarchyRules {
         model.sink.error(.inheritanceCycle, message, at: base.range, notes: notes)
     }
 
+    /// Sets every entity's `rootName` and `depth` (cycles are broken, so every chain ends), in linear time.
+    private static func computeRoots(_ model: inout SemanticModel) {
+        var known: [String: (root: String, depth: Int)] = [:]
+        for entity in model.entityOrder where known[entity] == nil {
+            var path: [String] = []
+            var current = entity
+            while known[current] == nil, let base = model.entities[current]?.baseName {
+                path.append(current)
+                current = base
+            }
+            let top = known[current] ?? (root: current, depth: 1)
+            known[current] = top
+            for (offset, name) in path.reversed().enumerated() { known[name] = (top.root, top.depth + offset + 1) }
+        }
+        for (name, place) in known {
+            model.entities[name]?.rootName = place.root
+            model.entities[name]?.depth = place.depth
+        }
+    }
+
     private static func reportDeepHierarchies(_ model: inout SemanticModel) {
         for entity in model.entityOrder {
             guard let info = model.entities[entity], let base = info.baseName, let clause = info.decl.base,
                   let baseInfo = model.entities[base], let grandBase = baseInfo.baseName else { continue }
+            let root = info.rootName.isEmpty ? grandBase : info.rootName
+            // The chain up to the root; a very long one is shortened in the middle.
             var chain = [entity, base]
             var current: String? = grandBase
-            while let name = current, !chain.contains(name) {
+            while let name = current, chain.count < 5 {
                 chain.append(name)
-                current = model.entities[name]?.baseName
+                current = name == root ? nil : model.entities[name]?.baseName
             }
-            let root = chain.last ?? grandBase
+            if chain.last != root {
+                if current != root { chain.append("…") }
+                chain.append(root)
+            }
             let middleProperties = baseInfo.decl.members.compactMap { member -> String? in
                 if case .property(let p) = member { return p.name.name } else { return nil }
             }
@@ -90,8 +122,13 @@ enum HierarchyRules {
             }
             notes.append(DiagnosticNote("make '\(entity)' inherit from '\(root)' and move the properties of '\(base)'\(moved) into '\(entity)' or '\(root)'; or replace the levels with an enum property on '\(root)'"))
             model.entities[entity]?.isTooDeep = true
-            model.sink.error(.flatHierarchy, "entity '\(entity)' is three levels deep (\(chain.joined(separator: " → "))): keep a base and one level of subclasses", at: clause.range, notes: notes)
+            model.sink.error(.flatHierarchy, "entity '\(entity)' is \(levels(info.depth)) levels deep (\(chain.joined(separator: " → "))): keep a base and one level of subclasses", at: clause.range, notes: notes)
         }
+    }
+
+    private static func levels(_ depth: Int) -> String {
+        let words = [3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"]
+        return words[depth] ?? String(depth)
     }
 
     /// `shadowed-property`: a subclass property with the name of a base property (left out).
@@ -114,7 +151,7 @@ enum HierarchyRules {
     }
 
     /// `label-only-subclass`: a subclass that adds no stored property, or no relationship and only
-    /// attributes that all have defaults (an optional counts as defaulting to nil). All such
+    /// attributes that all have written defaults (an optional without one holds real data). All such
     /// subclasses of one base share the suggested enum, with one case each.
     static func checkLabelOnlySubclasses(_ model: inout SemanticModel) {
         for base in model.entityOrder {
@@ -145,7 +182,7 @@ enum HierarchyRules {
         if stored.isEmpty { return true }
         return stored.allSatisfy { property in
             guard let type = property.type, !type.isRelationship else { return false }
-            return property.hasWrittenDefault || type.isOptional
+            return property.hasWrittenDefault
         }
     }
 

@@ -16,7 +16,7 @@ enum RelationshipRules {
 
     /// Runs every relationship rule and stores the resolved inverses on the properties.
     static func check(_ model: inout SemanticModel) {
-        let relationships = collectRelationships(model)
+        let relationships = collectRelationships(&model)
         checkOptionalToOne(relationships, model: &model)
 
         var pairs: [Ref: Ref] = [:]
@@ -56,11 +56,15 @@ enum RelationshipRules {
         checkNoAction(relationships, pairs: pairs, model: &model)
     }
 
-    private static func collectRelationships(_ model: SemanticModel) -> [Ref] {
+    /// Every relationship property in schema order; fills `model.relationshipIndex`.
+    private static func collectRelationships(_ model: inout SemanticModel) -> [Ref] {
         var refs: [Ref] = []
         for entity in model.entityOrder {
-            for (index, property) in (model.entities[entity]?.properties ?? []).enumerated() where property.type?.isRelationship == true {
+            guard let properties = model.entities[entity]?.properties else { continue }
+            for (index, property) in properties.enumerated() {
+                guard let destination = property.type?.destination else { continue }
                 refs.append(Ref(entity: entity, index: index))
+                model.relationshipIndex[entity, default: [:]][destination, default: []].append(index)
             }
         }
         return refs
@@ -133,19 +137,19 @@ enum RelationshipRules {
         return nil
     }
 
-    /// Relationship properties on `ref`'s destination (or its base) that point back at `ref`'s entity.
+    /// Relationship properties on `ref`'s destination (or its base) that point back at `ref`'s
+    /// entity (or its base), in declaration order. Looked up by owner and destination, so that
+    /// inference stays fast with many relationships.
     private static func candidates(for ref: Ref, among pool: Set<Ref>?, model: SemanticModel) -> [Ref] {
-        guard let destination = info(ref, model).type?.destination, let destinationInfo = model.entities[destination] else { return [] }
-        var owners = [destination]
-        if let base = destinationInfo.baseName { owners.insert(base, at: 0) }
+        guard let destination = model.entities[ref.entity]?.properties[ref.index].type?.destination,
+              let destinationInfo = model.entities[destination] else { return [] }
+        let owners = [destinationInfo.baseName, destination].compactMap { $0 }
+        let targets = [ref.entity, model.entities[ref.entity]?.baseName].compactMap { $0 }
         var result: [Ref] = []
         for owner in owners {
-            for (index, property) in (model.entities[owner]?.properties ?? []).enumerated() {
-                let candidate = Ref(entity: owner, index: index)
-                guard candidate != ref, let target = property.type?.destination,
-                      model.entity(ref.entity, isOrInheritsFrom: target), pool?.contains(candidate) ?? true else { continue }
-                result.append(candidate)
-            }
+            guard let byDestination = model.relationshipIndex[owner] else { continue }
+            let found = targets.flatMap { byDestination[$0] ?? [] }.sorted { $0 < $1 }
+            result += found.map { Ref(entity: owner, index: $0) }.filter { $0 != ref && (pool?.contains($0) ?? true) }
         }
         return result
     }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Fuzzes the whole front end (lex, parse, check, render, generate) with libFuzzer for SECONDS
+# (default 60). Builds ModelFuzz with the fuzzer and address sanitizers in .build-fuzz, runs it
+# on a working corpus seeded from Fuzz/corpus with the Fuzz/model.dict dictionary.
+#
+# Not `swift build --sanitize=fuzzer`, nor `-Xswiftc -sanitize=fuzzer`: both reach every
+# executable, the TemplateEmbedder build tool too (the first compiles its top-level main.swift
+# as a library, the second links libFuzzer into it, which then lacks LLVMFuzzerTestOneInput).
+# Instead every target gets AddressSanitizer and libFuzzer's coverage instrumentation, and
+# libFuzzer (without its main) is linked in; only ModelFuzz references it, through the
+# ModelFuzzDriver C target compiled with -DMODELFUZZ_LIBFUZZER.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-60}"
+shift || true
+build_path=.build-fuzz
+work="$build_path/fuzz-work"
+regressions=Tests/ModelGenKitTests/FuzzRegressions/inputs
+
+toolchain_lib="$(dirname "$(readlink -f "$(command -v swift)")")/../lib"
+libfuzzer="$(ls "$toolchain_lib"/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -n 1)"
+coverage=inline-8bit-counters,pc-table,trace-cmp
+flags=(--product ModelFuzz --build-path "$build_path" -c release
+       -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,$coverage
+       -Xcc -fsanitize=address -Xcc -fsanitize-coverage=$coverage -Xcc -DMODELFUZZ_LIBFUZZER
+       -Xlinker "$libfuzzer" -Xlinker -lstdc++)
+mkdir -p "$build_path"
+if ! swift build "${flags[@]}" >"$build_path/build.log" 2>&1; then
+    grep -v "Cannot export local symbol" "$build_path/build.log" | tail -n 40
+    echo "fuzz.sh: build failed" >&2
+    exit 2
+fi
+binary="$(swift build "${flags[@]}" --show-bin-path)/ModelFuzz"
+
+rm -rf "$work/artifacts"
+mkdir -p "$work/corpus" "$work/artifacts"
+log="$work/fuzz.log"
+status=0
+SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+    -dict=Fuzz/model.dict -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
+    "$@" "$work/corpus" Fuzz/corpus >"$log" 2>&1 || status=$?
+
+grep -E "^(#[0-9]+ +DONE|Done [0-9]+ runs|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)" "$log" || true
+found=0
+for artifact in "$work"/artifacts/*; do
+    [ -f "$artifact" ] || continue
+    name="$(basename "$artifact")"
+    cp "$artifact" "$regressions/$name"
+    echo "fuzz.sh: kept $regressions/$name"
+    found=1
+done
+if [ "$found" = 1 ] || [ "$status" != 0 ]; then
+    tail -n 40 "$log"
+    echo "fuzz.sh: FAILED (libFuzzer exit $status); replay with: swift test --filter FuzzRegression" >&2
+    exit 1
+fi
+echo "fuzz.sh: no crash, hang or property violation in ${seconds}s"

@@ -1,0 +1,1 @@
+../../Tests/ModelStoreTests/Generated/Trips.model.swift

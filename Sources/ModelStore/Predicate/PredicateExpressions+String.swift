@@ -1,0 +1,33 @@
+import Foundation
+
+// String searches run as SQLite functions implemented by the very Foundation expressions that
+// `Predicate.evaluate` runs, so SQL and Swift agree on every string (see `PredicateFunctions`).
+
+extension PredicateExpressions.CollectionContainsCollection: SQLPredicateExpression {
+    func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
+        try StringSearch.call(PredicateFunctions.contains, base, other, &context)
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression {
+    func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
+        try StringSearch.call(PredicateFunctions.startsWith, base, prefix, &context)
+    }
+}
+
+extension PredicateExpressions.StringLocalizedStandardContains: SQLPredicateExpression {
+    func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
+        try StringSearch.call(PredicateFunctions.localizedStandardContains, root, other, &context)
+    }
+}
+
+enum StringSearch {
+    static func call(_ function: String, _ base: Any, _ other: Any, _ context: inout TranslationContext) throws -> SQLTerm {
+        let text = try context.scalar(base)
+        let search = try context.scalar(other)
+        guard text.kind == .string, search.kind == .string else {
+            throw PredicateTranslationError.unsupported("\(TranslationContext.name(of: base)) search on values that are not strings")
+        }
+        return .scalar(ScalarTerm("\(raw: function)(\(text.fragment), \(search.fragment))", kind: .plain))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+extension PredicateExpressions.Variable: SQLPredicateExpression {
+    func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
+        guard let term = context.variables[key] else {
+            throw PredicateTranslationError.unsupported("a predicate variable outside its scope")
+        }
+        return term
+    }
+}
+
+extension PredicateExpressions.Value: SQLPredicateExpression {
+    func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
+        guard let sqlValue = CapturedValue.sqlValue(of: value) else {
+            throw PredicateTranslationError.unsupported("a captured value of type \(Output.self)")
+        }
+        return .scalar(ScalarTerm(.parameter(sqlValue), kind: .of(Output.self), constant: value))
+    }
+}
+
+extension PredicateExpressions.NilLiteral: SQLPredicateExpression {
+    func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
+        .scalar(ScalarTerm("NULL", kind: .of(Wrapped.self)))
+    }
+}
+
+/// Captured values as SQL values (bound as parameters, never spliced into the SQL text).
+enum CapturedValue {
+    /// The stored form of `value`: what a column holding it contains. Nil for a type that
+    /// cannot be stored.
+    static func sqlValue(of value: Any) -> SQLValue? {
+        if let optional = value as? any OptionalTypeInfo {
+            guard let wrapped = optional.wrappedAny else { return .null }
+            return sqlValue(of: wrapped)
+        }
+        if let storable = value as? any SQLStorable { return storable.sqlValue }
+        return nil
+    }
+
+    /// The elements of a captured sequence.
+    static func elements(of value: Any) -> [Any]? {
+        guard let sequence = value as? any Sequence else { return nil }
+        return elements(sequence)
+    }
+
+    private static func elements<S: Sequence>(_ sequence: S) -> [Any] {
+        sequence.map { $0 as Any }
+    }
+}

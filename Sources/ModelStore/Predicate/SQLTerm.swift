@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a predicate expression translates to.
+enum SQLTerm {
+    /// A value (number, text, date, Bool, enum raw value, JSON array…); NULL stands for nil.
+    case scalar(ScalarTerm)
+    /// A model: a row of an entity's table (or none: its key is NULL).
+    case model(ModelReference)
+    /// A to-many relationship of a model.
+    case toMany(ToManyReference)
+}
+
+/// How SQL must compare values of a Swift type so that it agrees with Swift.
+indirect enum ValueKind: Equatable {
+    /// `String`: compared as Swift compares strings (Unicode canonical equivalence) through
+    /// the `MODELSTORE_SWIFT` collation.
+    case string
+    /// `Decimal`, stored as text: compared as numbers through the `MODELSTORE_DECIMAL` collation.
+    case decimal
+    /// `Float`: stored as a Double, so SQL arithmetic would not round like Swift's.
+    case float
+    /// An array stored as one JSON text column.
+    case jsonArray(element: ValueKind)
+    /// Numbers, dates, Bools, enum raw values, UUIDs, URLs, data: SQLite's own comparison agrees.
+    case plain
+
+    /// The kind of values of `type` (an optional has its wrapped type's kind).
+    static func of(_ type: Any.Type) -> ValueKind {
+        if let optional = type as? any OptionalTypeInfo.Type { return of(optional.wrappedType) }
+        if type == String.self || type == Substring.self { return .string }
+        if type == Decimal.self { return .decimal }
+        if type == Float.self { return .float }
+        if let array = type as? any ArrayTypeInfo.Type { return .jsonArray(element: of(array.elementType)) }
+        return .plain
+    }
+
+    /// The `COLLATE` clause comparisons of this kind need (with a leading space), or "".
+    var collation: String {
+        switch self {
+        case .string: return " COLLATE " + PredicateFunctions.swiftStringCollation
+        case .decimal: return " COLLATE " + PredicateFunctions.decimalCollation
+        default: return ""
+        }
+    }
+}
+
+/// A value in SQL.
+struct ScalarTerm {
+    /// The SQL expression.
+    var fragment: SQLFragment
+    /// How to compare it.
+    var kind: ValueKind
+    /// The Swift value, when the term is a captured constant (`Value`).
+    var constant: Any?
+
+    /// Whether the term is the `nil` literal.
+    var isNilLiteral: Bool { fragment.sql == "NULL" && fragment.bindings.isEmpty }
+
+    init(_ fragment: SQLFragment, kind: ValueKind, constant: Any? = nil) {
+        self.fragment = fragment
+        self.kind = kind
+        self.constant = constant
+    }
+}

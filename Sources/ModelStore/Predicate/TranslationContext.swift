@@ -1,0 +1,74 @@
+import Foundation
+
+/// Why a predicate cannot be translated (turned into `ModelStoreError.unsupportedPredicate`).
+enum PredicateTranslationError: Error {
+    case unsupported(String)
+}
+
+/// A predicate expression that can be written as SQL. Foundation's expression types conform
+/// retroactively (see the `PredicateExpressions+…` files); children are translated through
+/// `TranslationContext.translate`, which names any expression type that does not conform.
+protocol SQLPredicateExpression {
+    /// The SQL for this expression.
+    func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm
+}
+
+/// The state of one translation: the schema, the bound variables, fresh alias names.
+struct TranslationContext {
+    /// The schema the predicate's models belong to.
+    let schema: Schema
+    /// What each predicate variable (`$0`, a `flatMap` or `contains(where:)` variable) stands for.
+    var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
+    private var aliasCount = 0
+
+    init(schema: Schema) {
+        self.schema = schema
+    }
+
+    /// A new table alias (`$` never starts a model identifier, so it cannot clash with a table).
+    mutating func freshAlias() -> String {
+        aliasCount += 1
+        return "$p\(aliasCount)"
+    }
+
+    /// Translates any expression.
+    mutating func translate(_ expression: Any) throws -> SQLTerm {
+        guard let translatable = expression as? any SQLPredicateExpression else {
+            throw PredicateTranslationError.unsupported("unsupported predicate expression \(Self.name(of: expression))")
+        }
+        return try translatable.sqlTerm(&self)
+    }
+
+    /// Translates an expression that must be a value (not a model or a to-many relationship).
+    mutating func scalar(_ expression: Any) throws -> ScalarTerm {
+        switch try translate(expression) {
+        case .scalar(let term): return term
+        case .model: throw PredicateTranslationError.unsupported("a model used as a value in \(Self.name(of: expression))")
+        case .toMany: throw PredicateTranslationError.unsupported("a to-many relationship used as a value in \(Self.name(of: expression))")
+        }
+    }
+
+    /// Runs `body` with `variable` bound to `term`.
+    mutating func binding<T>(_ variable: PredicateExpressions.VariableID, to term: SQLTerm, _ body: (inout TranslationContext) throws -> T) rethrows -> T {
+        let previous = variables[variable]
+        variables[variable] = term
+        defer { variables[variable] = previous }
+        return try body(&self)
+    }
+
+    /// The entity of a model type, or an error naming the type.
+    func entity(for type: Any.Type) throws -> EntitySchema {
+        guard let modelType = type as? ModelObject.Type, let entity = schema.entity(for: modelType) else {
+            throw PredicateTranslationError.unsupported("\(type) is not a model of the container's schema")
+        }
+        return entity
+    }
+
+    /// `PredicateExpressions.Name` of an expression's type, without generic arguments.
+    static func name(of expression: Any) -> String {
+        var name = String(reflecting: type(of: expression))
+        if let open = name.firstIndex(of: "<") { name = String(name[..<open]) }
+        if let range = name.range(of: "PredicateExpressions.") { name = String(name[range.lowerBound...]) }
+        return name
+    }
+}
