@@ -39,6 +39,12 @@ public final class RowDecoder {
         state.deallocate()
     }
 
+    /// The position of the next attribute to read (0: the row's first).
+    var cursor: Int {
+        get { state.pointee.cursor }
+        set { state.pointee.cursor = newValue }
+    }
+
     /// Starts a new row whose attributes are at `columns`.
     func start(columns: [Int32], entityName: String) {
         state.pointee.columns = columns
