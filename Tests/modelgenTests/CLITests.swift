@@ -3,16 +3,8 @@ import Testing
 
 /// End-to-end tests of the `modelgen` command line through the real binary.
 @Suite struct CLITests {
-    /// A fresh temporary folder with the given files (relative path → text).
     private func folder(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-cli-\(UUID().uuidString)")
-        for (path, text) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        return root
+        try TemporaryFolder.make(files, prefix: "modelgen-cli")
     }
 
     @Test func lintSampleIsSilentAndSucceeds() throws {

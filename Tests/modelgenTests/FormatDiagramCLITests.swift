@@ -8,16 +8,8 @@ import Testing
     private static let messyFormatted = "entity A {\n    a: Int\n    @Attribute(.unique)\n    b: String\n}\n"
     private static let tidy = "/// A B.\nentity B {\n    b: Int\n}\n"
 
-    /// A fresh temporary folder with the given files (relative path → text).
     private func folder(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-format-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for (path, text) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        return root
+        try TemporaryFolder.make(files, prefix: "modelgen-format")
     }
 
     private func text(_ root: URL, _ path: String) throws -> String {

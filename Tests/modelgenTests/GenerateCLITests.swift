@@ -3,20 +3,12 @@ import Testing
 
 /// End-to-end tests of `modelgen generate` through the real binary.
 @Suite struct GenerateCLITests {
-    /// A fresh temporary folder with the given files (relative path → text), removed by `cleanUp`.
     private func folder(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-generate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for (path, text) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        return root
+        try TemporaryFolder.make(files, prefix: "modelgen-generate")
     }
 
     private func listing(_ root: URL) -> [String] {
-        (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).sorted()
+        TemporaryFolder.listing(root)
     }
 
     private func modificationDate(_ url: URL) throws -> Date? {

@@ -5,18 +5,11 @@ import Testing
 /// Each test names the sentence it checks.
 @Suite struct SpecConformanceTests {
     private func folder(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-spec-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for (path, text) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        return root
+        try TemporaryFolder.make(files, prefix: "modelgen-spec")
     }
 
     private func listing(_ root: URL) -> [String] {
-        (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).sorted()
+        TemporaryFolder.listing(root)
     }
 
     private let valid = "entity Thing {\n    name: String\n}\n"
