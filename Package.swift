@@ -81,7 +81,8 @@ let package = Package(
         // Child process of the crash-durability test: saves batches of Trips and acknowledges each.
         .executableTarget(
             name: "CrashWriter",
-            dependencies: ["ModelStore"]
+            dependencies: ["ModelStore"],
+            plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
         ),
         .testTarget(
             name: "ModelGenKitTests",

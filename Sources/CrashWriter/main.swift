@@ -2,8 +2,8 @@
 //
 //     CrashWriter STORE FIRST-BATCH [ROWS-PER-SAVE] [BATCHES]
 //
-// Opens the store with the generated Trips code (Trips.model.swift is a link to the reference
-// generated file the tests use), then saves batch after batch: batch `k` inserts ROWS-PER-SAVE
+// Opens the store with the generated Trips code (the target applies this package's ModelGenPlugin
+// to Trips.model, a link to Samples/Trips.model), then saves batch after batch: batch `k` inserts ROWS-PER-SAVE
 // trips named `batch-k` in one `save()`, and after each save returns, writes `ack k` (unbuffered).
 // The test kills it with SIGKILL at random moments and checks every acknowledged batch is stored
 // whole. Runs until killed, or for BATCHES batches.

@@ -1,1 +1,0 @@
-../../Tests/ModelStoreTests/Generated/Trips.model.swift
