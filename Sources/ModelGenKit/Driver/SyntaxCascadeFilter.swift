@@ -4,36 +4,80 @@
 /// had to recover inside is incomplete, so rules would report follow-on errors about it (a property
 /// lost by recovery is "missing" from an init, an entity lost by recovery is an "unknown type" where it
 /// is used). Such diagnostics are dropped:
-/// - every semantic diagnostic that starts inside a *broken region*: the top-level declaration that
+/// - every semantic diagnostic that starts inside a *broken region* (the top-level declaration that
 ///   contains a syntax error, or, when the error lies outside every parsed declaration, the text from the
-///   error to the next parsed declaration;
+///   error to the next parsed declaration), except those of the rules about one property the parser read
+///   whole (its type, default, attributes, name), which recovery cannot cause: SPEC §3 wants every error;
 /// - a diagnostic about a reference (`unknown-type`, `inverse-mismatch`, `ambiguous-inverse`) whose
 ///   referenced names occur in a broken region: the declaration they name may be the broken one.
 enum SyntaxCascadeFilter {
     /// The rules whose diagnostics are about a name that may be declared in a broken region.
     private static let referenceRules: Set<RuleID> = [.unknownType, .inverseMismatch, .ambiguousInverse]
 
+    /// The rules that judge one property as written, whatever else its declaration lost.
+    private static let memberRules: Set<RuleID> = [
+        .unknownType, .unsupportedType, .defaultTypeMismatch, .invalidAttribute, .reservedName, .optionalToOne,
+    ]
+
     static func filter(_ semantic: [Diagnostic], files: [ModelFile], syntaxErrors: [Diagnostic]) -> [Diagnostic] {
         if syntaxErrors.isEmpty { return semantic }
-        var regions: [String: [Range<Int>]] = [:]
-        var brokenWords: Set<Substring> = []
+        var regions: [String: Set<Range<Int>>] = [:]
         var filesByPath: [String: ModelFile] = [:]
         for file in files { filesByPath[file.source.path] = file }
         for error in syntaxErrors {
             guard let file = filesByPath[error.range.file] else { continue }
-            let region = brokenRegion(containing: error.range.start.offset, in: file)
-            regions[file.source.path, default: []].append(region)
-            brokenWords.formUnion(words(in: file.source.bytes, region))
+            regions[file.source.path, default: []].insert(brokenRegion(containing: error.range.start.offset, in: file))
+        }
+        // How often each word occurs in the broken regions.
+        var brokenWords: [Substring: Int] = [:]
+        for (path, ranges) in regions {
+            guard let bytes = filesByPath[path]?.source.bytes else { continue }
+            for range in ranges {
+                for word in words(in: bytes, range) { brokenWords[word, default: 0] += 1 }
+            }
+        }
+        var properties: [String: [Range<Int>]] = [:]
+        for path in regions.keys {
+            if let file = filesByPath[path] { properties[path] = propertyRanges(in: file) }
         }
         return semantic.filter { diagnostic in
             let start = diagnostic.range.start.offset
-            if regions[diagnostic.range.file]?.contains(where: { $0.contains(start) }) == true { return false }
+            let isInBrokenRegion = regions[diagnostic.range.file]?.contains(where: { $0.contains(start) }) == true
+            if isInBrokenRegion {
+                guard memberRules.contains(diagnostic.rule), contains(properties[diagnostic.range.file] ?? [], start) else { return false }
+            }
             if referenceRules.contains(diagnostic.rule), let file = filesByPath[diagnostic.range.file] {
+                // A referenced name written in a broken region, other than by this reference itself.
                 let referenced = words(in: file.source.bytes, start..<max(start, diagnostic.range.end.offset))
-                if !referenced.isDisjoint(with: brokenWords) { return false }
+                for word in Set(referenced) {
+                    let own = isInBrokenRegion ? referenced.count { $0 == word } : 0
+                    if (brokenWords[word] ?? 0) > own { return false }
+                }
             }
             return true
         }
+    }
+
+    /// The ranges of the properties the parser read whole, in file order (recovery skips a broken member entirely).
+    private static func propertyRanges(in file: ModelFile) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        for case .entity(let entity) in file.declarations {
+            for case .property(let property) in entity.members {
+                ranges.append(property.range.start.offset..<max(property.range.end.offset, property.range.start.offset + 1))
+            }
+        }
+        return ranges.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// Whether `offset` lies in one of `ranges` (sorted, not overlapping).
+    private static func contains(_ ranges: [Range<Int>], _ offset: Int) -> Bool {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low < ranges.count && ranges[low].contains(offset)
     }
 
     /// The declaration containing `offset`, or the gap from `offset` to the next parsed declaration.
@@ -47,13 +91,13 @@ enum SyntaxCascadeFilter {
         return offset..<max(offset + 1, next)
     }
 
-    /// The identifier-like words of `bytes[range]` (letters, digits, `_`, and any non-ASCII byte).
-    private static func words(in bytes: [UInt8], _ range: Range<Int>) -> Set<Substring> {
+    /// The identifier-like words of `bytes[range]`, in order, with repeats (letters, digits, `_`, and any non-ASCII byte).
+    private static func words(in bytes: [UInt8], _ range: Range<Int>) -> [Substring] {
         let clamped = range.clamped(to: 0..<bytes.count)
-        var result: Set<Substring> = []
+        var result: [Substring] = []
         var current: [UInt8] = []
         func flush() {
-            if !current.isEmpty, let word = String(validating: current, as: UTF8.self) { result.insert(Substring(word)) }
+            if !current.isEmpty, let word = String(validating: current, as: UTF8.self) { result.append(Substring(word)) }
             current.removeAll(keepingCapacity: true)
         }
         for byte in bytes[clamped] {

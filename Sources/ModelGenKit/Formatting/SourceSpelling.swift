@@ -15,6 +15,7 @@ struct SourceSpelling {
         case .array(let element): "[" + self.type(element) + "]"
         case .dictionary(let key, let value): "[" + self.type(key) + ": " + self.type(value) + "]"
         case .tuple(let elements): "(" + elements.map(self.type).joined(separator: ", ") + ")"
+        case .generic(let parts, let arguments): parts.map(name).joined(separator: ".") + "<" + arguments.map(self.type).joined(separator: ", ") + ">"
         }
     }
 

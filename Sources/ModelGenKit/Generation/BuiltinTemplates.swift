@@ -101,7 +101,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     self._{{name}} = {{value}}
     {{/assignments}}
     {{#hasSuperInit}}
-    super.init({{#superArguments}}{{swiftName}}: {{swiftName}}{{^isLast}}, {{/isLast}}{{/superArguments}})
+    super.init({{#superArguments}}{{argumentLabel}}: {{swiftName}}{{^isLast}}, {{/isLast}}{{/superArguments}})
     {{/hasSuperInit}}
     {{^hasSuperInit}}
     super.init()

@@ -269,7 +269,10 @@ struct SchemaTranslator {
     }
 
     private func name(_ name: String) -> NameViewModel {
-        NameViewModel(name: name, swiftName: SwiftIdentifier.escaped(name), nameLiteral: SwiftLiteral.string(name))
+        NameViewModel(
+            name: name, swiftName: SwiftIdentifier.escaped(name), nameLiteral: SwiftLiteral.string(name),
+            argumentLabel: SwiftIdentifier.argumentLabel(name)
+        )
     }
 
     /// `///` lines of a doc comment (no trailing space on an empty line).

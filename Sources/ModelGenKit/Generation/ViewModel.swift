@@ -46,6 +46,8 @@ struct NameViewModel: Encodable, PositionedViewModel {
     var name: String
     var swiftName: String
     var nameLiteral: String
+    /// The name as an argument label in a call (`super.init(default: …)`).
+    var argumentLabel: String
     var index = 0
     var isFirst = false
     var isLast = false

@@ -6,6 +6,8 @@
 // `.case` of that enum; `[T]` an array of elements that fit `T`; `nil` only for optionals; a
 // to-one relationship only `nil`, a to-many only `[]`. `URL` has no literal default.
 
+import Foundation
+
 enum DefaultValueResolver {
     /// The resolved default, or the reason it does not fit (`got` names what was written).
     static func resolve(_ expression: Expression, for type: ResolvedType, model: SemanticModel) -> Result<DefaultValue, DefaultMismatch> {
@@ -47,10 +49,18 @@ enum DefaultValueResolver {
             return .success(.string(text))
         case (.bool, .bool(let value)):
             return .success(.bool(value))
-        case (.double, .integer(let text)), (.float, .integer(let text)), (.decimal, .integer(let text)):
-            return .success(.integer(text))
-        case (.double, .float(let text)), (.float, .float(let text)), (.decimal, .float(let text)):
-            return .success(.float(text))
+        case (.double, .integer(let text)):
+            return finite(Double(text), text, wanted, .integer(text))
+        case (.float, .integer(let text)):
+            return finite(Float(text), text, wanted, .integer(text))
+        case (.decimal, .integer(let text)):
+            return Decimal(string: text) != nil ? .success(.integer(text)) : .failure(DefaultMismatch("\(text) is out of range for 'Decimal'"))
+        case (.double, .float(let text)):
+            return finite(Double(text), text, wanted, .float(text))
+        case (.float, .float(let text)):
+            return finite(Float(text), text, wanted, .float(text))
+        case (.decimal, .float(let text)):
+            return Decimal(string: text) != nil ? .success(.float(text)) : .failure(DefaultMismatch("\(text) is out of range for 'Decimal'"))
         case (.int, .integer(let text)), (.int64, .integer(let text)):
             return fits(Int64(text), text, wanted)
         case (.int8, .integer(let text)): return fits(Int8(text), text, wanted)
@@ -76,6 +86,12 @@ enum DefaultValueResolver {
 
     private static func fits<T>(_ value: T?, _ text: String, _ wanted: String) -> Result<DefaultValue, DefaultMismatch> {
         value != nil ? .success(.integer(text)) : .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))
+    }
+
+    /// A floating-point default must not overflow to infinity (swiftc would only warn, and store `inf`).
+    private static func finite<T: BinaryFloatingPoint>(_ value: T?, _ text: String, _ wanted: String, _ resolved: DefaultValue) -> Result<DefaultValue, DefaultMismatch> {
+        if let value, value.isFinite { return .success(resolved) }
+        return .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))
     }
 
     private static func enumCases(_ qualifiedName: String, model: SemanticModel) -> [String] {

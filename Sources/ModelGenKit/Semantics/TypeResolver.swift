@@ -68,7 +68,7 @@ enum TypeResolver {
             case .optional:
                 unsupported(type, owner, "a double optional", fix: "write '\(wrapped)'", model: &model)
                 return nil
-            case .dictionary, .tuple:
+            case .dictionary, .tuple, .generic:
                 return structural(wrapped, owner: owner, model: &model)
             }
         case .array(let element):
@@ -78,7 +78,7 @@ enum TypeResolver {
             case .entity(let e): return .toMany(destination: e)
             case .brokenEnum: return nil
             }
-        case .dictionary, .tuple:
+        case .dictionary, .tuple, .generic:
             return structural(type, owner: owner, model: &model)
         }
     }
@@ -92,7 +92,7 @@ enum TypeResolver {
             unsupported(whole, owner, "an array of arrays", fix: "declare an entity for the inner arrays and a to-many relationship to it", model: &model)
         case .optional(let inner):
             unsupported(whole, owner, "an array of optionals", fix: "write '[\(inner)]'", model: &model)
-        case .dictionary, .tuple:
+        case .dictionary, .tuple, .generic:
             _ = structural(element, owner: owner, model: &model)
         }
         return nil
@@ -102,6 +102,15 @@ enum TypeResolver {
         switch type.kind {
         case .dictionary:
             unsupported(type, owner, "a dictionary", fix: "declare an entity with a key and a value property, and a to-many relationship to it", model: &model)
+        case .generic(let parts, let arguments):
+            let name = parts.map(\.name).joined(separator: ".")
+            let fix = switch (name, arguments.count) {
+            case ("Dictionary", 2): "declare an entity with a key and a value property, and a to-many relationship to it"
+            case ("Array", 1), ("Set", 1): "write '[\(arguments[0])]' (an array, stored as one JSON column)"
+            case ("Optional", 1): "write '\(arguments[0])?'"
+            default: "use a type of the .model language: Bool, Int…, Double, Float, String, Date, UUID, Data, URL, Decimal, an enum, [T] or T?"
+            }
+            unsupported(type, owner, "the generic type '\(name)<…>'", fix: fix, model: &model)
         default:
             unsupported(type, owner, "a tuple", fix: "declare one property per element", model: &model)
         }

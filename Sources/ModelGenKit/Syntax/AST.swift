@@ -149,6 +149,8 @@ public indirect enum TypeKind: Hashable, Sendable {
     case dictionary(TypeExpr, TypeExpr)
     /// `(A, B)` or `()` (never storable: `unsupported-type`).
     case tuple([TypeExpr])
+    /// `Name<A, B>`: Swift's generic spelling (`Set<String>`, `Array<Int>`; never storable: `unsupported-type`).
+    case generic([Identifier], [TypeExpr])
 }
 
 public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
@@ -168,6 +170,7 @@ public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
         case .array(let t): "[\(t)]"
         case .dictionary(let k, let v): "[\(k): \(v)]"
         case .tuple(let ts): "(" + ts.map(\.description).joined(separator: ", ") + ")"
+        case .generic(let parts, let ts): parts.map(\.name).joined(separator: ".") + "<" + ts.map(\.description).joined(separator: ", ") + ">"
         }
     }
 }

@@ -35,7 +35,19 @@ extension Parser {
                 advance()
                 parts.append(try expectName("a type name after '.'"))
             }
-            type = TypeExpr(.named(parts), range: range(from: start))
+            if current.isPunctuation("<") {
+                advance()
+                var arguments: [TypeExpr] = []
+                while !current.isPunctuation(">") {
+                    arguments.append(try parseType(depth: depth + 1))
+                    guard current.isPunctuation(",") else { break }
+                    advance()
+                }
+                try expect(">", "',' or '>' in the generic type")
+                type = TypeExpr(.generic(parts, arguments), range: range(from: start))
+            } else {
+                type = TypeExpr(.named(parts), range: range(from: start))
+            }
         } else {
             throw fail(expected: "a type")
         }

@@ -4,10 +4,10 @@ import Testing
 
 /// The README's language reference shows only text the parser accepts.
 @Suite struct ReadmeExamplesTests {
-    /// The unlabelled code blocks of the "Language reference" section (before "Syntax errors").
+    /// The unlabelled code blocks of the "The `.model` language" section (before "Syntax errors").
     static func examples() throws -> [String] {
         let readme = try String(contentsOf: SyntaxTestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        guard let start = readme.range(of: "## Language reference"), let end = readme.range(of: "### Syntax errors") else { return [] }
+        guard let start = readme.range(of: "## The `.model` language"), let end = readme.range(of: "### Syntax errors") else { return [] }
         var blocks: [String] = []
         var current: [Substring]?
         for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {

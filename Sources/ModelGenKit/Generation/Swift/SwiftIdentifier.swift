@@ -21,6 +21,12 @@ public enum SwiftIdentifier {
         reservedWords.contains(name) ? "`\(name)`" : name
     }
 
+    /// `name` as an argument label at a call site (`super.init(default: …)`): only `inout` needs
+    /// backticks there; escaping any other keyword makes swiftc warn.
+    public static func argumentLabel(_ name: String) -> String {
+        name == "inout" ? "`inout`" : name
+    }
+
     /// A dotted name (`PersonalTrip.Reason`) with each component escaped.
     public static func escapedPath(_ name: String) -> String {
         name.split(separator: ".").map { escaped(String($0)) }.joined(separator: ".")

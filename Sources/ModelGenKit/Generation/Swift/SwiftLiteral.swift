@@ -25,6 +25,12 @@ public enum SwiftLiteral {
         return result + "\""
     }
 
+    /// Whether the integer `text` is exactly a value of the floating-point `type`.
+    private static func isExact(_ text: String, in type: ValueType?) -> Bool {
+        guard let integer = Int64(text) else { return false }
+        return type == .float ? Float(exactly: integer) != nil : Double(exactly: integer) != nil
+    }
+
     /// The expression for a default value of a property of type `type`.
     public static func defaultExpression(_ value: DefaultValue, for type: ValueType?) -> String {
         switch value {
@@ -36,8 +42,14 @@ public enum SwiftLiteral {
             default: return string(text)
             }
         case .integer(let text):
+            // Decimal's integer literal goes through Int: a larger one is spelled as a string.
+            if type == .decimal, Int64(text) == nil { return "Decimal(string: \(string(text)))!" }
+            // An integer literal a float type cannot hold exactly makes swiftc warn; a float literal rounds quietly.
+            if type == .double || type == .float, !isExact(text, in: type) { return text + ".0" }
             return text
         case .float(let text):
+            // Decimal's float literal goes through Double and loses digits: spell it as a string.
+            if type == .decimal { return "Decimal(string: \(string(text)))!" }
             return text
         case .bool(let value):
             return value ? "true" : "false"

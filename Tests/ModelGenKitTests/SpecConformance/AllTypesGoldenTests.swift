@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import ModelGenKit
+
+/// SPEC §2 "Types", "Defaults", attributes and inits in one model, generated into
+/// `Tests/ModelStoreTests/Generated/SpecAllTypes.model.swift` (compared byte for byte; rewritten with
+/// `MODELGEN_UPDATE_GOLDENS=1`). The ModelStoreTests target compiles that file and round-trips every
+/// value through SQLite (`SpecAllTypesRoundTripTests`), so "every type generates code that compiles"
+/// is checked by the compiler, not by reading.
+@Suite struct AllTypesGoldenTests {
+    /// Every type of §2 (plain, optional, array), every default form, every attribute, a base with a
+    /// subclass, nested and top-level enums, keyword names, `var`, `;`, attributes on the same line.
+    /// Names start with `Spec` so they do not clash with the other generated samples in ModelStoreTests.
+    static let source = #"""
+        /* SPEC §2: "/* … */ (may nest)" */
+        /// Every storable type, plain (with every default form), optional and in arrays.
+        entity SpecEverything {
+            flag: Bool = true
+            int: Int = -1_000
+            int8: Int8 = -8
+            int16: Int16 = 16
+            int32: Int32 = 32
+            int64: Int64 = 64
+            uint8: UInt8 = 255
+            uint16: UInt16 = 65535
+            uint32: UInt32 = 4_294_967_295
+            double: Double = 2.5
+            float: Float = 1.5
+            string: String = "q\"b\\s\n\t\u{E9}"
+            date: Date = Date()
+            uuid: UUID = UUID()
+            data: Data
+            url: URL
+            decimal: Decimal = 12.25
+            mood: SpecMood = .calm
+            level: SpecLevel = .high
+
+            optionalFlag: Bool?
+            optionalInt: Int? = nil
+            optionalInt8: Int8?
+            optionalInt16: Int16?
+            optionalInt32: Int32?
+            optionalInt64: Int64?
+            optionalUInt8: UInt8?
+            optionalUInt16: UInt16?
+            optionalUInt32: UInt32?
+            optionalDouble: Double?
+            optionalFloat: Float?
+            optionalString: String? = "maybe"
+            optionalDate: Date?
+            optionalUUID: UUID?
+            optionalData: Data?
+            optionalURL: URL?
+            optionalDecimal: Decimal?
+            optionalMood: SpecMood?
+
+            flags: [Bool] = [true, false]
+            ints: [Int] = [1, -2]
+            int8s: [Int8] = []
+            int16s: [Int16] = []
+            int32s: [Int32] = []
+            int64s: [Int64] = []
+            uint8s: [UInt8] = []
+            uint16s: [UInt16] = []
+            uint32s: [UInt32] = []
+            doubles: [Double] = [0.5]
+            floats: [Float] = []
+            strings: [String] = ["a", "b"]
+            dates: [Date] = []
+            uuids: [UUID] = []
+            datas: [Data] = []
+            urls: [URL] = []
+            decimals: [Decimal] = []
+            moods: [SpecMood] = []
+            optionalInts: [Int]?
+
+            @Attribute(.externalStorage) blob: Data?
+            @Attribute(.unique, originalName: "legacy_code") code: String = ""
+            @Attribute(.preserveValueOnDeletion)
+            keep: String = ""
+            @Transient scratch: Int = 0
+        }
+
+        enum SpecMood: String, Codable { case calm, angry = "ANGRY" }
+        enum SpecLevel: Int { case low, high = 10 }
+
+        /// A base whose property names are keywords.
+        entity SpecBase {
+            var `default`: String; `in`: Int = 0
+            enum Kind: String { case a, b }
+            kind: Kind = .a
+            init(`default`)
+        }
+
+        entity SpecSub: SpecBase {
+            other: SpecBase.Kind?
+            size: Int8
+            init(`default`, size) {
+                super.init(`default`)
+            }
+        }
+
+        container SpecAllTypesStore { SpecEverything, SpecBase }
+        """#
+
+    static let path = "SpecAllTypes.model"
+
+    func generate() throws -> String {
+        let result = LintRun.run([SourceFile(path: Self.path, bytes: Array(Self.source.utf8))])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let schema = try #require(result.schema)
+        return try CodeGenerator().generate(schema, for: GenerationInput(path: Self.path))
+    }
+
+    @Test func generatedCodeMatchesTheGoldenCompiledByModelStoreTests() throws {
+        let generated = try generate()
+        let golden = GoldenTests.packageRoot.appendingPathComponent("Tests/ModelStoreTests/Generated/SpecAllTypes.model.swift")
+        if GoldenTests.updating {
+            try OutputWriter().write([PlannedOutput(url: golden, contents: generated)])
+            return
+        }
+        let expected = (try? String(contentsOf: golden, encoding: .utf8)) ?? ""
+        if generated != expected {
+            Issue.record("""
+                SpecAllTypes.model.swift differs (- golden, + generated; MODELGEN_UPDATE_GOLDENS=1 rewrites it):
+                \(TextDiff.lines(expected: expected, actual: generated))
+                """)
+        }
+    }
+
+    /// SPEC §4: "the header says `// Generated by modelgen from Trips.model. DO NOT EDIT.`";
+    /// §5: "Generated files `import Foundation` and `import ModelStore` and nothing else".
+    @Test func headerAndImports() throws {
+        let generated = try generate()
+        #expect(generated.hasPrefix("// Generated by modelgen from SpecAllTypes.model. DO NOT EDIT.\n"))
+        let imports = generated.split(separator: "\n").filter { $0.hasPrefix("import ") }
+        #expect(imports == ["import Foundation", "import ModelStore"])
+    }
+
+    /// SPEC §5: enums with "`String`/`Int` raw values, `Codable`, `Sendable`, `CaseIterable`", nested
+    /// where declared; "each subclass a `final class`"; "a base with subclasses is a non-final class";
+    /// "A `container` declaration becomes `enum Name { static let schema: Schema }`".
+    @Test func declarationsHaveTheShapesOfSection5() throws {
+        let generated = try generate()
+        #expect(generated.contains("enum SpecMood: String, Codable, Sendable, CaseIterable"))
+        #expect(generated.contains("enum SpecLevel: Int, Codable, Sendable, CaseIterable"))
+        #expect(generated.contains("    internal enum Kind: String, Codable, Sendable, CaseIterable"))
+        #expect(generated.contains("internal final class SpecSub: SpecBase"))
+        #expect(generated.contains("internal class SpecBase:"))
+        #expect(!generated.contains("final class SpecBase"))
+        #expect(generated.contains("internal enum SpecAllTypesStore {"))
+        #expect(generated.contains("static let schema"))
+    }
+
+    /// A call's argument labels are not backticked (swiftc warns "keyword 'default' does not need to be
+    /// escaped in argument list"); the parameter names still are.
+    @Test func superInitLabelsAreNotEscaped() throws {
+        let generated = try generate()
+        #expect(generated.contains("super.init(default: `default`)"))
+        #expect(!generated.contains("super.init(`default`:"))
+        #expect(SwiftIdentifier.argumentLabel("default") == "default")
+        #expect(SwiftIdentifier.argumentLabel("inout") == "`inout`")
+    }
+}
