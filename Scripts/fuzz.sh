@@ -19,7 +19,8 @@ work="$build_path/fuzz-work"
 regressions=Tests/ModelGenKitTests/FuzzRegressions/inputs
 
 toolchain_lib="$(dirname "$(readlink -f "$(command -v swift)")")/../lib"
-libfuzzer="$(ls "$toolchain_lib"/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -n 1)"
+libfuzzer="$(ls "$toolchain_lib"/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -n 1 || true)"
+[ -f "$libfuzzer" ] || { echo "fuzz.sh: libclang_rt.fuzzer_no_main not found under $toolchain_lib/clang" >&2; exit 2; }
 coverage=inline-8bit-counters,pc-table,trace-cmp
 flags=(--product ModelFuzz --build-path "$build_path" -c release
        -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,$coverage
