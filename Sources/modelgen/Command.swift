@@ -14,7 +14,7 @@ enum CommandLineTool {
     /// The version printed by `--version`.
     static let version = "0.1.0"
 
-    /// The commands this build implements.
+    /// Every command.
     static var commands: [any Command.Type] { [LintCommand.self, GenerateCommand.self, FormatCommand.self, DiagramCommand.self, HelpCommand.self] }
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
@@ -33,12 +33,8 @@ enum CommandLineTool {
             break
         }
         guard let command = commands.first(where: { $0.name == verb }) else {
-            if Usage.text(for: verb) != nil {
-                console.error("modelgen: '\(verb)' is not available in this build; see 'modelgen help'\n")
-            } else {
-                let what = verb.hasPrefix("-") ? "unknown option '\(verb)'" : "unknown command '\(verb)'"
-                console.error("modelgen: \(what); see 'modelgen help'\n")
-            }
+            let what = verb.hasPrefix("-") ? "unknown option '\(verb)'" : "unknown command '\(verb)'"
+            console.error("modelgen: \(what); see 'modelgen help'\n")
             return ExitStatus.usage
         }
         do throws(UsageError) {
