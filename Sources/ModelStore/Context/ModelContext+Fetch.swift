@@ -107,6 +107,7 @@ extension ModelContext {
         // A hierarchy with no model in memory yet (a fresh context's first fetch) has nothing to
         // look up: its rows' models are all new, and go into the map in one go after the loop.
         let mapWasEmpty = map.isEmpty
+        let link = self.link
         var decoderEntity: EntitySchema?
         while try statement.step() {
             let rowID = statement.int64(at: 0)
