@@ -104,6 +104,10 @@ extension ModelContext {
         var map: [Int64: ModelObject] = [:]
         swap(&map, &registered[entity.hierarchyIndex])
         defer { swap(&map, &registered[entity.hierarchyIndex]) }
+        // A hierarchy with no model in memory yet (a fresh context's first fetch) has nothing to
+        // look up: its rows' models are all new, and go into the map in one go after the loop.
+        let mapWasEmpty = map.isEmpty
+        let link = self.link
         var decoderEntity: EntitySchema?
         while try statement.step() {
             let rowID = statement.int64(at: 0)
@@ -114,7 +118,7 @@ extension ModelContext {
             } else {
                 decoder.cursor = 0
             }
-            if let existing = map[rowID] {
+            if !mapWasEmpty, let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
                     try existing._decode(from: decoder)
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
@@ -127,15 +131,21 @@ extension ModelContext {
             object.entity = rowEntity
             object.link = link
             object.status = .persisted
-            if !rowEntity.relationships.isEmpty {
+            // To-many slots start unloaded, which an empty array already means: the array is only
+            // made here when the row carries to-one keys.
+            if !rowEntity.keySlots.isEmpty {
                 object.slots = ContiguousArray(repeating: .unloaded, count: rowEntity.relationships.count)
                 for (index, slot) in rowEntity.keySlots.enumerated() {
                     let column = rowEntity.keyResultColumns[index]
                     object.slots[slot] = .key(statement.isNull(at: column) ? nil : statement.int64(at: column))
                 }
             }
-            map[rowID] = object
+            if !mapWasEmpty { map[rowID] = object }
             results.append(object)
+        }
+        if mapWasEmpty {
+            map.reserveCapacity(results.count)
+            for object in results { if let rowID = object.rowID { map[rowID] = object } }
         }
         return results
     }

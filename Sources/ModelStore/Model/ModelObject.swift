@@ -4,8 +4,13 @@ import Observation
 /// its context and the bookkeeping of change tracking; generated subclasses add the stored
 /// properties and the typed row reading and writing (`init(from:)`, `_decode(from:)`, `_encode(to:)`).
 open class ModelObject: PersistentModel {
-    /// The Observation registrar generated accessors call (`access` / `withMutation`).
-    public let _$observationRegistrar = ObservationRegistrar()
+    /// The Observation registrar generated accessors call (`access` / `withMutation`). Its storage
+    /// is made on the first `access` (a fetched model that is never read by an observer costs one
+    /// allocation less); a change before any `access` has no observer to tell.
+    public final var _$observationRegistrar: LazyObservationRegistrar { LazyObservationRegistrar(owner: self) }
+
+    /// The registrar, once some property was read through `_$observationRegistrar.access`.
+    final var registrar: ObservationRegistrar?
 
     /// Where the model stands with its context.
     enum Status {
@@ -34,7 +39,8 @@ open class ModelObject: PersistentModel {
     final var relationshipsChanged = false
     /// The last saved row values (attributes, then to-one keys), taken at the first change.
     final var snapshot: [SQLValue]?
-    /// Relationship values by slot (base relationships first, then the entity's own).
+    /// Relationship values by slot (base relationships first, then the entity's own); empty until
+    /// a relationship is first set or read (a slot past the end is `.unloaded`).
     final var slots: ContiguousArray<RelationshipSlot> = []
 
     /// Creates a new, unsaved model (called by generated initializers).

@@ -256,6 +256,16 @@ extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
         self.init(rawValue: raw)
     }
     public var sqlValue: SQLValue { rawValue.sqlValue }
+    /// Reads the raw value straight from the column (inlinable, so specialized for each enum:
+    /// no `SQLValue` and no generic metadata look-ups per row).
+    @inlinable public static func read(from statement: Statement, at column: Int32) -> Self? {
+        guard let raw = RawValue.read(from: statement, at: column) else { return nil }
+        return Self(rawValue: raw)
+    }
+    /// Binds the raw value straight into the parameter.
+    @inlinable public func bind(to statement: Statement, at index: Int32) {
+        rawValue.bind(to: statement, at: index)
+    }
 }
 
 /// Arrays are stored as one JSON text column.

@@ -1,0 +1,41 @@
+import Observation
+
+/// The face of a model's Observation registrar that generated accessors call: the same
+/// `access` / `withMutation` as `ObservationRegistrar`, with the registrar's storage made only
+/// when a property is first read, and changes before that skipping the (observer-less) registrar.
+public struct LazyObservationRegistrar {
+    /// The model whose registrar this is.
+    let owner: ModelObject
+
+    /// The model's registrar, made now if it does not exist yet.
+    private func registrar() -> ObservationRegistrar {
+        if let registrar = owner.registrar { return registrar }
+        let registrar = ObservationRegistrar()
+        owner.registrar = registrar
+        return registrar
+    }
+
+    /// Records a read of `keyPath` for the observation tracking in progress (as `ObservationRegistrar.access`).
+    public func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        registrar().access(subject, keyPath: keyPath)
+    }
+
+    /// Tells the observers of `keyPath` before it changes (as `ObservationRegistrar.willSet`).
+    public func willSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        owner.registrar?.willSet(subject, keyPath: keyPath)
+    }
+
+    /// Tells the observers of `keyPath` after it changed (as `ObservationRegistrar.didSet`).
+    public func didSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        owner.registrar?.didSet(subject, keyPath: keyPath)
+    }
+
+    /// Runs `mutation` between `willSet` and `didSet` of `keyPath` (as `ObservationRegistrar.withMutation`).
+    /// Without a registrar nothing was ever read through it, so no observer waits: only `mutation` runs.
+    public func withMutation<Subject: Observable, Member, T>(
+        of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> T
+    ) rethrows -> T {
+        guard let registrar = owner.registrar else { return try mutation() }
+        return try registrar.withMutation(of: subject, keyPath: keyPath, mutation)
+    }
+}
