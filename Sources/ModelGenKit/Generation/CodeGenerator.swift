@@ -21,14 +21,8 @@ public struct CodeGenerator: Sendable {
     /// The generated text of one input file.
     public func generate(_ schema: CheckedSchema, for input: GenerationInput) throws(TemplateError) -> String {
         let model = SchemaTranslator(schema: schema, accessLevel: accessLevel).file(input)
-        let rendered = try templates.render(TemplateSet.rootTemplateName, with: Self.mustacheValue(of: model))
+        let rendered = try templates.render(TemplateSet.rootTemplateName, with: model.mustacheValue)
         return SourceLayout.tidy(rendered)
-    }
-
-    /// The view model as a Mustache value (through its `Encodable` form).
-    static func mustacheValue(of model: some Encodable) -> MustacheValue {
-        // Encoding plain structs of strings, numbers, booleans and arrays cannot fail.
-        (try? MustacheValueEncoder.encode(model)) ?? .null
     }
 }
 
