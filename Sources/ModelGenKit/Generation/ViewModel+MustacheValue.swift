@@ -49,7 +49,9 @@ extension NameViewModel: MustacheValueConvertible {
 
 extension EntityViewModel: MustacheValueConvertible {
     var mustacheValue: MustacheValue {
-        .dictionary([
+        // A property is in up to five of the lists below: its members are built once.
+        var shared = SharedPropertyValues()
+        return .dictionary([
             "name": .string(name),
             "swiftName": .string(swiftName),
             "nameLiteral": .string(nameLiteral),
@@ -65,14 +67,14 @@ extension EntityViewModel: MustacheValueConvertible {
             "rootSwiftName": .string(rootSwiftName),
             "overrideKeyword": .string(overrideKeyword),
             "subclasses": subclasses.mustacheValue,
-            "properties": properties.mustacheValue,
-            "storedProperties": storedProperties.mustacheValue,
-            "attributes": attributes.mustacheValue,
-            "relationships": relationships.mustacheValue,
-            "transientProperties": transientProperties.mustacheValue,
-            "inheritedProperties": inheritedProperties.mustacheValue,
+            "properties": shared.value(of: properties),
+            "storedProperties": shared.value(of: storedProperties),
+            "attributes": shared.value(of: attributes),
+            "relationships": shared.value(of: relationships),
+            "transientProperties": shared.value(of: transientProperties),
+            "inheritedProperties": shared.value(of: inheritedProperties),
             "hasInheritedProperties": .bool(hasInheritedProperties),
-            "valueProperties": valueProperties.mustacheValue,
+            "valueProperties": shared.value(of: valueProperties),
             "hasStoredProperties": .bool(hasStoredProperties),
             "hasRelationships": .bool(hasRelationships),
             "hasTransientProperties": .bool(hasTransientProperties),
@@ -91,8 +93,11 @@ extension EntityViewModel: MustacheValueConvertible {
 }
 
 extension PropertyViewModel: MustacheValueConvertible {
-    var mustacheValue: MustacheValue {
-        .dictionary([
+    var mustacheValue: MustacheValue { .dictionary(members) }
+
+    /// The members of `mustacheValue`.
+    fileprivate var members: [String: MustacheValue] {
+        [
             "name": .string(name),
             "swiftName": .string(swiftName),
             "nameLiteral": .string(nameLiteral),
@@ -141,7 +146,7 @@ extension PropertyViewModel: MustacheValueConvertible {
             "index": .int(index),
             "isFirst": .bool(isFirst),
             "isLast": .bool(isLast),
-        ])
+        ]
     }
 }
 
@@ -247,5 +252,36 @@ extension ContainerViewModel: MustacheValueConvertible {
             "isFirst": .bool(isFirst),
             "isLast": .bool(isLast),
         ])
+    }
+}
+
+/// The Mustache values of one entity's properties, built once per property and reused in every
+/// list that holds it: a list element differs from another list's copy only in `index`,
+/// `isFirst` and `isLast`, so those three members are set on a copy of the shared dictionary.
+private struct SharedPropertyValues {
+    /// Built members by property name, with the property they were built from (position reset).
+    private var built: [String: [(property: PropertyViewModel, members: [String: MustacheValue])]] = [:]
+
+    /// The list's value, equal to `list.mustacheValue`.
+    mutating func value(of list: [PropertyViewModel]) -> MustacheValue {
+        .array(list.map { property in
+            var members = members(of: property)
+            members["index"] = .int(property.index)
+            members["isFirst"] = .bool(property.isFirst)
+            members["isLast"] = .bool(property.isLast)
+            return .dictionary(members)
+        })
+    }
+
+    /// The members of `property`, from an equal property (ignoring position) built before if any.
+    private mutating func members(of property: PropertyViewModel) -> [String: MustacheValue] {
+        var unpositioned = property
+        unpositioned.index = 0
+        unpositioned.isFirst = false
+        unpositioned.isLast = false
+        if let found = built[property.name]?.first(where: { $0.property == unpositioned }) { return found.members }
+        let members = unpositioned.members
+        built[property.name, default: []].append((unpositioned, members))
+        return members
     }
 }

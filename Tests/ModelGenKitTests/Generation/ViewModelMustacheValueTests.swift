@@ -18,6 +18,14 @@ import Testing
         }
     }
 
+    @Test func specAllTypesModel() throws {
+        let result = LintRun.run([SourceFile(path: AllTypesGoldenTests.path, bytes: Array(AllTypesGoldenTests.source.utf8))])
+        let schema = try #require(result.schema)
+        let model = SchemaTranslator(schema: schema, accessLevel: .package).file(GenerationInput(path: AllTypesGoldenTests.path))
+        #expect(model.entities.count > 2)
+        #expect(model.mustacheValue == (try MustacheValueEncoder.encode(model)))
+    }
+
     @Test func fixtureSchemasToo() throws {
         for schema in [SchemaFixtures.keywords, SchemaFixtures.trips] {
             let model = SchemaTranslator(schema: schema, accessLevel: .internal).file(GenerationInput(path: "Test.model"))
