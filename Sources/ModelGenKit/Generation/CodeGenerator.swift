@@ -11,24 +11,23 @@ public struct CodeGenerator: Sendable {
 
     /// The generated text of each input, in order.
     public func generate(_ schema: CheckedSchema, for inputs: [GenerationInput]) throws(TemplateError) -> [String] {
+        let translator = SchemaTranslator(schema: schema, accessLevel: accessLevel)
         var texts: [String] = []
         for input in inputs {
-            texts.append(try generate(schema, for: input))
+            texts.append(try generate(input, with: translator))
         }
         return texts
     }
 
     /// The generated text of one input file.
     public func generate(_ schema: CheckedSchema, for input: GenerationInput) throws(TemplateError) -> String {
-        let model = SchemaTranslator(schema: schema, accessLevel: accessLevel).file(input)
-        let rendered = try templates.render(TemplateSet.rootTemplateName, with: Self.mustacheValue(of: model))
-        return SourceLayout.tidy(rendered)
+        try generate(input, with: SchemaTranslator(schema: schema, accessLevel: accessLevel))
     }
 
-    /// The view model as a Mustache value (through its `Encodable` form).
-    static func mustacheValue(of model: some Encodable) -> MustacheValue {
-        // Encoding plain structs of strings, numbers, booleans and arrays cannot fail.
-        (try? MustacheValueEncoder.encode(model)) ?? .null
+    private func generate(_ input: GenerationInput, with translator: SchemaTranslator) throws(TemplateError) -> String {
+        let model = translator.file(input)
+        let rendered = try templates.render(TemplateSet.rootTemplateName, with: model.mustacheValue)
+        return SourceLayout.tidy(rendered)
     }
 }
 

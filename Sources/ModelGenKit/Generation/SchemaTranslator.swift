@@ -2,6 +2,23 @@
 struct SchemaTranslator {
     let schema: CheckedSchema
     let accessLevel: AccessLevel
+    /// The position of each entity in `schema.entities`, by name (bases are looked up per subclass).
+    private let entityIndexByName: [String: Int]
+
+    init(schema: CheckedSchema, accessLevel: AccessLevel) {
+        self.schema = schema
+        self.accessLevel = accessLevel
+        var indexByName: [String: Int] = Dictionary(minimumCapacity: schema.entities.count)
+        for (index, entity) in schema.entities.enumerated() where indexByName[entity.name] == nil {
+            indexByName[entity.name] = index
+        }
+        self.entityIndexByName = indexByName
+    }
+
+    /// The entity named `name` (the first one, as `CheckedSchema.entity(named:)` gives).
+    private func lookUpEntity(named name: String) -> CheckedEntity? {
+        entityIndexByName[name].map { schema.entities[$0] }
+    }
 
     /// The view model of the file `input`: the entities, top-level enums and containers it declares.
     func file(_ input: GenerationInput) -> FileViewModel {
@@ -17,7 +34,7 @@ struct SchemaTranslator {
     // MARK: Entities
 
     func entity(_ entity: CheckedEntity) -> EntityViewModel {
-        let base = entity.baseName.flatMap(schema.entity(named:))
+        let base = entity.baseName.flatMap(lookUpEntity(named:))
         let inherited = base.map { base in base.properties.map { property($0, of: base) } }?.filter(\.isStored) ?? []
         let properties = withSlots(entity.properties.map { property($0, of: entity) }, after: inherited)
         let stored = properties.filter(\.isStored)

@@ -107,7 +107,7 @@ struct EntityViewModel: Encodable, PositionedViewModel {
 }
 
 /// A property of an entity.
-struct PropertyViewModel: Encodable, PositionedViewModel {
+struct PropertyViewModel: Encodable, Equatable, PositionedViewModel {
     var name: String
     var swiftName: String
     var nameLiteral: String

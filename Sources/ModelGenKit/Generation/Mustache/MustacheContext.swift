@@ -17,7 +17,7 @@ struct MustacheContext {
     /// the stack down; the remaining parts are looked up in what it found only.
     func lookUp(_ name: String) -> MustacheValue {
         if name == "." { return stack.last ?? .null }
-        if !name.utf8.contains(UInt8(ascii: ".")) {
+        if !Self.isDotted(name) {
             // A plain name (most lookups): no splitting, no allocation.
             for value in stack.reversed() {
                 if let member = value[name] { return member }
@@ -32,5 +32,11 @@ struct MustacheContext {
             value = member
         }
         return value
+    }
+
+    /// Whether `name` holds a `.` (scanned as contiguous bytes when it can be: every tag asks).
+    private static func isDotted(_ name: String) -> Bool {
+        let dot = UInt8(ascii: ".")
+        return name.utf8.withContiguousStorageIfAvailable { $0.contains(dot) } ?? name.utf8.contains(dot)
     }
 }
