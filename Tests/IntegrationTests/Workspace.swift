@@ -30,8 +30,30 @@ enum Workspace {
 
     /// The build folder of a package built by these tests: `.build/integration/NAME` at the root,
     /// apart from the folder the outer `swift test` locks, and kept between runs so reruns are quick.
+    ///
+    /// SwiftPM does not notice source files added to or removed from a path dependency (ModelGen)
+    /// in an existing build folder, so the folder is emptied when the list of ModelGen's source
+    /// files differs from the one it was built with.
     static func scratchPath(for name: String) -> URL {
-        root.appending(path: ".build/integration/\(name)", directoryHint: .isDirectory)
+        let folder = root.appending(path: ".build/integration/\(name)", directoryHint: .isDirectory)
+        let stamp = root.appending(path: ".build/integration/\(name).sources")
+        let files = sourceFileList()
+        if (try? String(contentsOf: stamp, encoding: .utf8)) != files {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.createDirectory(at: stamp.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? files.write(to: stamp, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    /// The paths of ModelGen's manifest and of every file below `Sources` and `Plugins`, one per line.
+    private static func sourceFileList() -> String {
+        var paths = ["Package.swift"]
+        for folder in ["Sources", "Plugins"] {
+            let enumerator = FileManager.default.enumerator(atPath: root.appending(path: folder).path(percentEncoded: false))
+            while let path = enumerator?.nextObject() as? String { paths.append("\(folder)/\(path)") }
+        }
+        return paths.sorted().joined(separator: "\n")
     }
 }
 
