@@ -13,7 +13,9 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let entity = try entity(for: T.self)
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.selectSQL)
-        sql += try orderClause(descriptor.sortBy, entity: entity)
+        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
+        sql += order.sql
+        bindings += order.bindings
         if descriptor.fetchLimit != nil || descriptor.fetchOffset != nil {
             sql += " LIMIT ? OFFSET ?"
             bindings.append(.integer(Int64(descriptor.fetchLimit ?? -1)))
@@ -76,19 +78,6 @@ extension ModelContext {
         var sql = select
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         return (sql, bindings)
-    }
-
-    /// `ORDER BY` from sort descriptors (then the key, for a stable order).
-    private func orderClause<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema) throws -> String {
-        var terms: [String] = []
-        for sort in sortBy {
-            guard let keyPath = sort.keyPath, let column = entity.column(forKeyPath: keyPath) else {
-                throw ModelStoreError.unsupportedPredicate("sort by \(sort.keyPath.map { "\($0)" } ?? "a comparator"): only stored attributes of \(entity.name) can be sorted on")
-            }
-            terms.append(SQLQuote.identifier(column) + (sort.order == .forward ? " ASC" : " DESC"))
-        }
-        terms.append(SQLQuote.identifier(StorageNames.primaryKey) + " ASC")
-        return " ORDER BY " + terms.joined(separator: ", ")
     }
 
     // MARK: Rows to models
