@@ -5,7 +5,19 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
     /// JSON array's elements).
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
         let collection = try context.translate(sequence)
-        let item = try context.scalar(element)
+        let item: ScalarTerm
+        switch try context.translate(element) {
+        case .scalar(let value):
+            item = value
+        case .identifier(let model):
+            guard case .scalar(let values) = collection, let constant = values.constant,
+                  let elements = CapturedValue.elements(of: constant) else {
+                throw PredicateTranslationError.unsupported("contains(_:) of a persistentModelID in a value that is not a captured array")
+            }
+            return .scalar(ScalarTerm(try IdentitySQL.contains(model, in: elements, &context), kind: .plain))
+        case .model, .toMany:
+            throw PredicateTranslationError.unsupported("contains(_:) of a model (compare persistentModelID, or use contains(where:))")
+        }
         guard case .scalar(let values) = collection else {
             throw PredicateTranslationError.unsupported("contains(_:) on a to-many relationship (use contains(where:))")
         }
@@ -79,7 +91,7 @@ enum SequenceRows {
             }
             return ("FROM json_each(\(values.fragment)) AS \(identifier: alias) WHERE 1",
                     .scalar(ScalarTerm("\(identifier: alias).\"value\"", kind: elementKind)))
-        case .model:
+        case .model, .identifier:
             throw PredicateTranslationError.unsupported("contains(where:) on a model")
         }
     }

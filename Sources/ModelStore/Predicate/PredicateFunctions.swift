@@ -17,6 +17,9 @@ enum PredicateFunctions {
     static let localizedStandardContains = "modelstore_localized_standard_contains"
     /// `modelstore_character_count(text)`: `text.count` (Swift characters).
     static let characterCount = "modelstore_character_count"
+    /// `modelstore_case_insensitive_compare(text, other)`: `text.caseInsensitiveCompare(other)`
+    /// as `#Predicate` evaluates it, as the `ComparisonResult`'s raw value (-1, 0, 1).
+    static let caseInsensitiveCompare = "modelstore_case_insensitive_compare"
 
     /// Foundation's string comparators a `SortDescriptor` can hold on this platform, each with
     /// the collation that runs its `compare`. swift-foundation offers only `.lexical` outside
@@ -57,6 +60,7 @@ enum PredicateFunctions {
         try check(handle, sqlite3_create_function_v2(handle, startsWith, 2, flags, nil, startsWithFunction, nil, nil, nil))
         try check(handle, sqlite3_create_function_v2(handle, localizedStandardContains, 2, flags, nil, localizedStandardContainsFunction, nil, nil, nil))
         try check(handle, sqlite3_create_function_v2(handle, characterCount, 1, flags, nil, characterCountFunction, nil, nil, nil))
+        try check(handle, sqlite3_create_function_v2(handle, caseInsensitiveCompare, 2, flags, nil, caseInsensitiveCompareFunction, nil, nil, nil))
         for (index, collation) in comparatorCollations.enumerated() {
             // The collation's index travels in the user-data pointer (offset by one: never NULL).
             try check(handle, sqlite3_create_collation_v2(handle, collation.name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: index + 1),
@@ -85,6 +89,12 @@ enum PredicateFunctions {
     /// `text.localizedStandardContains(other)` through the predicate expression.
     static func localizedStandardContains(_ text: String, _ other: String) -> Bool {
         evaluate(PredicateExpressions.StringLocalizedStandardContains(root: PredicateExpressions.Value(text), other: PredicateExpressions.Value(other)))
+    }
+
+    /// `text.caseInsensitiveCompare(other)` through the predicate expression, as -1, 0 or 1.
+    static func caseInsensitiveCompare(_ text: String, _ other: String) -> Int32 {
+        let expression = PredicateExpressions.StringCaseInsensitiveCompare(root: PredicateExpressions.Value(text), other: PredicateExpressions.Value(other))
+        return Int32((try? expression.evaluate(PredicateBindings()))?.rawValue ?? 0)
     }
 
     private static func evaluate<E: PredicateExpression<Bool>>(_ expression: E) -> Bool {
@@ -194,6 +204,12 @@ private let localizedStandardContainsFunction: @convention(c) (OpaquePointer?, I
     context, _, arguments in
     guard let base = argument(arguments, 0), let other = argument(arguments, 1) else { return resultBool(context, nil) }
     resultBool(context, PredicateFunctions.localizedStandardContains(base, other))
+}
+
+private let caseInsensitiveCompareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let base = argument(arguments, 0), let other = argument(arguments, 1) else { return sqlite3_result_null(context) }
+    sqlite3_result_int(context, PredicateFunctions.caseInsensitiveCompare(base, other))
 }
 
 private let characterCountFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {

@@ -8,6 +8,9 @@ enum SQLTerm {
     case model(ModelReference)
     /// A to-many relationship of a model.
     case toMany(ToManyReference)
+    /// A model's `persistentModelID` (its row; nil when the key is NULL), compared only with
+    /// `==` / `!=` and `contains` against captured identifiers or another identifier.
+    case identifier(ModelReference)
 }
 
 /// How SQL must compare values of a Swift type so that it agrees with Swift.
