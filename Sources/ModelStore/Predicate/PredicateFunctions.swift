@@ -34,6 +34,9 @@ enum PredicateFunctions {
         return collations
     }()
 
+    /// `comparatorCollations[i].isSwiftOrder`, read by the collation callback on every comparison.
+    static let comparatorIsSwiftOrder = comparatorCollations.map(\.isSwiftOrder)
+
     /// A collation running a Foundation string comparator.
     struct ComparatorCollation: Sendable {
         /// The collation's name.
@@ -123,20 +126,40 @@ enum PredicateFunctions {
     /// differing bytes are the first differing scalars of the NFC forms. Otherwise (a non-ASCII
     /// scalar at the difference or just after it) the caller compares Strings.
     static func bytewiseOrder(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int32? {
-        let common = min(lhs.count, rhs.count)
-        var index = 0
-        while index < common && lhs[index] == rhs[index] { index += 1 }
-        func settled(_ text: UnsafeRawBufferPointer) -> Bool {
-            text[index] < 0x80 && (index + 1 == text.count || text[index + 1] < 0x80)
-        }
+        let index = commonPrefixLength(lhs, rhs)
         switch (index == lhs.count, index == rhs.count) {
         case (true, true): return 0
-        case (true, false): return settled(rhs) ? -1 : nil
-        case (false, true): return settled(lhs) ? 1 : nil
+        case (true, false): return isSettledASCII(rhs, at: index) ? -1 : nil
+        case (false, true): return isSettledASCII(lhs, at: index) ? 1 : nil
         case (false, false):
-            guard settled(lhs), settled(rhs) else { return nil }
+            guard isSettledASCII(lhs, at: index), isSettledASCII(rhs, at: index) else { return nil }
             return lhs[index] < rhs[index] ? -1 : 1
         }
+    }
+
+    /// Whether `text[index]` is ASCII and so is the byte after it (or it is the last).
+    @inline(__always)
+    private static func isSettledASCII(_ text: UnsafeRawBufferPointer, at index: Int) -> Bool {
+        text[index] < 0x80 && (index + 1 == text.count || text[index + 1] < 0x80)
+    }
+
+    /// How many leading bytes the two texts share (eight at a time, then one at a time).
+    @inline(__always)
+    private static func commonPrefixLength(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+        let common = min(lhs.count, rhs.count)
+        var index = 0
+        while index + 8 <= common {
+            let left = lhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let right = rhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if left != right {
+                // The first differing byte in memory order.
+                let difference = UInt64(littleEndian: left ^ right)
+                return index + difference.trailingZeroBitCount / 8
+            }
+            index += 8
+        }
+        while index < common && lhs[index] == rhs[index] { index += 1 }
+        return index
     }
 
     /// -1, 0 or 1 as the two decimal texts compare as numbers (text order if one is not a number).
@@ -176,11 +199,11 @@ private let compareSwiftStrings: @convention(c) (UnsafeMutableRawPointer?, Int32
 
 private let compareWithComparator: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
     index, leftLength, left, rightLength, right in
-    let collation = PredicateFunctions.comparatorCollations[Int(bitPattern: index) - 1]
+    let position = Int(bitPattern: index) - 1
     let lhs = bytes(leftLength, left), rhs = bytes(rightLength, right)
-    if collation.isSwiftOrder, let order = PredicateFunctions.bytewiseOrder(lhs, rhs) { return order }
-    let result = collation.comparator.compare(String(decoding: lhs, as: UTF8.self), String(decoding: rhs, as: UTF8.self))
-    return Int32(result.rawValue)
+    if PredicateFunctions.comparatorIsSwiftOrder[position], let order = PredicateFunctions.bytewiseOrder(lhs, rhs) { return order }
+    let comparator = PredicateFunctions.comparatorCollations[position].comparator
+    return Int32(comparator.compare(String(decoding: lhs, as: UTF8.self), String(decoding: rhs, as: UTF8.self)).rawValue)
 }
 
 private let compareDecimals: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {

@@ -129,9 +129,16 @@ import Testing
         var random = SeededGenerator(seed: 11)
         var decided = 0
         for _ in 0..<40_000 {
-            let left = (0..<Int.random(in: 0...4, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
-            let right = Bool.random(using: &random) ? left + Self.pieces.randomElement(using: &random)!
-                : (0..<Int.random(in: 0...4, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+            // Up to 12 pieces: texts longer than the 8 bytes compared at once, differing anywhere.
+            let left = (0..<Int.random(in: 0...12, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+            let right: String
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: right = left + Self.pieces.randomElement(using: &random)!
+            case 1:
+                let cut = Int.random(in: 0...left.count, using: &random)
+                right = String(left.prefix(cut)) + Self.pieces.randomElement(using: &random)! + String(left.dropFirst(cut))
+            default: right = (0..<Int.random(in: 0...12, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+            }
             let swift = PredicateFunctions.compare(left, right)
             let (fast, full) = Array(left.utf8).withUnsafeBytes { lhs in
                 Array(right.utf8).withUnsafeBytes { rhs in
