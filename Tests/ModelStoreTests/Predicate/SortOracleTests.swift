@@ -78,7 +78,8 @@ import Testing
         let cases = SortOracle.generate(keys, count: 140, rows: 400, seed: 6)
         try SortOracle.check(cases, in: context, describe: { "\($0.persistentModelID) \($0.name.debugDescription) \($0.price)" })
         let digital = SortOracle.generate([.value("fileSize", \DigitalProduct.fileSize), .value("price", \DigitalProduct.price),
-                                           .string("name", \DigitalProduct.name)], count: 30, rows: 140, seed: 7)
+                                           .string("name", \DigitalProduct.name),
+                                           .optionalString("category?.name", \DigitalProduct.category?.name)], count: 30, rows: 140, seed: 7)
         try SortOracle.check(digital, in: context, describe: { "\($0.persistentModelID) \($0.fileSize)" })
     }
 

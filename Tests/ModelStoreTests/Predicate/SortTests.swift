@@ -103,6 +103,18 @@ import Testing
         }
     }
 
+    @Test func aComparableConformanceTheAppWroteIsNamed() throws {
+        // Generated enums are not Comparable; one an app makes Comparable orders by its own code.
+        context.insert(PersonalTrip(name: "a", startDate: Day.at(0), endDate: Day.at(1), reason: .family))
+        try context.save()
+        #expect {
+            _ = try context.fetch(FetchDescriptor<PersonalTrip>(sortBy: [SortDescriptor(\.reason)]))
+        } throws: { error in
+            guard case ModelStoreError.unsupportedPredicate(let message) = error else { return false }
+            return message.contains("Reason values are ordered by their own Comparable conformance")
+        }
+    }
+
     @Test func sortsOfNonStringValuesUseNoCollation() throws {
         // A sort on numbers or dates stays SQLite's own comparison (an index can serve it);
         // strings and decimals get the collation that compares them as Swift does.
@@ -164,5 +176,12 @@ import Testing
         }
         #expect(PredicateFunctions.collation(for: .lexical) == "MODELSTORE_LEXICAL")
         #expect(PredicateFunctions.collation(for: String.StandardComparator(.lexical, order: .reverse)) == "MODELSTORE_LEXICAL")
+    }
+}
+
+/// An order an app could give its enum (by declaration order), which SQL cannot know.
+extension PersonalTrip.Reason: Comparable {
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
