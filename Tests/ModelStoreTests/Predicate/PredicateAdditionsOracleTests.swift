@@ -6,15 +6,11 @@ import Testing
 /// `count` over to-many relationships and arrays, `max()` / `min()` over arrays, and a captured
 /// predicate's `evaluate`.
 @Suite struct TripsPredicateAdditionsOracleTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-    let context: ModelContext
+    let oracle: OracleStore
+    var context: ModelContext { oracle.context }
 
     init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
-        try TripsDataSet.populate(ModelContext(container))
-        context = ModelContext(container)
+        oracle = try OracleStore(TripStore.schema) { try TripsDataSet.populate($0) }
     }
 
     @Test func identifierPredicates() throws {
@@ -151,14 +147,11 @@ import Testing
 }
 
 @Suite struct ShopPredicateAdditionsOracleTests {
-    let store: TemporaryStore
-    let context: ModelContext
+    let oracle: OracleStore
+    var context: ModelContext { oracle.context }
 
     init() throws {
-        store = try TemporaryStore()
-        let container = try ModelContainer(for: Shop.schema, configurations: store.configuration)
-        try ShopDataSet.populate(ModelContext(container))
-        context = ModelContext(container)
+        oracle = try OracleStore(Shop.schema) { try ShopDataSet.populate($0) }
     }
 
     @Test func shopAdditions() throws {
@@ -202,14 +195,11 @@ import Testing
 }
 
 @Suite struct AllTypesPredicateAdditionsOracleTests {
-    let store: TemporaryStore
-    let context: ModelContext
+    let oracle: OracleStore
+    var context: ModelContext { oracle.context }
 
     init() throws {
-        store = try TemporaryStore()
-        let container = try ModelContainer(for: SpecAllTypesStore.schema, configurations: store.configuration)
-        try SortAllTypesDataSet.populate(ModelContext(container))
-        context = ModelContext(container)
+        oracle = try OracleStore(SpecAllTypesStore.schema) { try SortAllTypesDataSet.populate($0) }
     }
 
     @Test func arrayAggregatesOfEveryOrderedElementType() throws {
@@ -234,12 +224,7 @@ import Testing
             (#Predicate<SpecEverything> { $0.decimals.max() == nil }, "max() over [Decimal]"),
         ]
         for (predicate, name) in cases {
-            #expect {
-                _ = try context.fetch(FetchDescriptor<SpecEverything>(predicate: predicate))
-            } throws: { error in
-                guard case ModelStoreError.unsupportedPredicate(let message) = error else { return false }
-                return message.contains(name)
-            }
+            expectUnsupported(name) { _ = try context.fetch(FetchDescriptor<SpecEverything>(predicate: predicate)) }
         }
     }
 }

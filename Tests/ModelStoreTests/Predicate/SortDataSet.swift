@@ -56,17 +56,7 @@ enum SortTripsDataSet {
             context.insert(trip)
             trips.append(trip)
         }
-        for _ in 0..<500 {
-            let stay = Accommodation(name: SortValues.names.randomElement(using: &random)!)
-            if Int.random(in: 0..<5, using: &random) > 0 { stay.trip = trips.randomElement(using: &random)! }
-            context.insert(stay)
-        }
-        for _ in 0..<200 {
-            let plan = Itinerary(title: SortValues.names.randomElement(using: &random)!)
-            plan.days = (0..<Int.random(in: 0...3, using: &random)).map { _ in SortValues.names.randomElement(using: &random)! }
-            if Bool.random(using: &random) { plan.trip = trips.randomElement(using: &random)! }
-            context.insert(plan)
-        }
+        TripsDataSet.addStaysAndPlans(to: trips, names: SortValues.names, days: SortValues.names, context, &random)
         try context.save()
     }
 }

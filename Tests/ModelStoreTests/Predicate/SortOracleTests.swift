@@ -5,14 +5,11 @@ import Testing
 /// The sort oracle over generated descriptor lists: the fetched order against Foundation's
 /// `sorted(using:)` on the same models, element for element, with limits and offsets.
 @Suite struct TripsSortOracleTests {
-    let store: TemporaryStore
-    let context: ModelContext
+    let oracle: OracleStore
+    var context: ModelContext { oracle.context }
 
     init() throws {
-        store = try TemporaryStore()
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
-        try SortTripsDataSet.populate(ModelContext(container))
-        context = ModelContext(container)
+        oracle = try OracleStore(TripStore.schema) { try SortTripsDataSet.populate($0) }
     }
 
     @Test func tripSorts() throws {
@@ -58,14 +55,11 @@ import Testing
 }
 
 @Suite struct ShopSortOracleTests {
-    let store: TemporaryStore
-    let context: ModelContext
+    let oracle: OracleStore
+    var context: ModelContext { oracle.context }
 
     init() throws {
-        store = try TemporaryStore()
-        let container = try ModelContainer(for: Shop.schema, configurations: store.configuration)
-        try ShopDataSet.populate(ModelContext(container))
-        context = ModelContext(container)
+        oracle = try OracleStore(Shop.schema) { try ShopDataSet.populate($0) }
     }
 
     @Test func productSorts() throws {
@@ -99,14 +93,11 @@ import Testing
 }
 
 @Suite struct AllTypesSortOracleTests {
-    let store: TemporaryStore
-    let context: ModelContext
+    let oracle: OracleStore
+    var context: ModelContext { oracle.context }
 
     init() throws {
-        store = try TemporaryStore()
-        let container = try ModelContainer(for: SpecAllTypesStore.schema, configurations: store.configuration)
-        try SortAllTypesDataSet.populate(ModelContext(container))
-        context = ModelContext(container)
+        oracle = try OracleStore(SpecAllTypesStore.schema) { try SortAllTypesDataSet.populate($0) }
     }
 
     @Test func everyComparableTypeSorts() throws {
