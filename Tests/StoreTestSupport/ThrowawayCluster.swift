@@ -1,0 +1,187 @@
+import CLibPQ
+import Foundation
+import ModelStore
+
+/// A PostgreSQL cluster in a temporary folder, alive as long as the test process: see
+/// `PostgresTestServer` for the whole story.
+struct ThrowawayCluster {
+    /// The folder: `data/` (the cluster), the socket, `postgres.log`, `owner` (the test process id),
+    /// `server.pid` (the postmaster's id, written by the watchdog).
+    let folder: String
+
+    static let folderPrefix = "modelstore-pg-"
+    static let parent = "/tmp"
+
+    /// The folder the `atexit` hook cleans up (set once, before the hook is registered).
+    nonisolated(unsafe) static var folderToRemoveAtExit: String?
+
+    /// The watchdog: starts the server (its arguments after the first two), then waits for it to
+    /// exit; a background loop stops it (SIGQUIT, immediate shutdown) once the test process is
+    /// gone. Either way the folder is then removed. Runs in a session of its own, so a Ctrl-C
+    /// meant for the tests reaches it only through the test process's end.
+    static let watchdogScript = """
+        owner=$1; folder=$2; shift 2
+        exec </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
+        "$@" >"$folder/postgres.log" 2>&1 &
+        server=$!
+        echo "$server" >"$folder/server.pid"
+        ( while kill -0 "$owner" 2>/dev/null; do sleep 0.5; done; kill -QUIT "$server" 2>/dev/null ) &
+        watcher=$!
+        wait "$server"
+        kill "$watcher" 2>/dev/null
+        rm -rf "$folder"
+        """
+
+    /// Makes the folder, runs initdb, starts the server through the watchdog.
+    static func create(binaries: String, runAs user: (uid: uid_t, gid: gid_t)?) throws(PostgresTestServerError) -> ThrowawayCluster {
+        var template = Array("\(parent)/\(folderPrefix)XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else {
+            throw PostgresTestServerError("cannot create a folder in \(parent): \(String(cString: strerror(errno)))")
+        }
+        let folder = String(cString: created)
+        let cluster = ThrowawayCluster(folder: folder)
+        do {
+            try String(getpid()).write(toFile: folder + "/owner", atomically: false, encoding: .utf8)
+            if let user, chown(folder, user.uid, user.gid) != 0 {
+                throw PostgresTestServerError("cannot give \(folder) to uid \(user.uid): \(String(cString: strerror(errno)))")
+            }
+            folderToRemoveAtExit = folder
+            atexit { ThrowawayCluster.stopAtExit() }
+
+            let asUser: [String] = user.map { ["/usr/bin/setpriv", "--reuid=\($0.uid)", "--regid=\($0.gid)", "--clear-groups", "--"] } ?? []
+            try run(asUser + ["\(binaries)/initdb", "-D", "\(folder)/data", "-U", "postgres", "--auth=trust", "--encoding=UTF8",
+                              "--locale=C", "--no-sync", "--no-instructions"],
+                    in: folder, log: "\(folder)/initdb.log")
+            // Members of the password group log in with a password (the wrong-password test); the rest are trusted.
+            try """
+                local all +\(PostgresTestServer.passwordGroup) scram-sha-256
+                local all all trust
+                """.write(toFile: "\(folder)/data/pg_hba.conf", atomically: false, encoding: .utf8)
+            let server = asUser + ["\(binaries)/postgres", "-D", "\(folder)/data", "-k", folder,
+                                   "-c", "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off",
+                                   "-c", "full_page_writes=off", "-c", "max_connections=200", "-c", "log_min_messages=warning"]
+            let setsid = FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") ? ["/usr/bin/setsid"] : []
+            let watchdog = Process()
+            watchdog.executableURL = URL(fileURLWithPath: setsid.first ?? "/bin/sh")
+            watchdog.arguments = Array(setsid.isEmpty ? [] : ["/bin/sh"]) + ["-c", watchdogScript, "watchdog", String(getpid()), folder] + server
+            watchdog.currentDirectoryURL = URL(fileURLWithPath: folder)
+            watchdog.standardInput = FileHandle.nullDevice
+            watchdog.standardOutput = FileHandle.nullDevice
+            watchdog.standardError = FileHandle.nullDevice
+            try watchdog.run()
+        } catch let error as PostgresTestServerError {
+            cluster.remove()
+            throw error
+        } catch {
+            cluster.remove()
+            throw PostgresTestServerError("cannot set up the throwaway PostgreSQL server in \(folder): \(error)")
+        }
+        return cluster
+    }
+
+    /// Runs a command to its end.
+    private static func run(_ command: [String], in folder: String, log: String) throws {
+        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+            throw PostgresTestServerError("cannot create \(log)")
+        }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw PostgresTestServerError("\(command.joined(separator: " ")) failed (\(process.terminationStatus)):\n\(text)")
+        }
+    }
+
+    /// Waits (up to 30 seconds) until the server accepts connections.
+    func waitUntilReady(url: PostgresURL) throws(PostgresTestServerError) {
+        let parameters = url.connectionParameters + [("connect_timeout", "2")]
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while Date() < deadline {
+            if Self.ping(parameters) == PQPING_OK { return }
+            if let pid = serverPID, kill(pid, 0) != 0 {
+                throw PostgresTestServerError("the throwaway PostgreSQL server stopped at start:\n\(logTail())")
+            }
+            usleep(10_000)
+        }
+        throw PostgresTestServerError("the throwaway PostgreSQL server did not start within 30 seconds:\n\(logTail())")
+    }
+
+    private static func ping(_ parameters: [(keyword: String, value: String)]) -> PGPing {
+        let keywords = parameters.map { strdup($0.keyword) }
+        let values = parameters.map { strdup($0.value) }
+        defer {
+            keywords.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        return PQpingParams(keywords.map { UnsafePointer($0) } + [nil], values.map { UnsafePointer($0) } + [nil], 0)
+    }
+
+    /// The server's process id, once the watchdog wrote it.
+    var serverPID: pid_t? { Self.pid(inFile: folder + "/server.pid") }
+
+    static func pid(inFile path: String) -> pid_t? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let line = text.split(whereSeparator: \.isNewline).first else { return nil }
+        return pid_t(line.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The last lines of the server's log, for error messages.
+    func logTail() -> String {
+        let log = (try? String(contentsOfFile: folder + "/postgres.log", encoding: .utf8)) ?? "(no log)"
+        return log.split(whereSeparator: \.isNewline).suffix(20).joined(separator: "\n")
+    }
+
+    /// Stops the server (if any) and removes the folder.
+    func remove() {
+        if let pid = serverPID ?? Self.pid(inFile: folder + "/data/postmaster.pid") { Self.stop(pid) }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Sends SIGQUIT (immediate shutdown) and waits up to 5 seconds for the process to go, then SIGKILL.
+    static func stop(_ pid: pid_t) {
+        guard pid > 0, kill(pid, SIGQUIT) == 0 else { return }
+        for _ in 0..<500 {
+            if kill(pid, 0) != 0 { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+    }
+
+    /// The `atexit` hook: stops the server and waits for the watchdog to remove the folder
+    /// (removing it here if the watchdog did not within 5 seconds).
+    static func stopAtExit() {
+        guard let folder = folderToRemoveAtExit else { return }
+        let cluster = ThrowawayCluster(folder: folder)
+        if let pid = cluster.serverPID { kill(pid, SIGQUIT) }
+        for _ in 0..<500 {
+            if !FileManager.default.fileExists(atPath: folder) { return }
+            usleep(10_000)
+        }
+        cluster.remove()
+    }
+
+    /// Removes the folders of test processes that no longer run, stopping their servers.
+    static func removeStale() {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
+        for entry in entries where entry.hasPrefix(folderPrefix) {
+            let folder = "\(parent)/\(entry)"
+            guard let owner = pid(inFile: folder + "/owner") else {
+                // No owner file: a folder older than a minute is left over from a failed start.
+                let created = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate]) as? Date
+                if let created, created.timeIntervalSinceNow < -60 { ThrowawayCluster(folder: folder).remove() }
+                continue
+            }
+            if kill(owner, 0) == 0 || errno == EPERM { continue }  // its test process still runs
+            ThrowawayCluster(folder: folder).remove()
+        }
+    }
+}
