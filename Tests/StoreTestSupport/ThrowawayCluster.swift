@@ -5,8 +5,8 @@ import ModelStore
 /// A PostgreSQL cluster in a temporary folder, alive as long as the test process: see
 /// `PostgresTestServer` for the whole story.
 struct ThrowawayCluster {
-    /// The folder: `data/` (the cluster), the socket, `postgres.log`, `owner` (the test process id),
-    /// `server.pid` (the postmaster's id, written by the watchdog).
+    /// The folder: `data/` (the cluster, with `postmaster.pid`), the socket, `postgres.log`,
+    /// `owner` (the test process id).
     let folder: String
 
     static let folderPrefix = "modelstore-pg-"
@@ -15,20 +15,20 @@ struct ThrowawayCluster {
     /// The folder the `atexit` hook cleans up (set once, before the hook is registered).
     nonisolated(unsafe) static var folderToRemoveAtExit: String?
 
-    /// The watchdog: starts the server (its arguments after the first two), then waits for it to
-    /// exit; a background loop stops it (SIGQUIT, immediate shutdown) once the test process is
-    /// gone. Either way the folder is then removed. Runs in a session of its own, so a Ctrl-C
-    /// meant for the tests reaches it only through the test process's end.
+    /// The watchdog: runs the server (its arguments after the first two) in the foreground, while a
+    /// background loop stops it (SIGQUIT, immediate shutdown) once the test process is gone; when
+    /// the server has stopped, for whatever reason, the folder is removed (the log of a server that
+    /// failed while the tests run is kept beside it, `<folder>.log`, for the error message). Runs in a session of its
+    /// own, so a Ctrl-C meant for the tests reaches it only through the test process's end.
+    /// (Foreground waits only: the shell inherits a mask blocking SIGCHLD from the test process's
+    /// thread, and dash's `wait` builtin would then never return.)
     static let watchdogScript = """
         owner=$1; folder=$2; shift 2
         exec </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
-        "$@" >"$folder/postgres.log" 2>&1 &
-        server=$!
-        echo "$server" >"$folder/server.pid"
-        ( while kill -0 "$owner" 2>/dev/null; do sleep 0.5; done; kill -QUIT "$server" 2>/dev/null ) &
-        watcher=$!
-        wait "$server"
-        kill "$watcher" 2>/dev/null
+        ( while kill -0 "$owner" 2>/dev/null; do sleep 0.5; done
+          read server <"$folder/data/postmaster.pid" && kill -QUIT "$server" ) &
+        "$@" >"$folder/postgres.log" 2>&1 || { kill -0 "$owner" 2>/dev/null && cp "$folder/postgres.log" "$folder.log"; }
+        kill $! 2>/dev/null
         rm -rf "$folder"
         """
 
@@ -107,7 +107,7 @@ struct ThrowawayCluster {
         let deadline = Date(timeIntervalSinceNow: 30)
         while Date() < deadline {
             if Self.ping(parameters) == PQPING_OK { return }
-            if let pid = serverPID, kill(pid, 0) != 0 {
+            if !FileManager.default.fileExists(atPath: folder) || serverPID.map({ kill($0, 0) != 0 }) == true {
                 throw PostgresTestServerError("the throwaway PostgreSQL server stopped at start:\n\(logTail())")
             }
             usleep(10_000)
@@ -125,8 +125,8 @@ struct ThrowawayCluster {
         return PQpingParams(keywords.map { UnsafePointer($0) } + [nil], values.map { UnsafePointer($0) } + [nil], 0)
     }
 
-    /// The server's process id, once the watchdog wrote it.
-    var serverPID: pid_t? { Self.pid(inFile: folder + "/server.pid") }
+    /// The server's process id, once it has started (the first line of `postmaster.pid`).
+    var serverPID: pid_t? { Self.pid(inFile: folder + "/data/postmaster.pid") }
 
     static func pid(inFile path: String) -> pid_t? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
@@ -136,14 +136,16 @@ struct ThrowawayCluster {
 
     /// The last lines of the server's log, for error messages.
     func logTail() -> String {
-        let log = (try? String(contentsOfFile: folder + "/postgres.log", encoding: .utf8)) ?? "(no log)"
+        let log = (try? String(contentsOfFile: folder + "/postgres.log", encoding: .utf8))
+            ?? (try? String(contentsOfFile: folder + ".log", encoding: .utf8)) ?? "(no log)"
         return log.split(whereSeparator: \.isNewline).suffix(20).joined(separator: "\n")
     }
 
     /// Stops the server (if any) and removes the folder.
     func remove() {
-        if let pid = serverPID ?? Self.pid(inFile: folder + "/data/postmaster.pid") { Self.stop(pid) }
+        if let pid = serverPID { Self.stop(pid) }
         try? FileManager.default.removeItem(atPath: folder)
+        try? FileManager.default.removeItem(atPath: folder + ".log")
     }
 
     /// Sends SIGQUIT (immediate shutdown) and waits up to 5 seconds for the process to go, then SIGKILL.
@@ -163,25 +165,35 @@ struct ThrowawayCluster {
         let cluster = ThrowawayCluster(folder: folder)
         if let pid = cluster.serverPID { kill(pid, SIGQUIT) }
         for _ in 0..<500 {
-            if !FileManager.default.fileExists(atPath: folder) { return }
+            if !FileManager.default.fileExists(atPath: folder) { break }
             usleep(10_000)
         }
         cluster.remove()
     }
 
-    /// Removes the folders of test processes that no longer run, stopping their servers.
+    /// Removes the folders (and kept logs) of test processes that no longer run, stopping their servers.
     static func removeStale() {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
         for entry in entries where entry.hasPrefix(folderPrefix) {
             let folder = "\(parent)/\(entry)"
+            if entry.hasSuffix(".log") {
+                if !FileManager.default.fileExists(atPath: String(folder.dropLast(4))), isOlderThanAMinute(folder) {
+                    try? FileManager.default.removeItem(atPath: folder)
+                }
+                continue
+            }
             guard let owner = pid(inFile: folder + "/owner") else {
                 // No owner file: a folder older than a minute is left over from a failed start.
-                let created = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate]) as? Date
-                if let created, created.timeIntervalSinceNow < -60 { ThrowawayCluster(folder: folder).remove() }
+                if isOlderThanAMinute(folder) { ThrowawayCluster(folder: folder).remove() }
                 continue
             }
             if kill(owner, 0) == 0 || errno == EPERM { continue }  // its test process still runs
             ThrowawayCluster(folder: folder).remove()
         }
+    }
+
+    static func isOlderThanAMinute(_ path: String) -> Bool {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+        return modified.map { $0.timeIntervalSinceNow < -60 } ?? false
     }
 }

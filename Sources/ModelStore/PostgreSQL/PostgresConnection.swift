@@ -43,11 +43,8 @@ public final class PostgresConnection {
             throw PostgresError(kind: .connectionFailed, message: "cannot connect to PostgreSQL (\(url.target)): out of memory")
         }
         self.handle = handle
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let error = Self.connectionError(handle, url: url)
-            PQfinish(handle)
-            throw error
-        }
+        // Every stored property is set: deinit runs (and closes the handle) when this throws.
+        guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }
 
@@ -284,6 +281,7 @@ public final class PostgresConnection {
     /// Runs `body` inside `BEGIN … COMMIT`; rolls back and rethrows when anything in it throws, so
     /// nothing of a failed transaction is applied.
     /// - Throws: what `body` throws, or `PostgresError` from `BEGIN`/`COMMIT`.
+    @discardableResult
     public func transaction<T>(_ isolation: String? = nil, _ body: () throws -> T) throws -> T {
         try begin(isolation)
         do {
