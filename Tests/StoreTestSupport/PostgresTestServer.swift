@@ -99,7 +99,7 @@ public final class PostgresTestServer: Sendable {
         return PostgresTestServer(url: url, isThrowaway: true, folder: cluster.folder, startSeconds: Date().timeIntervalSince(started))
     }
 
-    private static func findBinaries(_ environment: [String: String]) throws(PostgresTestServerError) -> String {
+    static func findBinaries(_ environment: [String: String]) throws(PostgresTestServerError) -> String {
         let fileManager = FileManager.default
         if let folder = environment["MODELSTORE_TEST_POSTGRES_BIN"] {
             guard fileManager.isExecutableFile(atPath: folder + "/initdb") else {
@@ -123,7 +123,7 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// The user the server runs as when the tests run as root; nil when they do not.
-    private static func runUser(_ environment: [String: String]) throws(PostgresTestServerError) -> (uid: uid_t, gid: gid_t)? {
+    static func runUser(_ environment: [String: String]) throws(PostgresTestServerError) -> (uid: uid_t, gid: gid_t)? {
         guard geteuid() == 0 else { return nil }
         let candidates = environment["MODELSTORE_TEST_POSTGRES_RUN_AS"].map { [$0] } ?? ["postgres", "nobody"]
         for name in candidates {

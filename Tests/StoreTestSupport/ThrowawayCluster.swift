@@ -32,8 +32,9 @@ struct ThrowawayCluster {
         rm -rf "$folder"
         """
 
-    /// Makes the folder, runs initdb, starts the server through the watchdog.
-    static func create(binaries: String, runAs user: (uid: uid_t, gid: gid_t)?) throws(PostgresTestServerError) -> ThrowawayCluster {
+    /// Makes the folder, runs initdb, starts the server through the watchdog, which keeps it as
+    /// long as process `owner` runs (this one, whose exit also stops it through `atexit`).
+    static func create(binaries: String, runAs user: (uid: uid_t, gid: gid_t)?, owner: pid_t = getpid()) throws(PostgresTestServerError) -> ThrowawayCluster {
         var template = Array("\(parent)/\(folderPrefix)XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else {
             throw PostgresTestServerError("cannot create a folder in \(parent): \(String(cString: strerror(errno)))")
@@ -41,12 +42,14 @@ struct ThrowawayCluster {
         let folder = String(cString: created)
         let cluster = ThrowawayCluster(folder: folder)
         do {
-            try String(getpid()).write(toFile: folder + "/owner", atomically: false, encoding: .utf8)
+            try String(owner).write(toFile: folder + "/owner", atomically: false, encoding: .utf8)
             if let user, chown(folder, user.uid, user.gid) != 0 {
                 throw PostgresTestServerError("cannot give \(folder) to uid \(user.uid): \(String(cString: strerror(errno)))")
             }
-            folderToRemoveAtExit = folder
-            atexit { ThrowawayCluster.stopAtExit() }
+            if owner == getpid() {
+                folderToRemoveAtExit = folder
+                atexit { ThrowawayCluster.stopAtExit() }
+            }
 
             let asUser: [String] = user.map { ["/usr/bin/setpriv", "--reuid=\($0.uid)", "--regid=\($0.gid)", "--clear-groups", "--"] } ?? []
             try run(asUser + ["\(binaries)/initdb", "-D", "\(folder)/data", "-U", "postgres", "--auth=trust", "--encoding=UTF8",
@@ -63,7 +66,7 @@ struct ThrowawayCluster {
             let setsid = FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") ? ["/usr/bin/setsid"] : []
             let watchdog = Process()
             watchdog.executableURL = URL(fileURLWithPath: setsid.first ?? "/bin/sh")
-            watchdog.arguments = Array(setsid.isEmpty ? [] : ["/bin/sh"]) + ["-c", watchdogScript, "watchdog", String(getpid()), folder] + server
+            watchdog.arguments = Array(setsid.isEmpty ? [] : ["/bin/sh"]) + ["-c", watchdogScript, "watchdog", String(owner), folder] + server
             watchdog.currentDirectoryURL = URL(fileURLWithPath: folder)
             watchdog.standardInput = FileHandle.nullDevice
             watchdog.standardOutput = FileHandle.nullDevice
