@@ -99,7 +99,7 @@ let package = Package(
         // named by MODELSTORE_TEST_POSTGRES_URL, and a fresh database per test (docs/PostgreSQL.md).
         .target(
             name: "StoreTestSupport",
-            dependencies: ["ModelStore", "CLibPQ"],
+            dependencies: ["ModelStore"],
             path: "Tests/StoreTestSupport"
         ),
         // End-to-end tests that run the built `modelgen` binary.

@@ -1,4 +1,3 @@
-import CLibPQ
 import Foundation
 import ModelStore
 
@@ -154,6 +153,22 @@ public final class PostgresTestDatabase: Sendable {
     /// - Throws: `PostgresError`.
     public func connect() throws -> PostgresConnection {
         try PostgresConnection(url: url)
+    }
+
+    /// Ends server backend `pid` (`pg_terminate_backend`, as an administrator or a server restart
+    /// would) and waits until the server has let it go.
+    /// - Throws: `PostgresError`, or `PostgresTestServerError` when there is no such backend or it
+    ///   is still there after 5 seconds.
+    public func terminateBackend(_ pid: Int32) throws {
+        let admin = try server.adminConnection()
+        guard try admin.rows("SELECT pg_terminate_backend(?::int4)", [.integer(Int64(pid))]) == [[.integer(1)]] else {
+            throw PostgresTestServerError("no backend \(pid) to terminate")
+        }
+        for _ in 0..<500 {
+            if try admin.rows("SELECT count(*) FROM pg_stat_activity WHERE pid = ?::int4", [.integer(Int64(pid))]) == [[.integer(0)]] { return }
+            usleep(10_000)
+        }
+        throw PostgresTestServerError("backend \(pid) still runs 5 seconds after pg_terminate_backend")
     }
 
     deinit {

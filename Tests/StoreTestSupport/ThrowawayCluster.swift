@@ -1,4 +1,3 @@
-import CLibPQ
 import Foundation
 import ModelStore
 
@@ -106,26 +105,15 @@ struct ThrowawayCluster {
 
     /// Waits (up to 30 seconds) until the server accepts connections.
     func waitUntilReady(url: PostgresURL) throws(PostgresTestServerError) {
-        let parameters = url.connectionParameters + [("connect_timeout", "2")]
         let deadline = Date(timeIntervalSinceNow: 30)
         while Date() < deadline {
-            if Self.ping(parameters) == PQPING_OK { return }
+            if PostgresConnection.isAcceptingConnections(url) { return }
             if !FileManager.default.fileExists(atPath: folder) || serverPID.map({ kill($0, 0) != 0 }) == true {
                 throw PostgresTestServerError("the throwaway PostgreSQL server stopped at start:\n\(logTail())")
             }
             usleep(10_000)
         }
         throw PostgresTestServerError("the throwaway PostgreSQL server did not start within 30 seconds:\n\(logTail())")
-    }
-
-    private static func ping(_ parameters: [(keyword: String, value: String)]) -> PGPing {
-        let keywords = parameters.map { strdup($0.keyword) }
-        let values = parameters.map { strdup($0.value) }
-        defer {
-            keywords.forEach { free($0) }
-            values.forEach { free($0) }
-        }
-        return PQpingParams(keywords.map { UnsafePointer($0) } + [nil], values.map { UnsafePointer($0) } + [nil], 0)
     }
 
     /// The server's process id, once it has started (the first line of `postmaster.pid`).

@@ -25,6 +25,9 @@ public final class PostgresConnection {
     /// Whether the last command left a transaction open (what the server said, remembered when the
     /// connection breaks: a broken transaction must not silently go on in a new session).
     private var transactionOpen = false
+    /// Whether the server sent a FATAL message outside a command (a terminated backend says so just
+    /// before it closes the connection): the connection is then opened again before the next one.
+    private var receivedFatalNotice = false
 
     /// The seconds a connection attempt may take when the URL gives no `connect_timeout`.
     public static let defaultConnectTimeout = 10
@@ -45,7 +48,12 @@ public final class PostgresConnection {
         self.handle = handle
         // Every stored property is set: deinit runs (and closes the handle) when this throws.
         guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // Notices are not printed; a FATAL one received while idle marks the connection as going away.
+        PQsetNoticeReceiver(handle, { context, result in
+            guard let context, let result, let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V"))),
+                  strcmp(severity, "FATAL") == 0 || strcmp(severity, "PANIC") == 0 else { return }
+            Unmanaged<PostgresConnection>.fromOpaque(context).takeUnretainedValue().receivedFatalNotice = true
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Parses `url` and opens a connection to it.
@@ -61,15 +69,26 @@ public final class PostgresConnection {
     }
 
     private static func connect(_ parameters: [(keyword: String, value: String)]) -> OpaquePointer? {
+        withCArrays(parameters) { keywords, values in PQconnectdbParams(keywords, values, 0) }
+    }
+
+    /// Calls `body` with libpq's NULL-terminated keyword and value arrays for `parameters`.
+    private static func withCArrays<T>(_ parameters: [(keyword: String, value: String)],
+                                       _ body: ([UnsafePointer<CChar>?], [UnsafePointer<CChar>?]) -> T) -> T {
         let keywords = parameters.map { strdup($0.keyword) }
         let values = parameters.map { strdup($0.value) }
         defer {
             keywords.forEach { free($0) }
             values.forEach { free($0) }
         }
-        let keywordPointers = keywords.map { UnsafePointer($0) } + [nil]
-        let valuePointers = values.map { UnsafePointer($0) } + [nil]
-        return PQconnectdbParams(keywordPointers, valuePointers, 0)
+        return body(keywords.map { UnsafePointer($0) } + [nil], values.map { UnsafePointer($0) } + [nil])
+    }
+
+    /// Whether a server answers at `url` and accepts connections (libpq's `PQpingParams`: no login,
+    /// so no password or database is needed), waiting at most `timeout` seconds.
+    public static func isAcceptingConnections(_ url: PostgresURL, timeout: Int = 2) -> Bool {
+        let parameters = url.connectionParameters.filter { $0.keyword != "connect_timeout" } + [("connect_timeout", String(max(timeout, 1)))]
+        return withCArrays(parameters) { keywords, values in PQpingParams(keywords, values, 0) } == PQPING_OK
     }
 
     /// A clear error for a failed connection attempt, classified from libpq's message.
@@ -108,7 +127,7 @@ public final class PostgresConnection {
     /// the server sent while idle (a backend being terminated says so before closing the socket).
     public var isConnected: Bool {
         if activeStatement == nil { readPendingInput() }
-        return PQstatus(handle) == CONNECTION_OK
+        return PQstatus(handle) == CONNECTION_OK && !receivedFatalNotice
     }
 
     /// Reads and drops anything the server sent while the connection was idle (notices,
@@ -133,6 +152,7 @@ public final class PostgresConnection {
         PQreset(handle)
         generation += 1
         transactionOpen = false
+        receivedFatalNotice = false
         guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
     }
 
@@ -149,7 +169,7 @@ public final class PostgresConnection {
             return
         }
         readPendingInput()
-        if PQstatus(handle) != CONNECTION_OK { try reconnect() }
+        if PQstatus(handle) != CONNECTION_OK || receivedFatalNotice { try reconnect() }
     }
 
     /// Notes the transaction state after a command.

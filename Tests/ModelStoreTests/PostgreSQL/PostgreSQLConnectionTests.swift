@@ -199,7 +199,7 @@ import StoreTestSupport
         try connection.execute("CREATE TABLE t (v bigint)")
         try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
         let before = connection.backendPID
-        try terminate(before, database: database)
+        try database.terminateBackend(before)
         #expect(!connection.isConnected)
         try connection.run("INSERT INTO t VALUES (?)", [.integer(2)])  // cached statement, new session
         #expect(connection.backendPID != before)
@@ -215,7 +215,7 @@ import StoreTestSupport
         let error = try #require(throws: PostgresError.self) {
             try connection.transaction {
                 try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
-                try terminate(connection.backendPID, database: database)
+                try database.terminateBackend(connection.backendPID)
                 try connection.run("INSERT INTO t VALUES (?)", [.integer(2)])
             }
         }
@@ -226,7 +226,7 @@ import StoreTestSupport
         // By hand: BEGIN, lost, the next statement refuses to run outside the transaction.
         try connection.begin()
         try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
-        try terminate(connection.backendPID, database: database)
+        try database.terminateBackend(connection.backendPID)
         let refused = try #require(throws: PostgresError.self) { try connection.run("INSERT INTO t VALUES (?)", [.integer(2)]) }
         #expect(refused.kind == .connectionLost)
         let again = try #require(throws: PostgresError.self) { try connection.run("INSERT INTO t VALUES (?)", [.integer(3)]) }
@@ -234,16 +234,5 @@ import StoreTestSupport
         try connection.rollback()
         try connection.run("INSERT INTO t VALUES (?)", [.integer(4)])
         #expect(try connection.rows("SELECT v FROM t") == [[.integer(4)]])
-    }
-
-    /// Ends backend `pid` and waits until the server has let it go.
-    func terminate(_ pid: Int32, database: PostgresTestDatabase) throws {
-        let admin = try database.server.adminConnection()
-        #expect(try admin.rows("SELECT pg_terminate_backend(?::int4)", [.integer(Int64(pid))]) == [[.integer(1)]])
-        for _ in 0..<500 {
-            if try admin.rows("SELECT count(*) FROM pg_stat_activity WHERE pid = ?::int4", [.integer(Int64(pid))]) == [[.integer(0)]] { return }
-            usleep(10_000)
-        }
-        Issue.record("backend \(pid) still there")
     }
 }

@@ -6,7 +6,7 @@ import StoreTestSupport
 /// `PostgresConnectionPool` under concurrency: never more than N connections, each lent to one
 /// caller at a time, waiting callers served, a timeout when all stay busy.
 @Suite struct PostgreSQLPoolTests {
-    /// Counts callers inside `withConnection` at once, and the most seen.
+    /// Counts callers inside `withConnection` at once, and the most seen; collects texts.
     final class Gauge: @unchecked Sendable {
         private let lock = NSLock()
         private var inside = 0
@@ -28,33 +28,51 @@ import StoreTestSupport
             holders.remove(ObjectIdentifier(connection))
             lock.unlock()
         }
+
+        private(set) var errors: [String] = []
+
+        func record(_ text: String) {
+            lock.lock()
+            errors.append(text)
+            lock.unlock()
+        }
     }
 
-    @Test func manyThreadsShareFewConnections() async throws {
+    /// Runs `body(worker)` on `count` threads at once; the errors they threw.
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> [String] {
+        let done = DispatchGroup()
+        let errors = Gauge()
+        for worker in 0..<count {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                do { try body(worker) } catch { errors.record("\(error)") }
+            }.start()
+        }
+        if done.wait(timeout: .now() + 120) == .timedOut { errors.record("threads still running after 120 s") }
+        return errors.errors
+    }
+
+    @Test func manyThreadsShareFewConnections() throws {
         let database = try PostgresTestServer.shared().makeDatabase()
-        let pool = PostgresConnectionPool(url: database.url, maximumConnections: 3, waitTimeout: 30)
+        let pool = PostgresConnectionPool(url: database.url, maximumConnections: 3, waitTimeout: 60)
         try pool.withConnection { try $0.execute("CREATE TABLE hits (worker int, n int, backend int)") }
         let gauge = Gauge()
         let workers = 12, perWorker = 40
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<workers {
-                group.addTask {
-                    for n in 0..<perWorker {
-                        try pool.withConnection { connection in
-                            gauge.enter(connection)
-                            defer { gauge.leave(connection) }
-                            try connection.transaction {
-                                try connection.run("INSERT INTO hits VALUES (?, ?, pg_backend_pid())", [.integer(Int64(worker)), .integer(Int64(n))])
-                                if n % 10 == 0 { try connection.execute("SELECT pg_sleep(0.005)") }
-                            }
-                        }
+        let errors = Self.onThreads(workers) { worker in
+            for n in 0..<perWorker {
+                try pool.withConnection { connection in
+                    gauge.enter(connection)
+                    defer { gauge.leave(connection) }
+                    try connection.transaction {
+                        try connection.run("INSERT INTO hits VALUES (?, ?, pg_backend_pid())", [.integer(Int64(worker)), .integer(Int64(n))])
+                        if n % 10 == 0 { try connection.execute("SELECT pg_sleep(0.005)") }
                     }
                 }
             }
-            try await group.waitForAll()
         }
+        #expect(errors.isEmpty, "\(errors.prefix(3))")
         #expect(gauge.most <= 3)
-        #expect(gauge.most >= 2, "callers did run at the same time")
         #expect(!gauge.sharedConnection, "a connection was lent to two callers at once")
         #expect(pool.openConnectionCount <= 3)
         let rows = try pool.withConnection { try $0.rows("SELECT count(*), count(DISTINCT (worker, n)), count(DISTINCT backend) FROM hits") }
@@ -63,6 +81,28 @@ import StoreTestSupport
         #expect(rows[0][1] == .integer(Int64(workers * perWorker)))
         guard case .integer(let backends) = rows[0][2] else { return }
         #expect(backends >= 1 && backends <= 3)
+    }
+
+    /// Three callers hold the pool's three connections at the same time: each waits inside
+    /// `withConnection` until all three are inside (which never happens if the pool lent fewer).
+    struct NotAllInside: Error {}
+
+    @Test func allConnectionsAreLentAtOnce() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let pool = PostgresConnectionPool(url: database.url, maximumConnections: 3, waitTimeout: 10)
+        let inside = DispatchGroup()
+        for _ in 0..<3 { inside.enter() }
+        let backends = Gauge()
+        let errors = Self.onThreads(3) { _ in
+            try pool.withConnection { connection in
+                backends.record("\(connection.backendPID)")
+                inside.leave()
+                guard inside.wait(timeout: .now() + 10) == .success else { throw NotAllInside() }
+            }
+        }
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(Set(backends.errors).count == 3)
+        #expect(pool.openConnectionCount == 3)
     }
 
     @Test func waitingCallerTimesOutWhenAllStayBusy() throws {
@@ -123,11 +163,7 @@ import StoreTestSupport
         let database = try PostgresTestServer.shared().makeDatabase()
         let pool = PostgresConnectionPool(url: database.url, maximumConnections: 1)
         let first = try pool.withConnection { $0.backendPID }
-        let admin = try database.server.adminConnection()
-        _ = try admin.rows("SELECT pg_terminate_backend(?::int4)", [.integer(Int64(first))])
-        for _ in 0..<500 where try admin.rows("SELECT count(*) FROM pg_stat_activity WHERE pid = ?::int4", [.integer(Int64(first))]) != [[.integer(0)]] {
-            usleep(10_000)
-        }
+        try database.terminateBackend(first)
         let second = try pool.withConnection { connection throws -> Int32 in
             #expect(try connection.rows("SELECT 1") == [[.integer(1)]])
             return connection.backendPID
