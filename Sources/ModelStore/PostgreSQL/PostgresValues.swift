@@ -81,6 +81,9 @@ struct PostgresParameters {
 
     var count: Int { offsets.count }
 
+    /// The largest value PostgreSQL takes in one field (1 GB less one byte).
+    static let largestValue = (1 << 30) - 1
+
     /// Appends `value` for parameter number `number` (1-based) of type `type`.
     /// - Throws: `PostgresError` `.invalidValue` when the value cannot be sent as that type exactly.
     mutating func append(_ value: SQLValue, type: PostgresType, number: Int) throws(PostgresError) {
@@ -94,12 +97,18 @@ struct PostgresParameters {
         case .real(let real):
             try appendReal(real, type: type, number: number)
         case .text(let text):
+            guard text.utf8.count <= Self.largestValue else {
+                throw Self.refuse(number, "the text has \(text.utf8.count) bytes, more than the 1 GB PostgreSQL takes in one value")
+            }
             if type == .bytea {
                 appendBinary(Array(text.utf8))
             } else {
                 try appendText(text, number: number)
             }
         case .blob(let data):
+            guard data.count <= Self.largestValue else {
+                throw Self.refuse(number, "the value has \(data.count) bytes, more than the 1 GB PostgreSQL takes in one value")
+            }
             switch type {
             case .uuid:
                 guard data.count == 16 else {
