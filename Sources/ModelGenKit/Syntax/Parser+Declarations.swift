@@ -2,7 +2,7 @@
 extension Parser {
     // MARK: - Entity
 
-    func parseEntity(doc: DocComment?) throws -> EntityDecl {
+    func parseEntity(doc: DocComment?, attributes: [AttributeDecl] = [], start: SourceLocation? = nil) throws -> EntityDecl {
         let keyword = advance()
         let name = try expectName("a name after 'entity'")
         var base: Identifier?
@@ -31,7 +31,67 @@ extension Parser {
                 recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
             }
         }
-        return EntityDecl(doc: doc, name: name, base: base, members: members, range: range(from: keyword.range.start))
+        return EntityDecl(doc: doc, name: name, base: base, members: members, range: range(from: start ?? keyword.range.start),
+                          attributes: attributes, keywordRange: keyword.range)
+    }
+
+    // MARK: - Struct
+
+    /// `struct Name[: Codable, …] { fields }`: fields only, written like properties.
+    func parseStruct(doc: DocComment?) throws -> StructDecl {
+        let keyword = advance()
+        let name = try expectName("a name after 'struct'")
+        var inheritance: [Identifier] = []
+        if current.isPunctuation(":") {
+            advance()
+            inheritance.append(try expectName("a protocol name ('Codable', 'Hashable', …) after ':'"))
+            while current.isPunctuation(",") {
+                advance()
+                inheritance.append(try expectName("a protocol name after ','"))
+            }
+        }
+        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of struct '\(name)'") }
+        let open = advance()
+        let braceBase = braceDepth
+        var fields: [PropertyDecl] = []
+        while true {
+            skipSeparators()
+            if current.isPunctuation("}") {
+                advance()
+                break
+            }
+            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
+                reportUnclosed("struct '\(name)'", open: open)
+                break
+            }
+            let groupBase = groupDepth
+            do {
+                fields.append(try parseField(of: name))
+            } catch {
+                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
+            }
+        }
+        return StructDecl(doc: doc, name: name, inheritance: inheritance, fields: fields, range: range(from: keyword.range.start))
+    }
+
+    /// One field of a struct: `[attributes] [var] name: Type [= default]` (attributes are read, and rejected later).
+    func parseField(of structName: Identifier) throws -> PropertyDecl {
+        let doc = current.doc
+        let start = current.range.start
+        var attributes: [AttributeDecl] = []
+        while current.isPunctuation("@") {
+            attributes.append(try parseAttribute())
+            skipNewlines()
+        }
+        if current.isPunctuation("#") || current.isKeyword("init") || current.isKeyword("enum") || isAtStructKeyword {
+            throw fail(expected: "a field ('name: Type') in struct '\(structName)' (a struct holds fields only)")
+        }
+        let isNamed = current.kind == .identifier || current.isKeyword("var")
+        let isKeywordName = (current.kind == .keyword || current.kind == .boolLiteral || current.kind == .nilLiteral) && peek().isPunctuation(":")
+        if !isNamed, !isKeywordName, attributes.isEmpty {
+            throw fail(expected: "a field ('name: Type') in struct '\(structName)'")
+        }
+        return try parseProperty(doc: doc, attributes: attributes, start: start)
     }
 
     /// Reports a body that ends (end of file or a new declaration) before its closing brace.
@@ -48,6 +108,12 @@ extension Parser {
         while current.isPunctuation("@") {
             attributes.append(try parseAttribute())
             skipNewlines()
+        }
+        if isAtStructKeyword {
+            if let first = attributes.first {
+                collector.error("attributes apply to properties only, not to a struct", at: first.range)
+            }
+            return .structure(try parseStruct(doc: doc))
         }
         if current.isPunctuation("#") || current.isKeyword("init") || current.isKeyword("enum") {
             if let first = attributes.first {
@@ -191,10 +257,10 @@ extension Parser {
         return EnumDecl(doc: doc, name: name, inheritance: inheritance, cases: cases, range: range(from: keyword.range.start))
     }
 
-    /// True at a token that starts an entity member (`@`, `#`, `init`, `var`, `enum`, or `name:`).
+    /// True at a token that starts an entity member (`@`, `#`, `init`, `var`, `enum`, `struct`, or `name:`).
     var isAtEntityMemberStart: Bool {
         current.isPunctuation("@") || current.isPunctuation("#") || current.isKeyword("init")
-            || current.isKeyword("var") || current.isKeyword("enum")
+            || current.isKeyword("var") || current.isKeyword("enum") || isAtStructKeyword
             || (current.kind == .identifier && peek().isPunctuation(":"))
     }
 
@@ -205,18 +271,51 @@ extension Parser {
         var cases: [EnumCaseDecl] = []
         while true {
             let name = try expectName(cases.isEmpty ? "a case name after 'case'" : "a case name after ','")
+            var associatedValues: [AssociatedValueDecl]?
+            if current.isPunctuation("(") {
+                associatedValues = try parseAssociatedValues(of: name)
+            }
             var rawValue: Expression?
             if current.isPunctuation("=") {
                 advance()
                 rawValue = try parseScalarValue(expected: "a raw value (a string or integer literal) after '='")
             }
             let start = cases.isEmpty ? keyword.range.start : name.range.start
-            cases.append(EnumCaseDecl(doc: cases.isEmpty ? keyword.doc : nil, name: name, rawValue: rawValue, range: range(from: start)))
+            cases.append(EnumCaseDecl(doc: cases.isEmpty ? keyword.doc : nil, name: name, rawValue: rawValue, range: range(from: start),
+                                      associatedValues: associatedValues))
             guard current.isPunctuation(",") else { break }
             advance()
         }
         try expectMemberEnd(after: "enum case '\(cases[cases.count - 1].name)'")
         return cases
+    }
+
+    /// `(label: Type, Type)` after a case name (line breaks after `(` and `,` and before `)`), consuming the `)`.
+    func parseAssociatedValues(of caseName: Identifier) throws -> [AssociatedValueDecl] {
+        advance()
+        inMultilineArguments = true
+        skipNewlines()
+        var values: [AssociatedValueDecl] = []
+        repeat {
+            if values.isEmpty, current.isPunctuation(")") {
+                throw fail(expected: "an associated value type in case '\(caseName)' (write the case without '()' when it carries none)")
+            }
+            let start = current.range.start
+            var label: Identifier?
+            if current.kind == .identifier, peek().isPunctuation(":") {
+                label = try expectName("a label")
+                advance()
+            }
+            let type = try parseType()
+            values.append(AssociatedValueDecl(label: label, type: type, range: range(from: start)))
+            skipLineBreak(before: ")")
+            guard current.isPunctuation(",") else { break }
+            advance()
+            skipNewlines()
+        } while true
+        try expect(")", "',' or ')' after an associated value of case '\(caseName)'")
+        inMultilineArguments = false
+        return values
     }
 
     // MARK: - Container

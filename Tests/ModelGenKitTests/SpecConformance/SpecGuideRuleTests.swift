@@ -88,7 +88,7 @@ import Testing
                 z: Int8 = 300
                 @Transient t: Int
                 w: [[Int]]
-                id: Int = 0
+                hash: Int = 0
                 init(x)
             }
             entity B { a: Missing? }
