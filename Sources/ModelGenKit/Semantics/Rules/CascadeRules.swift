@@ -12,13 +12,15 @@
 // has one parent, so deleting a model deletes its subtree, never its parent or siblings.
 //
 // Each cycle is reported once, at the `.cascade` of its relationship that comes first in source
-// order, naming the path from there (`A.bs → B, B.cs → C, C.as → A`). The search is bounded (at most
-// `maximumCycles` cycles, `searchBudget` steps), so a model with a huge number of loops is still
-// checked in bounded time.
+// order, naming the path from there (`A.bs → B, B.cs → C, C.as → A`). Relationships that lie on no
+// loop cost nothing (only strongly connected components are searched), and the search of each
+// component is bounded (at most `maximumCycles` cycles, `searchBudget` steps), so a model with a huge
+// number of loops is still checked in bounded time.
 
 enum CascadeRules {
+    /// Per strongly connected component of cascade relationships.
     static let maximumCycles = 100
-    static let searchBudget = 1_000_000
+    static let searchBudget = 200_000
 
     /// A relationship with `deleteRule: .cascade`.
     private struct Edge {
@@ -66,39 +68,72 @@ enum CascadeRules {
         return edges
     }
 
-    /// True when one model can be of both entity types (the same one, or one the base of the other).
-    private static func overlap(_ a: String, _ b: String, model: SemanticModel) -> Bool {
-        a == b || model.entities[a]?.baseName == b || model.entities[b]?.baseName == a
-    }
-
     /// The elementary cycles, each as edge indexes starting at its first edge in source order.
-    /// Depth first from each edge in turn, through later edges only; iterative (no deep recursion).
+    /// Only edges of one strongly connected component can form a cycle together: each component with
+    /// a loop is searched on its own, depth first from each of its edges in turn through later edges
+    /// only, iteratively (no deep recursion), within its own step budget and cycle cap.
     private static func cycles(edges: [Edge], successors: [[Int]], model: SemanticModel) -> [[Int]] {
+        // Entities as numbers, with their bases, so that "one model can be of both types" is O(1).
+        var entityID: [String: Int] = [:]
+        for edge in edges where entityID[edge.owner] == nil { entityID[edge.owner] = entityID.count }
+        let owner = edges.map { entityID[$0.owner] ?? 0 }
+        var baseOf = Array(repeating: -1, count: entityID.count)
+        for (name, id) in entityID {
+            if let base = model.entities[name]?.baseName, let baseID = entityID[base] { baseOf[id] = baseID }
+        }
+        let components = StronglyConnectedComponents.of(count: edges.count, successors: { successors[$0] })
+        var componentOf = Array(repeating: 0, count: edges.count)
+        for (index, component) in components.enumerated() {
+            for edge in component { componentOf[edge] = index }
+        }
         var found: [[Int]] = []
-        var budget = searchBudget
-        for start in edges.indices {
-            var path = [start]
-            var next = [0]
-            while let depth = next.indices.last, budget > 0, found.count < maximumCycles {
-                let current = path[depth]
-                guard next[depth] < successors[current].count else {
-                    path.removeLast()
-                    next.removeLast()
-                    continue
-                }
-                let candidate = successors[current][next[depth]]
-                next[depth] += 1
-                budget -= 1
-                if candidate == start {
-                    if !path.allSatisfy({ edges[$0].descendsTree }) { found.append(path) }
-                    continue
-                }
-                guard candidate > start, !path.contains(candidate),
-                      !path.contains(where: { overlap(edges[$0].owner, edges[candidate].owner, model: model) }) else { continue }
-                path.append(candidate)
+        for component in components.map({ $0.sorted() }).sorted(by: { $0[0] < $1[0] }) {
+            guard component.count > 1 || successors[component[0]].contains(component[0]) else { continue }
+            var budget = searchBudget
+            var foundHere = 0
+            var onPath = Array(repeating: false, count: edges.count)
+            // How many edges of the path each entity owns, and how many its subclasses own.
+            var owned = Array(repeating: 0, count: entityID.count)
+            var ownedBySubclasses = Array(repeating: 0, count: entityID.count)
+            func push(_ edge: Int, onto path: inout [Int], _ next: inout [Int]) {
+                path.append(edge)
                 next.append(0)
+                onPath[edge] = true
+                owned[owner[edge]] += 1
+                if baseOf[owner[edge]] >= 0 { ownedBySubclasses[baseOf[owner[edge]]] += 1 }
             }
-            if budget <= 0 || found.count >= maximumCycles { break }
+            for start in component {
+                var path: [Int] = []
+                var next: [Int] = []
+                push(start, onto: &path, &next)
+                while let depth = next.indices.last {
+                    let current = path[depth]
+                    guard next[depth] < successors[current].count, budget > 0, foundHere < maximumCycles else {
+                        let edge = path.removeLast()
+                        next.removeLast()
+                        onPath[edge] = false
+                        owned[owner[edge]] -= 1
+                        if baseOf[owner[edge]] >= 0 { ownedBySubclasses[baseOf[owner[edge]]] -= 1 }
+                        continue
+                    }
+                    let candidate = successors[current][next[depth]]
+                    next[depth] += 1
+                    budget -= 1
+                    if candidate == start {
+                        if !path.allSatisfy({ edges[$0].descendsTree }) {
+                            found.append(path)
+                            foundHere += 1
+                        }
+                        continue
+                    }
+                    let candidateOwner = owner[candidate]
+                    // Later edges of the same component only, each once, each model type once.
+                    guard candidate > start, componentOf[candidate] == componentOf[start], !onPath[candidate],
+                          owned[candidateOwner] == 0, ownedBySubclasses[candidateOwner] == 0,
+                          baseOf[candidateOwner] < 0 || owned[baseOf[candidateOwner]] == 0 else { continue }
+                    push(candidate, onto: &path, &next)
+                }
+            }
         }
         return found
     }
