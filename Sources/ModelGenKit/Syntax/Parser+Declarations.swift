@@ -10,27 +10,8 @@ extension Parser {
             advance()
             base = try expectName("a base entity name after ':'")
         }
-        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of entity '\(name)'") }
-        let open = advance()
-        let braceBase = braceDepth
         var members: [EntityMember] = []
-        while true {
-            skipSeparators()
-            if current.isPunctuation("}") {
-                advance()
-                break
-            }
-            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
-                reportUnclosed("entity '\(name)'", open: open)
-                break
-            }
-            let groupBase = groupDepth
-            do {
-                members.append(try parseEntityMember())
-            } catch {
-                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
-            }
-        }
+        try parseBody(of: "entity '\(name)'") { members.append(try parseEntityMember()) }
         return EntityDecl(doc: doc, name: name, base: base, members: members, range: range(from: start ?? keyword.range.start),
                           attributes: attributes, keywordRange: keyword.range)
     }
@@ -41,36 +22,9 @@ extension Parser {
     func parseStruct(doc: DocComment?) throws -> StructDecl {
         let keyword = advance()
         let name = try expectName("a name after 'struct'")
-        var inheritance: [Identifier] = []
-        if current.isPunctuation(":") {
-            advance()
-            inheritance.append(try expectName("a protocol name ('Codable', 'Hashable', …) after ':'"))
-            while current.isPunctuation(",") {
-                advance()
-                inheritance.append(try expectName("a protocol name after ','"))
-            }
-        }
-        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of struct '\(name)'") }
-        let open = advance()
-        let braceBase = braceDepth
+        let inheritance = try parseInheritance(first: "a protocol name ('Codable', 'Hashable', …) after ':'")
         var fields: [PropertyDecl] = []
-        while true {
-            skipSeparators()
-            if current.isPunctuation("}") {
-                advance()
-                break
-            }
-            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
-                reportUnclosed("struct '\(name)'", open: open)
-                break
-            }
-            let groupBase = groupDepth
-            do {
-                fields.append(try parseField(of: name))
-            } catch {
-                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
-            }
-        }
+        try parseBody(of: "struct '\(name)'") { fields.append(try parseField(of: name)) }
         return StructDecl(doc: doc, name: name, inheritance: inheritance, fields: fields, range: range(from: keyword.range.start))
     }
 
@@ -92,6 +46,52 @@ extension Parser {
             throw fail(expected: "a field ('name: Type') in struct '\(structName)'")
         }
         return try parseProperty(doc: doc, attributes: attributes, start: start)
+    }
+
+    /// Reads a `{ … }` body up to its closing `}` (consumed), each member with `parseMember` after
+    /// the separators before it. A body left open is reported (at the current token, with a note at
+    /// its `{`) at the end of the file, at a new top-level declaration, or where `endsEarly` says so
+    /// (the `}` is then missing for the enclosing body too). A member that fails is skipped to its
+    /// end, then `afterRecovery` runs.
+    func parseBody(of what: String, endsEarly: () -> Bool = { false }, afterRecovery: () -> Void = {}, member parseMember: () throws -> Void) throws {
+        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of \(what)") }
+        let open = advance()
+        let braceBase = braceDepth
+        while true {
+            skipSeparators()
+            if current.isPunctuation("}") {
+                advance()
+                return
+            }
+            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
+                reportUnclosed(what, open: open)
+                return
+            }
+            if endsEarly() {
+                reportUnclosed(what, open: open)
+                braceDepth = braceBase - 1
+                return
+            }
+            let groupBase = groupDepth
+            do {
+                try parseMember()
+            } catch {
+                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
+                afterRecovery()
+            }
+        }
+    }
+
+    /// `: A, B` after a declaration's name, or nothing when no `:` follows.
+    func parseInheritance(first what: String) throws -> [Identifier] {
+        guard current.isPunctuation(":") else { return [] }
+        advance()
+        var inheritance = [try expectName(what)]
+        while current.isPunctuation(",") {
+            advance()
+            inheritance.append(try expectName("a protocol name after ','"))
+        }
+        return inheritance
     }
 
     /// Reports a body that ends (end of file or a new declaration) before its closing brace.
@@ -219,40 +219,10 @@ extension Parser {
     func parseEnum(doc: DocComment?, isNested: Bool = false) throws -> EnumDecl {
         let keyword = advance()
         let name = try expectName("a name after 'enum'")
-        var inheritance: [Identifier] = []
-        if current.isPunctuation(":") {
-            advance()
-            inheritance.append(try expectName("a raw type ('String' or 'Int') after ':'"))
-            while current.isPunctuation(",") {
-                advance()
-                inheritance.append(try expectName("a protocol name after ','"))
-            }
-        }
-        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of enum '\(name)'") }
-        let open = advance()
-        let braceBase = braceDepth
+        let inheritance = try parseInheritance(first: "a raw type ('String' or 'Int') after ':'")
         var cases: [EnumCaseDecl] = []
-        while true {
-            skipSeparators()
-            if current.isPunctuation("}") {
-                advance()
-                break
-            }
-            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
-                reportUnclosed("enum '\(name)'", open: open)
-                break
-            }
-            if isNested, isAtEntityMemberStart {
-                reportUnclosed("enum '\(name)'", open: open)
-                braceDepth = braceBase - 1
-                break
-            }
-            let groupBase = groupDepth
-            do {
-                cases.append(contentsOf: try parseCaseLine(enumName: name))
-            } catch {
-                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
-            }
+        try parseBody(of: "enum '\(name)'", endsEarly: { isNested && isAtEntityMemberStart }) {
+            cases.append(contentsOf: try parseCaseLine(enumName: name))
         }
         return EnumDecl(doc: doc, name: name, inheritance: inheritance, cases: cases, range: range(from: keyword.range.start))
     }
@@ -324,31 +294,14 @@ extension Parser {
         let keyword = advance()
         let name = try expectName("a name after 'container'")
         guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the entity list of container '\(name)'") }
-        let open = advance()
-        let braceBase = braceDepth
         var entries: [Identifier] = []
-        while true {
-            skipSeparators()
-            if current.isPunctuation("}") {
+        try parseBody(of: "container '\(name)'", afterRecovery: { if current.isPunctuation(",") { advance() } }) {
+            let entry = try expectName("an entity name in container '\(name)'")
+            entries.append(entry)
+            if current.isPunctuation(",") {
                 advance()
-                break
-            }
-            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
-                reportUnclosed("container '\(name)'", open: open)
-                break
-            }
-            let groupBase = groupDepth
-            do {
-                let entry = try expectName("an entity name in container '\(name)'")
-                entries.append(entry)
-                if current.isPunctuation(",") {
-                    advance()
-                } else if !isAtMemberEnd {
-                    throw fail(expected: "',' or '}' after '\(entry)' in container '\(name)'")
-                }
-            } catch {
-                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
-                if current.isPunctuation(",") { advance() }
+            } else if !isAtMemberEnd {
+                throw fail(expected: "',' or '}' after '\(entry)' in container '\(name)'")
             }
         }
         return ContainerDecl(doc: doc, name: name, entries: entries, range: range(from: keyword.range.start))
