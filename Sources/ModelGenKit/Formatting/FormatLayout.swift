@@ -49,13 +49,18 @@ struct FormatLayout {
         lines.append(closingLine(of: entity.range, depth: 0))
     }
 
-    private func append(_ enumeration: EnumDecl, depth: Int, to lines: inout [LayoutLine]) {
-        var header = "enum " + spelling.name(enumeration.name)
-        if !enumeration.inheritance.isEmpty {
-            header += ": " + enumeration.inheritance.map(spelling.name).joined(separator: ", ")
+    /// `keyword Name: A, B {`, the line that opens an enum or a struct.
+    private func headerLine(_ keyword: String, _ name: Identifier, _ inheritance: [Identifier], range: SourceRange, depth: Int) -> LayoutLine {
+        var header = keyword + " " + spelling.name(name)
+        if !inheritance.isEmpty {
+            header += ": " + inheritance.map(spelling.name).joined(separator: ", ")
         }
-        let headerEnd = (enumeration.inheritance.last ?? enumeration.name).range.end.offset
-        lines.append(LayoutLine(depth: depth, text: header + " {", anchor: enumeration.range.start.offset, spanEnd: headerEnd, opensBlock: true))
+        let headerEnd = (inheritance.last ?? name).range.end.offset
+        return LayoutLine(depth: depth, text: header + " {", anchor: range.start.offset, spanEnd: headerEnd, opensBlock: true)
+    }
+
+    private func append(_ enumeration: EnumDecl, depth: Int, to lines: inout [LayoutLine]) {
+        lines.append(headerLine("enum", enumeration.name, enumeration.inheritance, range: enumeration.range, depth: depth))
         for enumCase in enumeration.cases {
             var text = "case " + spelling.name(enumCase.name)
             if let values = enumCase.associatedValues {
@@ -69,12 +74,7 @@ struct FormatLayout {
     }
 
     private func append(_ structure: StructDecl, depth: Int, to lines: inout [LayoutLine]) {
-        var header = "struct " + spelling.name(structure.name)
-        if !structure.inheritance.isEmpty {
-            header += ": " + structure.inheritance.map(spelling.name).joined(separator: ", ")
-        }
-        let headerEnd = (structure.inheritance.last ?? structure.name).range.end.offset
-        lines.append(LayoutLine(depth: depth, text: header + " {", anchor: structure.range.start.offset, spanEnd: headerEnd, opensBlock: true))
+        lines.append(headerLine("struct", structure.name, structure.inheritance, range: structure.range, depth: depth))
         for field in structure.fields { append(field, depth: depth + 1, to: &lines) }
         lines.append(closingLine(of: structure.range, depth: depth))
     }

@@ -56,11 +56,7 @@ enum EnumResolver {
         var nextInt: Int64? = 0
         for caseDecl in decl.cases {
             let name = caseDecl.name.name
-            if let first = caseNames[name] {
-                sink.error(.duplicateCase, "enum '\(info.qualifiedName)' declares case '\(name)' twice: remove or rename one", at: caseDecl.name.range, notes: [DiagnosticNote("'\(name)' first declared here", at: first.range)])
-                continue
-            }
-            caseNames[name] = caseDecl.name
+            guard claim(caseDecl, in: &caseNames, of: info, sink: &sink) else { continue }
             guard let rawValue = rawValue(of: caseDecl, rawType: rawType, enumName: info.qualifiedName, nextInt: &nextInt, sink: &sink) else { continue }
             if let first = rawValues[rawValue] {
                 let shown = rawType == .string ? "\"\(rawValue)\"" : rawValue
@@ -96,11 +92,7 @@ enum EnumResolver {
         var caseNames: [String: Identifier] = [:]
         for caseDecl in decl.cases {
             let name = caseDecl.name.name
-            if let first = caseNames[name] {
-                sink.error(.duplicateCase, "enum '\(info.qualifiedName)' declares case '\(name)' twice: remove or rename one", at: caseDecl.name.range, notes: [DiagnosticNote("'\(name)' first declared here", at: first.range)])
-                continue
-            }
-            caseNames[name] = caseDecl.name
+            guard claim(caseDecl, in: &caseNames, of: info, sink: &sink) else { continue }
             if let rawValue = caseDecl.rawValue {
                 sink.error(.defaultTypeMismatch, "case '\(name)' of enum '\(info.qualifiedName)' has a raw value, but an enum whose cases carry associated values has no raw type: remove '= …'", at: rawValue.range, notes: caseNote)
             }
@@ -109,6 +101,17 @@ enum EnumResolver {
         }
         return CheckedEnum(name: decl.name.name, qualifiedName: info.qualifiedName, ownerEntity: info.ownerEntity,
                            rawType: nil, cases: cases, doc: decl.doc?.lines ?? [], range: decl.range)
+    }
+
+    /// Records the case's name; `duplicate-case` and false when an earlier case has it.
+    private static func claim(_ caseDecl: EnumCaseDecl, in names: inout [String: Identifier], of info: EnumInfo, sink: inout DiagnosticSink) -> Bool {
+        let name = caseDecl.name.name
+        if let first = names[name] {
+            sink.error(.duplicateCase, "enum '\(info.qualifiedName)' declares case '\(name)' twice: remove or rename one", at: caseDecl.name.range, notes: [DiagnosticNote("'\(name)' first declared here", at: first.range)])
+            return false
+        }
+        names[name] = caseDecl.name
+        return true
     }
 
     /// The raw value of a case as `CheckedEnum.Case.rawValue` spells it, or nil (reported).

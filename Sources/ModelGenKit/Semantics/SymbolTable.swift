@@ -60,26 +60,25 @@ enum SymbolTable {
     private static func collectNestedTypes(of decl: EntityDecl, into info: inout EntityInfo, model: inout SemanticModel, duplicates: inout [DuplicateDeclaration]) {
         let entity = decl.name.name
         var taken: [String: Identifier] = [:]
+        func claim(_ name: Identifier, kind: String) -> Bool {
+            if let first = taken[name.name] {
+                duplicates.append(DuplicateDeclaration(kind: kind, name: name, first: first, scope: entity))
+                return false
+            }
+            taken[name.name] = name
+            return true
+        }
         for member in decl.members {
             switch member {
             case .enumeration(let nested):
+                guard claim(nested.name, kind: "enum") else { continue }
                 let name = nested.name.name
-                if let first = taken[name] {
-                    duplicates.append(DuplicateDeclaration(kind: "enum", name: nested.name, first: first, scope: entity))
-                    continue
-                }
-                taken[name] = nested.name
                 info.nestedEnums[name] = EnumInfo(decl: nested, qualifiedName: "\(entity).\(name)", ownerEntity: entity)
                 info.nestedEnumOrder.append(name)
             case .structure(let nested):
-                let name = nested.name.name
-                if let first = taken[name] {
-                    duplicates.append(DuplicateDeclaration(kind: "struct", name: nested.name, first: first, scope: entity))
-                    continue
-                }
-                taken[name] = nested.name
-                let qualified = "\(entity).\(name)"
-                info.nestedStructNames.insert(name)
+                guard claim(nested.name, kind: "struct") else { continue }
+                let qualified = "\(entity).\(nested.name.name)"
+                info.nestedStructNames.insert(nested.name.name)
                 model.structs[qualified] = StructInfo(decl: nested, qualifiedName: qualified, ownerEntity: entity)
                 model.structOrder.append(qualified)
             default:

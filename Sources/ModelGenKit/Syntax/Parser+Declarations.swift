@@ -30,13 +30,8 @@ extension Parser {
 
     /// One field of a struct: `[attributes] [var] name: Type [= default]` (attributes are read, and rejected later).
     func parseField(of structName: Identifier) throws -> PropertyDecl {
-        let doc = current.doc
-        let start = current.range.start
-        var attributes: [AttributeDecl] = []
-        while current.isPunctuation("@") {
-            attributes.append(try parseAttribute())
-            skipNewlines()
-        }
+        let (doc, start) = (current.doc, current.range.start)
+        let attributes = try parseLeadingAttributes()
         if current.isPunctuation("#") || current.isKeyword("init") || current.isKeyword("enum") || isAtStructKeyword {
             throw fail(expected: "a field ('name: Type') in struct '\(structName)' (a struct holds fields only)")
         }
@@ -101,14 +96,19 @@ extension Parser {
                         notes: [DiagnosticNote("'{' of \(what) opened here", at: open.range)])
     }
 
-    func parseEntityMember() throws -> EntityMember {
-        let doc = current.doc
-        let start = current.range.start
+    /// The attributes before a member or declaration, each followed by any line breaks.
+    func parseLeadingAttributes() throws -> [AttributeDecl] {
         var attributes: [AttributeDecl] = []
         while current.isPunctuation("@") {
             attributes.append(try parseAttribute())
             skipNewlines()
         }
+        return attributes
+    }
+
+    func parseEntityMember() throws -> EntityMember {
+        let (doc, start) = (current.doc, current.range.start)
+        let attributes = try parseLeadingAttributes()
         if isAtStructKeyword {
             if let first = attributes.first {
                 collector.error("attributes apply to properties only, not to a struct", at: first.range)

@@ -132,11 +132,7 @@ extension Parser {
         var arguments: [CallArgument] = []
         while !current.isPunctuation(")") {
             let start = current.range.start
-            var label: Identifier?
-            if current.kind == .identifier, peek().isPunctuation(":") {
-                label = try expectName("an argument label")
-                advance()
-            }
+            let label = try parseArgumentLabel()
             let value = try parseScalarValue(expected: label.map { "a literal after '\($0):'" } ?? "an argument of '\(callee)(…)'", allowsCall: false)
             arguments.append(CallArgument(label: label, value: value, range: range(from: start)))
             guard current.isPunctuation(",") else { break }
@@ -144,6 +140,14 @@ extension Parser {
         }
         try expect(")", "',' or ')' in the arguments of '\(callee)(…)'")
         return arguments
+    }
+
+    /// `label:` before an argument, when one is written (the `:` is consumed).
+    func parseArgumentLabel() throws -> Identifier? {
+        guard current.kind == .identifier, peek().isPunctuation(":") else { return nil }
+        let label = try expectName("an argument label")
+        advance()
+        return label
     }
 
     /// `\Root.a.b` or `\.a`.
@@ -176,12 +180,8 @@ extension Parser {
             skipNewlines()
             while !current.isPunctuation(")") {
                 let start = current.range.start
-                var label: Identifier?
-                if current.kind == .identifier, peek().isPunctuation(":") {
-                    label = try expectName("an argument label")
-                    advance()
-                    skipNewlines()
-                }
+                let label = try parseArgumentLabel()
+                if label != nil { skipNewlines() }
                 let value = try parseValue(expected: label.map { "a value after '\($0):'" } ?? "an argument of '@\(name)'")
                 arguments.append(AttributeArgument(label: label, value: value, range: range(from: start)))
                 skipLineBreak(before: ")")

@@ -220,11 +220,7 @@ public final class Parser {
     /// `@Entity(…)` (and any further attributes) before `entity`, on the lines before or on the same line.
     func parseAttributedEntity(doc: DocComment?) throws -> EntityDecl {
         let start = current.range.start
-        var attributes: [AttributeDecl] = []
-        while current.isPunctuation("@") {
-            attributes.append(try parseAttribute())
-            skipNewlines()
-        }
+        let attributes = try parseLeadingAttributes()
         guard current.isKeyword("entity") else {
             let names = attributes.map { "@\($0.name)" }.joined(separator: " ")
             throw fail(expected: "'entity' after \(names) (at the top level, attributes apply to entities)")

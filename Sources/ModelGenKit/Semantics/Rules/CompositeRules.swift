@@ -52,30 +52,30 @@ enum CompositeRules {
     }
 
     private static func resolveFieldTypes(_ model: inout SemanticModel) {
-        for name in model.structOrder {
-            guard var info = model.structs[name] else { continue }
-            for index in info.fields.indices {
-                let field = info.fields[index]
-                info.fields[index].type = TypeResolver.resolveValue(field.decl.type, owner: "'\(name).\(field.name)'", scope: info.ownerEntity, model: &model)
-            }
-            model.structs[name] = info
+        updateFields(&model) { name, scope, field, model in
+            field.type = TypeResolver.resolveValue(field.decl.type, owner: "'\(name).\(field.name)'", scope: scope, model: &model)
         }
     }
 
     /// Defaults are resolved once every field type is known (`S()` depends on the fields of `S`).
     private static func resolveFieldDefaults(_ model: inout SemanticModel) {
+        updateFields(&model) { name, _, field, model in
+            guard let type = field.type, let expression = field.decl.defaultValue else { return }
+            switch DefaultValueResolver.resolve(expression, for: type, model: model) {
+            case .success(let value):
+                field.defaultValue = value
+            case .failure(let mismatch):
+                model.sink.error(.defaultTypeMismatch, "default value of '\(name).\(field.name)' does not fit its type '\(field.decl.type)': \(mismatch.reason)", at: expression.range)
+            }
+        }
+    }
+
+    /// Runs `update` on every field of every struct, in source order, with the struct's qualified
+    /// name and the entity it is nested in.
+    private static func updateFields(_ model: inout SemanticModel, _ update: (String, String?, inout FieldInfo, inout SemanticModel) -> Void) {
         for name in model.structOrder {
             guard var info = model.structs[name] else { continue }
-            for index in info.fields.indices {
-                let field = info.fields[index]
-                guard let type = field.type, let expression = field.decl.defaultValue else { continue }
-                switch DefaultValueResolver.resolve(expression, for: type, model: model) {
-                case .success(let value):
-                    info.fields[index].defaultValue = value
-                case .failure(let mismatch):
-                    model.sink.error(.defaultTypeMismatch, "default value of '\(name).\(field.name)' does not fit its type '\(field.decl.type)': \(mismatch.reason)", at: expression.range)
-                }
-            }
+            for index in info.fields.indices { update(name, info.ownerEntity, &info.fields[index], &model) }
             model.structs[name] = info
         }
     }
