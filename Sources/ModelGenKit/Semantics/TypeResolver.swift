@@ -159,7 +159,7 @@ enum TypeResolver {
             if let nested = model.nestedEnum(parts[1].name, visibleIn: parts[0].name) { return enumType(nested) }
             if let nested = model.nestedStruct(parts[1].name, visibleIn: parts[0].name) { return structType(nested) }
         }
-        model.sink.error(.unknownType, "unknown type '\(written)' of \(owner): declare an entity, enum or struct of that name, or use a built-in type", at: range, notes: suggestion(for: written, model: model))
+        model.sink.error(.unknownType, "unknown type '\(written)' of \(owner): declare an entity or enum of that name, or use a built-in type", at: range, notes: suggestion(for: written, model: model))
         return nil
     }
 
