@@ -271,11 +271,7 @@ extension Parser {
                 throw fail(expected: "an associated value type in case '\(caseName)' (write the case without '()' when it carries none)")
             }
             let start = current.range.start
-            var label: Identifier?
-            if current.kind == .identifier, peek().isPunctuation(":") {
-                label = try expectName("a label")
-                advance()
-            }
+            let label = try parseArgumentLabel()
             let type = try parseType()
             values.append(AssociatedValueDecl(label: label, type: type, range: range(from: start)))
             skipLineBreak(before: ")")
