@@ -1,5 +1,5 @@
 CREATE TABLE "$metadata" (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE "$tombstones" (id INTEGER PRIMARY KEY, entity TEXT NOT NULL, rowID INTEGER NOT NULL, deletedAt REAL NOT NULL);
+CREATE TABLE "$tombstones" ("id" INTEGER PRIMARY KEY, entity TEXT NOT NULL, rowID INTEGER NOT NULL, deletedAt REAL NOT NULL);
 CREATE TABLE "$tombstone_values" (tombstone INTEGER NOT NULL REFERENCES "$tombstones"(id) ON DELETE CASCADE, property TEXT NOT NULL, value, PRIMARY KEY (tombstone, property)) WITHOUT ROWID;
 CREATE TABLE "Product" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "sku" TEXT NOT NULL, "name" TEXT NOT NULL, "price" TEXT NOT NULL, "weight" REAL NOT NULL DEFAULT 0.5, "rating" REAL, "stock" INTEGER NOT NULL DEFAULT 0, "shelf" INTEGER NOT NULL DEFAULT 0, "barcode" INTEGER, "isActive" INTEGER NOT NULL DEFAULT 1, "code" BLOB NOT NULL, "website" TEXT, "photo" BLOB, "sizes" TEXT NOT NULL DEFAULT '[]', "addedAt" REAL NOT NULL, "DigitalProduct.downloadURL" TEXT CHECK ("$type" <> 'DigitalProduct' OR "DigitalProduct.downloadURL" IS NOT NULL), "DigitalProduct.fileSize" INTEGER CHECK ("$type" <> 'DigitalProduct' OR "DigitalProduct.fileSize" IS NOT NULL), "category" INTEGER REFERENCES "Category"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
 CREATE UNIQUE INDEX "Product.unique(sku)" ON "Product" ("sku");
