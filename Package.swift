@@ -94,9 +94,14 @@ let package = Package(
             name: "modelgenTests",
             dependencies: ["modelgen"]
         ),
+        // Child process of the migration crash test: migrates a store through a plan until killed.
+        .executableTarget(
+            name: "CrashMigrator",
+            dependencies: ["ModelStore"]
+        ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter"],
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator"],
             exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
