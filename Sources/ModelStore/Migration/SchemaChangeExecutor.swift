@@ -41,7 +41,8 @@ struct SchemaChangeExecutor {
             indexStatements += StoreDDL.indexes(of: table, uniques: table.uniques)
         }
         for migration in plan.migratedTables {
-            if let statements = dialect.inPlaceMigration(migration) {
+            // A renamed table is always rebuilt (see `TableMigration`).
+            if migration.old.name == migration.new.name, let statements = dialect.inPlaceMigration(migration) {
                 inPlace.append((migration, statements))
                 continue
             }

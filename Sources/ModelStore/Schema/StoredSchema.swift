@@ -21,8 +21,8 @@ public struct StoredSchema: Codable, Hashable, Sendable {
     /// Entity tables (one per hierarchy) and join tables, in schema order.
     public var tables: [StoredTable] = []
 
-    public init(format: Int = StoredSchema.currentFormat, schemaVersion: Schema.Version? = nil,
-                entities: [StoredEntity] = [], tables: [StoredTable] = []) {
+    init(format: Int = StoredSchema.currentFormat, schemaVersion: Schema.Version? = nil,
+         entities: [StoredEntity] = [], tables: [StoredTable] = []) {
         self.format = format
         self.schemaVersion = schemaVersion
         self.entities = entities
@@ -36,6 +36,9 @@ public struct StoredSchema: Codable, Hashable, Sendable {
         case tables
     }
 
+    /// Decodes a description of format 1 or 2 (fields missing in format 1 take their empty values).
+    ///
+    /// - Throws: `DecodingError` when the JSON is not such a description.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         format = try container.decodeIfPresent(Int.self, forKey: .format) ?? 1
@@ -79,8 +82,8 @@ public struct StoredEntity: Codable, Hashable, Sendable {
     /// `#Index` groups, each a list of property names.
     public var indexes: [[String]]
 
-    public init(name: String, base: String?, originalName: String?, properties: [StoredProperty],
-                uniqueConstraints: [[String]], indexes: [[String]]) {
+    init(name: String, base: String?, originalName: String?, properties: [StoredProperty],
+         uniqueConstraints: [[String]], indexes: [[String]]) {
         self.name = name
         self.base = base
         self.originalName = originalName
@@ -134,10 +137,10 @@ public struct StoredProperty: Codable, Hashable, Sendable {
     /// Relationship: `maximumModelCount:`.
     public var maximumModelCount: Int?
 
-    public init(name: String, kind: Kind, originalName: String? = nil, type: String? = nil, isOptional: Bool = false,
-                defaultValue: String? = nil, options: [String]? = nil, enumCases: [String]? = nil,
-                destination: String? = nil, inverse: String? = nil, deleteRule: DeleteRule? = nil,
-                minimumModelCount: Int? = nil, maximumModelCount: Int? = nil) {
+    init(name: String, kind: Kind, originalName: String? = nil, type: String? = nil, isOptional: Bool = false,
+         defaultValue: String? = nil, options: [String]? = nil, enumCases: [String]? = nil,
+         destination: String? = nil, inverse: String? = nil, deleteRule: DeleteRule? = nil,
+         minimumModelCount: Int? = nil, maximumModelCount: Int? = nil) {
         self.name = name
         self.kind = kind
         self.originalName = originalName
