@@ -64,6 +64,15 @@ extension Schema {
     }
 }
 
+#if compiler(>=6.2)
+/// What the migration protocols refine: metatypes that are `Sendable` (stages hold them, a
+/// container keeps its plan). Before Swift 6.2 every metatype is, and this is a plain protocol.
+public typealias _ModelStoreSendableMetatype = SendableMetatype
+#else
+/// What the migration protocols refine (Swift 6.2 and later: `SendableMetatype`).
+public protocol _ModelStoreSendableMetatype {}
+#endif
+
 /// One version of a model (SwiftData's `VersionedSchema`): its version and the model classes it
 /// had, typically nested in the conforming enum so that old versions keep their own classes:
 ///
@@ -74,7 +83,7 @@ extension Schema {
 ///     final class Trip: ModelObject { … }   // entity name "Trip"
 /// }
 /// ```
-public protocol VersionedSchema: SendableMetatype {
+public protocol VersionedSchema: _ModelStoreSendableMetatype {
     /// The version.
     static var versionIdentifier: Schema.Version { get }
     /// The model classes of this version (a listed base brings its subclasses, as in `Schema`).
@@ -83,7 +92,7 @@ public protocol VersionedSchema: SendableMetatype {
 
 /// The history of a model and how a store moves through it (SwiftData's `SchemaMigrationPlan`).
 /// `ModelContainer(for:migrationPlan:configurations:)` takes it.
-public protocol SchemaMigrationPlan: SendableMetatype {
+public protocol SchemaMigrationPlan: _ModelStoreSendableMetatype {
     /// Every version, oldest first (versions must increase).
     static var schemas: [any VersionedSchema.Type] { get }
     /// How to go from one version to the next. A step between two consecutive versions with no
