@@ -120,6 +120,28 @@ enum DeletingPlan: SchemaMigrationPlan {
     }
 }
 
+/// Memo.text becomes required without a default; `willMigrate` fills the nils.
+enum FillingPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [MemoV1.self, MemoV2.self] }
+    static var stages: [MigrationStage] {
+        [.custom(fromVersion: MemoV1.self, toVersion: MemoV2.self,
+                 willMigrate: { context in
+                     for memo in try context.fetch(FetchDescriptor<MemoV1.Memo>(predicate: #Predicate { $0.text == nil })) {
+                         memo.text = "(empty)"
+                     }
+                 },
+                 didMigrate: nil)]
+    }
+}
+
+/// The same step, with a custom stage that leaves the nils.
+enum NotFillingPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [MemoV1.self, MemoV2.self] }
+    static var stages: [MigrationStage] {
+        [.custom(fromVersion: MemoV1.self, toVersion: MemoV2.self, willMigrate: nil, didMigrate: nil)]
+    }
+}
+
 // MARK: Tests
 
 /// Migration plans: the worked example of docs/Migrations.md (1.0.0 → 2.0.0 → 3.0.0) and every
@@ -348,6 +370,29 @@ enum DeletingPlan: SchemaMigrationPlan {
             }
             #expect(message.contains("1.0.0"))
         }
+    }
+
+    @Test func aPropertyThatBecomesRequiredNeedsAValueInEveryRowBeforeTheChange() throws {
+        try store.write(Schema(versionedSchema: MemoV1.self)) { context in
+            context.insert(MemoV1.Memo(text: "kept"))
+            context.insert(MemoV1.Memo(text: nil))
+        }
+        let error = try expectRefusal {
+            _ = try ModelContainer(for: Schema(versionedSchema: MemoV2.self), migrationPlan: NotFillingPlan.self,
+                                   configurations: store.configuration)
+        }
+        guard case .stageFailed(_, _, let underlying)? = error else {
+            Issue.record("expected stageFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying as? ModelStoreError == .incompatibleSchema(
+            ["Memo.text: 1 stored row has no value, and the property becomes required without a default value"]))
+
+        let container = try ModelContainer(for: Schema(versionedSchema: MemoV2.self), migrationPlan: FillingPlan.self,
+                                           configurations: store.configuration)
+        #expect(try ModelContext(container).fetch(FetchDescriptor<MemoV2.Memo>(sortBy: [SortDescriptor(\.text)])).map(\.text)
+                == ["(empty)", "kept"])
+        #expect(try store.tableSQL("Memo").contains("\"text\" TEXT NOT NULL"))
     }
 
     @Test func versionsParseCompareAndEncode() throws {
