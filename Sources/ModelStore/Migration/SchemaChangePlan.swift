@@ -66,12 +66,6 @@ struct SchemaChangePlan {
         case keyColumn(table: String, column: String, keyIsTarget: Bool)
     }
 
-    /// Whether the change touches no table (only the description changes).
-    var changesNoTable: Bool {
-        createdTables.isEmpty && migratedTables.isEmpty && builtJoinTables.isEmpty && droppedTables.isEmpty
-            && entityRenames.isEmpty && attributeRenames.isEmpty && addedUniques.isEmpty
-    }
-
     // MARK: Building
 
     /// The schema the store has.
@@ -234,9 +228,9 @@ struct SchemaChangePlan {
         for entity in new.entities {
             for property in entity.properties where property.kind == .toMany {
                 let label = entity.name + "." + property.name
-                guard case .kept(let owner, let previous)? = propertyFate[label], previous.kind == .toMany else { continue }
-                let wasJoin = usesJoinTable(previous, of: owner, in: oldEntities)
-                let isJoin = usesJoinTable(property, of: entity, in: newEntities)
+                guard case .kept(_, let previous)? = propertyFate[label], previous.kind == .toMany else { continue }
+                let wasJoin = usesJoinTable(previous, in: oldEntities)
+                let isJoin = usesJoinTable(property, in: newEntities)
                 if wasJoin && !isJoin {
                     notInferable.append("\(label): its links move from a join table to the key of \(property.destination ?? "?").\(property.inverse ?? "?") "
                                         + "(the inverse became to-one)")
@@ -253,7 +247,7 @@ struct SchemaChangePlan {
     }
 
     /// Whether a to-many relationship is stored in a join table (no inverse, or a to-many inverse).
-    private func usesJoinTable(_ property: StoredProperty, of entity: StoredEntity, in entities: [String: StoredEntity]) -> Bool {
+    private func usesJoinTable(_ property: StoredProperty, in entities: [String: StoredEntity]) -> Bool {
         guard let inverseName = property.inverse, let destination = property.destination.flatMap({ entities[$0] }),
               let inverse = destination.property(named: inverseName) ?? inheritedProperty(inverseName, of: destination, in: entities) else {
             return true

@@ -3,7 +3,7 @@
 final class MigrationStageDriver: StoreDriver, @unchecked Sendable {
     /// The migration's connection (used on the opening thread only, while the container opens).
     let connection: any StoreConnection
-    /// Whether a context deleted rows since the last `resetDeletions()` (foreign keys are off
+    /// Whether a context deleted rows (foreign keys are off
     /// during a migration: the migrator then does what their `ON DELETE` actions would have done).
     private(set) var deletedRows = false
 
@@ -21,8 +21,6 @@ final class MigrationStageDriver: StoreDriver, @unchecked Sendable {
     func note(_ sql: String) {
         if !deletedRows && sql.hasPrefix("DELETE") { deletedRows = true }
     }
-
-    func resetDeletions() { deletedRows = false }
 }
 
 /// A context's handle on the migration's connection: transactions become savepoints.

@@ -30,7 +30,7 @@ struct TableMigration {
     }
 
     /// The old column each new column is renamed from (new name → old name), for columns whose
-    /// values are kept as they are.
+    /// values are kept as they are (for dialects that alter in place: `RENAME COLUMN`).
     var renamedColumns: [String: String] {
         var result: [String: String] = [:]
         for (column, source) in zip(new.columns, sources) {
@@ -40,7 +40,7 @@ struct TableMigration {
     }
 
     /// The old columns no new column takes its values from (removed properties and relationships,
-    /// properties whose values are reset).
+    /// properties whose values are reset), for dialects that alter in place (`DROP COLUMN`).
     var droppedColumns: [String] {
         let used = Set(sources.compactMap { source -> String? in
             switch source {
