@@ -1,5 +1,7 @@
 import Foundation
 
+// Apple's `PredicateEvaluate` is available from macOS 14.4 (the package's floor is macOS 14).
+@available(macOS 14.4, iOS 17.4, tvOS 17.4, watchOS 10.4, *)
 extension PredicateExpressions.PredicateEvaluate: SQLPredicateExpression {
     /// `other.evaluate($0)` of a captured predicate: the captured predicate's own condition,
     /// inlined with its variables standing for the given inputs.
