@@ -14,6 +14,11 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     case modelInOtherContext(String)
     /// The schema declared in generated metadata is inconsistent.
     case invalidSchema(String)
+    /// `fetchHistory` was asked for transactions after a token, and history after that token
+    /// was deleted (SwiftData's `historyTokenExpired`): fetch from the start again.
+    case historyTokenExpired
+    /// A stored history transaction or change cannot be read.
+    case corruptHistory(String)
 
     public var description: String {
         switch self {
@@ -31,6 +36,10 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
             return "a \(entity) model belongs to another context"
         case .invalidSchema(let message):
             return "invalid schema: \(message)"
+        case .historyTokenExpired:
+            return "the history after this token was deleted: fetch the history from its start again"
+        case .corruptHistory(let message):
+            return "unreadable history: \(message)"
         }
     }
 }

@@ -48,10 +48,8 @@ enum StoreDDL {
         return "CREATE \(unique ? "UNIQUE " : "")INDEX \(SQLQuote.identifier(indexName(table: table, columns: columns, unique: unique))) ON \(SQLQuote.identifier(table)) (\(list))"
     }
 
-    /// The runtime's own tables (fingerprint, tombstones).
+    /// The runtime's own tables: the schema fingerprint, and persistent history (see `HistoryTables`).
     static let internalTables = [
         "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.tombstoneTable)) (id INTEGER PRIMARY KEY, entity TEXT NOT NULL, rowID INTEGER NOT NULL, deletedAt REAL NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone INTEGER NOT NULL REFERENCES \(SQLQuote.identifier(StorageNames.tombstoneTable))(id) ON DELETE CASCADE, property TEXT NOT NULL, value, PRIMARY KEY (tombstone, property)) WITHOUT ROWID",
-    ]
+    ] + HistoryTables.createStatements()
 }
