@@ -18,9 +18,14 @@ struct AutosaveState {
     var isScheduled = false
     /// The last autosave failure, until a save succeeds.
     var lastError: (any Error)?
+    /// The container, held weakly (a main context does not keep its container alive, and must
+    /// not touch it once it is gone); set with the executor.
+    weak var container: ModelContainer?
 
     /// The main context's: enabled, on the main actor.
-    static var mainContext: AutosaveState { AutosaveState(isEnabled: true, executor: .mainActor) }
+    static func mainContext(of container: ModelContainer) -> AutosaveState {
+        AutosaveState(isEnabled: true, executor: .mainActor, container: container)
+    }
 }
 
 extension ModelContext {
@@ -48,12 +53,14 @@ extension ModelContext {
     /// Makes the context autosave on `executor` (set by the main context and by model executors).
     func autosaveRunsOn(_ executor: AutosaveExecutor) {
         autosave.executor = executor
+        autosave.container = container
     }
 
     /// Hook of every change (insert, delete, first change of a saved model, join-table link):
     /// schedules one autosave for the changes made until it runs.
     func noteChange() {
-        guard autosave.isEnabled, !autosave.isScheduled, let executor = autosave.executor else { return }
+        guard autosave.isEnabled, !autosave.isScheduled, let executor = autosave.executor,
+              let container = autosave.container else { return }
         autosave.isScheduled = true
         let target = AutosaveTarget(context: self, container: container)
         switch executor {

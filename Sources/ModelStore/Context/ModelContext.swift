@@ -47,7 +47,7 @@ public final class ModelContext {
         self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
         self.registered = Array(repeating: [:], count: container.schema.hierarchyCount)
-        if ownedByContainer { autosave = .mainContext }
+        if ownedByContainer { autosave = .mainContext(of: container) }
     }
 
     /// The context's connection, opened on first use.
