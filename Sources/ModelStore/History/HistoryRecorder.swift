@@ -7,21 +7,11 @@ struct SavedChanges {
     var deleted: [PersistentIdentifier] = []
 }
 
-/// One change as history records it.
-private struct RecordedChange {
-    let kind: HistoryTables.Kind
-    let entity: EntitySchema
-    let row: Int64
-    /// Updated property names (updates).
-    var attributes: [String] = []
-    /// Preserved values (deletes).
-    var tombstone: [(name: String, value: SQLValue)] = []
-}
-
 extension ModelContext {
     /// Hook of `save()`, inside its database transaction, after the inserts, updates and
     /// join-table rows were written and before the deletes: collects what the save changes and,
-    /// when the configuration `recordsHistory`, writes the save's transaction and its changes.
+    /// when the configuration `recordsHistory`, writes the save's transaction and its changes
+    /// (as it goes: one prepared statement per kind of row, no list of changes kept).
     ///
     /// - inserts: the inserted models (keys assigned by now);
     /// - updates: changed saved models with the properties whose stored value differs from the
@@ -32,59 +22,70 @@ extension ModelContext {
     ///   delete change.
     func recordSave(_ connection: Connection, removals: [ModelObject]) throws -> SavedChanges {
         let removed = Set(removals.map(ObjectIdentifier.init))
-        let history = container.configuration.recordsHistory
         var saved = SavedChanges()
-        var changes: [RecordedChange] = []
+        // Made at the first change to record (a save that changes nothing takes no token).
+        var writer: HistoryWriter?
+        let history = container.configuration.recordsHistory
+        func record() throws -> HistoryWriter? {
+            guard history else { return nil }
+            if let writer { return writer }
+            let made = try HistoryWriter(connection)
+            writer = made
+            return made
+        }
 
+        saved.inserted.reserveCapacity(inserted.count)
         for object in inserted where !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
-            if history { changes.append(RecordedChange(kind: .insert, entity: entity, row: rowID)) }
+            try record()?.write(.insert, entity: entity, row: rowID)
         }
 
-        // Updated models: in `saved.updated` once; in `changes` (by `updateIndex`) when a stored
-        // value changed (a model changed back to its saved values is written, but changed nothing).
-        var listed: Set<ObjectIdentifier> = []
-        var updateIndex: [ObjectIdentifier: Int] = [:]
-        let encoder = RowEncoder()
-        for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, let rowID = object.rowID else { continue }
-            listed.insert(ObjectIdentifier(object))
-            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
-            guard history else { continue }
-            let names = changedProperties(of: object, entity, encoder)
-            if names.isEmpty { continue }
-            updateIndex[ObjectIdentifier(object)] = changes.count
-            changes.append(RecordedChange(kind: .update, entity: entity, row: rowID, attributes: names))
-        }
+        // Many-to-many relationships whose links changed, by model (both sides).
+        var linked: [ObjectIdentifier: (object: ModelObject, names: [String])] = [:]
+        var linkedOrder: [ObjectIdentifier] = []
         for key in linkOrder {
             guard let link = linkChanges[key], link.source.rowID != nil, link.target.rowID != nil else { continue }
             for (object, column) in [(link.source, StorageNames.source), (link.target, StorageNames.target)] {
-                guard object.status == .persisted, !removed.contains(ObjectIdentifier(object)),
-                      let entity = object.entity, let rowID = object.rowID else { continue }
-                if listed.insert(ObjectIdentifier(object)).inserted {
-                    saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+                guard object.status == .persisted, !removed.contains(ObjectIdentifier(object)), let entity = object.entity else { continue }
+                let id = ObjectIdentifier(object)
+                if linked[id] == nil {
+                    linked[id] = (object, [])
+                    linkedOrder.append(id)
                 }
                 // The relationship stored in this join table on this side (none for the target
                 // side of a to-many without inverse).
-                guard history, let name = entity.relationships.first(where: {
+                if let name = entity.relationships.first(where: {
                     if case .joinTable(link.table, column, _) = $0.storage { return true }
                     return false
-                })?.name else { continue }
-                if let index = updateIndex[ObjectIdentifier(object)] {
-                    if !changes[index].attributes.contains(name) { changes[index].attributes.append(name) }
-                } else {
-                    updateIndex[ObjectIdentifier(object)] = changes.count
-                    changes.append(RecordedChange(kind: .update, entity: entity, row: rowID, attributes: [name]))
+                })?.name, linked[id]?.names.contains(name) == false {
+                    linked[id]?.names.append(name)
                 }
             }
+        }
+
+        // Updated models: each in `saved.updated` once (every row the save wrote); in the history
+        // when a stored value or link changed (a model set back to its saved values changed nothing).
+        let encoder = RowEncoder()
+        for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity, let rowID = object.rowID else { continue }
+            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            let links = linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
+            guard history else { continue }
+            let names = changedProperties(of: object, entity, encoder) + links
+            if !names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: names.joined(separator: ",")) }
+        }
+        for id in linkedOrder {
+            guard let entry = linked[id], let entity = entry.object.entity, let rowID = entry.object.rowID else { continue }
+            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            if !entry.names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: entry.names.joined(separator: ",")) }
         }
 
         var preservedByEntity: [ObjectIdentifier: [(offset: Int, name: String)]] = [:]
         for object in removals where object.status != .inserted {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
-            guard history else { continue }
+            guard let writer = try record() else { continue }
             let preserved: [(offset: Int, name: String)]
             if let known = preservedByEntity[ObjectIdentifier(entity)] {
                 preserved = known
@@ -94,7 +95,7 @@ extension ModelContext {
                     .map { (offset: $0.offset, name: $0.element.name) }
                 preservedByEntity[ObjectIdentifier(entity)] = preserved
             }
-            var change = RecordedChange(kind: .delete, entity: entity, row: rowID)
+            var tombstone: Data?
             if !preserved.isEmpty {
                 // The values as stored: a model changed before its deletion kept its saved row's.
                 let values: [SQLValue]
@@ -105,12 +106,12 @@ extension ModelContext {
                     object._encode(to: encoder)
                     values = encoder.values
                 }
-                change.tombstone = preserved.compactMap { $0.offset < values.count ? ($0.name, values[$0.offset]) : nil }
+                tombstone = TombstoneCoding.encode(preserved.compactMap { $0.offset < values.count ? ($0.name, values[$0.offset]) : nil })
             }
-            changes.append(change)
+            try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone)
         }
 
-        if !changes.isEmpty { try HistoryWriter.write(changes, author: author, connection: connection) }
+        try writer?.finish(author: author)
         return saved
     }
 
@@ -135,63 +136,68 @@ extension ModelContext {
     }
 }
 
-/// Writes a save's transaction and changes (one prepared statement per kind of row, reused).
-private enum HistoryWriter {
+/// Writes one save's transaction: the token first, each change as it comes (one prepared
+/// statement per kind of row, reused), the transaction row last.
+private final class HistoryWriter {
     /// Who writes: the bundle identifier (the process name where there is no bundle) and the pid.
     static let bundle = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     static let process = String(ProcessInfo.processInfo.processIdentifier)
+    static let columns = HistoryTables.changeColumns.map(SQLQuote.identifier).joined(separator: ", ")
+    static let table = SQLQuote.identifier(HistoryTables.changes)
 
-    static func write(_ changes: [RecordedChange], author: String?, connection: Connection) throws {
-        let token = try nextToken(connection)
-        let columns = HistoryTables.changeColumns.map(SQLQuote.identifier).joined(separator: ", ")
-        let table = SQLQuote.identifier(HistoryTables.changes)
-        let insert = try connection.statement("INSERT INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        var conditional: [String: Statement] = [:]
-        var unconditional = 0
-        for (index, change) in changes.enumerated() {
-            let statement: Statement
-            if change.kind == .delete {
-                // Only if the row is still there: another context may have deleted it already.
-                if let known = conditional[change.entity.tableName] {
-                    statement = known
-                } else {
-                    statement = try connection.statement(
-                        "INSERT INTO \(table) (\(columns)) SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM "
-                        + "\(SQLQuote.identifier(change.entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)")
-                    conditional[change.entity.tableName] = statement
-                }
-                statement.bindInt64(change.row, at: 8)
+    private let connection: Connection
+    private let token: Int64
+    private let insert: Statement
+    /// Deletes are recorded only if the row is still there (another context may have deleted
+    /// it already): one statement per table.
+    private var conditional: [String: Statement] = [:]
+    private var index: Int64 = 0
+    private var unconditional = 0
+
+    init(_ connection: Connection) throws {
+        self.connection = connection
+        token = try Self.nextToken(connection)
+        insert = try connection.statement("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+    }
+
+    func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil) throws {
+        let statement: Statement
+        if kind == .delete {
+            if let known = conditional[entity.tableName] {
+                statement = known
             } else {
-                statement = insert
-                unconditional += 1
+                statement = try connection.statement(
+                    "INSERT INTO \(Self.table) (\(Self.columns)) SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM "
+                    + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)")
+                conditional[entity.tableName] = statement
             }
-            statement.bindInt64(token, at: 1)
-            statement.bindInt64(Int64(index), at: 2)
-            statement.bindInt64(change.kind.rawValue, at: 3)
-            statement.bindText(change.entity.name, at: 4)
-            statement.bindInt64(change.row, at: 5)
-            if change.attributes.isEmpty {
-                statement.bind(.null, at: 6)
-            } else {
-                statement.bindText(change.attributes.joined(separator: ","), at: 6)
-            }
-            if change.tombstone.isEmpty {
-                statement.bind(.null, at: 7)
-            } else {
-                statement.bindBlob(TombstoneCoding.encode(change.tombstone), at: 7)
-            }
-            try statement.run()
-            statement.reset()
+            statement.bindInt64(row, at: 8)
+        } else {
+            statement = insert
+            unconditional += 1
         }
+        statement.bindInt64(token, at: 1)
+        statement.bindInt64(index, at: 2)
+        statement.bindInt64(kind.rawValue, at: 3)
+        statement.bindText(entity.name, at: 4)
+        statement.bindInt64(row, at: 5)
+        if let attributes { statement.bindText(attributes, at: 6) } else { statement.bind(.null, at: 6) }
+        if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bind(.null, at: 7) }
+        try statement.run()
+        statement.reset()
+        index += 1
+    }
+
+    /// Writes the transaction row, unless every change was a delete of a row already gone.
+    func finish(author: String?) throws {
         if unconditional == 0 {
-            // Only deletes of rows other contexts may have removed: no transaction if none was.
-            let rows = try connection.rows("SELECT count(*) FROM \(table) WHERE \(SQLQuote.identifier("token")) = ?", [.integer(token)])
+            let rows = try connection.rows("SELECT count(*) FROM \(Self.table) WHERE \(SQLQuote.identifier("token")) = ?", [.integer(token)])
             guard case .integer(let count)? = rows.first?.first, count > 0 else { return }
         }
         try connection.run(
             "INSERT INTO \(SQLQuote.identifier(HistoryTables.transactions)) (\(SQLQuote.identifier("token")), \(SQLQuote.identifier("author")), "
             + "\(SQLQuote.identifier("timestamp")), \(SQLQuote.identifier("bundle")), \(SQLQuote.identifier("process"))) VALUES (?, ?, ?, ?, ?)",
-            [.integer(token), author.map(SQLValue.text) ?? .null, .real(Date().timeIntervalSinceReferenceDate), .text(bundle), .text(process)])
+            [.integer(token), author.map(SQLValue.text) ?? .null, .real(Date().timeIntervalSinceReferenceDate), .text(Self.bundle), .text(Self.process)])
     }
 
     /// The next token of the store: the counter row's, incremented inside the saving
