@@ -21,10 +21,16 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // System libpq, PostgreSQL's client library (Debian: libpq-dev), for the server store of SPEC §9.
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         // Runtime imported by generated code.
         .target(
             name: "ModelStore",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", "CLibPQ"]
         ),
         // The generator as a library: syntax, semantics, generation, diagnostics, output.
         // `Generation/BuiltinTemplates.swift` holds Templates/*.mustache, written by TemplateEmbedder and
@@ -95,6 +101,13 @@ let package = Package(
             dependencies: ["ModelGenKit", "FuzzOracle"],
             exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec", "Syntax/Fixtures"]
         ),
+        // What store tests share: a throwaway PostgreSQL server (`PostgresTestServer`), or the one
+        // named by MODELSTORE_TEST_POSTGRES_URL, and a fresh database per test (docs/PostgreSQL.md).
+        .target(
+            name: "StoreTestSupport",
+            dependencies: ["ModelStore"],
+            path: "Tests/StoreTestSupport"
+        ),
         // End-to-end tests that run the built `modelgen` binary.
         .testTarget(
             name: "modelgenTests",
@@ -102,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "HistoryProbe"],
+            dependencies: ["ModelStore", "CrashWriter", "HistoryProbe", "StoreTestSupport"],
             exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.

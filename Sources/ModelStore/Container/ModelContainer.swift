@@ -7,11 +7,10 @@ public final class ModelContainer: Sendable {
     public let schema: Schema
     /// The store's configuration.
     public let configurations: [ModelConfiguration]
-    /// Keeps an in-memory database alive while the container lives.
-    private let keeper: ConnectionKeeper
-    /// Serializes the saves of this container's contexts: SQLite has one writer at a time, and
-    /// writers polling its busy handler can starve past the busy timeout ("database is locked").
-    let writeLock = NSLock()
+    /// The store: its connections, its SQL dialect and its write discipline.
+    let driver: any StoreDriver
+    /// The statements of each entity in the store's dialect, by `EntitySchema.index`.
+    let entitySQL: [EntitySQL]
     /// The main actor's context, made on first use.
     private let mainContextBox = MainContextBox()
 
@@ -25,37 +24,52 @@ public final class ModelContainer: Sendable {
     }
 
     /// A container for the given model types (and their bases and subclasses).
+    ///
+    /// - Throws: see `init(for:configurations:)`.
     public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {
         try self.init(for: Schema(types), configurations: configurations)
     }
 
     /// A container for `schema`.
+    ///
+    /// - Throws: see `init(for:configurations:)`.
     public convenience init(for schema: Schema, configurations: ModelConfiguration...) throws {
         try self.init(for: schema, configurations: configurations)
     }
 
-    /// A container for `schema` (only the first configuration is used).
+    /// A container for `schema` (only the first configuration is used), opening its store: the
+    /// store is created when it does not exist, checked and migrated when it does.
+    ///
+    /// - Throws: `ModelStoreError.invalidSchema` for inconsistent generated metadata;
+    ///   `ModelStoreError.unsupportedStoreURL` for a URL that names no store ModelStore has;
+    ///   `ModelStoreError.incompatibleSchema` when the store was written by a schema that cannot
+    ///   migrate; the store's own error (`SQLiteError`) when it cannot be opened, read or written.
     public init(for schema: Schema, configurations: [ModelConfiguration]) throws {
         guard schema.problems.isEmpty else { throw ModelStoreError.invalidSchema(schema.problems.joined(separator: "; ")) }
         let configuration = configurations.first ?? ModelConfiguration()
         self.schema = schema
         self.configurations = [configuration]
-        let connection = try ModelContainer.openConnection(configuration)
-        try StoreMigrator.prepare(connection, for: schema)
-        keeper = ConnectionKeeper(configuration.isStoredInMemoryOnly ? connection : nil)
+        let driver = try ModelContainer.makeDriver(configuration)
+        self.driver = driver
+        entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
+        try StoreMigrator.prepare(try driver.makeConnection(), for: schema)
     }
 
     /// The configuration in use.
     var configuration: ModelConfiguration { configurations[0] }
 
     /// A new connection to the store (each context has its own).
-    func makeConnection() throws -> Connection {
-        try ModelContainer.openConnection(configuration)
+    func makeConnection() throws -> any StoreConnection {
+        try driver.makeConnection()
     }
 
-    private static func openConnection(_ configuration: ModelConfiguration) throws -> Connection {
-        try Connection(path: configuration.openPath, isFile: !configuration.isStoredInMemoryOnly,
-                       busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+    private static func makeDriver(_ configuration: ModelConfiguration) throws -> any StoreDriver {
+        switch try configuration.location() {
+        case .sqlite(let path, let isFile):
+            return try SQLiteDriver(path: path, isFile: isFile, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        case .postgresql(let url):
+            throw ModelStoreError.unsupportedStoreURL(scheme: url.scheme ?? "postgresql", url: url.absoluteString)
+        }
     }
 }
 
@@ -63,11 +77,4 @@ public final class ModelContainer: Sendable {
 private final class MainContextBox: @unchecked Sendable {
     @MainActor var context: ModelContext?
     nonisolated init() {}
-}
-
-/// Holds the connection that keeps an in-memory database alive. It is never used after
-/// creation (only closed when the container goes away), so sharing it is safe.
-private final class ConnectionKeeper: @unchecked Sendable {
-    let connection: Connection?
-    init(_ connection: Connection?) { self.connection = connection }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Tracks models, fetches them and saves their changes (SwiftData's `ModelContext`).
 /// Like SwiftData's, a context belongs to one task or thread at a time: create one per task
-/// from the shared, `Sendable` container. Each context has its own SQLite connection.
+/// from the shared, `Sendable` container. Each context has its own connection to the store.
 public final class ModelContext {
     /// The container the context works on.
     public var container: ModelContainer { unownedContainer }
@@ -16,7 +16,7 @@ public final class ModelContext {
     var autosave = AutosaveState()
 
     let schema: Schema
-    private var openConnection: Connection?
+    private var openConnection: (any StoreConnection)?
     private(set) lazy var link = ContextLink(self)
 
     /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
@@ -51,7 +51,7 @@ public final class ModelContext {
     }
 
     /// The context's connection, opened on first use.
-    func connection() throws -> Connection {
+    func connection() throws -> any StoreConnection {
         if let openConnection { return openConnection }
         let connection = try container.makeConnection()
         openConnection = connection

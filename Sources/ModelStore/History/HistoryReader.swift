@@ -4,6 +4,8 @@ import Foundation
 private struct HistorySelection {
     var whereClause = ""
     var orderClause = ""
+    /// `orderClause` with the transactions' columns qualified by the alias `t`.
+    var qualifiedOrderClause = ""
     var limitClause = ""
     var bindings: [SQLValue] = []
     var limitBindings: [SQLValue] = []
@@ -16,15 +18,16 @@ private struct HistorySelection {
             bindings = filter.bindings
             tokensAfter = filter.tokensAfter
         }
-        var terms: [String] = []
+        var terms: [(column: HistoryColumn, direction: String)] = []
         for sort in descriptor.sortBy {
             guard let keyPath = sort.keyPath, let column = HistoryPredicateSQL.column(for: keyPath) else {
                 throw ModelStoreError.unsupportedPredicate("history: sort by \(sort.keyPath.map { "\($0)" } ?? "a comparator") (only token, transactionIdentifier, timestamp and author)")
             }
-            terms.append(column.sql + (sort.order == .forward ? " ASC" : " DESC"))
+            terms.append((column, sort.order == .forward ? " ASC" : " DESC"))
         }
-        terms.append(HistoryColumn.token.sql + " ASC")
-        orderClause = " ORDER BY " + terms.joined(separator: ", ")
+        terms.append((.token, " ASC"))
+        orderClause = " ORDER BY " + terms.map { $0.column.sql + $0.direction }.joined(separator: ", ")
+        qualifiedOrderClause = " ORDER BY " + terms.map { "t." + $0.column.sql + $0.direction }.joined(separator: ", ")
         if let limit = descriptor.fetchLimit {
             limitClause = " LIMIT ?"
             limitBindings = [.integer(Int64(max(0, limit)))]
@@ -43,7 +46,7 @@ private struct HistoryCounter {
     let store: String
     let deletedThrough: Int64
 
-    static func read(_ connection: Connection) throws -> HistoryCounter? {
+    static func read(_ connection: any StoreConnection) throws -> HistoryCounter? {
         let rows = try connection.rows("SELECT \(SQLQuote.identifier("store")), \(SQLQuote.identifier("deletedThrough")) FROM "
                                        + "\(SQLQuote.identifier(HistoryTables.counter)) WHERE \(SQLQuote.identifier("id")) = 1")
         guard let row = rows.first, row.count == 2, case .text(let store) = row[0], case .integer(let deleted) = row[1] else { return nil }
@@ -65,37 +68,47 @@ extension ModelContext {
     public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
         let selection = try HistorySelection(descriptor)
         let connection = try connection()
-        // One read transaction: the transactions and their changes from the same snapshot.
-        let ownsTransaction = !connection.isInTransaction
-        if ownsTransaction { try connection.execute("BEGIN") }
-        defer { if ownsTransaction { try? connection.execute("COMMIT") } }
+        // One query (one snapshot): the selected transactions, each joined with its changes.
+        let transactionColumns = [HistoryColumn.token.sql, HistoryColumn.author.sql, HistoryColumn.timestamp.sql,
+                                  SQLQuote.identifier("bundle"), SQLQuote.identifier("process")]
+        let changeColumns = HistoryTables.changeColumns.dropFirst().map { "c." + SQLQuote.identifier($0) }
+        let statement = try connection.statement(
+            "SELECT \((transactionColumns.map { "t." + $0 } + changeColumns).joined(separator: ", ")) FROM (SELECT "
+            + transactionColumns.joined(separator: ", ") + " FROM \(SQLQuote.identifier(HistoryTables.transactions))"
+            + selection.whereClause + selection.orderClause + selection.limitClause + ") t LEFT JOIN "
+            + "\(SQLQuote.identifier(HistoryTables.changes)) c ON c.\(HistoryColumn.token.sql) = t.\(HistoryColumn.token.sql)"
+            + selection.qualifiedOrderClause + ", c.\(SQLQuote.identifier("change"))")
+        statement.bind(selection.bindings + selection.limitBindings)
+        defer { statement.reset() }
+        var rows: [(transaction: [SQLValue], changes: [HistoryChange])] = []
+        var keysByEntity: [String: ModelPropertyKeys] = [:]
+        while try statement.step() {
+            let token = statement.int64(at: 0)
+            if rows.last.map({ $0.transaction.first != .integer(token) }) ?? true {
+                rows.append(((0..<5).map { statement.value(at: $0) }, []))
+            }
+            if !statement.isNull(at: 5), let change = try historyChange(statement, token: token, keys: &keysByEntity) {
+                rows[rows.count - 1].changes.append(change)
+            }
+        }
+        // Read after the transactions: a deletion that removed some of them before the query
+        // is seen here, so the gap is reported.
         guard let counter = try HistoryCounter.read(connection) else { return [] }
         if let after = selection.tokensAfter.min(), after < counter.deletedThrough {
             throw ModelStoreError.historyTokenExpired
         }
-
-        let transactionRows = try connection.rows(
-            "SELECT \(HistoryColumn.token.sql), \(HistoryColumn.author.sql), \(HistoryColumn.timestamp.sql), "
-            + "\(SQLQuote.identifier("bundle")), \(SQLQuote.identifier("process")) FROM \(SQLQuote.identifier(HistoryTables.transactions))"
-            + selection.whereClause + selection.orderClause + selection.limitClause, selection.bindings + selection.limitBindings)
-        guard !transactionRows.isEmpty else { return [] }
-        let changes = try readChanges(connection, selection)
-
-        var result: [DefaultHistoryTransaction] = []
-        result.reserveCapacity(transactionRows.count)
-        for row in transactionRows {
-            guard row.count == 5, case .integer(let token) = row[0], case .real(let seconds) = row[2],
-                  case .text(let bundle) = row[3], case .text(let process) = row[4] else {
-                throw ModelStoreError.corruptHistory("a transaction row of unexpected shape: \(row)")
+        return try rows.map { row in
+            guard row.transaction.count == 5, case .integer(let token) = row.transaction[0], case .real(let seconds) = row.transaction[2],
+                  case .text(let bundle) = row.transaction[3], case .text(let process) = row.transaction[4] else {
+                throw ModelStoreError.corruptHistory("a transaction row of unexpected shape: \(row.transaction)")
             }
             var author: String?
-            if case .text(let text) = row[1] { author = text }
-            result.append(DefaultHistoryTransaction(
+            if case .text(let text) = row.transaction[1] { author = text }
+            return DefaultHistoryTransaction(
                 storeIdentifier: counter.store, bundleIdentifier: bundle, processIdentifier: process,
                 transactionIdentifier: token, token: DefaultHistoryToken(storeIdentifier: counter.store, value: token),
-                author: author, changes: changes[token] ?? [], timestamp: Date(timeIntervalSinceReferenceDate: seconds)))
+                author: author, changes: row.changes, timestamp: Date(timeIntervalSinceReferenceDate: seconds))
         }
-        return result
     }
 
     /// Deletes the transactions that match `descriptor`, and their changes (SwiftData's
@@ -111,63 +124,45 @@ extension ModelContext {
         let connection = try connection()
         let (tokens, bindings) = selection.tokens
         let token = HistoryColumn.token.sql
-        let writeLock = container.writeLock
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
-            let newest = try connection.rows("SELECT MAX(\(token)) FROM \(SQLQuote.identifier(HistoryTables.transactions)) WHERE \(token) IN (\(tokens))", bindings)
-            try connection.run("DELETE FROM \(SQLQuote.identifier(HistoryTables.changes)) WHERE \(token) IN (\(tokens))", bindings)
-            try connection.run("DELETE FROM \(SQLQuote.identifier(HistoryTables.transactions)) WHERE \(token) IN (\(tokens))", bindings)
-            if case .integer(let deleted)? = newest.first?.first {
-                let through = SQLQuote.identifier("deletedThrough")
-                try connection.run("UPDATE \(SQLQuote.identifier(HistoryTables.counter)) SET \(through) = ? WHERE \(SQLQuote.identifier("id")) = 1 AND \(through) < ?",
-                                   [.integer(deleted), .integer(deleted)])
+        try container.driver.withWriteLock {
+            try connection.transaction {
+                let newest = try connection.rows("SELECT MAX(\(token)) FROM \(SQLQuote.identifier(HistoryTables.transactions)) WHERE \(token) IN (\(tokens))", bindings)
+                try connection.run("DELETE FROM \(SQLQuote.identifier(HistoryTables.changes)) WHERE \(token) IN (\(tokens))", bindings)
+                try connection.run("DELETE FROM \(SQLQuote.identifier(HistoryTables.transactions)) WHERE \(token) IN (\(tokens))", bindings)
+                if case .integer(let deleted)? = newest.first?.first {
+                    let through = SQLQuote.identifier("deletedThrough")
+                    try connection.run("UPDATE \(SQLQuote.identifier(HistoryTables.counter)) SET \(through) = ? WHERE \(SQLQuote.identifier("id")) = 1 AND \(through) < ?",
+                                       [.integer(deleted), .integer(deleted)])
+                }
             }
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
         }
     }
 
-    /// The changes of the selected transactions, by token, each transaction's in order.
-    private func readChanges(_ connection: Connection, _ selection: HistorySelection) throws -> [Int64: [HistoryChange]] {
-        let (tokens, bindings) = selection.tokens
-        let columns = HistoryTables.changeColumns.map(SQLQuote.identifier).joined(separator: ", ")
-        let statement = try connection.statement(
-            "SELECT \(columns) FROM \(SQLQuote.identifier(HistoryTables.changes)) WHERE \(HistoryColumn.token.sql) IN (\(tokens)) "
-            + "ORDER BY \(HistoryColumn.token.sql), \(SQLQuote.identifier("change"))")
-        statement.bind(bindings)
-        defer { statement.reset() }
-        var result: [Int64: [HistoryChange]] = [:]
-        var keysByEntity: [String: ModelPropertyKeys] = [:]
-        while try statement.step() {
-            let token = statement.int64(at: 0)
-            let identifier = DefaultHistoryChangeIdentifier(transactionIdentifier: token, index: statement.int64(at: 1))
-            guard let kind = HistoryTables.Kind(rawValue: statement.int64(at: 2)) else {
-                throw ModelStoreError.corruptHistory("change \(identifier.index) of transaction \(token) has an unknown kind")
-            }
-            let entityName = statement.text(at: 3)
-            // A change of an entity this schema does not have cannot be typed: left out.
-            guard let entity = schema.entity(named: entityName) else { continue }
-            let keys = keysByEntity[entityName] ?? ModelPropertyKeys(entity.type)
-            keysByEntity[entityName] = keys
-            let attributes = statement.isNull(at: 5) ? [] : statement.text(at: 5).split(separator: ",").map(String.init)
-            var tombstone: [(name: String, value: SQLValue)] = []
-            if !statement.isNull(at: 6) {
-                guard let values = TombstoneCoding.decode(statement.blob(at: 6)) else {
-                    throw ModelStoreError.corruptHistory("the tombstone of change \(identifier.index) of transaction \(token) cannot be read")
-                }
-                tombstone = values
-            }
-            let modelType: any PersistentModel.Type = entity.type
-            let change = Self.historyChange(modelType, kind: kind, identifier: identifier,
-                                            model: PersistentIdentifier(entityName: entityName, rowID: statement.int64(at: 4)),
-                                            attributes: attributes, tombstone: tombstone, keys: keys)
-            result[token, default: []].append(change)
+    /// The change in columns 5… of the current row (`change`, `kind`, `entity`, `row`,
+    /// `attributes`, `tombstone`), typed for its row's class; nil for an entity this schema does
+    /// not have (it cannot be typed: left out).
+    private func historyChange(_ statement: any StoreStatement, token: Int64, keys: inout [String: ModelPropertyKeys]) throws -> HistoryChange? {
+        let identifier = DefaultHistoryChangeIdentifier(transactionIdentifier: token, index: statement.int64(at: 5))
+        guard let kind = HistoryTables.Kind(rawValue: statement.int64(at: 6)) else {
+            throw ModelStoreError.corruptHistory("change \(identifier.index) of transaction \(token) has an unknown kind")
         }
-        return result
+        let entityName = statement.text(at: 7)
+        guard let entity = schema.entity(named: entityName) else { return nil }
+        let entityKeys = keys[entityName] ?? ModelPropertyKeys(entity.type)
+        keys[entityName] = entityKeys
+        let attributes = statement.isNull(at: 9) ? [] : statement.text(at: 9).split(separator: ",").map(String.init)
+        var tombstone: [(name: String, value: SQLValue)] = []
+        let stored = statement.value(at: 10)
+        if stored != .null {
+            guard case .blob(let data) = stored, let values = TombstoneCoding.decode(data) else {
+                throw ModelStoreError.corruptHistory("the tombstone of change \(identifier.index) of transaction \(token) cannot be read")
+            }
+            tombstone = values
+        }
+        let modelType: any PersistentModel.Type = entity.type
+        return Self.historyChange(modelType, kind: kind, identifier: identifier,
+                                  model: PersistentIdentifier(entityName: entityName, rowID: statement.int64(at: 8)),
+                                  attributes: attributes, tombstone: tombstone, keys: entityKeys)
     }
 
     /// A change typed for the row's own model class.

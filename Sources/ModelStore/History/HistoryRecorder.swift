@@ -20,7 +20,7 @@ extension ModelContext {
     /// - deletes: deleted models (cascades included) whose row is still in the store, with their
     ///   `preserveValueOnDeletion` values as stored: a row deleted through two contexts gets one
     ///   delete change.
-    func recordSave(_ connection: Connection, removals: [ModelObject]) throws -> SavedChanges {
+    func recordSave(_ connection: any StoreConnection, removals: [ModelObject]) throws -> SavedChanges {
         let removed = Set(removals.map(ObjectIdentifier.init))
         var saved = SavedChanges()
         // Made at the first change to record (a save that changes nothing takes no token).
@@ -145,44 +145,49 @@ private final class HistoryWriter {
     static let columns = HistoryTables.changeColumns.map(SQLQuote.identifier).joined(separator: ", ")
     static let table = SQLQuote.identifier(HistoryTables.changes)
 
-    private let connection: Connection
+    private let connection: any StoreConnection
     private let token: Int64
-    private let insert: Statement
+    private let insert: any StoreStatement
     /// Deletes are recorded only if the row is still there (another context may have deleted
     /// it already): one statement per table.
-    private var conditional: [String: Statement] = [:]
+    private var conditional: [String: any StoreStatement] = [:]
     private var index: Int64 = 0
     private var unconditional = 0
 
-    init(_ connection: Connection) throws {
+    init(_ connection: any StoreConnection) throws {
         self.connection = connection
         token = try Self.nextToken(connection)
         insert = try connection.statement("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
     }
 
     func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil) throws {
-        let statement: Statement
+        let statement: any StoreStatement
         if kind == .delete {
             if let known = conditional[entity.tableName] {
                 statement = known
             } else {
+                // The parameters of a SELECT list are typed by casts (a server that infers
+                // parameter types, like PostgreSQL's, would take them for text).
+                let dialect = connection.dialect
+                let types: [StorageType] = [.integer, .integer, .integer, .text, .integer, .text, .blob]
+                let values = types.map { "CAST(? AS \(dialect.columnType($0)))" }.joined(separator: ", ")
                 statement = try connection.statement(
-                    "INSERT INTO \(Self.table) (\(Self.columns)) SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM "
+                    "INSERT INTO \(Self.table) (\(Self.columns)) SELECT \(values) WHERE EXISTS (SELECT 1 FROM "
                     + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)")
                 conditional[entity.tableName] = statement
             }
-            statement.bindInt64(row, at: 8)
+            statement.bind(.integer(row), at: 8)
         } else {
             statement = insert
             unconditional += 1
         }
-        statement.bindInt64(token, at: 1)
-        statement.bindInt64(index, at: 2)
-        statement.bindInt64(kind.rawValue, at: 3)
-        statement.bindText(entity.name, at: 4)
-        statement.bindInt64(row, at: 5)
-        if let attributes { statement.bindText(attributes, at: 6) } else { statement.bind(.null, at: 6) }
-        if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bind(.null, at: 7) }
+        statement.bind(.integer(token), at: 1)
+        statement.bind(.integer(index), at: 2)
+        statement.bind(.integer(kind.rawValue), at: 3)
+        statement.bind(.text(entity.name), at: 4)
+        statement.bind(.integer(row), at: 5)
+        statement.bind(attributes.map(SQLValue.text) ?? .null, at: 6)
+        statement.bind(tombstone.map(SQLValue.blob) ?? .null, at: 7)
         try statement.run()
         statement.reset()
         index += 1
@@ -203,7 +208,7 @@ private final class HistoryWriter {
     /// The next token of the store: the counter row's, incremented inside the saving
     /// transaction (so tokens follow commit order); the row is made, with the store's
     /// identifier, by the first save that records history.
-    private static func nextToken(_ connection: Connection) throws -> Int64 {
+    private static func nextToken(_ connection: any StoreConnection) throws -> Int64 {
         let counter = SQLQuote.identifier(HistoryTables.counter)
         let last = SQLQuote.identifier("lastToken")
         let rows = try connection.rows("UPDATE \(counter) SET \(last) = \(last) + 1 WHERE \(SQLQuote.identifier("id")) = 1 RETURNING \(last)")

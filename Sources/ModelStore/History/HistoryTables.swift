@@ -18,32 +18,42 @@ enum HistoryTables {
         case delete = 2
     }
 
-    /// The CREATE statements (idempotent: run at every open).
+    /// The CREATE statements (idempotent), spelled for `dialect`.
     ///
     /// Keys: tokens are handed out by incrementing `"$history_counter"."lastToken"` inside the
     /// saving transaction, so they grow in commit order and are never reused, even after
-    /// `deleteHistory` removed the newest transactions (a plain `INTEGER PRIMARY KEY` would reuse
-    /// max + 1, and AUTOINCREMENT or a sequence is not needed). The change key is
-    /// (token, position in the transaction). `WITHOUT ROWID` keeps the changes in their key's
-    /// B-tree (one write per change); a PostgreSQL dialect drops it. No foreign keys: the changes
-    /// of a transaction are deleted with it explicitly, and a key check per change would cost a
-    /// lookup each. Timestamps are REAL seconds since 2001 (like `Date` columns). Tombstones are
-    /// a BLOB (see `TombstoneCoding`); updated attribute names are one TEXT, comma-separated.
-    static func createStatements() -> [String] {
+    /// `deleteHistory` removed the newest transactions (a store-assigned key could reuse max + 1,
+    /// and no sequence or AUTOINCREMENT is needed). The change key is (token, position in the
+    /// transaction), kept clustered where the store can (`keyOnlyTableSuffix`: SQLite's
+    /// `WITHOUT ROWID`, one B-tree write per change). No foreign keys: a transaction's changes
+    /// are deleted with it explicitly, and a key check per change would cost a lookup each.
+    /// Timestamps are seconds since 2001 (like `Date` columns). Tombstones are a blob (see
+    /// `TombstoneCoding`); updated attribute names one text, comma-separated.
+    static func createStatements(_ dialect: any SQLDialect) -> [String] {
+        let integer = dialect.columnType(.integer)
+        let text = dialect.columnType(.text)
         let token = SQLQuote.identifier("token")
         return [
-            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(counter)) (\(SQLQuote.identifier("id")) INTEGER PRIMARY KEY, "
-                + "\(SQLQuote.identifier("store")) TEXT NOT NULL, \(SQLQuote.identifier("lastToken")) INTEGER NOT NULL, "
-                + "\(SQLQuote.identifier("deletedThrough")) INTEGER NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(transactions)) (\(token) INTEGER PRIMARY KEY, "
-                + "\(SQLQuote.identifier("author")) TEXT, \(SQLQuote.identifier("timestamp")) REAL NOT NULL, "
-                + "\(SQLQuote.identifier("bundle")) TEXT NOT NULL, \(SQLQuote.identifier("process")) TEXT NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(changes)) (\(token) INTEGER NOT NULL, "
-                + "\(SQLQuote.identifier("change")) INTEGER NOT NULL, \(SQLQuote.identifier("kind")) INTEGER NOT NULL, "
-                + "\(SQLQuote.identifier("entity")) TEXT NOT NULL, \(SQLQuote.identifier("row")) INTEGER NOT NULL, "
-                + "\(SQLQuote.identifier("attributes")) TEXT, \(SQLQuote.identifier("tombstone")) BLOB, "
-                + "PRIMARY KEY (\(token), \(SQLQuote.identifier("change")))) WITHOUT ROWID",
+            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(counter)) (\(SQLQuote.identifier("id")) \(integer) PRIMARY KEY, "
+                + "\(SQLQuote.identifier("store")) \(text) NOT NULL, \(SQLQuote.identifier("lastToken")) \(integer) NOT NULL, "
+                + "\(SQLQuote.identifier("deletedThrough")) \(integer) NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(transactions)) (\(token) \(integer) PRIMARY KEY, "
+                + "\(SQLQuote.identifier("author")) \(text), \(SQLQuote.identifier("timestamp")) \(dialect.columnType(.real)) NOT NULL, "
+                + "\(SQLQuote.identifier("bundle")) \(text) NOT NULL, \(SQLQuote.identifier("process")) \(text) NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(changes)) (\(token) \(integer) NOT NULL, "
+                + "\(SQLQuote.identifier("change")) \(integer) NOT NULL, \(SQLQuote.identifier("kind")) \(integer) NOT NULL, "
+                + "\(SQLQuote.identifier("entity")) \(text) NOT NULL, \(SQLQuote.identifier("row")) \(integer) NOT NULL, "
+                + "\(SQLQuote.identifier("attributes")) \(text), \(SQLQuote.identifier("tombstone")) \(dialect.columnType(.blob)), "
+                + "PRIMARY KEY (\(token), \(SQLQuote.identifier("change"))))" + dialect.keyOnlyTableSuffix,
         ]
+    }
+
+    /// Whether the store has the history tables (a store written before history existed gets
+    /// them when it is next opened, even when its schema is up to date).
+    ///
+    /// - Throws: the store's error when it cannot be read.
+    static func exist(_ connection: any StoreConnection) throws -> Bool {
+        try !connection.rows(connection.dialect.tableExistsQuery, [.text(counter)]).isEmpty
     }
 
     /// Columns of `changes` in insert order.

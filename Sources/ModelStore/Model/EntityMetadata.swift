@@ -79,7 +79,7 @@ public struct PropertyMetadata: Sendable {
         originalName: String? = nil, defaultValue: Value? = nil
     ) -> PropertyMetadata {
         PropertyMetadata(name: name, keyPath: keyPath, kind: .attribute(AttributeMetadata(
-            columnType: Value.columnType, isOptional: Value.isOptional, options: Set(options),
+            columnType: Value.columnType, storageType: Value.storageType, isOptional: Value.isOptional, options: Set(options),
             originalName: originalName, defaultValue: defaultValue?.sqlValue)))
     }
 
@@ -118,6 +118,8 @@ public enum AttributeOption: String, Hashable, Sendable {
 public struct AttributeMetadata: Sendable {
     /// The column type.
     public let columnType: SQLColumnType
+    /// What the column holds (the column type of stores with more types than SQLite).
+    public let storageType: StorageType
     /// Whether the value may be nil.
     public let isOptional: Bool
     /// `@Attribute` options.

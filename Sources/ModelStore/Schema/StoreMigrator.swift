@@ -4,33 +4,51 @@ import Foundation
 /// (new entities, new optional or defaulted properties, renamed properties, index changes) and
 /// refuses anything else with an error naming every difference.
 enum StoreMigrator {
-    static func prepare(_ connection: Connection, for schema: Schema) throws {
+    /// Makes the store at `connection` ready for `schema`: creates it, or checks and migrates it.
+    /// An up-to-date store is only read (no write transaction, so a long writer elsewhere does not
+    /// stop it from opening).
+    ///
+    /// - Throws: `ModelStoreError.incompatibleSchema` naming every difference that cannot migrate;
+    ///   the store's error when it cannot be read or written.
+    static func prepare(_ connection: any StoreConnection, for schema: Schema) throws {
+        if try storedDescription(connection) == schema.storage, try HistoryTables.exist(connection) { return }
+        let dialect = connection.dialect
         try connection.transaction {
-            for sql in StoreDDL.internalTables { try connection.execute(sql) }
-            let rows = try connection.rows("SELECT value FROM \(SQLQuote.identifier(StorageNames.metadataTable)) WHERE key = 'schema'")
-            var stored: StoredSchema?
-            if case .text(let json)? = rows.first?.first {
-                stored = try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
-                if stored == nil { throw ModelStoreError.incompatibleSchema(["the stored schema description cannot be read"]) }
-            }
+            for sql in StoreDDL.internalTables(dialect) { try connection.execute(sql) }
+            // Read again inside the write transaction: another process may have prepared the store meanwhile.
+            let stored = try storedDescription(connection)
             let merged: StoredSchema
             if let stored {
                 guard stored != schema.storage else { return }
-                let plan = plan(from: stored, to: schema.storage)
+                let plan = plan(from: stored, to: schema.storage, dialect)
                 if !plan.incompatibilities.isEmpty { throw ModelStoreError.incompatibleSchema(plan.incompatibilities) }
                 for sql in plan.statements { try connection.execute(sql) }
                 merged = plan.result
             } else {
                 for table in schema.storage.tables {
-                    for sql in StoreDDL.create(table) { try connection.execute(sql) }
+                    for sql in StoreDDL.create(table, dialect) { try connection.execute(sql) }
                 }
                 merged = schema.storage
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let json = String(decoding: try encoder.encode(merged), as: UTF8.self)
-            try connection.run("INSERT OR REPLACE INTO \(SQLQuote.identifier(StorageNames.metadataTable)) (key, value) VALUES ('schema', ?)", [.text(json)])
+            try connection.run(dialect.insertOrReplace(table: StorageNames.metadataTable, key: "key", columns: ["key", "value"]),
+                               [.text("schema"), .text(json)])
         }
+    }
+
+    /// The schema description the store records, nil for a store that has none yet.
+    private static func storedDescription(_ connection: any StoreConnection) throws -> StoredSchema? {
+        let metadata = SQLQuote.identifier(StorageNames.metadataTable)
+        let exists = try connection.rows(connection.dialect.tableExistsQuery, [.text(StorageNames.metadataTable)])
+        guard !exists.isEmpty else { return nil }
+        let rows = try connection.rows("SELECT value FROM \(metadata) WHERE key = 'schema'")
+        guard case .text(let json)? = rows.first?.first else { return nil }
+        guard let stored = try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)) else {
+            throw ModelStoreError.incompatibleSchema(["the stored schema description cannot be read"])
+        }
+        return stored
     }
 
     struct Plan {
@@ -40,16 +58,16 @@ enum StoreMigrator {
     }
 
     /// What it takes to go from `stored` to `current`.
-    static func plan(from stored: StoredSchema, to current: StoredSchema) -> Plan {
+    static func plan(from stored: StoredSchema, to current: StoredSchema, _ dialect: any SQLDialect) -> Plan {
         var plan = Plan()
         var storedTables = Dictionary(stored.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for table in current.tables {
             guard let old = storedTables.removeValue(forKey: table.name) else {
-                plan.statements += StoreDDL.create(table)
+                plan.statements += StoreDDL.create(table, dialect)
                 plan.result.tables.append(table)
                 continue
             }
-            compare(old, table, into: &plan)
+            compare(old, table, dialect, into: &plan)
             plan.result.tables.append(table)
         }
         // Tables of entities this schema does not list stay as they are.
@@ -57,7 +75,7 @@ enum StoreMigrator {
         return plan
     }
 
-    private static func compare(_ old: StoredTable, _ new: StoredTable, into plan: inout Plan) {
+    private static func compare(_ old: StoredTable, _ new: StoredTable, _ dialect: any SQLDialect, into plan: inout Plan) {
         let table = SQLQuote.identifier(new.name)
         if old.isJoinTable != new.isJoinTable || old.joinReferences != new.joinReferences {
             plan.incompatibilities.append("table \(new.name): relationship storage changed")
@@ -89,7 +107,7 @@ enum StoreMigrator {
                 plan.incompatibilities.append("\(new.name).\(column.name): new required property without a default value")
                 continue
             }
-            plan.statements.append("ALTER TABLE \(table) ADD COLUMN \(StoreDDL.columnDefinition(column))")
+            plan.statements.append("ALTER TABLE \(table) ADD COLUMN \(StoreDDL.columnDefinition(column, dialect))")
         }
         for column in old.columns where !newNames.contains(column.name) {
             plan.incompatibilities.append("\(new.name).\(column.name): property removed")

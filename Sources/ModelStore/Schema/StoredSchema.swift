@@ -29,8 +29,10 @@ public struct StoredTable: Codable, Hashable, Sendable {
 public struct StoredColumn: Codable, Hashable, Sendable {
     /// The column name.
     public var name: String
-    /// The declared type (`INTEGER`, `REAL`, `TEXT`, `BLOB`).
+    /// The declared type (`INTEGER`, `REAL`, `TEXT`, `BLOB`: SQLite's affinity).
     public var type: String
+    /// What the column holds (nil in descriptions written before it was recorded: then `type`).
+    public var storage: StorageType? = nil
     /// NOT NULL (root entity) or a CHECK for the rows of `requiredFor` (subclass).
     public var isRequired: Bool
     /// The subclass whose rows must have a value (nil: every row).

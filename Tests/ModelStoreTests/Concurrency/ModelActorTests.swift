@@ -154,13 +154,17 @@ actor TripCounter: ModelActor {
         try #require(FileManager.default.fileExists(atPath: modules.appendingPathComponent("ModelStore.swiftmodule").path),
                      "no ModelStore.swiftmodule in \(modules.path)")
         let root = BuiltProducts.packageRoot
+        // The system libraries ModelStore imports (CSQLite, …): their module maps' folders.
+        let sources = root.appendingPathComponent("Sources")
+        let systemLibraries = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+            .filter { FileManager.default.fileExists(atPath: sources.appendingPathComponent($0).appendingPathComponent("module.modulemap").path) }
+            .flatMap { ["-I", sources.appendingPathComponent($0).path] }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-parse-as-library",
-                             "-I", modules.path, "-I", root.appendingPathComponent("Sources/CSQLite").path,
-                             "-module-cache-path", folder.appendingPathComponent("ModuleCache").path,
-                             root.appendingPathComponent("Tests/ModelStoreTests/Concurrency/TripImporter.swift").path,
-                             root.appendingPathComponent("Tests/ModelStoreTests/Generated/Trips.model.swift").path]
+        let files = ["Tests/ModelStoreTests/Concurrency/TripImporter.swift", "Tests/ModelStoreTests/Generated/Trips.model.swift"]
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-parse-as-library", "-I", modules.path]
+            + systemLibraries + ["-module-cache-path", folder.appendingPathComponent("ModuleCache").path]
+            + files.map { root.appendingPathComponent($0).path }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

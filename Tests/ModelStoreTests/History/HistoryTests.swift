@@ -268,6 +268,24 @@ import Testing
         }
     }
 
+    /// A store written before history existed, opened with its (unchanged) schema, gets the
+    /// history tables, and its saves are recorded.
+    @Test func aStoreWithoutHistoryTablesGetsThemOnOpen() throws {
+        let setup = ModelContext(container)
+        setup.insert(Trip(name: "Old", startDate: Day.at(0), endDate: Day.at(1)))
+        try setup.save()
+        let raw = try store.rawConnection()
+        for table in [HistoryTables.counter, HistoryTables.transactions, HistoryTables.changes] {
+            try raw.execute("DROP TABLE \(SQLQuote.identifier(table))")
+        }
+        let reopened = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+        let context = ModelContext(reopened)
+        context.insert(Trip(name: "New", startDate: Day.at(0), endDate: Day.at(1)))
+        try context.save()
+        #expect(try context.allHistory().map(\.changes.count) == [1])
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 2)
+    }
+
     @Test func historyOfAnInMemoryStore() throws {
         let memory = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let context = ModelContext(memory)

@@ -67,7 +67,7 @@ import Testing
         /// The store's content, with the times of history transactions (clock readings) and the
         /// store's random identifier blanked.
         func dump() throws -> [String: [[SQLValue]]] {
-            var tables = try StoreDump.dump(try context.connection())
+            var tables = try StoreDump.dump(try #require(try context.connection() as? SQLiteConnection))
             tables[HistoryTables.transactions] = tables[HistoryTables.transactions]?.map { row in
                 row.map { if case .real = $0 { return .null } else { return $0 } }
             }
@@ -96,7 +96,7 @@ import Testing
             let scenario = try Scenario(onFile: onFile)
             let before = try scenario.dump()
             let pending = scenario.pending
-            let connection = try scenario.context.connection()
+            let connection = try #require(try scenario.context.connection() as? SQLiteConnection)
             let injector = FaultInjector(failingCall: call)
             connection.faultInjector = injector
             do {
