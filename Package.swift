@@ -10,9 +10,11 @@ let package = Package(
         .library(name: "ModelStore", targets: ["ModelStore"]),
         .plugin(name: "ModelGenPlugin", targets: ["ModelGenPlugin"]),
         .plugin(name: "GenerateModels", targets: ["GenerateModels"]),
-        // Benchmarks: `swift run -c release modelstore-bench`, `swift run -c release modelgen-bench`.
+        // Benchmarks: `swift run -c release modelstore-bench`, `swift run -c release modelgen-bench`,
+        // `swift run -c release migration-bench`.
         .executable(name: "modelstore-bench", targets: ["ModelStoreBench"]),
         .executable(name: "modelgen-bench", targets: ["ModelGenBench"]),
+        .executable(name: "migration-bench", targets: ["MigrationBench"]),
     ],
     targets: [
         // System SQLite (Debian: libsqlite3-dev).
@@ -113,9 +115,14 @@ let package = Package(
             name: "modelgenTests",
             dependencies: ["modelgen"]
         ),
+        // Child process of the migration crash test: migrates a store through a plan until killed.
+        .executableTarget(
+            name: "CrashMigrator",
+            dependencies: ["ModelStore"]
+        ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "HistoryProbe", "StoreTestSupport"],
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport"],
             exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
@@ -136,6 +143,12 @@ let package = Package(
             dependencies: ["ModelStore", "CSQLite", "BenchSupport"],
             path: "Benchmarks/ModelStoreBench",
             plugins: ["ModelGenPlugin"]
+        ),
+        // A 1,000,000-row store migrated on open by ModelStore against the same migration by hand in SQL.
+        .executableTarget(
+            name: "MigrationBench",
+            dependencies: ["ModelStore", "CSQLite", "BenchSupport"],
+            path: "Benchmarks/MigrationBench"
         ),
         // Parse + check + generate time of synthesized models of 100 to 10,000 entities.
         .executableTarget(

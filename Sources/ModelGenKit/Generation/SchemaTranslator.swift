@@ -196,7 +196,11 @@ struct SchemaTranslator {
         case .data: "data"
         case .url: "url"
         case .decimal: "decimal"
+        case .timeInterval: "double"
         case .enumeration: "enumeration"
+        // LANG-GENERATION: not generated yet (`PendingGeneration` refuses them).
+        case .enumWithAssociatedValues: "enumWithAssociatedValues"
+        case .composite: "composite"
         case .array: "array"
         }
     }
@@ -261,16 +265,18 @@ struct SchemaTranslator {
 
     func enumeration(_ enumeration: CheckedEnum) -> EnumViewModel {
         let cases = enumeration.cases.map { item -> EnumCaseViewModel in
-            let literal = enumeration.rawType == .string ? SwiftLiteral.string(item.rawValue) : item.rawValue
+            // LANG-GENERATION: an enum with associated values has no raw values (`PendingGeneration` refuses it for now).
+            let rawValue = item.rawValue ?? item.name
+            let literal = enumeration.rawType == .string ? SwiftLiteral.string(rawValue) : rawValue
             return EnumCaseViewModel(
                 name: item.name, swiftName: SwiftIdentifier.escaped(item.name), docLines: docLines(item.doc),
                 rawValueLiteral: literal,
-                hasExplicitRawValue: enumeration.rawType == .int || item.rawValue != item.name)
+                hasExplicitRawValue: enumeration.rawType == .int || rawValue != item.name)
         }
         return EnumViewModel(
             name: enumeration.name, swiftName: SwiftIdentifier.escaped(enumeration.name),
             qualifiedName: enumeration.qualifiedName, docLines: docLines(enumeration.doc),
-            rawType: enumeration.rawType.rawValue, cases: cases.positioned())
+            rawType: enumeration.rawType?.rawValue ?? "", cases: cases.positioned())
     }
 
     func container(_ container: CheckedContainer) -> ContainerViewModel {

@@ -45,8 +45,11 @@ enum GenerateCommand: Command {
         }
 
         let result = LintRun.run(loaded.map(\.source))
-        options.report(result.diagnostics, sources: result.sources, console: console)
-        guard !result.fails(warningsAsErrors: options.warningsAsErrors), let schema = result.schema else {
+        // LANG-GENERATION: constructs that are checked but not generated yet are errors here.
+        let pending = result.schema.map(PendingGeneration.diagnostics(for:)) ?? []
+        let diagnostics = LintRun.sortDiagnostics(result.diagnostics + pending, fileOrder: result.sources.map(\.path))
+        options.report(diagnostics, sources: result.sources, console: console)
+        guard !result.fails(warningsAsErrors: options.warningsAsErrors), pending.isEmpty, let schema = result.schema else {
             return ExitStatus.failure
         }
 

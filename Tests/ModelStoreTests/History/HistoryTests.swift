@@ -286,6 +286,54 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 2)
     }
 
+    /// What a migration renaming an entity and attributes does to the stored changes.
+    @Test func renamesRewriteEntitiesAttributeListsAndTombstones() throws {
+        let context = ModelContext(container)
+        let trip = Trip(name: "Paris", startDate: Day.at(0), endDate: Day.at(1))
+        context.insert(trip)
+        try context.save()
+        trip.name = "Paris in May"
+        try context.save()
+        context.delete(trip)
+        try context.save()
+        let connection = try store.rawConnection()
+        try connection.transaction {
+            try HistoryTables.rename(entities: ["Trip": "Voyage"],
+                                     attributes: [(["Voyage"], "name", "title"), (["Voyage"], "identifier", "code")], on: connection)
+        }
+        let rows = try connection.rows("SELECT \"entity\", \"attributes\", \"tombstone\" FROM \(SQLQuote.identifier(HistoryTables.changes)) ORDER BY \"token\"")
+        #expect(rows.map { $0[0] } == [.text("Voyage"), .text("Voyage"), .text("Voyage")])
+        #expect(rows[1][1] == .text("title"))
+        guard case .blob(let data) = rows[2][2], let values = TombstoneCoding.decode(data) else {
+            Issue.record("no tombstone: \(rows[2])")
+            return
+        }
+        #expect(values.map(\.name) == ["code"])
+        #expect(values.first?.value == trip.identifier.sqlValue)
+    }
+
+    @Test func tombstoneBlobsRoundTripAndRefuseDamage() {
+        let values: [(name: String, value: SQLValue)] = [("a", .null), ("b", .integer(Int64.min)), ("c", .real(-2.5)),
+                                                         ("été", .text("x,\"y\u{0}")), ("e", .blob(Data([0, 1, 255]))), ("", .blob(Data()))]
+        let encoded = TombstoneCoding.encode(values)
+        let decoded = TombstoneCoding.decode(encoded)
+        #expect(decoded?.map(\.name) == values.map(\.name))
+        #expect(decoded?.map(\.value) == values.map(\.value))
+        #expect(TombstoneCoding.decode(Data()).map(\.count) == 0)
+        // A blob cut inside a value is refused; cut between values, it holds the values before the cut.
+        var refused = 0
+        for cut in 1..<encoded.count {
+            if let partial = TombstoneCoding.decode(encoded.prefix(cut)) {
+                #expect(partial.map(\.name) == values.prefix(partial.count).map(\.name) && partial.count < values.count, "cut at \(cut)")
+            } else {
+                refused += 1
+            }
+        }
+        #expect(refused == encoded.count - values.count)
+        #expect(TombstoneCoding.decode(Data([1, 65, 9])) == nil, "unknown tag")
+        #expect(TombstoneCoding.decode(Data([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])) == nil, "a length past the end")
+    }
+
     @Test func historyOfAnInMemoryStore() throws {
         let memory = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let context = ModelContext(memory)
