@@ -92,6 +92,12 @@ let package = Package(
             dependencies: ["ModelStore"],
             plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
         ),
+        // Child process of the history tests: writes a scripted history, or prints the history it reads.
+        .executableTarget(
+            name: "HistoryProbe",
+            dependencies: ["ModelStore"],
+            plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
+        ),
         .testTarget(
             name: "ModelGenKitTests",
             dependencies: ["ModelGenKit", "FuzzOracle"],
@@ -116,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "StoreTestSupport"],
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport"],
             exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.

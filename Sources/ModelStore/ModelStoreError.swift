@@ -18,6 +18,11 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     case invalidSchema(String)
     /// A configuration's URL names no store ModelStore has (only `file:`, `postgresql:` and `postgres:`).
     case unsupportedStoreURL(scheme: String, url: String)
+    /// `fetchHistory` was asked for transactions after a token, and history after that token
+    /// was deleted (SwiftData's `historyTokenExpired`): fetch from the start again.
+    case historyTokenExpired
+    /// A stored history transaction or change cannot be read.
+    case corruptHistory(String)
 
     public var description: String {
         switch self {
@@ -38,6 +43,10 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
         case .unsupportedStoreURL(let scheme, let url):
             let named = scheme.isEmpty ? "has no scheme" : "has the scheme '\(scheme)'"
             return "the store URL \(redactingPassword(url)) \(named): ModelStore opens file: URLs (SQLite) and postgresql:// or postgres:// URLs (PostgreSQL)"
+        case .historyTokenExpired:
+            return "the history after this token was deleted: fetch the history from its start again"
+        case .corruptHistory(let message):
+            return "unreadable history: \(message)"
         }
     }
 }

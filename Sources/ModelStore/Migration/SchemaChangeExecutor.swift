@@ -147,16 +147,8 @@ struct SchemaChangeExecutor {
     // MARK: Tombstones and references
 
     private func renameTombstones(_ plan: SchemaChangePlan) throws {
-        let tombstones = SQLQuote.identifier(StorageNames.tombstoneTable)
-        let values = SQLQuote.identifier(StorageNames.tombstoneValueTable)
-        for (old, new) in plan.entityRenames.sorted(by: { $0.key < $1.key }) {
-            try connection.run("UPDATE \(tombstones) SET entity = ? WHERE entity = ?", [.text(new), .text(old)])
-        }
-        for rename in plan.attributeRenames {
-            try connection.run("UPDATE \(values) SET property = ? WHERE property = ? AND tombstone IN "
-                               + "(SELECT id FROM \(tombstones) WHERE entity IN (\(rename.entityTypes.map { _ in "?" }.joined(separator: ", "))))",
-                               [.text(rename.new), .text(rename.old)] + rename.entityTypes.map(SQLValue.text))
-        }
+        // Tombstones live in the history (deleted models' changes).
+        try HistoryTables.rename(entities: plan.entityRenames, attributes: plan.attributeRenames, on: connection)
     }
 
     /// What `ON DELETE SET NULL` (key columns) and `ON DELETE CASCADE` (join tables) would have done
@@ -181,10 +173,6 @@ struct SchemaChangeExecutor {
                 try connection.execute("UPDATE \(name) SET \(key) = NULL WHERE \(key) IS NOT NULL AND \(key) NOT IN "
                                        + "(SELECT \(Self.keyColumn) FROM \(SQLQuote.identifier(referenced)))")
             }
-        }
-        if tables == nil {
-            try connection.execute("DELETE FROM \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) WHERE tombstone NOT IN "
-                                   + "(SELECT id FROM \(SQLQuote.identifier(StorageNames.tombstoneTable)))")
         }
     }
 

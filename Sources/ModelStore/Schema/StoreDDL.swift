@@ -65,16 +65,11 @@ enum StoreDDL {
         "DROP INDEX IF EXISTS \(SQLQuote.identifier(indexName(table: table, columns: columns, unique: unique)))"
     }
 
-    /// The runtime's own tables (fingerprint, tombstones).
+    /// The runtime's own tables: the schema fingerprint, and persistent history (see `HistoryTables`).
     static func internalTables(_ dialect: any SQLDialect) -> [String] {
         let text = dialect.columnType(.text)
-        let integer = dialect.columnType(.integer)
-        let tombstones = SQLQuote.identifier(StorageNames.tombstoneTable)
-        return [
-            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.metadataTable)) (key \(text) PRIMARY KEY, value \(text) NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS \(tombstones) (\(dialect.generatedKeyDefinition("id")), entity \(text) NOT NULL, rowID \(integer) NOT NULL, deletedAt \(dialect.columnType(.real)) NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone \(integer) NOT NULL REFERENCES \(tombstones)(id) ON DELETE CASCADE, property \(text) NOT NULL, \(["value", dialect.anyValueColumnType].filter { !$0.isEmpty }.joined(separator: " ")), PRIMARY KEY (tombstone, property))" + dialect.keyOnlyTableSuffix,
-        ]
+        return ["CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.metadataTable)) (key \(text) PRIMARY KEY, value \(text) NOT NULL)"]
+            + HistoryTables.createStatements(dialect)
     }
 }
 

@@ -14,7 +14,9 @@ enum StoreMigrator {
     ///   plan); `ModelStoreError.invalidSchema` for inconsistent versions; the store's error when
     ///   it cannot be read or written.
     static func prepare(_ connection: any StoreConnection, for schema: Schema, plan: (any SchemaMigrationPlan.Type)? = nil) throws {
-        guard try MigrationPath.resolve(stored: storedDescription(connection), schema: schema, plan: plan) != nil else { return }
+        // Up to date and with the history tables (a store written before history gets them).
+        guard try MigrationPath.resolve(stored: storedDescription(connection), schema: schema, plan: plan) != nil
+            || !HistoryTables.exist(connection) else { return }
         let dialect = connection.dialect
         for sql in dialect.schemaChangePrologue { try connection.execute(sql) }
         defer { for sql in dialect.schemaChangeEpilogue { try? connection.execute(sql) } }

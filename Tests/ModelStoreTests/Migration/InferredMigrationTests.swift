@@ -164,10 +164,14 @@ import Testing
         #expect(wharves.map { $0.visits.map(\.name).sorted() } == [["Med"], ["Lake", "Med"]])
         #expect(try context.fetch(FetchDescriptor<RenamesV2.Cabin>()).allSatisfy { $0.trip === med })
 
-        let tombstones = try context.tombstones(for: RenamesV2.Trip.self)
-        #expect(tombstones.count == 1)
-        #expect(tombstones.first?.persistentModelID.entityName == "Trip")
-        #expect(tombstones.first?[\.name] == "Gone", "tombstones follow the entity and attribute renames")
+        let deletes = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).flatMap(\.changes)
+            .compactMap { change -> DefaultHistoryDelete<RenamesV2.Trip>? in
+                if case .delete(let delete as DefaultHistoryDelete<RenamesV2.Trip>) = change { return delete }
+                return nil
+            }
+        #expect(deletes.count == 1)
+        #expect(deletes.first?.changedPersistentIdentifier.entityName == "Trip")
+        #expect(deletes.first?.tombstone[\.name] as? String == "Gone", "tombstones follow the entity and attribute renames")
 
         let tables = try store.objectNames(type: "table")
         #expect(tables.isSuperset(of: ["Trip", "Cabin", "Wharf", "Trip.harbors"]))
