@@ -2,6 +2,7 @@ import Foundation
 
 // `max()` and `min()` of an array attribute: SQL's `max`/`min` over the JSON array's elements,
 // with the collation that orders them as Swift does; NULL (Swift's nil) for an empty array.
+// Refused for elements whose JSON form is not their stored form (`ValueKind.unmatchedJSONElement`).
 // A to-many relationship has no `max()`: models are not `Comparable`.
 
 extension PredicateExpressions.SequenceMaximum: SQLPredicateExpression {
@@ -30,29 +31,10 @@ enum ArrayExtreme {
             }
             return .scalar(ScalarTerm(.parameter(value), kind: .of(element), constant: result))
         }
-        guard case .jsonArray(let kind) = values.kind else {
-            throw PredicateTranslationError.unsupported("\(name) of a value that is not a stored array")
-        }
-        guard isOrderedAsStored(element) else {
-            throw PredicateTranslationError.unsupported("\(name): its JSON elements do not order as the stored values")
-        }
+        let kind = try values.kind.comparableJSONElement(for: "\(function)()")
         let alias = context.freshAlias()
         return .scalar(ScalarTerm(
             "(SELECT \(raw: function)(\(identifier: alias).\"value\"\(raw: kind.collation)) FROM json_each(\(values.fragment)) AS \(identifier: alias))",
             kind: kind))
-    }
-
-    /// Element types whose JSON form (`JSONEncoder`: numbers, strings, dates as seconds since
-    /// 2001) is the value SQL compares with a stored or captured one. Not `Float` (written as its
-    /// shortest decimal, read back as a different Double), `UUID` (text in JSON, bytes in
-    /// columns) or `Decimal` (a JSON number, read as a Double).
-    private static func isOrderedAsStored(_ type: Any.Type) -> Bool {
-        switch type {
-        case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
-             is UInt8.Type, is UInt16.Type, is UInt32.Type, is Double.Type, is String.Type, is Date.Type:
-            return true
-        default:
-            return false
-        }
     }
 }

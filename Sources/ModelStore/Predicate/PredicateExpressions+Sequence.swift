@@ -27,9 +27,7 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
             }
             return .scalar(try Self.membership(item, in: elements))
         }
-        guard case .jsonArray(let elementKind) = values.kind else {
-            throw PredicateTranslationError.unsupported("contains(_:) on a value that is not an array")
-        }
+        let elementKind = try values.kind.comparableJSONElement(for: "contains(_:)")
         let alias = context.freshAlias()
         return .scalar(ScalarTerm(
             "EXISTS (SELECT 1 FROM json_each(\(values.fragment)) AS \(identifier: alias) WHERE \(identifier: alias).\"value\" IS \(item.fragment)\(raw: elementKind.collation))",
@@ -86,9 +84,10 @@ enum SequenceRows {
             let rows = try many.rows(alias: alias, &context)
             return (rows, .model(.row(of: many.destination, alias: alias)))
         case .scalar(let values):
-            guard case .jsonArray(let elementKind) = values.kind, values.constant == nil else {
+            guard values.constant == nil else {
                 throw PredicateTranslationError.unsupported("contains(where:) or allSatisfy on a value that is not a stored array")
             }
+            let elementKind = try values.kind.comparableJSONElement(for: "contains(where:) or allSatisfy")
             return ("FROM json_each(\(values.fragment)) AS \(identifier: alias) WHERE 1",
                     .scalar(ScalarTerm("\(identifier: alias).\"value\"", kind: elementKind)))
         case .model, .identifier:
