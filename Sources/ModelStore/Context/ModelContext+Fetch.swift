@@ -13,7 +13,7 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let entity = try entity(for: T.self)
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.selectSQL)
-        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
+        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema, dialect: container.driver.dialect)
         sql += order.sql
         bindings += order.bindings
         appendWindow(of: descriptor, to: &sql, &bindings)
@@ -71,7 +71,7 @@ extension ModelContext {
             bindings += entity.typeNames.map(SQLValue.text)
         }
         if let predicate = descriptor.predicate {
-            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema)
+            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema, dialect: container.driver.dialect)
             conditions.append("(\(filter.sql))")
             bindings += filter.bindings
         }

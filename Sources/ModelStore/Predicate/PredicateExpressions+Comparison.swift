@@ -24,21 +24,26 @@ extension PredicateExpressions.Comparison: SQLPredicateExpression {
         case .greaterThanOrEqual: symbol = ">="
         }
         // Both sides are non-optional in Swift, so never NULL where the result counts.
-        return .scalar(ScalarTerm("(\(left.fragment) \(raw: symbol) \(right.fragment)\(raw: left.kind.collation))", kind: .plain))
+        return .scalar(ScalarTerm(context.dialect.compare(left.fragment, symbol, right.fragment, kind: left.kind), kind: .plain))
     }
 }
 
 /// `==` and `!=` with Swift's meaning for optionals: `nil == nil` is true, `nil == x` false.
-/// SQL's `IS` / `IS NOT` compare NULLs that way and never yield NULL.
+/// SQL's `IS` / `IS NOT` (PostgreSQL's `IS NOT DISTINCT FROM`) compare NULLs that way and never
+/// yield NULL.
 enum Equality {
     static func sql(_ lhs: Any, _ rhs: Any, negated: Bool, _ context: inout TranslationContext) throws -> ScalarTerm {
-        let operation = negated ? "IS NOT" : "IS"
+        let dialect = context.dialect
         switch (try context.translate(lhs), try context.translate(rhs)) {
         case (.scalar(let left), .scalar(let right)):
             let kind = left.isNilLiteral ? right.kind : left.kind
-            return ScalarTerm("(\(left.fragment) \(raw: operation) \(right.fragment)\(raw: kind.collation))", kind: .plain)
+            // Two Bools, one a stored value and the other a condition: compared as values.
+            if (left.kind == .bool) != (right.kind == .bool) {
+                return ScalarTerm(dialect.same(dialect.boolValue(left), dialect.boolValue(right), negated: negated, kind: .bool), kind: .plain)
+            }
+            return ScalarTerm(dialect.same(left.fragment, right.fragment, negated: negated, kind: kind), kind: .plain)
         case (.model(let left), .model(let right)):
-            return ScalarTerm("(\(left.key) \(raw: operation) \(right.key))", kind: .plain)
+            return ScalarTerm(dialect.same(left.key, right.key, negated: negated, kind: .plain), kind: .plain)
         case (.identifier(let model), .scalar(let value)), (.scalar(let value), .identifier(let model)):
             let match = try IdentitySQL.equals(model, value, &context)
             return ScalarTerm(negated ? "(NOT \(match))" : match, kind: .plain)
@@ -46,13 +51,13 @@ enum Equality {
             // Two rows of one table are the same model when their keys are; of two tables,
             // only when both are nil.
             let same: SQLFragment = left.entity.tableName == right.entity.tableName
-                ? "(\(left.key) IS \(right.key))" : "(\(left.key) IS NULL AND \(right.key) IS NULL)"
+                ? dialect.same(left.key, right.key, negated: false, kind: .plain) : "(\(left.key) IS NULL AND \(right.key) IS NULL)"
             return ScalarTerm(negated ? "(NOT \(same))" : same, kind: .plain)
         case (.model(let model), .scalar(let value)), (.scalar(let value), .model(let model)):
             guard value.isNilLiteral else {
                 throw PredicateTranslationError.unsupported("a model compared with a value")
             }
-            return ScalarTerm("(\(model.key) \(raw: operation) NULL)", kind: .plain)
+            return ScalarTerm("(\(model.key) \(raw: negated ? "IS NOT" : "IS") NULL)", kind: .plain)
         default:
             throw PredicateTranslationError.unsupported("== or != on a to-many relationship")
         }
@@ -115,7 +120,7 @@ enum IdentitySQL {
                 rowsByEntity.append((entity.name, [row]))
             }
         }
-        if rowsByEntity.isEmpty { return "0" }
+        if rowsByEntity.isEmpty { return "\(raw: context.dialect.falseCondition)" }
         // A table of one entity needs no type test.
         let oneType = (context.schema.entity(named: model.entity.tableName)?.typeNames.count ?? 0) == 1
         var parts: [SQLFragment] = []
@@ -124,6 +129,6 @@ enum IdentitySQL {
             parts.append(oneType ? "\(model.key) IN (\(keys))"
                          : "(\(model.key) IN (\(keys)) AND \(model.typeColumn(&context)) = \(SQLFragment.parameter(.text(entity))))")
         }
-        return "COALESCE(\(SQLFragment.joined(parts, separator: " OR ")), 0)"
+        return "COALESCE(\(SQLFragment.joined(parts, separator: " OR ")), \(raw: context.dialect.falseCondition))"
     }
 }

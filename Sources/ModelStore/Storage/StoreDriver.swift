@@ -24,6 +24,16 @@ protocol StoreDriver: AnyObject, Sendable {
     /// process serialized (SQLite has one writer at a time and its busy handler can starve); other
     /// stores run `body` directly.
     func withWriteLock<T>(_ body: () throws -> T) rethrows -> T
+
+    /// Checks that the store can hold `schema`'s tables and columns (PostgreSQL: names that stay
+    /// distinct in 63 bytes).
+    ///
+    /// - Throws: `ModelStoreError.invalidSchema` naming what the store cannot hold.
+    func check(_ schema: StoredSchema) throws
+}
+
+extension StoreDriver {
+    func check(_ schema: StoredSchema) throws {}
 }
 
 /// A connection to a store, used by one context (one thread or task) at a time.

@@ -133,10 +133,10 @@ import Testing
                                                          rhs: PredicateExpressions.Value(OracleValues.cutoff), op: .lessThan))),
             ]
             for (form, expression) in expressions {
-                var translation = TranslationContext(schema: schema)
+                var translation = TranslationContext(schema: schema, dialect: context.container.driver.dialect)
                 translation.variables[variable.key] = .model(.row(of: entity, alias: entity.tableName))
-                let condition = try translation.scalar(expression)
-                let rows = try context.connection().rows(#"SELECT "$pk" FROM "Trip" WHERE "# + condition.fragment.sql, condition.fragment.bindings)
+                let condition = try translation.condition(expression)
+                let rows = try context.connection().rows(#"SELECT "$pk" FROM "Trip" WHERE "# + condition.sql, condition.bindings)
                 let got = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { return key } else { return nil } })
                 let want = Set(try all.filter { try expression.evaluate(PredicateBindings((variable, $0))) }.map { $0.persistentModelID.rowID! })
                 #expect(got == want, "\(form) of \(name): SQL \(got.count) rows, evaluate \(want.count)")

@@ -109,17 +109,24 @@ import Testing
     }
 
     @Test func sortsOfNonStringValuesUseNoCollation() throws {
-        // A sort on numbers or dates stays SQLite's own comparison (an index can serve it);
-        // strings and decimals get the collation that compares them as Swift does.
+        // A sort on numbers or dates stays the store's own comparison (an index can serve it);
+        // strings and decimals get the collation (SQLite) or expression (PostgreSQL) that
+        // compares them as Swift does.
         let schema = TripStore.schema
         let trip = try #require(schema.entity(for: Trip.self))
         let stay = try #require(schema.entity(for: Accommodation.self))
-        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.startDate, order: .reverse)], entity: trip, schema: schema).sql
+        let sqlite = SQLiteDialect()
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.startDate, order: .reverse)], entity: trip, schema: schema, dialect: sqlite).sql
                 == #" ORDER BY "Trip"."startDate" DESC, "Trip"."$pk" ASC"#)
-        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name)], entity: trip, schema: schema).sql
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name)], entity: trip, schema: schema, dialect: sqlite).sql
                 == #" ORDER BY "Trip"."name" COLLATE MODELSTORE_SWIFT ASC, "Trip"."$pk" ASC"#)
-        #expect(try SortSQL.orderBy([SortDescriptor(\Accommodation.trip?.startDate)], entity: stay, schema: schema).sql
+        #expect(try SortSQL.orderBy([SortDescriptor(\Accommodation.trip?.startDate)], entity: stay, schema: schema, dialect: sqlite).sql
                 == #" ORDER BY (SELECT "$p1"."startDate" FROM "Trip" AS "$p1" WHERE "$p1"."$pk" = "Accommodation"."trip") ASC NULLS FIRST, "Accommodation"."$pk" ASC"#)
+        let postgres = PostgresDialect()
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.startDate, order: .reverse)], entity: trip, schema: schema, dialect: postgres).sql
+                == #" ORDER BY "Trip"."startDate" DESC, "Trip"."$pk" ASC"#)
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name)], entity: trip, schema: schema, dialect: postgres).sql
+                == #" ORDER BY normalize("Trip"."name", NFC) COLLATE "C" ASC, "Trip"."$pk" ASC"#)
     }
 }
 
@@ -167,8 +174,8 @@ import Testing
                 #expect(Int32(lexical) == PredicateFunctions.compare(left, right), "\(left.debugDescription) vs \(right.debugDescription)")
             }
         }
-        #expect(PredicateFunctions.collation(for: .lexical) == "MODELSTORE_LEXICAL")
-        #expect(PredicateFunctions.collation(for: String.StandardComparator(.lexical, order: .reverse)) == "MODELSTORE_LEXICAL")
+        #expect(PredicateFunctions.comparatorCollation(for: .lexical)?.name == "MODELSTORE_LEXICAL")
+        #expect(PredicateFunctions.comparatorCollation(for: String.StandardComparator(.lexical, order: .reverse))?.name == "MODELSTORE_LEXICAL")
     }
 }
 

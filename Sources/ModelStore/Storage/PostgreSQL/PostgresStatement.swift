@@ -191,6 +191,43 @@ public final class PostgresStatement {
         return false
     }
 
+    /// Executes the statement with the bound values and reads its whole result at once, leaving
+    /// the statement and its connection free for other commands while the rows are read.
+    /// - Throws: what `step()` throws.
+    func executeAll() throws -> PostgresRows {
+        finish()
+        let rowByRow = readsRowByRow
+        readsRowByRow = false
+        defer { readsRowByRow = rowByRow }
+        try start()
+        let handle = connection.handle
+        var kept: OpaquePointer?
+        var failure: PostgresError?
+        while let next = PQgetResult(handle) {
+            let status = PQresultStatus(next)
+            switch status {
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+                affectedRowCount = Int(String(cString: PQcmdTuples(next))) ?? 0
+                if status == PGRES_TUPLES_OK && kept == nil {
+                    kept = next
+                } else {
+                    PQclear(next)
+                }
+            default:
+                if failure == nil { failure = connection.error(from: next, sql: sql) }
+                PQclear(next)
+            }
+        }
+        started = false
+        if connection.activeStatement === self { connection.activeStatement = nil }
+        connection.noteCommandEnded()
+        if let failure {
+            if let kept { PQclear(kept) }
+            throw failure
+        }
+        return PostgresRows(result: kept, columnTypes: columnTypes, binary: binaryResults, affectedRowCount: affectedRowCount)
+    }
+
     /// Runs to completion, ignoring rows.
     /// - Throws: what `step()` throws.
     public func run() throws {
