@@ -72,3 +72,47 @@ final class TestStore {
     /// The PostgreSQL database (nil for other kinds).
     var postgres: PostgresTestDatabase? { database }
 }
+
+/// A test's store, a container on it and a context: what most behaviour suites start from.
+final class StoreFixture {
+    let store: TestStore
+    let container: ModelContainer
+    let context: ModelContext
+
+    init(_ kind: StoreKind, _ schema: Schema, recordsHistory: Bool = true) throws {
+        store = try TestStore(kind)
+        container = try store.container(for: schema, recordsHistory: recordsHistory)
+        context = ModelContext(container)
+    }
+}
+
+extension TestStore {
+    /// Makes every insert into `table` of a row whose `column` holds `value` fail, with the store's
+    /// own error, until `allowInserts(into:)`: a save that fails half way through.
+    func failInserts(into table: String, whereColumn column: String, is value: String, on connection: any StoreConnection) throws {
+        let (table, column, value) = (SQLQuote.identifier(table), SQLQuote.identifier(column), SQLQuote.literal(value))
+        switch kind {
+        case .sqliteFile, .sqliteMemory:
+            try connection.execute("CREATE TRIGGER \"boom\" BEFORE INSERT ON \(table) WHEN NEW.\(column) = \(value) BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        case .postgresql:
+            try connection.execute("CREATE FUNCTION \"boom\"() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN IF NEW.\(column) = \(value) THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END$$")
+            try connection.execute("CREATE TRIGGER \"boom\" BEFORE INSERT ON \(table) FOR EACH ROW EXECUTE FUNCTION \"boom\"()")
+        }
+    }
+
+    /// Removes what `failInserts` added.
+    func allowInserts(into table: String, on connection: any StoreConnection) throws {
+        switch kind {
+        case .sqliteFile, .sqliteMemory: try connection.execute("DROP TRIGGER \"boom\"")
+        case .postgresql: try connection.execute("DROP TRIGGER \"boom\" ON \(SQLQuote.identifier(table))")
+        }
+    }
+
+    /// Whether `error` is the store's own error (`SQLiteError`, `PostgresError`).
+    func isStoreError(_ error: any Error) -> Bool {
+        switch kind {
+        case .sqliteFile, .sqliteMemory: return error is SQLiteError
+        case .postgresql: return error is PostgresError
+        }
+    }
+}

@@ -102,7 +102,7 @@ extension PostgresDialect {
 
     func caseInsensitiveCompare(_ text: SQLFragment, _ other: SQLFragment) -> SQLFragment {
         let (left, right) = (Self.folded(text), Self.folded(other))
-        return "(CASE WHEN \(left) COLLATE \"C\" < \(right) THEN -1 WHEN \(left) = \(right) THEN 0 WHEN \(left) COLLATE \"C\" > \(right) THEN 1 END)"
+        return "(CASE WHEN \(left) < \(right) THEN -1 WHEN \(left) = \(right) THEN 0 WHEN \(left) > \(right) THEN 1 END)"
     }
 
     func floatingPoint(_ number: SQLFragment) -> SQLFragment { "CAST(\(number) AS double precision)" }
@@ -129,9 +129,9 @@ extension PostgresDialect {
 
     /// Full case folding as Foundation's case-insensitive comparison does it (ß is ss, ﬁ is fi),
     /// on the NFD form: ICU's upper case then lower case, dotless ı kept (Foundation does not
-    /// fold it to i) by a private-use stand-in.
+    /// fold it to i) by a private-use stand-in; compared in code point order (`"C"`).
     static func folded(_ text: SQLFragment) -> SQLFragment {
-        "replace(normalize(lower(upper(replace(normalize(\(text), NFD), 'ı', chr(57344)) COLLATE \"und-x-icu\")), NFD), chr(57344), 'ı')"
+        "(replace(normalize(lower(upper(replace(normalize(\(text), NFD), 'ı', chr(57344)) COLLATE \"und-x-icu\")), NFD), chr(57344), 'ı') COLLATE \"C\")"
     }
 
     /// A folded text without its combining diacritical marks (U+0300–U+036F).
