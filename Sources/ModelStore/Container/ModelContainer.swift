@@ -96,8 +96,7 @@ public final class ModelContainer: Sendable {
         case .sqlite(let path, let isFile):
             return try SQLiteDriver(path: path, isFile: isFile, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         case .postgresql(let url):
-            return try PostgresDriver(url: url, maximumConnections: configuration.maximumConnections,
-                                      waitTimeout: TimeInterval(configuration.busyTimeoutMilliseconds) / 1000)
+            return try PostgresDriver(url: url, maximumConnections: configuration.maximumConnections)
         }
     }
 }

@@ -116,3 +116,17 @@ extension TestStore {
         }
     }
 }
+
+extension TestStore {
+    /// Where a child process finds the store: the file's path, or the database's URL.
+    var location: String {
+        if let url { return url.path }
+        return configuration.url?.absoluteString ?? ""
+    }
+
+    /// A SQLite connection to the file of a file store (nil for other kinds), for SQLite's own checks.
+    func sqliteFileConnection() throws -> SQLiteConnection? {
+        guard let url else { return nil }
+        return try SQLiteConnection(path: url.path, isFile: true)
+    }
+}

@@ -13,10 +13,11 @@ final class PostgresDriver: StoreDriver, @unchecked Sendable {
     /// The container's connections (thread-safe).
     let pool: PostgresConnectionPool
 
-    /// A driver for the database `url` names, with a pool of at most `maximumConnections`.
+    /// A driver for the database `url` names, with a pool of at most `maximumConnections` (a
+    /// context finding all of them busy waits up to `waitTimeout` seconds).
     ///
     /// - Throws: `PostgresError` `.invalidURL` when the URL cannot be used.
-    init(url: URL, maximumConnections: Int, waitTimeout: TimeInterval) throws {
+    init(url: URL, maximumConnections: Int, waitTimeout: TimeInterval = 30) throws {
         pool = PostgresConnectionPool(url: try PostgresURL(url: url), maximumConnections: maximumConnections, waitTimeout: waitTimeout)
     }
 
