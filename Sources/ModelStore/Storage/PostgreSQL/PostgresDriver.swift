@@ -88,8 +88,18 @@ final class PostgresStoreConnection: StoreConnection {
         return try body(connection)
     }
 
+    /// Runs `sql`; after a schema change (`CREATE`, `ALTER`, `DROP`) the connection's prepared
+    /// statements are prepared again on their next use (see `discardPreparedStatements`).
     func execute(_ sql: String) throws {
-        try withConnection { try $0.execute(sql) }
+        try withConnection { connection in
+            try connection.execute(sql)
+            if Self.changesSchema(sql) { try connection.discardPreparedStatements() }
+        }
+    }
+
+    private static func changesSchema(_ sql: String) -> Bool {
+        let head = sql.prefix(7).uppercased()
+        return head.hasPrefix("ALTER ") || head.hasPrefix("DROP ") || head.hasPrefix("CREATE ")
     }
 
     func statement(_ sql: String) throws -> any StoreStatement {
