@@ -115,6 +115,13 @@ let package = Package(
             name: "modelgenTests",
             dependencies: ["modelgen"]
         ),
+        // Child process of the multi-process upsert test: upserts members and badges, one save at a
+        // time, into a SQLite file or a PostgreSQL database several writers share.
+        .executableTarget(
+            name: "UpsertWriter",
+            dependencies: ["ModelStore"],
+            plugins: ["ModelGenPlugin"]
+        ),
         // Child process of the migration crash test: migrates a store through a plan until killed.
         .executableTarget(
             name: "CrashMigrator",
@@ -122,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport"],
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "UpsertWriter", "StoreTestSupport"],
             exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.

@@ -43,7 +43,7 @@ actor TripCounter: ModelActor {
     /// readers count, each on its own actor. Every importer's save is one transaction, so a
     /// reader sees a multiple of 10,000; the result is exact: every row once, every returned
     /// identifier permanent, distinct, and naming its own row.
-    @Test(.timeLimit(.minutes(5)), arguments: StoreKind.allCases)
+    @Test(.timeLimit(.minutes(5)), arguments: StoreKind.persistent)
     func eightImportersAndReadersOnOneContainer(_ kind: StoreKind) async throws {
         let store = try TestStore(kind)
         let container = try store.container(for: TripStore.schema)

@@ -10,7 +10,7 @@ import Testing
         try OracleStore(kind, TripStore.schema) { try SortTripsDataSet.populate($0) }
     }
 
-    @Test(arguments: StoreKind.allCases) func tripSorts(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.persistent) func tripSorts(_ kind: StoreKind) throws {
         let oracle = try Self.oracle(kind)
         let context = oracle.context
         let keys: [SortKey<Trip>] = [
@@ -26,7 +26,7 @@ import Testing
         #expect(tied > 100, "the data set must give the sorts ties to break")
     }
 
-    @Test(arguments: StoreKind.allCases) func subclassSorts(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.persistent) func subclassSorts(_ kind: StoreKind) throws {
         let oracle = try Self.oracle(kind)
         let context = oracle.context
         let keys: [SortKey<BusinessTrip>] = [
@@ -39,7 +39,7 @@ import Testing
         try SortOracle.check(personal, in: context, describe: { "\($0.persistentModelID) \($0.name.debugDescription)" })
     }
 
-    @Test(arguments: StoreKind.allCases) func toOneSorts(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.persistent) func toOneSorts(_ kind: StoreKind) throws {
         let oracle = try Self.oracle(kind)
         let context = oracle.context
         let keys: [SortKey<Accommodation>] = [
@@ -64,7 +64,7 @@ import Testing
         try OracleStore(kind, Shop.schema) { try ShopDataSet.populate($0) }
     }
 
-    @Test(arguments: StoreKind.allCases) func productSorts(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.persistent) func productSorts(_ kind: StoreKind) throws {
         let oracle = try Self.oracle(kind)
         let context = oracle.context
         let keys: [SortKey<Product>] = [
@@ -81,7 +81,7 @@ import Testing
         try SortOracle.check(digital, in: context, describe: { "\($0.persistentModelID) \($0.fileSize)" })
     }
 
-    @Test(arguments: StoreKind.allCases) func orderAndCategorySorts(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.persistent) func orderAndCategorySorts(_ kind: StoreKind) throws {
         let oracle = try Self.oracle(kind)
         let context = oracle.context
         let keys: [SortKey<Order>] = [
@@ -104,7 +104,7 @@ import Testing
         try OracleStore(kind, SpecAllTypesStore.schema) { try SortAllTypesDataSet.populate($0) }
     }
 
-    @Test(arguments: StoreKind.allCases) func everyComparableTypeSorts(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.persistent) func everyComparableTypeSorts(_ kind: StoreKind) throws {
         let oracle = try Self.oracle(kind)
         let context = oracle.context
         let keys: [SortKey<SpecEverything>] = [

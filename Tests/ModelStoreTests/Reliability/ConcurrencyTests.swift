@@ -33,7 +33,7 @@ import Testing
         group.wait()
     }
 
-    @Test(.timeLimit(.minutes(3)), arguments: StoreKind.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: StoreKind.persistent)
     func writersAndReadersSeeOnlyCommittedStates(_ kind: StoreKind) throws {
         let store = try TestStore(kind)
         let container = try store.container(for: TripStore.schema)

@@ -41,7 +41,7 @@ import Testing
         try store.objectNames(type: "table").union(store.objectNames(type: "index"))
     }
 
-    @Test(arguments: StoreKind.allCases) func payloadsRoundTripInEveryKindOfColumn(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.persistent) func payloadsRoundTripInEveryKindOfColumn(_ kind: StoreKind) throws {
         let store = try TestStore(kind)
         let tablesBefore: Set<String>
         let payloads = Self.payloads(kind)
@@ -108,7 +108,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases) func payloadsRoundTripInArrayColumns(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.persistent) func payloadsRoundTripInArrayColumns(_ kind: StoreKind) throws {
         let store = try TestStore(kind)
         let payloads = Self.payloads(kind)
         do {

@@ -14,7 +14,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `MODELSTORE_TEST_POSTGRES_URL` names, else a throwaway server started once per test process).
     case postgresql
 
-    /// The stores that outlive their containers (a test that reopens a store).
+    /// The stores that outlive their containers (a test that reopens a store). Also the kinds of
+    /// the heaviest tests (large data sets, many threads): an in-memory SQLite store runs the very
+    /// SQL of a file store.
     static let persistent: [StoreKind] = [.sqliteFile, .postgresql]
 
     var testDescription: String { rawValue }
