@@ -2,6 +2,8 @@ extension ModelContext {
     /// Discards every unsaved insert, delete and change: saved models get their saved values
     /// back (relationships reload from the store on next access), inserted models leave the context.
     public func rollback() {
+        guards.enter()
+        defer { guards.leave() }
         for object in inserted {
             object.status = .detached
             object.link = nil

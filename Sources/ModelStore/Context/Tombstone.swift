@@ -21,6 +21,8 @@ public struct Tombstone<T: PersistentModel> {
 extension ModelContext {
     /// Tombstones of deleted models of `type` (and its subclasses), oldest first.
     public func tombstones<T: PersistentModel>(for type: T.Type) throws -> [Tombstone<T>] {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: type)
         let names = entity.typeNames
         let table = SQLQuote.identifier(StorageNames.tombstoneTable)
@@ -51,6 +53,8 @@ extension ModelContext {
 
     /// Removes the tombstones of `type` (and its subclasses).
     public func removeTombstones<T: PersistentModel>(for type: T.Type) throws {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: type)
         let names = entity.typeNames
         try connection().run("DELETE FROM \(SQLQuote.identifier(StorageNames.tombstoneTable)) WHERE entity IN (\(names.map { _ in "?" }.joined(separator: ", ")))",
