@@ -10,6 +10,10 @@ extension ModelContext {
 
     /// The models that match `descriptor`, each of its own dynamic type (a `Trip` fetch returns
     /// `BusinessTrip` and `PersonalTrip` instances too), one instance per row per context.
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` naming the first row met whose stored value does not
+    ///   fit its property (a predicate that leaves it out, `fetchIdentifiers` and `fetchCount` still
+    ///   work); `.unsupportedPredicate`; `.unknownEntity`; the store's error (`SQLiteError`).
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         guards.enter()
         defer { guards.leave() }
@@ -21,6 +25,8 @@ extension ModelContext {
     }
 
     /// The number of saved models that match `descriptor` (limit and offset apply).
+    ///
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         guards.enter()
         defer { guards.leave() }
@@ -34,6 +40,8 @@ extension ModelContext {
 
     /// The identifiers of the models that match `descriptor`, read without making models (so a
     /// row whose values cannot be read still has its identifier).
+    ///
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
         guards.enter()
         defer { guards.leave() }
