@@ -34,12 +34,17 @@ extension ModelContext {
                 if case .objects = object.slots[index] { object.slots[index] = .unloaded }
             }
         }
+        clearPendingLists()
+        deferredError = nil
+    }
+
+    /// Empties the lists of unsaved inserts, deletes, changes and join-table changes.
+    func clearPendingLists() {
         inserted = []
         deleted = []
         dirty = []
         touched = [:]
         linkChanges = [:]
         linkOrder = []
-        deferredError = nil
     }
 }

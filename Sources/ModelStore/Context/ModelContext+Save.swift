@@ -268,12 +268,7 @@ extension ModelContext {
         // The saved changes leave the context's lists first: a change an observer makes while the
         // graph is updated below (its `onChange` runs at `willSet`) stays pending for the next save.
         let (saved, savedDirty, savedTouched) = (inserted, dirty, touched)
-        inserted = []
-        deleted = []
-        dirty = []
-        touched = [:]
-        linkChanges = [:]
-        linkOrder = []
+        clearPendingLists()
         for object in saved where !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             object.status = .persisted
