@@ -134,7 +134,7 @@ extension ModelContext {
                 guard try statement.step() else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key") }
                 rowID = statement.int64(at: 0)
                 try statement.run()
-                if sql.isUpsert, let existing = registered[entity.hierarchyIndex][rowID] ?? upsertedRows[RowKey(entity, rowID)], existing !== object {
+                if sql.isUpsert, let existing = upsertedRows[RowKey(entity, rowID)] ?? registered[entity.hierarchyIndex][rowID], existing !== object {
                     upserted.append((existing, rowID))
                 }
                 if sql.isUpsert { upsertedRows[RowKey(entity, rowID)] = object }

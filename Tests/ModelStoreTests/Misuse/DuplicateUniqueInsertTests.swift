@@ -68,3 +68,22 @@ import Testing
         #expect(lamp.tags.count == 1 && lamp.tags.first === replacement)
     }
 }
+
+extension DuplicateUniqueInsertTests {
+    @Test("A stored model and two new ones with its unique value: the last new one keeps the row, both others leave", arguments: StoreKind.allCases)
+    func storedModelAndTwoNewOnes(_ kind: StoreKind) throws {
+        let store = try MisuseStore(kind, Shop.schema)
+        let context = store.context()
+        context.insert(Customer(name: "Stored", email: "ann@example.com"))
+        try context.save()
+        let stored = try #require(context.fetch(FetchDescriptor<Customer>()).first)
+        let first = Customer(name: "First", email: "ann@example.com")
+        let second = Customer(name: "Second", email: "ann@example.com")
+        context.insert(first)
+        context.insert(second)
+        try context.save()
+        #expect(stored.modelContext == nil && first.modelContext == nil && second.modelContext === context)
+        #expect(try context.fetch(FetchDescriptor<Customer>()).map { $0 === second } == [true])
+        #expect(try store.rows("Customer").count == 1)
+    }
+}
