@@ -1,8 +1,9 @@
 // The child process of the multi-process misuse tests (Tests/ModelStoreTests/Misuse, issue #20).
 //
-//     MisuseProbe hold-write STORE SECONDS
+//     MisuseProbe hold-write STORE SECONDS [RELEASE-FILE]
 //         Opens the SQLite file STORE directly, takes its write lock (BEGIN IMMEDIATE and a write),
-//         prints "holding", keeps it for SECONDS, rolls back, prints "released".
+//         prints "holding", keeps it for SECONDS or until RELEASE-FILE exists, rolls back, prints
+//         "released".
 //     MisuseProbe share-context STORE|memory overlap|hammer|handover
 //         One ModelContext of the generated Trips code used by two threads:
 //         overlap  — thread 2 inserts while thread 1 is inside `transaction { }` (at once, for sure);
@@ -34,7 +35,7 @@ final class Shared: @unchecked Sendable {
     init(_ context: ModelContext) { self.context = context }
 }
 
-func holdWrite(path: String, seconds: Double) {
+func holdWrite(path: String, seconds: Double, releaseFile: String?) {
     var handle: OpaquePointer?
     guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else { fail("cannot open \(path)") }
     sqlite3_busy_timeout(handle, 5000)
@@ -42,7 +43,10 @@ func holdWrite(path: String, seconds: Double) {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { fail("\(sql): \(String(cString: sqlite3_errmsg(handle)))") }
     }
     say("holding")
-    Thread.sleep(forTimeInterval: seconds)
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline && !(releaseFile.map { FileManager.default.fileExists(atPath: $0) } ?? false) {
+        Thread.sleep(forTimeInterval: 0.01)
+    }
     sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     sqlite3_close(handle)
     say("released")
@@ -115,13 +119,13 @@ func shareContext(store: String, mode: String) throws {
 let arguments = CommandLine.arguments
 do {
     switch arguments.count > 1 ? arguments[1] : "" {
-    case "hold-write" where arguments.count == 4:
+    case "hold-write" where arguments.count == 4 || arguments.count == 5:
         guard let seconds = Double(arguments[3]) else { fail("SECONDS must be a number") }
-        holdWrite(path: arguments[2], seconds: seconds)
+        holdWrite(path: arguments[2], seconds: seconds, releaseFile: arguments.count == 5 ? arguments[4] : nil)
     case "share-context" where arguments.count == 4:
         try shareContext(store: arguments[2], mode: arguments[3])
     default:
-        fail("usage: MisuseProbe hold-write STORE SECONDS | share-context STORE|memory overlap|hammer|handover")
+        fail("usage: MisuseProbe hold-write STORE SECONDS [RELEASE-FILE] | share-context STORE|memory overlap|hammer|handover")
     }
 } catch {
     fail("\(error)")

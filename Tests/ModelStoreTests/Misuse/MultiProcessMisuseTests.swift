@@ -15,29 +15,34 @@ import Testing
 
     @Test("A second thread entering the context while the first is inside it stops the process",
           .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
-    func overlappingUseStops(_ kind: StoreKind) throws {
+    func overlappingUseStops(_ kind: StoreKind) async throws {
         let file = try TemporaryStore()
-        let run = try ProbeRun.run(["share-context", storeArgument(kind, file), "overlap"])
-        #expect(run.reason == .uncaughtSignal, "exit \(run.status), output: \(run.output) \(run.errors)")
+        let run = try await Probe.run(["share-context", storeArgument(kind, file), "overlap"])
+        // Stopped: by the trap of `fatalError` (a signal), or, in a ThreadSanitizer build, by the
+        // sanitizer's own exit on that trap; never a normal end.
+        #expect(run.diedOfSignal || (run.end != nil && run.end != .exit(0)), "\(String(describing: run.end)), output: \(run.output) \(run.errors)")
+        #expect(!run.output.contains("done"))
         #expect(run.errors.contains(Self.message), "stderr: \(run.errors)")
         #expect(run.errors.contains("one thread or task at a time"))
-        #expect(!run.output.contains("done"))
     }
 
     @Test("Two threads inserting and saving through one context stop the process before a row is lost",
           .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
-    func hammeringStops(_ kind: StoreKind) throws {
+    func hammeringStops(_ kind: StoreKind) async throws {
         let file = try TemporaryStore()
-        let run = try ProbeRun.run(["share-context", storeArgument(kind, file), "hammer"])
-        #expect(run.reason == .uncaughtSignal, "exit \(run.status), output: \(run.output) \(run.errors)")
+        let run = try await Probe.run(["share-context", storeArgument(kind, file), "hammer"])
+        // Stopped: by the trap of `fatalError` (a signal), or, in a ThreadSanitizer build, by the
+        // sanitizer's own exit on that trap; never a normal end.
+        #expect(run.diedOfSignal || (run.end != nil && run.end != .exit(0)), "\(String(describing: run.end)), output: \(run.output) \(run.errors)")
+        #expect(!run.output.contains("done"))
         #expect(run.errors.contains(Self.message), "stderr: \(run.errors)")
     }
 
     @Test("A context handed from one thread to another, one at a time, works", .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
-    func handoverWorks(_ kind: StoreKind) throws {
+    func handoverWorks(_ kind: StoreKind) async throws {
         let file = try TemporaryStore()
-        let run = try ProbeRun.run(["share-context", storeArgument(kind, file), "handover"])
-        #expect(run.reason == .exit && run.status == 0, "\(run.errors)")
+        let run = try await Probe.run(["share-context", storeArgument(kind, file), "handover"])
+        #expect(run.end == .exit(0), "\(String(describing: run.end)): \(run.errors)")
         #expect(run.output.contains("done 1000"), "\(run.output)")
     }
 }
@@ -47,27 +52,19 @@ import Testing
 /// timeout and failed with "database is locked").
 @Suite struct OpenDuringWriteTests {
     @Test("Open and fetch while another process holds the write lock", .timeLimit(.minutes(2)))
-    func openWhileAnotherProcessWrites() throws {
+    func openWhileAnotherProcessWrites() async throws {
         let store = try TemporaryStore()
         do {
             let context = ModelContext(try ModelContainer(for: TripStore.schema, configurations: store.configuration))
             context.insert(Trip(name: "Stored", startDate: Day.at(1), endDate: Day.at(2)))
             try context.save()
         }
-        let holdSeconds = 8.0
-        let (process, output, errors) = try ProbeRun.start(["hold-write", store.url.path, String(holdSeconds)])
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-        // Wait for "holding".
-        var seen = Data()
-        let deadline = Date().addingTimeInterval(30)
-        while !String(decoding: seen, as: UTF8.self).contains("holding") && Date() < deadline && process.isRunning {
-            seen += output.fileHandleForReading.availableData
-        }
-        #expect(String(decoding: seen, as: UTF8.self).contains("holding"),
-                "the probe did not take the lock: \(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
+        // The probe holds the lock until told to let go (at most two minutes).
+        let release = store.directory.appendingPathComponent("release")
+        let holder = try Probe(["hold-write", store.url.path, "120", release.path])
+        defer { _ = FileManager.default.createFile(atPath: release.path, contents: nil) }
+        try await holder.waitFor(timeout: 60) { holder.output.contains("holding") || !holder.isRunning }
+        #expect(holder.output.contains("holding"), "the probe did not take the lock: \(holder.errors)")
 
         var configuration = store.configuration
         configuration.busyTimeoutMilliseconds = 5000
@@ -77,7 +74,7 @@ import Testing
         let elapsed = Date().timeIntervalSince(start)
         #expect(names == ["Stored"])
         #expect(elapsed < 2.5, "opening waited \(elapsed) s for the other process's write lock")
-        #expect(process.isRunning, "the probe let go of the lock before the open was measured")
+        #expect(holder.isRunning && !holder.output.contains("released"), "the probe let go of the lock before the open was measured")
         print("OpenDuringWrite: opened and fetched in \(elapsed) s while another process held the write lock")
     }
 }
