@@ -1,31 +1,31 @@
-/// Turns a checked schema into Swift source: one file per input file, holding the entities, enums
-/// and containers that file declares, rendered through the templates.
-public struct CodeGenerator: Sendable {
-    public var templates: TemplateSet
-    public var accessLevel: AccessLevel
+/// A generated Swift file: what the generate stage hands to the output stage.
+struct GeneratedFile: Sendable {
+    /// The output file name (`Trips.model.swift`).
+    var name: String
+    /// The `.model` file it was generated from, as the user named it.
+    var sourcePath: String
+    var contents: String
+}
 
-    public init(templates: TemplateSet = TemplateSet(), accessLevel: AccessLevel = .internal) {
+/// The generate stage: turns the checked schema into Swift source, one file per model file, holding
+/// the entities, enums and containers that file declares, rendered through the templates.
+struct CodeGenerator {
+    let templates: TemplateSet
+    let translator: SchemaTranslator
+
+    init(schema: CheckedSchema, templates: TemplateSet = TemplateSet(), accessLevel: AccessLevel = .internal) {
         self.templates = templates
-        self.accessLevel = accessLevel
+        self.translator = SchemaTranslator(schema: schema, accessLevel: accessLevel)
     }
 
-    /// The generated text of each input, in order.
-    public func generate(_ schema: CheckedSchema, for inputs: [GenerationInput]) throws(TemplateError) -> [String] {
-        let translator = SchemaTranslator(schema: schema, accessLevel: accessLevel)
-        var texts: [String] = []
-        for input in inputs {
-            texts.append(try generate(input, with: translator))
-        }
-        return texts
+    /// The generated file of `source`, named `name`.
+    func generate(_ source: ModelSource, named name: String) throws(TemplateError) -> GeneratedFile {
+        GeneratedFile(name: name, sourcePath: source.path, contents: try generate(source))
     }
 
-    /// The generated text of one input file.
-    public func generate(_ schema: CheckedSchema, for input: GenerationInput) throws(TemplateError) -> String {
-        try generate(input, with: SchemaTranslator(schema: schema, accessLevel: accessLevel))
-    }
-
-    private func generate(_ input: GenerationInput, with translator: SchemaTranslator) throws(TemplateError) -> String {
-        let model = translator.file(input)
+    /// The generated text of `source`.
+    func generate(_ source: ModelSource) throws(TemplateError) -> String {
+        let model = translator.file(source)
         let rendered = try templates.render(TemplateSet.rootTemplateName, with: model.mustacheValue)
         return SourceLayout.tidy(rendered)
     }

@@ -20,13 +20,13 @@ struct SchemaTranslator {
         entityIndexByName[name].map { schema.entities[$0] }
     }
 
-    /// The view model of the file `input`: the entities, top-level enums and containers it declares.
-    func file(_ input: GenerationInput) -> FileViewModel {
-        let entities = schema.entities.filter { $0.range.file == input.path }.map(entity).positioned()
-        let enums = schema.enums.filter { $0.range.file == input.path }.map(enumeration).positioned()
-        let containers = schema.containers.filter { $0.range.file == input.path }.map(container).positioned()
+    /// The view model of the file `source`: the entities, top-level enums and containers it declares.
+    func file(_ source: ModelSource) -> FileViewModel {
+        let entities = schema.entities.filter { $0.range.file == source.path }.map(entity).positioned()
+        let enums = schema.enums.filter { $0.range.file == source.path }.map(enumeration).positioned()
+        let containers = schema.containers.filter { $0.range.file == source.path }.map(container).positioned()
         return FileViewModel(
-            fileName: input.fileName, access: accessLevel.keyword, accessLevel: accessLevel.rawValue,
+            fileName: source.fileName, access: accessLevel.keyword, accessLevel: accessLevel.rawValue,
             entities: entities, enums: enums, containers: containers,
             hasEntities: !entities.isEmpty, hasEnums: !enums.isEmpty, hasContainers: !containers.isEmpty)
     }

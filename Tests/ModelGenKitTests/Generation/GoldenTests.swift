@@ -27,16 +27,15 @@ import Testing
     func sampleMatchesGolden(_ fileName: String) throws {
         let path = "Samples/" + fileName
         let data = try Data(contentsOf: Self.packageRoot.appendingPathComponent(path))
-        let result = LintRun.run([SourceFile(path: path, bytes: Array(data))])
+        let result = try ModelGen.run(.files([SourceFile(path: path, bytes: Array(data))]))
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
-        let schema = try #require(result.schema)
-        let input = GenerationInput(path: path)
-        let generated = try CodeGenerator().generate(schema, for: input)
+        let output = try #require(result.outputs.first)
+        let generated = try #require(output.contents)
         let golden = Self.packageRoot.appendingPathComponent("Tests/ModelStoreTests/Generated")
-            .appendingPathComponent(OutputNaming.outputName(for: input))
+            .appendingPathComponent(output.name)
 
         if Self.updating {
-            try OutputWriter().write([PlannedOutput(url: golden, contents: generated)])
+            try OutputWriter.write([PlannedOutput(url: golden, contents: generated)])
             return
         }
         let expected = (try? String(contentsOf: golden, encoding: .utf8)) ?? ""

@@ -9,7 +9,7 @@ import Testing
 
     @Test func translatorEscapesEveryKeyword() throws {
         let model = SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .internal)
-            .file(GenerationInput(path: "Test.model"))
+            .file(ModelSource(path: "Test.model", text: ""))
         let entity = try #require(model.entities.first)
         #expect(entity.swiftName == "`Protocol`")
         #expect(entity.properties.map(\.swiftName) == ["`default`", "`self`", "`class`"])
@@ -26,13 +26,13 @@ import Testing
     }
 
     @Test func accessLevelKeyword() {
-        let file = SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .public).file(GenerationInput(path: "Test.model"))
+        let file = SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .public).file(ModelSource(path: "Test.model", text: ""))
         #expect(file.access == "public ")
-        #expect(SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .internal).file(GenerationInput(path: "Test.model")).access == "internal ")
+        #expect(SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .internal).file(ModelSource(path: "Test.model", text: "")).access == "internal ")
     }
 
     @Test func onlyTheFilesOwnDeclarationsAreIncluded() {
-        let file = SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .internal).file(GenerationInput(path: "Other.model"))
+        let file = SchemaTranslator(schema: SchemaFixtures.keywords, accessLevel: .internal).file(ModelSource(path: "Other.model", text: ""))
         #expect(file.entities.isEmpty)
         #expect(file.fileName == "Other.model")
     }

@@ -12,7 +12,7 @@ import Testing
         let result = LintRun.run([SourceFile(path: path, bytes: Array(data))])
         let schema = try #require(result.schema)
         for access in [AccessLevel.internal, .public] {
-            let model = SchemaTranslator(schema: schema, accessLevel: access).file(GenerationInput(path: path))
+            let model = SchemaTranslator(schema: schema, accessLevel: access).file(ModelSource(path: path, text: ""))
             #expect(!model.entities.isEmpty)
             #expect(model.mustacheValue == (try MustacheValueEncoder.encode(model)))
         }
@@ -21,14 +21,14 @@ import Testing
     @Test func specAllTypesModel() throws {
         let result = LintRun.run([SourceFile(path: AllTypesGoldenTests.path, bytes: Array(AllTypesGoldenTests.source.utf8))])
         let schema = try #require(result.schema)
-        let model = SchemaTranslator(schema: schema, accessLevel: .package).file(GenerationInput(path: AllTypesGoldenTests.path))
+        let model = SchemaTranslator(schema: schema, accessLevel: .package).file(ModelSource(path: AllTypesGoldenTests.path, text: ""))
         #expect(model.entities.count > 2)
         #expect(model.mustacheValue == (try MustacheValueEncoder.encode(model)))
     }
 
     @Test func fixtureSchemasToo() throws {
         for schema in [SchemaFixtures.keywords, SchemaFixtures.trips] {
-            let model = SchemaTranslator(schema: schema, accessLevel: .internal).file(GenerationInput(path: "Test.model"))
+            let model = SchemaTranslator(schema: schema, accessLevel: .internal).file(ModelSource(path: "Test.model", text: ""))
             #expect(model.mustacheValue == (try MustacheValueEncoder.encode(model)))
         }
     }

@@ -106,17 +106,16 @@ import Testing
     static let path = "SpecAllTypes.model"
 
     func generate() throws -> String {
-        let result = LintRun.run([SourceFile(path: Self.path, bytes: Array(Self.source.utf8))])
+        let result = try ModelGen.run(.files([SourceFile(path: Self.path, text: Self.source)]))
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
-        let schema = try #require(result.schema)
-        return try CodeGenerator().generate(schema, for: GenerationInput(path: Self.path))
+        return try #require(result.outputs.first?.contents)
     }
 
     @Test func generatedCodeMatchesTheGoldenCompiledByModelStoreTests() throws {
         let generated = try generate()
         let golden = GoldenTests.packageRoot.appendingPathComponent("Tests/ModelStoreTests/Generated/SpecAllTypes.model.swift")
         if GoldenTests.updating {
-            try OutputWriter().write([PlannedOutput(url: golden, contents: generated)])
+            try OutputWriter.write([PlannedOutput(url: golden, contents: generated)])
             return
         }
         let expected = (try? String(contentsOf: golden, encoding: .utf8)) ?? ""

@@ -1,18 +1,13 @@
 import Foundation
 
-/// One `.model` file to read, named two ways.
-public struct ModelInput: Hashable, Sendable {
+/// One `.model` file found on disk, named two ways (see `ModelSource`).
+struct DiscoveredModel: Hashable, Sendable {
     /// The path as the user named it (for a file found in a folder: the folder as named, then the
     /// path below it). Diagnostics print this path.
-    public var path: String
+    var path: String
     /// For a file found inside a folder input: its path below that folder (`Travel/Trips.model`).
     /// For a file named directly: its file name (`Trips.model`). Output files are named from this.
-    public var relativePath: String
-
-    public init(path: String, relativePath: String) {
-        self.path = path
-        self.relativePath = relativePath
-    }
+    var relativePath: String
 }
 
 /// Turns the INPUT arguments (files and folders) into the list of `.model` files to read.
@@ -20,29 +15,29 @@ public struct ModelInput: Hashable, Sendable {
 /// Inputs keep their command-line order; the files of one folder are searched recursively and sorted
 /// by their path below it (byte order, so the result does not depend on the file system). Symbolic
 /// links to folders are not followed (no loops); a file reached twice is read once, at its first place.
-public enum InputDiscovery {
+enum InputDiscovery {
     /// The file extension of model files, without the dot.
-    public static let modelExtension = "model"
+    static let modelExtension = "model"
 
     /// The `.model` files named by `arguments`, in order. Throws for no argument, a missing path,
     /// a named file without the `.model` extension, an unreadable folder, or no model file at all.
-    public static func discover(_ arguments: [String]) throws(InputError) -> [ModelInput] {
+    static func discover(_ arguments: [String]) throws(InputError) -> [DiscoveredModel] {
         guard !arguments.isEmpty else { throw InputError("no input: give .model files or folders") }
-        var inputs: [ModelInput] = []
+        var inputs: [DiscoveredModel] = []
         var seen = Set<String>()
         for argument in arguments {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
                 throw InputError("no such file or folder: '\(argument)'")
             }
-            let found: [ModelInput]
+            let found: [DiscoveredModel]
             if isDirectory.boolValue {
                 found = try modelFiles(inFolder: argument)
             } else {
                 guard argument.hasSuffix("." + modelExtension) else {
                     throw InputError("'\(argument)' is not a .\(modelExtension) file")
                 }
-                found = [ModelInput(path: argument, relativePath: (argument as NSString).lastPathComponent)]
+                found = [DiscoveredModel(path: argument, relativePath: (argument as NSString).lastPathComponent)]
             }
             for input in found where seen.insert(canonicalPath(input.path)).inserted {
                 inputs.append(input)
@@ -55,7 +50,7 @@ public enum InputDiscovery {
     }
 
     /// Every `.model` file below `folder`, sorted by relative path.
-    private static func modelFiles(inFolder folder: String) throws(InputError) -> [ModelInput] {
+    private static func modelFiles(inFolder folder: String) throws(InputError) -> [DiscoveredModel] {
         var relativePaths: [String] = []
         var pending: [String] = [""]
         while let relativeFolder = pending.popLast() {
@@ -82,7 +77,7 @@ public enum InputDiscovery {
         }
         return relativePaths
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            .map { ModelInput(path: join(folder, $0), relativePath: $0) }
+            .map { DiscoveredModel(path: join(folder, $0), relativePath: $0) }
     }
 
     private static func join(_ folder: String, _ relative: String) -> String {

@@ -52,8 +52,29 @@ import Testing
     @Test func loaderReadsBytesInOrder() throws {
         let root = try makeFolder(["one.model", "two.model"])
         defer { try? FileManager.default.removeItem(at: root) }
-        let loaded = try ModelLoader.load([root.path + "/two.model", root.path + "/one.model"])
-        #expect(loaded.map(\.input.relativePath) == ["two.model", "one.model"])
-        #expect(loaded.allSatisfy { $0.source.bytes == Array("entity X {}\n".utf8) })
+        let loaded = try SourceLoader.load([root.path + "/two.model", root.path + "/one.model"], maximumBytes: 1000)
+        #expect(loaded.map(\.relativePath) == ["two.model", "one.model"])
+        #expect(loaded.allSatisfy { $0.file.bytes == Array("entity X {}\n".utf8) })
+    }
+
+    /// Inputs past the size limit stop the run with an input error before they are read.
+    @Test func inputsPastTheLimitAreRefused() throws {
+        let root = try makeFolder(["one.model", "two.model"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let size = "entity X {}\n".utf8.count
+        #expect(try SourceLoader.load([root.path], maximumBytes: 2 * size).count == 2)
+        #expect(throws: InputError.self) { try SourceLoader.load([root.path], maximumBytes: 2 * size - 1) }
+        let options = GeneratorOptions(output: .lint, maximumInputBytes: 2 * size - 1)
+        do {
+            _ = try ModelGen.run(.paths([root.path]), options: options)
+            Issue.record("a run past the limit did not stop")
+        } catch {
+            #expect(error.kind == .input)
+            #expect(error.message.contains("more than"), "\(error.message)")
+        }
+        let inMemory = ModelSource(path: "Big.model", text: String(repeating: " ", count: 11))
+        #expect(throws: GeneratorError.self) {
+            try ModelGen.run(.sources([inMemory]), options: GeneratorOptions(maximumInputBytes: 10))
+        }
     }
 }

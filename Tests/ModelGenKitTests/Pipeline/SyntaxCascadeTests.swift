@@ -2,7 +2,7 @@ import Testing
 @testable import ModelGenKit
 
 /// A run with syntax errors still checks the declarations that parsed, without follow-on errors.
-@Suite struct LintRunTests {
+@Suite struct SyntaxCascadeTests {
     private let source = SourceFile(path: "mixed.model", text: """
         entity Trip {
             name: String
@@ -25,7 +25,7 @@ import Testing
         """)
 
     @Test func semanticRulesRunBesideSyntaxErrors() {
-        let result = LintRun.run([source])
+        let result = Run.lint([source])
         let found = result.diagnostics.map { "\($0.range.start.line):\($0.rule)" }
         #expect(found == ["3:syntax", "9:missing-super-init", "13:unknown-type", "17:syntax"])
         #expect(result.schema == nil)
@@ -34,13 +34,13 @@ import Testing
     @Test func followOnErrorsOfABrokenDeclarationAreDropped() {
         // `init(name, startDate)` names the property lost by recovery: no unknown-init-parameter.
         // `Place` occurs in the broken declaration at line 17: no unknown-type for `place: Place?`.
-        let rules = LintRun.run([source]).diagnostics.map(\.rule)
+        let rules = Run.lint([source]).diagnostics.map(\.rule)
         #expect(!rules.contains(.unknownInitParameter))
         #expect(rules.filter { $0 == .unknownType }.count == 1)
     }
 
     @Test func aCleanRunIsUnfiltered() {
         let clean = SourceFile(path: "c.model", text: "entity A {\n    b: Bee\n}\n")
-        #expect(LintRun.run([clean]).diagnostics.map(\.rule) == [.unknownType])
+        #expect(Run.lint([clean]).diagnostics.map(\.rule) == [.unknownType])
     }
 }
