@@ -10,7 +10,7 @@ public enum SchemaChecker {
     public static func check(_ files: [ModelFile]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {
         let model = analyze(files)
         let diagnostics = sorted(model.sink.diagnostics, files: model.filePaths)
-        return (model.sink.hasErrors ? nil : SchemaBuilder.build(model), diagnostics)
+        return (model.sink.hasErrors ? nil : CheckedSchemaBuilder.build(model), diagnostics)
     }
 
     /// Runs every stage in order and returns the resolved model with its diagnostics.

@@ -1,6 +1,6 @@
 // Turns a checked `SemanticModel` into the `CheckedSchema` that generation reads.
 
-enum SchemaBuilder {
+enum CheckedSchemaBuilder {
     /// The schema of `model`. Meant for a model without errors; on a model with errors it still
     /// returns a schema of what resolved (properties that did not resolve are left out).
     static func build(_ model: SemanticModel) -> CheckedSchema {
