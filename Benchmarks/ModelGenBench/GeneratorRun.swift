@@ -57,8 +57,8 @@ enum GeneratorRun {
     static func runOnce(input: URL, output: URL) throws -> Run {
         let clock = StageClock()
         let options = GeneratorOptions(output: .write(directory: output), stageObserver: { clock.start($0) })
-        let resident = PeakMemory.residentBytes()
         PeakMemory.reset()
+        let resident = PeakMemory.residentBytes()
         let result = try ModelGen.run(.paths([input.path]), options: options)
         clock.stop()
         let peak = PeakMemory.peakBytes() - resident
