@@ -84,10 +84,18 @@ let package = Package(
             dependencies: ["ModelStore"],
             plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
         ),
+        // Golden files (compare, or rewrite under MODELGEN_UPDATE_GOLDENS=1) for every test target.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit", "FuzzOracle"],
-            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec", "Syntax/Fixtures"]
+            dependencies: ["ModelGenKit", "FuzzOracle", "TestSupport"],
+            exclude: [
+                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec",
+                "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
+            ]
         ),
         // End-to-end tests that run the built `modelgen` binary.
         .testTarget(
@@ -102,7 +110,7 @@ let package = Package(
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["modelgen", "TemplateEmbedder"],
+            dependencies: ["modelgen", "TemplateEmbedder", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         // Timing, peak memory, arguments and tables shared by the benchmarks.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ModelGenKit
 
@@ -6,10 +7,9 @@ import Testing
 /// byte for byte. Those files are compiled and exercised by the ModelStoreTests target.
 /// `MODELGEN_UPDATE_GOLDENS=1 swift test` rewrites them from the generator's output.
 @Suite struct GoldenTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = GoldenFile.packageRoot(from: #filePath)
 
-    static var updating: Bool { ProcessInfo.processInfo.environment["MODELGEN_UPDATE_GOLDENS"] == "1" }
+    static var updating: Bool { GoldenFile.isUpdating }
 
     /// The `.model` files directly inside `Samples/`, sorted.
     static func samples() throws -> [String] {
@@ -33,19 +33,7 @@ import Testing
         let generated = try #require(output.contents)
         let golden = Self.packageRoot.appendingPathComponent("Tests/ModelStoreTests/Generated")
             .appendingPathComponent(output.name)
-
-        if Self.updating {
-            try OutputWriter.write([PlannedOutput(url: golden, contents: generated)])
-            return
-        }
-        let expected = (try? String(contentsOf: golden, encoding: .utf8)) ?? ""
-        if generated != expected {
-            Issue.record("""
-                \(golden.lastPathComponent) differs from what modelgen generates for \(path) \
-                (- golden, + generated; MODELGEN_UPDATE_GOLDENS=1 swift test rewrites it):
-                \(TextDiff.lines(expected: expected, actual: generated))
-                """)
-        }
+        try GoldenFile.expect(generated, matches: golden, what: "\(output.name) (generated from \(path))")
     }
 
     @Test func diffShowsChangedLinesWithContext() {

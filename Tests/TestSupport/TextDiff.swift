@@ -1,7 +1,7 @@
 /// A readable line diff for golden-file mismatches: `-` lines expected, `+` lines produced,
 /// with a few lines of context around each change.
-enum TextDiff {
-    static func lines(expected: String, actual: String, context: Int = 3) -> String {
+public enum TextDiff {
+    public static func lines(expected: String, actual: String, context: Int = 3) -> String {
         let old = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let new = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // Longest common subsequence table (golden files are small: a few thousand lines at most).
