@@ -3,7 +3,7 @@
 // relationship (a relationship and its inverse make a single edge).
 
 /// The drawable content of a checked schema, in schema order.
-public struct DiagramModel: Hashable, Sendable {
+struct DiagramModel: Hashable, Sendable {
     /// One box per entity.
     public struct Node: Hashable, Sendable {
         public var name: String

@@ -6,7 +6,7 @@
 /// edge to its base with a hollow arrowhead; each relationship is one edge with the multiplicity at
 /// both ends (`taillabel` at the source, `headlabel` at the destination) and a label naming the
 /// property, its delete rule, and the inverse with its delete rule.
-public enum DotDiagram {
+enum DotDiagram {
     /// The diagram text, ending with a newline. Deterministic: the same schema gives the same bytes.
     public static func render(_ schema: CheckedSchema) -> String {
         render(DiagramModel(schema))

@@ -6,7 +6,7 @@
 /// with an inheritance arrow; each relationship is one line, with the multiplicity at both ends
 /// (only at the destination for a relationship without an inverse) and a label naming the property,
 /// its delete rule, and the inverse with its delete rule.
-public enum MermaidDiagram {
+enum MermaidDiagram {
     /// The diagram text, ending with a newline. Deterministic: the same schema gives the same bytes.
     public static func render(_ schema: CheckedSchema) -> String {
         render(DiagramModel(schema))

@@ -4,7 +4,7 @@
 /// when others had syntax errors). Each stage marks what it could not resolve, and later stages
 /// skip it silently, so one mistake yields one diagnostic. Decisions where the spec is silent are
 /// documented in `docs/Rules.md`.
-public enum SchemaChecker {
+enum SchemaChecker {
     /// Checks all files of one run together. The schema is `nil` when any error was found.
     /// Diagnostics are sorted by file (in input order) and position.
     public static func check(_ files: [ModelFile]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {

@@ -3,7 +3,7 @@
 // enforces it), so no code that walks it recurses as deep as the input's nesting.
 
 /// A name as written, with its range. `isEscaped` is true for a name written in backticks.
-public struct Identifier: Hashable, Sendable, CustomStringConvertible {
+struct Identifier: Hashable, Sendable, CustomStringConvertible {
     public var name: String
     public var range: SourceRange
     public var isEscaped: Bool
@@ -18,7 +18,7 @@ public struct Identifier: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A comment kept for `modelgen format`. `text` is the comment exactly as written, markers included.
-public struct Comment: Hashable, Sendable {
+struct Comment: Hashable, Sendable {
     public enum Kind: Hashable, Sendable { case line, block, doc }
     public var kind: Kind
     public var text: String
@@ -32,7 +32,7 @@ public struct Comment: Hashable, Sendable {
 }
 
 /// A `///` doc comment: the text of each line after `///` (one leading space removed).
-public struct DocComment: Hashable, Sendable {
+struct DocComment: Hashable, Sendable {
     public var lines: [String]
     public var range: SourceRange
 
@@ -43,7 +43,7 @@ public struct DocComment: Hashable, Sendable {
 }
 
 /// One parsed file.
-public struct ModelFile: Sendable {
+struct ModelFile: Sendable {
     public var source: SourceFile
     public var declarations: [Declaration]
     /// Every comment of the file (including doc comments), in source order.
@@ -57,7 +57,7 @@ public struct ModelFile: Sendable {
 }
 
 /// A top-level declaration.
-public enum Declaration: Sendable {
+enum Declaration: Sendable {
     case entity(EntityDecl)
     case enumeration(EnumDecl)
     case container(ContainerDecl)
@@ -80,7 +80,7 @@ public enum Declaration: Sendable {
 }
 
 /// `entity Name[: Base] { members }`
-public struct EntityDecl: Sendable {
+struct EntityDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     public var base: Identifier?
@@ -98,7 +98,7 @@ public struct EntityDecl: Sendable {
 }
 
 /// A member of an entity body.
-public enum EntityMember: Sendable {
+enum EntityMember: Sendable {
     case property(PropertyDecl)
     case initializer(InitDecl)
     case enumeration(EnumDecl)
@@ -116,7 +116,7 @@ public enum EntityMember: Sendable {
 }
 
 /// `[attributes] [var] name: Type [= default]`
-public struct PropertyDecl: Sendable {
+struct PropertyDecl: Sendable {
     public var doc: DocComment?
     public var attributes: [AttributeDecl]
     public var hasVar: Bool
@@ -138,7 +138,7 @@ public struct PropertyDecl: Sendable {
 }
 
 /// A type as written. Nesting depth is bounded by the parser.
-public indirect enum TypeKind: Hashable, Sendable {
+indirect enum TypeKind: Hashable, Sendable {
     /// `Name` or `Outer.Inner` (components in order).
     case named([Identifier])
     /// `T?`
@@ -153,7 +153,7 @@ public indirect enum TypeKind: Hashable, Sendable {
     case generic([Identifier], [TypeExpr])
 }
 
-public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
+struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
     public var kind: TypeKind
     public var range: SourceRange
 
@@ -176,7 +176,7 @@ public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A default value or attribute argument value.
-public indirect enum ExpressionKind: Hashable, Sendable {
+indirect enum ExpressionKind: Hashable, Sendable {
     case string(String)
     /// The integer as written, `_` removed, sign included (`-12`). Kept as text so that out-of-range
     /// values can be diagnosed against the property's type.
@@ -195,7 +195,7 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     case keyPath(KeyPathExpr)
 }
 
-public struct Expression: Hashable, Sendable {
+struct Expression: Hashable, Sendable {
     public var kind: ExpressionKind
     public var range: SourceRange
 
@@ -206,7 +206,7 @@ public struct Expression: Hashable, Sendable {
 }
 
 /// `\Root.a` or `\.a`.
-public struct KeyPathExpr: Hashable, Sendable {
+struct KeyPathExpr: Hashable, Sendable {
     public var root: Identifier?
     public var components: [Identifier]
     public var range: SourceRange
@@ -219,7 +219,7 @@ public struct KeyPathExpr: Hashable, Sendable {
 }
 
 /// `@Attribute(...)`, `@Relationship(...)`, `@Transient` (or any other `@Name`, diagnosed later).
-public struct AttributeDecl: Sendable {
+struct AttributeDecl: Sendable {
     /// The name after `@`.
     public var name: Identifier
     public var arguments: [AttributeArgument]
@@ -236,7 +236,7 @@ public struct AttributeDecl: Sendable {
 }
 
 /// `label: value` or an unlabeled `value` (e.g. `.unique`).
-public struct AttributeArgument: Sendable {
+struct AttributeArgument: Sendable {
     public var label: Identifier?
     public var value: Expression
     public var range: SourceRange
@@ -249,7 +249,7 @@ public struct AttributeArgument: Sendable {
 }
 
 /// `init(p1, p2) [{ super.init(q1, q2) }]`
-public struct InitDecl: Sendable {
+struct InitDecl: Sendable {
     public var doc: DocComment?
     public var parameters: [Identifier]
     public var superInit: SuperInitCall?
@@ -267,7 +267,7 @@ public struct InitDecl: Sendable {
 }
 
 /// `super.init(q1, q2)`
-public struct SuperInitCall: Sendable {
+struct SuperInitCall: Sendable {
     public var arguments: [Identifier]
     public var range: SourceRange
 
@@ -278,7 +278,7 @@ public struct SuperInitCall: Sendable {
 }
 
 /// `#Unique<E>([\.a], [\.b, \.c])` or `#Index(...)`.
-public struct ConstraintMacro: Sendable {
+struct ConstraintMacro: Sendable {
     public enum Kind: String, Sendable { case unique = "Unique", index = "Index" }
     public var kind: Kind
     public var genericArgument: Identifier?
@@ -295,7 +295,7 @@ public struct ConstraintMacro: Sendable {
 }
 
 /// `enum Name: String[, Codable] { case a, b = "bee" }`
-public struct EnumDecl: Sendable {
+struct EnumDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     /// The inheritance clause as written, in order (`String`, `Codable`). The first is the raw type.
@@ -313,7 +313,7 @@ public struct EnumDecl: Sendable {
 }
 
 /// One case of an enum, with its raw value if written.
-public struct EnumCaseDecl: Sendable {
+struct EnumCaseDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     public var rawValue: Expression?
@@ -328,7 +328,7 @@ public struct EnumCaseDecl: Sendable {
 }
 
 /// `container Name { A, B }`
-public struct ContainerDecl: Sendable {
+struct ContainerDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     public var entries: [Identifier]
