@@ -35,7 +35,7 @@ public enum ModelGen {
         _ input: GeneratorInput, rewrite: Bool = false, options: GeneratorOptions = GeneratorOptions()
     ) throws(GeneratorError) -> FormatResult {
         let pipeline = GeneratorPipeline(options: options)
-        let parsed = pipeline.parse(try pipeline.load(input))
+        let parsed = pipeline.parse(try pipeline.load(input), keepingComments: true)
         let sources = parsed.sources.map(\.file)
         guard parsed.diagnostics.isEmpty else {
             return FormatResult(

@@ -76,14 +76,16 @@ struct GeneratorPipeline {
 
     // MARK: Stage 2: parse (`Syntax/`)
 
-    /// Each source's syntax tree, with the syntax errors.
-    func parse(_ sources: [ModelSource]) -> ParsedModels {
+    /// Each source's syntax tree, with the syntax errors. The comments are kept only when asked
+    /// (formatting needs them; checking does not, and a run holds every tree at once).
+    func parse(_ sources: [ModelSource], keepingComments: Bool = false) -> ParsedModels {
         options.stageObserver?(.parse)
         var trees: [ModelFile] = []
         trees.reserveCapacity(sources.count)
         var diagnostics: [Diagnostic] = []
         for source in sources {
-            let parsed = Parser.parse(source.file)
+            var parsed = Parser.parse(source.file)
+            if !keepingComments { parsed.file.comments = [] }
             trees.append(parsed.file)
             diagnostics += parsed.diagnostics
         }
