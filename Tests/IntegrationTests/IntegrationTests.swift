@@ -15,6 +15,7 @@ import Testing
 struct IntegrationTests {
     let tripsDemo = SamplePackage(directory: Workspace.tripsDemo, scratchPath: Workspace.scratchPath(for: "TripsDemo"))
     let spaced = SamplePackage(directory: Workspace.spacedTarget, scratchPath: Workspace.scratchPath(for: "SpacedTarget"))
+    let publicModels = SamplePackage(directory: Workspace.publicModels, scratchPath: Workspace.scratchPath(for: "PublicModels"))
 
     /// Builds `package` once, or twice when the first build ran the generator, failing on a build error.
     ///
@@ -130,6 +131,57 @@ extension IntegrationTests {
         let expectedStart = "\(broken.path(percentEncoded: false)):3:"
         let diagnostic = build.output.split(separator: "\n").first { $0.hasPrefix(expectedStart) }
         #expect(diagnostic?.contains(": error: ") == true, "no absolute diagnostic line for Broken.model:\n\(build.output)")
+    }
+}
+
+// MARK: - modelgen.json (SPEC §10)
+
+extension IntegrationTests {
+    static let catalogConfiguration = "Sources/Catalog/modelgen.json"
+
+    @Test("A library target's modelgen.json makes its models public to a second target, which builds and runs")
+    func configurationMakesModelsPublicAcrossModules() throws {
+        let build = try publicModels.build()
+        try #require(build.status == 0, "swift build failed:\n\(build.output)")
+        let run = try publicModels.run("Shop")
+        #expect(run.status == 0, "Shop failed:\n\(run.output)")
+        #expect(run.output.contains("products: Lamp 19.5 ([4])"), "unexpected output:\n\(run.output)")
+    }
+
+    @Test("Editing modelgen.json reruns the generator with its settings")
+    func editingTheConfigurationRegenerates() throws {
+        let configuration = Workspace.publicModels.appending(path: Self.catalogConfiguration)
+        let original = try String(contentsOf: configuration, encoding: .utf8)
+        defer { try? original.write(to: configuration, atomically: true, encoding: .utf8) }
+        try buildUntilSettled(publicModels)
+
+        // Internal models are invisible to the Shop module: its build fails.
+        try "{\"accessLevel\": \"internal\"}\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let internalBuild = try publicModels.build()
+        #expect(internalBuild.ranGenerator, "editing modelgen.json did not rerun the generator:\n\(internalBuild.output)")
+        #expect(internalBuild.status != 0, "Shop built against internal models:\n\(internalBuild.output)")
+
+        // An unknown key is a usage error naming the key, shown in the build output.
+        try "{\"acessLevel\": \"public\"}\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let unknown = try publicModels.build()
+        #expect(unknown.status != 0)
+        #expect(unknown.output.contains("unknown key 'acessLevel'"), "no message naming the key:\n\(unknown.output)")
+
+        try original.write(to: configuration, atomically: true, encoding: .utf8)
+        let restored = try publicModels.build()
+        #expect(restored.status == 0, "swift build failed after restoring modelgen.json:\n\(restored.output)")
+    }
+
+    @Test("generate-models passes the target's modelgen.json")
+    func commandPluginReadsTheConfiguration() throws {
+        let generated = Workspace.publicModels.appending(path: "Sources/Catalog/Generated", directoryHint: .isDirectory)
+        try? FileManager.default.removeItem(at: generated)
+        defer { try? FileManager.default.removeItem(at: generated) }
+        let result = try publicModels.swift(["package", "--scratch-path", publicModels.scratchPath.path(percentEncoded: false),
+                                             "--allow-writing-to-package-directory", "generate-models", "--target", "Catalog"])
+        try #require(result.status == 0, "generate-models failed:\n\(result.output)")
+        let text = try String(contentsOf: generated.appending(path: "Catalog.model.swift"), encoding: .utf8)
+        #expect(text.contains("public class Product: ModelStore.ModelObject {"))
     }
 }
 

@@ -15,6 +15,9 @@ enum Workspace {
     /// The fixture with a target named `Spaced Target` and two `Stop.model` files.
     static let spacedTarget = root.appending(path: "Tests/IntegrationTests/Fixtures/SpacedTarget", directoryHint: .isDirectory)
 
+    /// The fixture whose library target's `modelgen.json` makes its models public to a second target.
+    static let publicModels = root.appending(path: "Tests/IntegrationTests/Fixtures/PublicModels", directoryHint: .isDirectory)
+
     /// An executable of this package built by the outer `swift test` (the test target depends on it).
     static func builtExecutable(_ name: String) throws -> URL {
         let candidates = [

@@ -47,11 +47,12 @@ public struct GeneratorConfiguration: Hashable, Sendable {
     ///   JSON object, or holds an unknown key or a value of the wrong type or outside the allowed
     ///   ones; the message names the file and the key.
     public static func load(from url: URL) throws(GeneratorError) -> GeneratorConfiguration {
-        let path = url.path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GeneratorError(.configuration, "cannot read configuration '\(path)'")
+        // Messages name the file as it was given (relative to the working folder, when it was).
+        let shown = url.relativePath
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw GeneratorError(.configuration, "cannot read configuration '\(shown)'")
         }
-        return try parse(data, path: path, folder: url.deletingLastPathComponent())
+        return try parse(data, path: shown, folder: url.deletingLastPathComponent())
     }
 
     /// Parses the text of a configuration file found at `path`; relative folders resolve against `folder`.
