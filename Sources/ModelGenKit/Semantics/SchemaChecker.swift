@@ -9,7 +9,7 @@ enum SchemaChecker {
     /// Diagnostics are sorted by file (in input order) and position.
     public static func check(_ files: [ModelFile]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {
         let model = analyze(files)
-        let diagnostics = sorted(model.sink.diagnostics, files: model.filePaths)
+        let diagnostics = model.sink.diagnostics.sorted(byFileOrder: model.filePaths)
         return (model.sink.hasErrors ? nil : CheckedSchemaBuilder.build(model), diagnostics)
     }
 
@@ -30,17 +30,5 @@ enum SchemaChecker {
         InitializerRules.check(&model)
         ContainerRules.check(&model)
         return model
-    }
-
-    private static func sorted(_ diagnostics: [Diagnostic], files: [String]) -> [Diagnostic] {
-        let fileOrder = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        return diagnostics.enumerated().sorted { lhs, rhs in
-            let (l, r) = (lhs.element.range, rhs.element.range)
-            let (lf, rf) = (fileOrder[l.file] ?? Int.max, fileOrder[r.file] ?? Int.max)
-            if lf != rf { return lf < rf }
-            if l.file != r.file { return l.file < r.file }
-            if l.start.offset != r.start.offset { return l.start.offset < r.start.offset }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
     }
 }
