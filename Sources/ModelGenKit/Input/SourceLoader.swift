@@ -43,9 +43,10 @@ enum SourceLoader {
             + "split the model into several runs, each under the limit")
     }
 
-    /// `bytes` in MB (mebibytes), with one decimal below 10.
+    /// `bytes` in MB (mebibytes): whole from 10 MB up, else with one decimal; never less than
+    /// `bytes` says (rounded up), so a total just past a limit does not print as the limit.
     static func megabytes(_ bytes: Int) -> String {
         let value = Double(bytes) / 1_048_576
-        return value < 10 ? String(format: "%.1f MB", value) : "\(Int(value.rounded())) MB"
+        return value < 10 ? String(format: "%.1f MB", (value * 10).rounded(.up) / 10) : "\(Int(value.rounded(.up))) MB"
     }
 }
