@@ -47,7 +47,7 @@ enum ModelGenCommand {
     ///   - inputs: What is passed to `modelgen generate` as INPUT (absolute paths).
     ///   - models: Every `.model` file the inputs stand for; declared as inputs so an edit reruns the command.
     ///   - configuration: The target's `modelgen.json`, if it has one: passed with `--config` and
-    ///     declared as an input.
+    ///     declared as an input, with the templates of the folder its `templates` key names.
     ///   - outputDirectory: The `--output` directory, inside the plugin work directory.
     ///   - outputs: The files `modelgen generate` writes, declared so SwiftPM compiles them.
     ///   - targetName: Shown in the build log.
@@ -67,13 +67,28 @@ enum ModelGenCommand {
             executable: tool,
             arguments: ["generate", "--output", absolutePath(outputDirectory)] + configArguments + inputs.map(absolutePath),
             environment: [:],
-            inputFiles: [tool] + models + (configuration.map { [$0] } ?? []),
+            inputFiles: [tool] + models + (configuration.map { [$0] + templateFiles(namedBy: $0) } ?? []),
             outputFiles: outputs
         )
     }
 
     /// The name of the configuration file a target may hold beside its models (SPEC §10).
     static let configurationFileName = "modelgen.json"
+
+    /// The `*.mustache` files of the templates folder a configuration names (`"templates"`, relative
+    /// to the file), so that editing one reruns the generator. Nothing when the file does not parse
+    /// or names no folder (`modelgen` reports a bad file itself).
+    static func templateFiles(namedBy configuration: URL) -> [URL] {
+        guard let data = FileManager.default.contents(atPath: configuration.path(percentEncoded: false)),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let path = object["templates"] as? String, !path.isEmpty
+        else { return [] }
+        let folder = path.hasPrefix("/")
+            ? URL(filePath: path, directoryHint: .isDirectory)
+            : configuration.deletingLastPathComponent().appending(path: path, directoryHint: .isDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))) ?? []
+        return names.filter { $0.hasSuffix(".mustache") }.sorted().map { folder.appending(path: $0, directoryHint: .notDirectory) }
+    }
 
     /// The `modelgen.json` directly inside `folder`, if there is one.
     static func configuration(in folder: URL) -> URL? {

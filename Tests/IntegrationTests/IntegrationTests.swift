@@ -172,6 +172,34 @@ extension IntegrationTests {
         #expect(restored.status == 0, "swift build failed after restoring modelgen.json:\n\(restored.output)")
     }
 
+    /// With the templates inside the target's folder (as docs/Plugins.md advises), adding them
+    /// makes SwiftPM run the plugin again, which declares them as inputs.
+    @Test("Templates named by modelgen.json inside the target are inputs of the build: editing one regenerates")
+    func configurationTemplatesAreInputs() throws {
+        let configuration = Workspace.publicModels.appending(path: Self.catalogConfiguration)
+        let original = try String(contentsOf: configuration, encoding: .utf8)
+        let templates = Workspace.publicModels.appending(path: "Sources/Catalog/Templates", directoryHint: .isDirectory)
+        defer {
+            try? original.write(to: configuration, atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(at: templates)
+        }
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        let header = templates.appending(path: "file.mustache")
+        func writeHeader(_ text: String) throws {
+            try "{{<file}}{{$header}}// \(text) {{fileName}}{{/header}}{{/file}}\n".write(to: header, atomically: true, encoding: .utf8)
+        }
+        try writeHeader("First header for")
+        try "{\"accessLevel\": \"public\", \"templates\": \"Templates\"}\n".write(to: configuration, atomically: true, encoding: .utf8)
+        try buildUntilSettled(publicModels)
+        #expect(try publicModels.generatedText("Catalog.model.swift").hasPrefix("// First header for Catalog.model\n"))
+
+        try writeHeader("Second header for")
+        let edited = try publicModels.build()
+        #expect(edited.status == 0, "swift build failed:\n\(edited.output)")
+        #expect(edited.ranGenerator, "editing a template did not rerun the generator:\n\(edited.output)")
+        #expect(try publicModels.generatedText("Catalog.model.swift").hasPrefix("// Second header for Catalog.model\n"))
+    }
+
     @Test("generate-models passes the target's modelgen.json")
     func commandPluginReadsTheConfiguration() throws {
         let generated = Workspace.publicModels.appending(path: "Sources/Catalog/Generated", directoryHint: .isDirectory)

@@ -87,6 +87,14 @@ struct SamplePackage {
         try Shell.run(executable(name).path(percentEncoded: false), arguments, in: directory)
     }
 
+    /// The text of the Swift file `name` the build plugin wrote for this package.
+    func generatedText(_ name: String) throws -> String {
+        let outputs = scratchPath.appending(path: "plugins/outputs", directoryHint: .isDirectory)
+        let walker = FileManager.default.enumerator(at: outputs, includingPropertiesForKeys: nil)
+        let file = try #require(walker?.compactMap { $0 as? URL }.first { $0.lastPathComponent == name }, "no generated \(name)")
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
     /// The Swift files the build plugin wrote for this package, by file name.
     func generatedFiles() -> [String] {
         let outputs = scratchPath.appending(path: "plugins/outputs", directoryHint: .isDirectory)
