@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors thrown by ModelStore (SQLite's own errors are `SQLiteError`).
 public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A stored value cannot be read as its property's type (e.g. an enum raw value with no case).
@@ -14,6 +16,13 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     case modelInOtherContext(String)
     /// The schema declared in generated metadata is inconsistent.
     case invalidSchema(String)
+    /// A configuration's URL names no store ModelStore has (only `file:`, `postgresql:` and `postgres:`).
+    case unsupportedStoreURL(scheme: String, url: String)
+    /// `fetchHistory` was asked for transactions after a token, and history after that token
+    /// was deleted (SwiftData's `historyTokenExpired`): fetch from the start again.
+    case historyTokenExpired
+    /// A stored history transaction or change cannot be read.
+    case corruptHistory(String)
 
     public var description: String {
         switch self {
@@ -31,6 +40,20 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
             return "a \(entity) model belongs to another context"
         case .invalidSchema(let message):
             return "invalid schema: \(message)"
+        case .unsupportedStoreURL(let scheme, let url):
+            let named = scheme.isEmpty ? "has no scheme" : "has the scheme '\(scheme)'"
+            return "the store URL \(redactingPassword(url)) \(named): ModelStore opens file: URLs (SQLite) and postgresql:// or postgres:// URLs (PostgreSQL)"
+        case .historyTokenExpired:
+            return "the history after this token was deleted: fetch the history from its start again"
+        case .corruptHistory(let message):
+            return "unreadable history: \(message)"
         }
     }
+}
+
+/// `url` with any password replaced by `***`, for messages.
+func redactingPassword(_ url: String) -> String {
+    guard var components = URLComponents(string: url), components.password != nil else { return url }
+    components.password = "***"
+    return components.string ?? url
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import GoldenFiles
 import Testing
 
 /// `Sources/ModelGenKit/Generation/BuiltinTemplates.swift` must be what TemplateEmbedder makes of

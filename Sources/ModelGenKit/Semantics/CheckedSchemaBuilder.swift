@@ -10,11 +10,31 @@ enum CheckedSchemaBuilder {
             CheckedContainer(name: info.decl.name.name, doc: info.decl.doc?.lines ?? [], listedEntities: info.listedEntities,
                              allEntities: info.allEntities, range: info.decl.range)
         }
-        return CheckedSchema(entities: entities, enums: enums, containers: containers)
+        let structs = model.structOrder.compactMap { name in model.structs[name].flatMap { $0.ownerEntity == nil ? structure($0) : nil } }
+        return CheckedSchema(entities: entities, enums: enums, containers: containers, structs: structs)
+    }
+
+    private static func structure(_ info: StructInfo) -> CheckedStruct {
+        let fields = info.fields.compactMap { field -> CheckedStruct.Field? in
+            guard case .value(let type, let isOptional)? = field.type else { return nil }
+            return CheckedStruct.Field(name: field.name, doc: field.decl.doc?.lines ?? [], range: field.decl.range,
+                                       type: type, isOptional: isOptional, defaultValue: field.defaultValue)
+        }
+        return CheckedStruct(name: info.decl.name.name, qualifiedName: info.qualifiedName, ownerEntity: info.ownerEntity,
+                             fields: fields, doc: info.decl.doc?.lines ?? [], range: info.decl.range)
+    }
+
+    /// `id` when the entity or its base declares it (and it resolved).
+    private static func idPropertyName(of info: EntityInfo, model: SemanticModel) -> String? {
+        let owner = info.baseName.flatMap { model.entities[$0] } ?? info
+        return owner.property(named: "id")?.isValid == true ? "id" : nil
     }
 
     private static func entity(_ info: EntityInfo, model: SemanticModel) -> CheckedEntity {
-        CheckedEntity(
+        let structs = model.structOrder.compactMap { name in
+            model.structs[name].flatMap { $0.ownerEntity == info.name ? structure($0) : nil }
+        }
+        return CheckedEntity(
             name: info.name,
             doc: info.decl.doc?.lines ?? [],
             range: info.decl.range,
@@ -24,7 +44,10 @@ enum CheckedSchemaBuilder {
             enums: info.nestedEnumOrder.compactMap { info.nestedEnums[$0]?.checked },
             initializers: InitializerResolver.initializers(of: info.name, model: model),
             uniqueConstraints: info.uniqueConstraints,
-            indexes: info.indexes
+            indexes: info.indexes,
+            structs: structs,
+            originalName: info.originalName,
+            idPropertyName: idPropertyName(of: info, model: model)
         )
     }
 

@@ -61,12 +61,15 @@ enum Declaration: Sendable {
     case entity(EntityDecl)
     case enumeration(EnumDecl)
     case container(ContainerDecl)
+    /// `struct Name { fields }`: a composite attribute type.
+    case structure(StructDecl)
 
     public var range: SourceRange {
         switch self {
         case .entity(let d): d.range
         case .enumeration(let d): d.range
         case .container(let d): d.range
+        case .structure(let d): d.range
         }
     }
 
@@ -75,24 +78,53 @@ enum Declaration: Sendable {
         case .entity(let d): d.name
         case .enumeration(let d): d.name
         case .container(let d): d.name
+        case .structure(let d): d.name
         }
     }
 }
 
-/// `entity Name[: Base] { members }`
+/// `[@Entity(originalName: "Old")] entity Name[: Base] { members }`
 struct EntityDecl: Sendable {
     public var doc: DocComment?
+    /// Attributes written before the `entity` keyword (`@Entity(originalName: "Old")`).
+    public var attributes: [AttributeDecl]
     public var name: Identifier
     public var base: Identifier?
     public var members: [EntityMember]
-    /// From the `entity` keyword to the closing brace.
+    /// The range of the `entity` keyword.
+    public var keywordRange: SourceRange
+    /// From the first attribute (or the `entity` keyword) to the closing brace.
     public var range: SourceRange
 
-    public init(doc: DocComment?, name: Identifier, base: Identifier?, members: [EntityMember], range: SourceRange) {
+    public init(doc: DocComment?, name: Identifier, base: Identifier?, members: [EntityMember], range: SourceRange,
+                attributes: [AttributeDecl] = [], keywordRange: SourceRange? = nil) {
         self.doc = doc
+        self.attributes = attributes
         self.name = name
         self.base = base
         self.members = members
+        self.keywordRange = keywordRange ?? SourceRange(file: range.file, start: range.start, end: range.start)
+        self.range = range
+    }
+}
+
+/// `struct Name[: Codable, …] { fields }`, top level or inside an entity: SwiftData's composite
+/// attribute, a Codable value type whose fields are attributes.
+struct StructDecl: Sendable {
+    public var doc: DocComment?
+    public var name: Identifier
+    /// The conformances written after `:` (`Codable`, `Hashable`, …); they change nothing.
+    public var inheritance: [Identifier]
+    /// The fields, written like entity properties (`[var] name: Type [= default]`).
+    public var fields: [PropertyDecl]
+    /// From the `struct` keyword to the closing brace.
+    public var range: SourceRange
+
+    public init(doc: DocComment?, name: Identifier, inheritance: [Identifier], fields: [PropertyDecl], range: SourceRange) {
+        self.doc = doc
+        self.name = name
+        self.inheritance = inheritance
+        self.fields = fields
         self.range = range
     }
 }
@@ -102,6 +134,8 @@ enum EntityMember: Sendable {
     case property(PropertyDecl)
     case initializer(InitDecl)
     case enumeration(EnumDecl)
+    /// A struct nested in the entity (named `Entity.Struct` outside it).
+    case structure(StructDecl)
     /// `#Unique(...)` or `#Index(...)`.
     case constraint(ConstraintMacro)
 
@@ -110,6 +144,7 @@ enum EntityMember: Sendable {
         case .property(let d): d.range
         case .initializer(let d): d.range
         case .enumeration(let d): d.range
+        case .structure(let d): d.range
         case .constraint(let d): d.range
         }
     }
@@ -185,12 +220,15 @@ indirect enum ExpressionKind: Hashable, Sendable {
     case float(String)
     case bool(Bool)
     case `nil`
-    /// `.caseName` (also `.cascade`, `.unique` in attribute arguments).
+    /// `.caseName` (also `.cascade`, `.unique` in attribute arguments, `.now` for a Date).
     case memberAccess(Identifier)
+    /// `Type.member` (`Date.now`, `Kind.basic`): the type's name (one or more components), then the member.
+    case typeMember([Identifier], Identifier)
     /// `[a, b]`; elements are literals (no nested arrays).
     case array([Expression])
-    /// `UUID()` or `Date()`: a call of a type name with no arguments.
-    case call(Identifier)
+    /// `UUID()`, `Date()`, `Date(timeIntervalSinceReferenceDate: 0)`: a call of a type name, with
+    /// arguments that are literals (never calls or arrays, so values nest a bounded depth).
+    case call(Identifier, [CallArgument])
     /// `\E.prop` or `\.prop` (in attributes and macros).
     case keyPath(KeyPathExpr)
 }
@@ -201,6 +239,19 @@ struct Expression: Hashable, Sendable {
 
     public init(_ kind: ExpressionKind, range: SourceRange) {
         self.kind = kind
+        self.range = range
+    }
+}
+
+/// `label: value` or `value` in the arguments of a call (`Date(timeIntervalSinceReferenceDate: 0)`).
+struct CallArgument: Hashable, Sendable {
+    public var label: Identifier?
+    public var value: Expression
+    public var range: SourceRange
+
+    public init(label: Identifier?, value: Expression, range: SourceRange) {
+        self.label = label
+        self.value = value
         self.range = range
     }
 }
@@ -294,7 +345,8 @@ struct ConstraintMacro: Sendable {
     }
 }
 
-/// `enum Name: String[, Codable] { case a, b = "bee" }`
+/// `enum Name: String[, Codable] { case a, b = "bee" }`, or an enum whose cases carry associated
+/// values (`enum Shape: Codable { case circle(radius: Double), square(Double) }`).
 struct EnumDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
@@ -312,17 +364,33 @@ struct EnumDecl: Sendable {
     }
 }
 
-/// One case of an enum, with its raw value if written.
+/// One case of an enum, with its raw value or its associated values if written.
 struct EnumCaseDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     public var rawValue: Expression?
+    /// `(radius: Double, Int)` after the name; `nil` when no parentheses were written.
+    public var associatedValues: [AssociatedValueDecl]?
     public var range: SourceRange
 
-    public init(doc: DocComment?, name: Identifier, rawValue: Expression?, range: SourceRange) {
+    public init(doc: DocComment?, name: Identifier, rawValue: Expression?, range: SourceRange, associatedValues: [AssociatedValueDecl]? = nil) {
         self.doc = doc
         self.name = name
         self.rawValue = rawValue
+        self.associatedValues = associatedValues
+        self.range = range
+    }
+}
+
+/// One associated value of an enum case: `radius: Double` or just `Double`.
+struct AssociatedValueDecl: Sendable {
+    public var label: Identifier?
+    public var type: TypeExpr
+    public var range: SourceRange
+
+    public init(label: Identifier?, type: TypeExpr, range: SourceRange) {
+        self.label = label
+        self.type = type
         self.range = range
     }
 }

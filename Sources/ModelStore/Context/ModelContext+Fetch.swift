@@ -14,11 +14,7 @@ extension ModelContext {
         let entity = try entity(for: T.self)
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.selectSQL)
         sql += try orderClause(descriptor.sortBy, entity: entity)
-        if descriptor.fetchLimit != nil || descriptor.fetchOffset != nil {
-            sql += " LIMIT ? OFFSET ?"
-            bindings.append(.integer(Int64(descriptor.fetchLimit ?? -1)))
-            bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
-        }
+        appendWindow(of: descriptor, to: &sql, &bindings)
         return try materialize(sql: sql, bindings: bindings, entity: entity).map { unsafeDowncast($0, to: T.self) }
     }
 
@@ -26,12 +22,8 @@ extension ModelContext {
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         let entity = try entity(for: T.self)
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)) FROM \(SQLQuote.identifier(entity.tableName))")
-        if descriptor.fetchLimit != nil || descriptor.fetchOffset != nil {
-            sql += " LIMIT ? OFFSET ?"
-            bindings.append(.integer(Int64(descriptor.fetchLimit ?? -1)))
-            bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
-        }
-        let rows = try connection().rows("SELECT count(*) FROM (\(sql))", bindings)
+        appendWindow(of: descriptor, to: &sql, &bindings)
+        let rows = try connection().rows("SELECT count(*) FROM (\(sql)) AS \(SQLQuote.identifier("$rows"))", bindings)
         guard case .integer(let count)? = rows.first?.first else { return 0 }
         return Int(count)
     }
@@ -59,6 +51,14 @@ extension ModelContext {
     }
 
     // MARK: SQL
+
+    /// `LIMIT ? OFFSET ?` for a descriptor's `fetchLimit` and `fetchOffset`, when it has either.
+    private func appendWindow<T>(of descriptor: FetchDescriptor<T>, to sql: inout String, _ bindings: inout [SQLValue]) {
+        guard descriptor.fetchLimit != nil || descriptor.fetchOffset != nil else { return }
+        sql += " LIMIT ? OFFSET ?"
+        bindings.append(descriptor.fetchLimit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
+        bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
+    }
 
     /// `SELECT … WHERE type filter AND predicate`.
     private func query<T: PersistentModel>(for descriptor: FetchDescriptor<T>, entity: EntitySchema, select: String) throws -> (String, [SQLValue]) {
@@ -98,6 +98,13 @@ extension ModelContext {
         let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
+        // SQLite's statement type is known here, so its reads are direct calls in that copy of the loop.
+        if let sqlite = statement as? SQLiteStatement { return try materialize(sqlite, entity: entity) }
+        return try materialize(statement, entity: entity)
+    }
+
+    /// Steps through a select of `entity`'s hierarchy columns, making or refreshing one model per row.
+    private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema) throws -> [ModelObject] {
         let members = hierarchyMembers(of: entity)
         let decoder = RowDecoder(statement: statement, columns: [], entityName: entity.name)
         var results: [ModelObject] = []
@@ -150,7 +157,7 @@ extension ModelContext {
         return results
     }
 
-    private func refreshKeys(of object: ModelObject, entity: EntitySchema, statement: Statement) {
+    private func refreshKeys<Statement: StoreStatement>(of object: ModelObject, entity: EntitySchema, statement: Statement) {
         for (index, slot) in entity.keySlots.enumerated() where slot < object.slots.count {
             let column = entity.keyResultColumns[index]
             let key: Int64? = statement.isNull(at: column) ? nil : statement.int64(at: column)
@@ -169,13 +176,18 @@ extension ModelContext {
         return root.typeNames.compactMap { name in schema.entity(named: name).map { Member(entity: $0, name: Array(name.utf8)) } }
     }
 
-    /// The entity named by the row's type column (compared without making a String).
-    private func memberEntity(_ statement: Statement, _ members: [Member]) throws -> EntitySchema {
-        let count = Int(sqlite3_column_bytes(statement.handle, 1))
-        if let pointer = sqlite3_column_text(statement.handle, 1) {
-            for member in members where member.name.count == count {
-                if member.name.withUnsafeBufferPointer({ count == 0 || memcmp($0.baseAddress!, pointer, count) == 0 }) { return member.entity }
+    /// The entity named by the row's type column (SQLite: compared without making a String).
+    private func memberEntity<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> EntitySchema {
+        if let sqlite = statement as? SQLiteStatement {
+            let count = Int(sqlite3_column_bytes(sqlite.handle, 1))
+            if let pointer = sqlite3_column_text(sqlite.handle, 1) {
+                for member in members where member.name.count == count {
+                    if member.name.withUnsafeBufferPointer({ count == 0 || memcmp($0.baseAddress!, pointer, count) == 0 }) { return member.entity }
+                }
             }
+        } else {
+            let name = Array(statement.text(at: 1).utf8)
+            if let member = members.first(where: { $0.name == name }) { return member.entity }
         }
         throw ModelStoreError.unknownEntity(statement.text(at: 1))
     }

@@ -10,26 +10,29 @@ extension ModelContext {
             throw deferredError
         }
         guard hasChanges else { return }
+        postWillSave()
         let removals = try deletionClosure()
         let connection = try connection()
         var assigned: [ModelObject] = []
         var upserted: [(ModelObject, Int64)] = []
-        let writeLock = container.writeLock
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        do {
-            try connection.execute("BEGIN IMMEDIATE")
-            try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)
-            try writeUpdates(connection, removals: removals)
-            try writeLinks(connection)
-            try writeDeletes(connection, removals: removals)
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            for object in assigned { object.rowID = nil }
-            throw error
+        var saved = SavedChanges()
+        try container.driver.withWriteLock {
+            do {
+                try connection.beginWriteTransaction()
+                try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)
+                try writeUpdates(connection, removals: removals)
+                try writeLinks(connection)
+                saved = try recordSave(connection, removals: removals)
+                try writeDeletes(connection, removals: removals)
+                try connection.commit()
+            } catch {
+                connection.rollback()
+                for object in assigned { object.rowID = nil }
+                throw error
+            }
         }
         finishSave(removals: removals, upserted: upserted)
+        saveDidFinish(saved)
     }
 
     /// Runs `block`, then saves; if `block` throws, its changes are rolled back.
@@ -82,22 +85,23 @@ extension ModelContext {
 
     // MARK: Writing
 
-    private func writeInserts(_ connection: Connection, removals: [ModelObject], assigned: inout [ModelObject],
+    private func writeInserts(_ connection: any StoreConnection, removals: [ModelObject], assigned: inout [ModelObject],
                               upserted: inout [(ModelObject, Int64)]) throws {
         let removed = Set(removals.map(ObjectIdentifier.init))
         var fixups: [(ModelObject, Int)] = []
         var encoder: RowEncoder?
-        var statements: [ObjectIdentifier: Statement] = [:]
+        var statements: [ObjectIdentifier: any StoreStatement] = [:]
         for object in inserted where !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity else { continue }
-            let statement: Statement
+            let sql = container.entitySQL[entity.index]
+            let statement: any StoreStatement
             if let cached = statements[ObjectIdentifier(entity)] {
                 statement = cached
             } else {
-                statement = try connection.statement(entity.insertSQL)
+                statement = try connection.statement(sql.insert)
                 statements[ObjectIdentifier(entity)] = statement
             }
-            statement.bindText(entity.name, at: 1)
+            statement.bind(.text(entity.name), at: 1)
             let rowEncoder = encoder ?? RowEncoder(statement: statement, firstIndex: 2)
             rowEncoder.restart(statement: statement, firstIndex: 2)
             encoder = rowEncoder
@@ -105,7 +109,7 @@ extension ModelContext {
             var index = rowEncoder.index
             for slot in entity.keySlots {
                 if let key = keyValue(of: object, slot: slot) {
-                    statement.bindInt64(key, at: index)
+                    statement.bind(.integer(key), at: index)
                 } else {
                     statement.bind(.null, at: index)
                     if RelationshipGraph.loadedToOne(of: object, slot: slot) != nil { fixups.append((object, slot)) }
@@ -113,14 +117,15 @@ extension ModelContext {
                 index += 1
             }
             let rowID: Int64
-            if entity.insertReturnsKey {
-                guard try statement.step() else { throw ModelStoreError.invalidSchema("upsert returned no key") }
+            if sql.insertReturnsKey {
+                guard try statement.step() else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key") }
                 rowID = statement.int64(at: 0)
                 try statement.run()
-                if let existing = registered[entity.hierarchyIndex][rowID], existing !== object { upserted.append((existing, rowID)) }
+                if sql.isUpsert, let existing = registered[entity.hierarchyIndex][rowID], existing !== object { upserted.append((existing, rowID)) }
             } else {
                 try statement.run()
-                rowID = connection.lastInsertRowID
+                guard let key = connection.lastInsertedKey else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) reported no key") }
+                rowID = key
             }
             statement.reset()
             object.rowID = rowID
@@ -136,17 +141,19 @@ extension ModelContext {
         }
     }
 
-    private func writeUpdates(_ connection: Connection, removals: [ModelObject]) throws {
+    private func writeUpdates(_ connection: any StoreConnection, removals: [ModelObject]) throws {
         let removed = Set(removals.map(ObjectIdentifier.init))
-        var statements: [ObjectIdentifier: Statement] = [:]
+        var statements: [ObjectIdentifier: any StoreStatement] = [:]
         let encoder = RowEncoder()
         for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, let rowID = object.rowID, !entity.updateSQL.isEmpty else { continue }
-            let statement: Statement
+            guard let entity = object.entity, let rowID = object.rowID else { continue }
+            let update = container.entitySQL[entity.index].update
+            guard !update.isEmpty else { continue }
+            let statement: any StoreStatement
             if let cached = statements[ObjectIdentifier(entity)] {
                 statement = cached
             } else {
-                statement = try connection.statement(entity.updateSQL)
+                statement = try connection.statement(update)
                 statements[ObjectIdentifier(entity)] = statement
             }
             encoder.restart(statement: statement, firstIndex: 1)
@@ -156,75 +163,42 @@ extension ModelContext {
                 statement.bind(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: index)
                 index += 1
             }
-            statement.bindInt64(rowID, at: index)
+            statement.bind(.integer(rowID), at: index)
             try statement.run()
             statement.reset()
         }
     }
 
-    private func writeLinks(_ connection: Connection) throws {
+    private func writeLinks(_ connection: any StoreConnection) throws {
         for key in linkOrder {
             guard let change = linkChanges[key], let source = change.source.rowID, let target = change.target.rowID else { continue }
             let table = SQLQuote.identifier(change.table)
             let sourceColumn = SQLQuote.identifier(StorageNames.source)
             let targetColumn = SQLQuote.identifier(StorageNames.target)
             if change.linked {
-                try connection.run("INSERT OR IGNORE INTO \(table) (\(sourceColumn), \(targetColumn)) VALUES (?, ?)", [.integer(source), .integer(target)])
+                try connection.run(connection.dialect.insertIgnoringDuplicate(table: change.table, columns: [StorageNames.source, StorageNames.target]),
+                                   [.integer(source), .integer(target)])
             } else {
                 try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) = ? AND \(targetColumn) = ?", [.integer(source), .integer(target)])
             }
         }
     }
 
-    private func writeDeletes(_ connection: Connection, removals: [ModelObject]) throws {
+    private func writeDeletes(_ connection: any StoreConnection, removals: [ModelObject]) throws {
         guard !removals.isEmpty else { return }
-        let now = Date().timeIntervalSinceReferenceDate
-        // SQL text and statements once per save, not per row.
-        let tombstoneInsert = try connection.statement("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneTable)) (entity, rowID, deletedAt) VALUES (?, ?, ?)")
-        let valueInsert = try connection.statement("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone, property, value) VALUES (?, ?, ?)")
-        var deletes: [String: Statement] = [:]
-        var preservedByEntity: [ObjectIdentifier: [(offset: Int, name: String)]] = [:]
-        for object in removals {
-            guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
-            let preserved: [(offset: Int, name: String)]
-            if let known = preservedByEntity[ObjectIdentifier(entity)] {
-                preserved = known
-            } else {
-                preserved = entity.attributes.enumerated()
-                    .filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
-                    .map { (offset: $0.offset, name: $0.element.name) }
-                preservedByEntity[ObjectIdentifier(entity)] = preserved
-            }
-            if !preserved.isEmpty {
-                let encoder = RowEncoder()
-                object._encode(to: encoder)
-                tombstoneInsert.bindText(entity.name, at: 1)
-                tombstoneInsert.bindInt64(rowID, at: 2)
-                tombstoneInsert.bindDouble(now, at: 3)
-                try tombstoneInsert.run()
-                tombstoneInsert.reset()
-                let tombstone = connection.lastInsertRowID
-                for attribute in preserved where attribute.offset < encoder.values.count {
-                    valueInsert.bindInt64(tombstone, at: 1)
-                    valueInsert.bindText(attribute.name, at: 2)
-                    valueInsert.bind(encoder.values[attribute.offset], at: 3)
-                    try valueInsert.run()
-                    valueInsert.reset()
-                }
-            }
-        }
+        var deletes: [String: any StoreStatement] = [:]
         // Rows go last-collected first: models a cascade collected (children) before the models
         // that brought them, so no `ON DELETE SET NULL` rewrites a row about to be deleted.
         for object in removals.reversed() {
             guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
-            let delete: Statement
+            let delete: any StoreStatement
             if let known = deletes[entity.tableName] {
                 delete = known
             } else {
-                delete = try connection.statement("DELETE FROM \(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?")
+                delete = try connection.statement(container.entitySQL[entity.index].deleteByKey)
                 deletes[entity.tableName] = delete
             }
-            delete.bindInt64(rowID, at: 1)
+            delete.bind(.integer(rowID), at: 1)
             try delete.run()
             delete.reset()
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Tracks models, fetches them and saves their changes (SwiftData's `ModelContext`).
 /// Like SwiftData's, a context belongs to one task or thread at a time: create one per task
-/// from the shared, `Sendable` container. Each context has its own SQLite connection.
+/// from the shared, `Sendable` container. Each context has its own connection to the store.
 public final class ModelContext {
     /// The container the context works on.
     public var container: ModelContainer { unownedContainer }
@@ -10,11 +10,13 @@ public final class ModelContext {
     private unowned let unownedContainer: ModelContainer
     /// A context keeps its container alive, except the container's own main context (no cycle).
     private let retainedContainer: ModelContainer?
-    /// Kept for SwiftData compatibility; ModelStore never saves on its own.
-    public var autosaveEnabled = false
+    /// The name history records as the author of this context's saves (SwiftData's `author`).
+    public var author: String?
+    /// Autosave settings and state (`autosaveEnabled`, see Concurrency/Autosave.swift).
+    var autosave = AutosaveState()
 
     let schema: Schema
-    private var openConnection: Connection?
+    private var openConnection: (any StoreConnection)?
     private(set) lazy var link = ContextLink(self)
 
     /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
@@ -45,10 +47,11 @@ public final class ModelContext {
         self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
         self.registered = Array(repeating: [:], count: container.schema.hierarchyCount)
+        if ownedByContainer { autosave = .mainContext(of: container) }
     }
 
     /// The context's connection, opened on first use.
-    func connection() throws -> Connection {
+    func connection() throws -> any StoreConnection {
         if let openConnection { return openConnection }
         let connection = try container.makeConnection()
         openConnection = connection
@@ -94,6 +97,7 @@ public final class ModelContext {
             object.rowID = nil
             RelationshipGraph.ensureSlots(object, count: entity.relationships.count)
             inserted.append(object)
+            noteChange()
             adoptRelated(of: object)
         case .deleted:
             guard object.link === link else { return }
@@ -132,6 +136,7 @@ public final class ModelContext {
         case .persisted:
             object.status = .deleted
             deleted.append(object)
+            noteChange()
         case .detached, .deleted, .removed:
             return
         }
@@ -165,6 +170,7 @@ public final class ModelContext {
         object.isDirty = true
         dirty.append(object)
         touched[ObjectIdentifier(object)] = object
+        noteChange()
     }
 
     /// The key a to-one slot stores (nil: none, or a related model not saved yet).
@@ -185,6 +191,7 @@ public final class ModelContext {
         let key = LinkKey(table: table, source: ObjectIdentifier(source), target: ObjectIdentifier(target))
         if linkChanges[key] == nil { linkOrder.append(key) }
         linkChanges[key] = LinkChange(table: table, source: source, target: target, linked: linked)
+        noteChange()
     }
 }
 

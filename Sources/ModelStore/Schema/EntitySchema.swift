@@ -33,12 +33,8 @@ public final class EntitySchema: @unchecked Sendable {
     var uniqueColumnGroups: [[String]] = []
     /// `SELECT` of every column of the hierarchy (`$pk`, `$type`, attributes, keys) `FROM` its table.
     public internal(set) var selectSQL = ""
-    /// `INSERT` (or upsert with `RETURNING`) binding the type, the attributes, then the keys.
-    var insertSQL = ""
-    /// Whether `insertSQL` is an upsert returning the row's key.
-    var insertReturnsKey = false
-    /// `UPDATE` binding the attributes, the keys, then the row's key.
-    var updateSQL = ""
+    /// The entity's position in `Schema.entities` (indexes per-container tables such as `EntitySQL`).
+    var index = 0
 
     init(type: ModelObject.Type) {
         self.type = type

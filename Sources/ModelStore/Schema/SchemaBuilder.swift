@@ -46,7 +46,7 @@ struct SchemaBuilder {
         for hierarchy in hierarchies { resolveKeyColumns(of: hierarchy) }
         for hierarchy in hierarchies { describe(hierarchy) }
         describeJoinTables()
-        for entity in entities { buildStatements(for: entity) }
+        for (index, entity) in entities.enumerated() { entity.index = index }
     }
 
     private func entity(for type: ModelObject.Type) -> EntitySchema? {
@@ -185,6 +185,7 @@ struct SchemaBuilder {
 
     private mutating func describe(_ hierarchy: [EntitySchema]) {
         guard let root = hierarchy.first else { return }
+        storage.entities += hierarchy.map(Self.describeEntity)
         var columns: [StoredColumn] = []
         var uniques: [[String]] = []
         var indexes: [[String]] = []
@@ -193,7 +194,7 @@ struct SchemaBuilder {
             for attribute in entity.attributes where attribute.entityName == entity.name {
                 let meta = attribute.metadata
                 columns.append(StoredColumn(
-                    name: attribute.column, type: meta.columnType.rawValue, isRequired: !meta.isOptional,
+                    name: attribute.column, type: meta.columnType.rawValue, storage: meta.storageType, isRequired: !meta.isOptional,
                     requiredFor: isRoot || meta.isOptional ? nil : entity.name,
                     defaultLiteral: meta.defaultValue.map { SQLQuote.literal($0) },
                     references: nil, isKey: false,
@@ -220,7 +221,7 @@ struct SchemaBuilder {
                 let inverse = relationship.inverseName.flatMap { destination.relationship(named: $0) }
                 let dangles = inverse?.deleteRule == .noAction
                 let originalName = entity.metadata.properties.first { $0.name == relationship.name }?.relationship?.originalName
-                columns.append(StoredColumn(name: column, type: SQLColumnType.integer.rawValue, isRequired: false,
+                columns.append(StoredColumn(name: column, type: SQLColumnType.integer.rawValue, storage: .integer, isRequired: false,
                                             requiredFor: nil, defaultLiteral: nil,
                                             references: dangles ? nil : destination.tableName, isKey: true,
                                             previousName: originalName.map {
@@ -238,6 +239,31 @@ struct SchemaBuilder {
                                           isJoinTable: false, joinReferences: []))
     }
 
+    /// The entity as the stored schema records it.
+    private static func describeEntity(_ entity: EntitySchema) -> StoredEntity {
+        var uniques = entity.metadata.uniqueConstraints
+        let properties = entity.metadata.properties.map { property -> StoredProperty in
+            switch property.kind {
+            case .attribute(let attribute):
+                if attribute.options.contains(.unique), !uniques.contains([property.name]) { uniques.append([property.name]) }
+                let options = attribute.options.map(\.rawValue).sorted()
+                return StoredProperty(name: property.name, kind: .attribute, originalName: attribute.originalName,
+                                      type: attribute.valueType, isOptional: attribute.isOptional,
+                                      defaultValue: attribute.defaultValue.map { SQLQuote.literal($0) },
+                                      options: options.isEmpty ? nil : options,
+                                      enumCases: attribute.enumCases.map { $0.map { SQLQuote.literal($0) } })
+            case .relationship(let relationship):
+                return StoredProperty(name: property.name, kind: relationship.isToMany ? .toMany : .toOne,
+                                      originalName: relationship.originalName, isOptional: !relationship.isToMany,
+                                      destination: relationship.destination.schemaMetadata.name, inverse: relationship.inverse,
+                                      deleteRule: relationship.deleteRule, minimumModelCount: relationship.minimumModelCount,
+                                      maximumModelCount: relationship.maximumModelCount)
+            }
+        }
+        return StoredEntity(name: entity.name, base: entity.baseName, originalName: entity.metadata.originalName,
+                            properties: properties, uniqueConstraints: uniques, indexes: entity.metadata.indexes)
+    }
+
     private mutating func describeJoinTables() {
         var done: Set<String> = []
         for entity in entities {
@@ -251,30 +277,5 @@ struct SchemaBuilder {
                                                   isJoinTable: true, joinReferences: references))
             }
         }
-    }
-
-    // MARK: Statements
-
-    private func buildStatements(for entity: EntitySchema) {
-        let table = SQLQuote.identifier(entity.tableName)
-        let keyColumns: [String] = entity.keySlots.compactMap { slot in
-            if case .keyColumn(let column) = entity.relationships[slot].storage { return column }
-            return nil
-        }
-        let valueColumns = entity.attributes.map(\.column) + keyColumns
-        let insertColumns = ([StorageNames.type] + valueColumns).map(SQLQuote.identifier).joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: valueColumns.count + 1).joined(separator: ", ")
-        var insert = "INSERT INTO \(table) (\(insertColumns)) VALUES (\(placeholders))"
-        if !entity.uniqueColumnGroups.isEmpty {
-            let assignments = ([StorageNames.type] + valueColumns).map {
-                "\(SQLQuote.identifier($0)) = excluded.\(SQLQuote.identifier($0))"
-            }.joined(separator: ", ")
-            insert += " ON CONFLICT DO UPDATE SET \(assignments) RETURNING \(SQLQuote.identifier(StorageNames.primaryKey))"
-            entity.insertReturnsKey = true
-        }
-        entity.insertSQL = insert
-        let sets = valueColumns.map { "\(SQLQuote.identifier($0)) = ?" }.joined(separator: ", ")
-        entity.updateSQL = valueColumns.isEmpty ? "" :
-            "UPDATE \(table) SET \(sets) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
     }
 }

@@ -15,13 +15,22 @@ public final class RowDecoder {
         @usableFromInline var entityName: String
     }
 
-    @usableFromInline let statement: Statement?
+    /// A SQLite statement, read column by column without `SQLValue` (the fast path).
+    @usableFromInline let statement: SQLiteStatement?
+    /// Any other store's statement, read through `SQLValue`.
+    @usableFromInline let storeStatement: (any StoreStatement)?
     /// The values themselves, in read order (values mode).
     @usableFromInline let values: [SQLValue]
     @usableFromInline let state: UnsafeMutablePointer<State>
 
-    init(statement: Statement, columns: [Int32], entityName: String) {
-        self.statement = statement
+    init(statement: any StoreStatement, columns: [Int32], entityName: String) {
+        if let sqlite = statement as? SQLiteStatement {
+            self.statement = sqlite
+            self.storeStatement = nil
+        } else {
+            self.statement = nil
+            self.storeStatement = statement
+        }
         self.values = []
         state = .allocate(capacity: 1)
         state.initialize(to: State(columns: columns, cursor: 0, entityName: entityName))
@@ -29,6 +38,7 @@ public final class RowDecoder {
 
     init(values: [SQLValue], entityName: String) {
         self.statement = nil
+        self.storeStatement = nil
         self.values = values
         state = .allocate(capacity: 1)
         state.initialize(to: State(columns: [], cursor: 0, entityName: entityName))
@@ -59,6 +69,9 @@ public final class RowDecoder {
         if let statement {
             guard position < state.pointee.columns.count else { throw corrupt(position) }
             if let value = Value.read(from: statement, at: state.pointee.columns[position]) { return value }
+        } else if let storeStatement {
+            guard position < state.pointee.columns.count else { throw corrupt(position) }
+            if let value = Value(sqlValue: storeStatement.value(at: state.pointee.columns[position])) { return value }
         } else {
             guard position < values.count else { throw corrupt(position) }
             if let value = Value(sqlValue: values[position]) { return value }
@@ -77,21 +90,25 @@ public final class RowDecoder {
 public final class RowEncoder {
     /// What changes from row to row.
     @usableFromInline struct State {
-        @usableFromInline var statement: Statement?
+        /// A SQLite statement, bound without `SQLValue` (the fast path).
+        @usableFromInline var statement: SQLiteStatement?
+        /// Any other store's statement, bound through `SQLValue`.
+        @usableFromInline var storeStatement: (any StoreStatement)?
         @usableFromInline var index: Int32
         @usableFromInline var values: [SQLValue]
     }
 
     @usableFromInline let state: UnsafeMutablePointer<State>
 
-    init(statement: Statement, firstIndex: Int32) {
+    init(statement: any StoreStatement, firstIndex: Int32) {
         state = .allocate(capacity: 1)
-        state.initialize(to: State(statement: statement, index: firstIndex, values: []))
+        state.initialize(to: State(statement: nil, storeStatement: nil, index: firstIndex, values: []))
+        restart(statement: statement, firstIndex: firstIndex)
     }
 
     init() {
         state = .allocate(capacity: 1)
-        state.initialize(to: State(statement: nil, index: 1, values: []))
+        state.initialize(to: State(statement: nil, storeStatement: nil, index: 1, values: []))
     }
 
     deinit {
@@ -105,8 +122,14 @@ public final class RowEncoder {
     var values: [SQLValue] { state.pointee.values }
 
     /// Starts writing a new row into `statement` at `firstIndex`.
-    func restart(statement: Statement, firstIndex: Int32) {
-        state.pointee.statement = statement
+    func restart(statement: any StoreStatement, firstIndex: Int32) {
+        if let sqlite = statement as? SQLiteStatement {
+            state.pointee.statement = sqlite
+            state.pointee.storeStatement = nil
+        } else {
+            state.pointee.statement = nil
+            state.pointee.storeStatement = statement
+        }
         state.pointee.index = firstIndex
     }
 
@@ -115,6 +138,10 @@ public final class RowEncoder {
         if let statement = state.pointee.statement {
             let index = state.pointee.index
             value.bind(to: statement, at: index)
+            state.pointee.index = index + 1
+        } else if let storeStatement = state.pointee.storeStatement {
+            let index = state.pointee.index
+            storeStatement.bind(value.sqlValue, at: index)
             state.pointee.index = index + 1
         } else {
             state.pointee.values.append(value.sqlValue)

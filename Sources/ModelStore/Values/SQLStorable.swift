@@ -5,6 +5,8 @@ import Foundation
 public protocol SQLStorable {
     /// The column type (affinity) used to store the type.
     static var columnType: SQLColumnType { get }
+    /// What the column holds, for stores with more column types than SQLite's (PostgreSQL).
+    static var storageType: StorageType { get }
     /// Whether the type is an `Optional` (its column may be NULL).
     static var isOptional: Bool { get }
     /// The value from a stored `SQLValue`, or nil when the value cannot be this type.
@@ -12,25 +14,35 @@ public protocol SQLStorable {
     /// The value as SQLite stores it.
     var sqlValue: SQLValue { get }
     /// Reads the value straight from a statement's column (the fast path of fetches).
-    static func read(from statement: Statement, at column: Int32) -> Self?
+    static func read(from statement: SQLiteStatement, at column: Int32) -> Self?
     /// Binds the value straight into a statement parameter (the fast path of saves).
-    func bind(to statement: Statement, at index: Int32)
+    func bind(to statement: SQLiteStatement, at index: Int32)
 }
 
 extension SQLStorable {
     public static var isOptional: Bool { false }
 
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> Self? {
+    public static var storageType: StorageType {
+        switch columnType {
+        case .integer: return .integer
+        case .real: return .real
+        case .text: return .text
+        case .blob: return .blob
+        }
+    }
+
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
         Self(sqlValue: statement.value(at: column))
     }
 
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bind(sqlValue, at: index)
     }
 }
 
 extension Optional: SQLStorable where Wrapped: SQLStorable {
     public static var columnType: SQLColumnType { Wrapped.columnType }
+    public static var storageType: StorageType { Wrapped.storageType }
     public static var isOptional: Bool { true }
 
     public init?(sqlValue: SQLValue) {
@@ -45,13 +57,13 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
 
     public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> Self? {
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
         if statement.isNull(at: column) { return .some(.none) }
         guard let wrapped = Wrapped.read(from: statement, at: column) else { return nil }
         return .some(.some(wrapped))
     }
 
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         if let self { self.bind(to: statement, at: index) } else { statement.bind(.null, at: index) }
     }
 }
@@ -65,10 +77,10 @@ extension Int: SQLStorable {
         self = value
     }
     public var sqlValue: SQLValue { .integer(Int64(self)) }
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> Int? {
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Int? {
         Int(exactly: statement.int64(at: column))
     }
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindInt64(Int64(self), at: index)
     }
 }
@@ -80,10 +92,10 @@ extension Int64: SQLStorable {
         self = number
     }
     public var sqlValue: SQLValue { .integer(self) }
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> Int64? {
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Int64? {
         statement.int64(at: column)
     }
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindInt64(self, at: index)
     }
 }
@@ -128,10 +140,10 @@ extension Double: SQLStorable {
         }
     }
     public var sqlValue: SQLValue { .real(self) }
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> Double? {
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Double? {
         statement.double(at: column)
     }
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindDouble(self, at: index)
     }
 }
@@ -154,10 +166,10 @@ extension String: SQLStorable {
         self = text
     }
     public var sqlValue: SQLValue { .text(self) }
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> String? {
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> String? {
         statement.text(at: column)
     }
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindText(self, at: index)
     }
 }
@@ -185,10 +197,10 @@ extension Date: SQLStorable {
         self.init(timeIntervalSinceReferenceDate: seconds)
     }
     public var sqlValue: SQLValue { .real(timeIntervalSinceReferenceDate) }
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> Date? {
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Date? {
         Date(timeIntervalSinceReferenceDate: statement.double(at: column))
     }
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindDouble(timeIntervalSinceReferenceDate, at: index)
     }
 }
@@ -196,6 +208,7 @@ extension Date: SQLStorable {
 /// `UUID` is stored as a 16-byte BLOB (compact, and compared bytewise).
 extension UUID: SQLStorable {
     public static var columnType: SQLColumnType { .blob }
+    public static var storageType: StorageType { .uuid }
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .blob(let data) where data.count == 16:
@@ -210,11 +223,11 @@ extension UUID: SQLStorable {
         }
     }
     public var sqlValue: SQLValue { withUnsafeBytes(of: uuid) { .blob(Data($0)) } }
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> UUID? {
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> UUID? {
         if let uuid = statement.uuidBlob(at: column) { return uuid }
         return UUID(sqlValue: statement.value(at: column))
     }
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         withUnsafeBytes(of: uuid) { statement.bindBytes($0, at: index) }
     }
 }
@@ -233,6 +246,7 @@ extension URL: SQLStorable {
 /// SQL sorts and compares such columns as text.
 extension Decimal: SQLStorable {
     public static var columnType: SQLColumnType { .text }
+    public static var storageType: StorageType { .decimal }
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .text(let text):
@@ -251,6 +265,7 @@ extension Decimal: SQLStorable {
 /// `SQLStorable` and get everything from here.
 extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
     public static var columnType: SQLColumnType { RawValue.columnType }
+    public static var storageType: StorageType { RawValue.storageType }
     public init?(sqlValue: SQLValue) {
         guard let raw = RawValue(sqlValue: sqlValue) else { return nil }
         self.init(rawValue: raw)
@@ -258,12 +273,12 @@ extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
     public var sqlValue: SQLValue { rawValue.sqlValue }
     /// Reads the raw value straight from the column (inlinable, so specialized for each enum:
     /// no `SQLValue` and no generic metadata look-ups per row).
-    @inlinable public static func read(from statement: Statement, at column: Int32) -> Self? {
+    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
         guard let raw = RawValue.read(from: statement, at: column) else { return nil }
         return Self(rawValue: raw)
     }
     /// Binds the raw value straight into the parameter.
-    @inlinable public func bind(to statement: Statement, at index: Int32) {
+    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         rawValue.bind(to: statement, at: index)
     }
 }
@@ -271,6 +286,7 @@ extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
 /// Arrays are stored as one JSON text column.
 extension Array: SQLStorable where Element: Codable {
     public static var columnType: SQLColumnType { .text }
+    public static var storageType: StorageType { .json }
     public init?(sqlValue: SQLValue) {
         guard case .text(let text) = sqlValue else { return nil }
         // `[String]` without escapes skips Codable (the common case, and the row path's).

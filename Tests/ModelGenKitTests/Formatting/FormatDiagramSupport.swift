@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import GoldenFiles
 import Testing
 
 /// Golden files and sample paths for the format and diagram tests.

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import GoldenFiles
 import Testing
 
 /// ModelGenKit's public API is a decision: `ModelGenKit.api` lists every public declaration (as

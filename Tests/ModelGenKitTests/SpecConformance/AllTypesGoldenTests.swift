@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import GoldenFiles
 import Testing
 @testable import ModelGenKit
 

@@ -64,11 +64,15 @@ import Testing
             product.code = UUID(uuidString: "00000000-0000-0000-0000-" + String(product.sku.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF_FFFF }, radix: 16).leftPadded(12))!
         }
 
-        /// The store's content, with the deletion times of tombstones (clock readings) blanked.
+        /// The store's content, with the times of history transactions (clock readings) and the
+        /// store's random identifier blanked.
         func dump() throws -> [String: [[SQLValue]]] {
-            var tables = try StoreDump.dump(try context.connection())
-            tables[StorageNames.tombstoneTable] = tables[StorageNames.tombstoneTable]?.map { row in
+            var tables = try StoreDump.dump(try #require(try context.connection() as? SQLiteConnection))
+            tables[HistoryTables.transactions] = tables[HistoryTables.transactions]?.map { row in
                 row.map { if case .real = $0 { return .null } else { return $0 } }
+            }
+            tables[HistoryTables.counter] = tables[HistoryTables.counter]?.map { row in
+                row.map { if case .text = $0 { return .null } else { return $0 } }
             }
             return tables
         }
@@ -92,7 +96,7 @@ import Testing
             let scenario = try Scenario(onFile: onFile)
             let before = try scenario.dump()
             let pending = scenario.pending
-            let connection = try scenario.context.connection()
+            let connection = try #require(try scenario.context.connection() as? SQLiteConnection)
             let injector = FaultInjector(failingCall: call)
             connection.faultInjector = injector
             do {

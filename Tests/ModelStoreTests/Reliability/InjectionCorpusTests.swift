@@ -24,7 +24,7 @@ import Testing
         return small + [quotes, mixed]
     }()
 
-    func tableNames(_ connection: Connection) throws -> [SQLValue] {
+    func tableNames(_ connection: SQLiteConnection) throws -> [SQLValue] {
         try connection.rows("SELECT name FROM sqlite_master ORDER BY name").map { $0[0] }
     }
 

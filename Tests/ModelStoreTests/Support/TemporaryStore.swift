@@ -17,8 +17,8 @@ final class TemporaryStore {
     var configuration: ModelConfiguration { ModelConfiguration(url: url) }
 
     /// A raw connection to the file, for checking what is really stored.
-    func rawConnection() throws -> Connection {
-        try Connection(path: url.path, isFile: true)
+    func rawConnection() throws -> SQLiteConnection {
+        try SQLiteConnection(path: url.path, isFile: true)
     }
 }
 

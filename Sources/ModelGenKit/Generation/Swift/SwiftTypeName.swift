@@ -4,7 +4,7 @@ enum SwiftTypeName {
     /// `context`, its own nested enums are named without the entity (`Reason`).
     static func of(_ type: ValueType, in context: String? = nil) -> String {
         switch type {
-        case .enumeration(let name, _):
+        case .enumeration(let name, _), .enumWithAssociatedValues(let name), .composite(let name):
             if let context, name.hasPrefix(context + "."), !name.dropFirst(context.count + 1).contains(".") {
                 SwiftIdentifier.escaped(String(name.dropFirst(context.count + 1)))
             } else {

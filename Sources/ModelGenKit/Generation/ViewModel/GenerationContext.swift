@@ -73,7 +73,11 @@ final class GenerationContext {
         case .data: "data"
         case .url: "url"
         case .decimal: "decimal"
+        case .timeInterval: "double"
         case .enumeration: "enumeration"
+        // LANG-GENERATION: not generated yet (`PendingGeneration` refuses them).
+        case .enumWithAssociatedValues: "enumWithAssociatedValues"
+        case .composite: "composite"
         case .array: "array"
         }
     }

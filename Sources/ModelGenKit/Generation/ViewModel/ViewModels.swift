@@ -420,7 +420,7 @@ final class EnumViewModel: ViewModel {
         .string("swiftName", "the name as Swift spells it") { SwiftIdentifier.escaped($0.enumeration.name) },
         .string("qualifiedName", "`Entity.Name` for a nested enum, else the name") { $0.enumeration.qualifiedName },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.enumeration.doc) },
-        .string("rawType", "`String` or `Int`") { $0.enumeration.rawType.rawValue },
+        .string("rawType", "`String` or `Int`") { $0.enumeration.rawType?.rawValue ?? "" },
         .list("cases", "the cases, each with `name`, `swiftName`, `docLines`, `rawValueLiteral`, `hasExplicitRawValue`") { model in
             model.enumeration.cases.map { EnumCaseViewModel($0, rawType: model.enumeration.rawType) }
         },
@@ -430,11 +430,15 @@ final class EnumViewModel: ViewModel {
 /// A case of an enum.
 final class EnumCaseViewModel: ViewModel {
     let enumCase: CheckedEnum.Case
-    let rawType: EnumRawType
+    let rawType: EnumRawType?
+    /// The raw value as written or implied; LANG-GENERATION: an enum with associated values has
+    /// none (`PendingGeneration` refuses such enums for now), so its name stands in.
+    let rawValue: String
 
-    init(_ enumCase: CheckedEnum.Case, rawType: EnumRawType) {
+    init(_ enumCase: CheckedEnum.Case, rawType: EnumRawType?) {
         self.enumCase = enumCase
         self.rawType = rawType
+        self.rawValue = enumCase.rawValue ?? enumCase.name
     }
 
     static let templateKeys = TemplateKeys<EnumCaseViewModel>(listElement: true, [
@@ -442,10 +446,10 @@ final class EnumCaseViewModel: ViewModel {
         .string("swiftName", "the name as Swift spells it") { SwiftIdentifier.escaped($0.enumCase.name) },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.enumCase.doc) },
         .string("rawValueLiteral", "the raw value as a Swift literal (`\"bee\"`, `2`)") {
-            $0.rawType == .string ? SwiftLiteral.string($0.enumCase.rawValue) : $0.enumCase.rawValue
+            $0.rawType == .string ? SwiftLiteral.string($0.rawValue) : $0.rawValue
         },
         .bool("hasExplicitRawValue", "whether the raw value must be written (a String case whose raw value is not its name, or an Int case)") {
-            $0.rawType == .int || $0.enumCase.rawValue != $0.enumCase.name
+            $0.rawType == .int || $0.rawValue != $0.enumCase.name
         },
     ])
 }

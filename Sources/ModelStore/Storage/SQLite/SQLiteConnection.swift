@@ -2,10 +2,11 @@ import CSQLite
 import Foundation
 
 /// One SQLite connection with a cache of prepared statements. Used by one thread at a time.
-public final class Connection {
+final class SQLiteConnection: StoreConnection {
     /// The underlying handle.
-    public let handle: OpaquePointer
-    private var statements: [String: Statement] = [:]
+    let handle: OpaquePointer
+    var dialect: any SQLDialect { SQLiteDialect() }
+    private var statements: [String: SQLiteStatement] = [:]
     /// Test hook: fails the n-th step, bind or commit (see `FaultInjection.swift`); nil in normal use.
     var faultInjector: FaultInjector? {
         didSet { for statement in statements.values { statement.faultInjectionArmed = faultInjector != nil } }
@@ -13,7 +14,7 @@ public final class Connection {
 
     /// Opens (creating if needed) the database at `path` (a file path or a `file:` URI) and
     /// configures it: foreign keys on, WAL (files), `synchronous=FULL` (files), busy timeout.
-    public init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32 = 5000) throws {
+    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32 = 5000) throws {
         var pointer: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &pointer, flags, nil)
@@ -46,14 +47,18 @@ public final class Connection {
     }
 
     /// Runs SQL text that takes no parameters (may hold several statements).
-    public func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws {
         if faultInjector != nil, sql == "COMMIT" { try injectFault(.commit, sql: sql) }
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(code: result, sql: sql) }
     }
 
     /// A prepared statement for `sql`, from the cache, reset and with no bindings.
-    public func statement(_ sql: String) throws -> Statement {
+    func statement(_ sql: String) throws -> any StoreStatement { try sqliteStatement(sql) }
+
+    /// A prepared statement for `sql` as SQLite's own type (the hot paths bind and read through it
+    /// directly), from the cache, reset and with no bindings.
+    func sqliteStatement(_ sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] {
             cached.reset()
             return cached
@@ -61,48 +66,22 @@ public final class Connection {
         var pointer: OpaquePointer?
         let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
         guard result == SQLITE_OK, let pointer else { throw error(code: result, sql: sql) }
-        let statement = Statement(handle: pointer, sql: sql, connection: self)
+        let statement = SQLiteStatement(handle: pointer, sql: sql, connection: self)
         statements[sql] = statement
         return statement
     }
 
-    /// Runs `sql` with `bindings`, ignoring any rows.
-    public func run(_ sql: String, _ bindings: [SQLValue] = []) throws {
-        let statement = try statement(sql)
-        statement.bind(bindings)
-        defer { statement.reset() }
-        try statement.run()
-    }
-
-    /// Runs a query and returns every row as values.
-    public func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
-        let statement = try statement(sql)
-        statement.bind(bindings)
-        defer { statement.reset() }
-        var rows: [[SQLValue]] = []
-        let count = sqlite3_column_count(statement.handle)
-        while try statement.step() {
-            rows.append((0..<count).map { statement.value(at: $0) })
-        }
-        return rows
-    }
-
-    /// The rowid of the last insert on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
     /// Whether a transaction is open.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on error.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+    func beginWriteTransaction() throws { try execute("BEGIN IMMEDIATE") }
+
+    func commit() throws { try execute("COMMIT") }
+
+    func rollback() {
+        // Fails only when no transaction is open (SQLite already rolled it back, e.g. after a full disk).
+        _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
+
+    var lastInsertedKey: Int64? { sqlite3_last_insert_rowid(handle) }
 }

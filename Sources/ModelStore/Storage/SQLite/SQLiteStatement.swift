@@ -5,18 +5,18 @@ import Foundation
 @usableFromInline let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A prepared statement. Owned by its connection's cache; reset before every use.
-public final class Statement {
+public final class SQLiteStatement: StoreStatement {
     /// The underlying handle.
     public let handle: OpaquePointer
     /// The SQL text it was prepared from.
     public let sql: String
-    unowned let connection: Connection
+    unowned let connection: SQLiteConnection
     /// The first bind that failed since the last reset (thrown by the next `step()`).
     @usableFromInline var bindFailure: SQLiteError?
     /// Whether the connection has a fault injector (binds then go through it; see FaultInjection.swift).
     @usableFromInline var faultInjectionArmed: Bool
 
-    init(handle: OpaquePointer, sql: String, connection: Connection) {
+    init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
         self.handle = handle
         self.sql = sql
         self.connection = connection
@@ -41,11 +41,6 @@ public final class Statement {
         case .text(let text): bindText(text, at: index)
         case .blob(let data): bindBlob(data, at: index)
         }
-    }
-
-    /// Binds every value in order, starting at index 1.
-    public func bind(_ values: [SQLValue]) {
-        for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
     }
 
     /// Binds text (copied by SQLite).
@@ -106,10 +101,8 @@ public final class Statement {
         }
     }
 
-    /// Runs to completion, ignoring rows.
-    public func run() throws {
-        while try step() {}
-    }
+    /// The number of result columns.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// The value of the 0-based `column` of the current row.
     public func value(at column: Int32) -> SQLValue {

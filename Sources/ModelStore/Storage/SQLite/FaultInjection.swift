@@ -36,7 +36,7 @@ final class FaultInjector {
     }
 }
 
-extension Connection {
+extension SQLiteConnection {
     /// Throws the injected failure when the injector says this call fails.
     func injectFault(_ operation: FaultInjector.Operation, sql: String?) throws {
         if let faultInjector, faultInjector.shouldFail(operation) {
@@ -45,7 +45,7 @@ extension Connection {
     }
 }
 
-extension Statement {
+extension SQLiteStatement {
     /// Checks the result of a `sqlite3_bind_*` call: the fast path when it succeeded and no
     /// fault injector is set, else `noteBind`.
     @inlinable @inline(__always) func checkBind(_ result: Int32, at index: Int32) {

@@ -1,0 +1,79 @@
+import Foundation
+
+/// SQLite's spelling of the runtime's SQL (SQLite 3.35 or later: upserts with `RETURNING`).
+struct SQLiteDialect: SQLDialect {
+    var name: String { "SQLite" }
+
+    func columnType(_ type: StorageType) -> String { type.affinity.rawValue }
+
+    /// `INTEGER PRIMARY KEY` is the rowid: SQLite assigns one more than the largest key on insert.
+    func generatedKeyDefinition(_ name: String) -> String { "\(SQLQuote.identifier(name)) INTEGER PRIMARY KEY" }
+
+    var anyValueColumnType: String { "" }
+
+    var keyOnlyTableSuffix: String { " WITHOUT ROWID" }
+
+    func literal(_ value: SQLValue) -> String { SQLQuote.literal(value) }
+
+    var tableExistsQuery: String { "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?" }
+
+    var beginWriteTransaction: String { "BEGIN IMMEDIATE" }
+
+    var insertsReturnKey: Bool { false }
+
+    var noLimit: SQLValue { .integer(-1) }
+
+    /// SQLite lets the last `ON CONFLICT` clause name no columns: it then covers every unique
+    /// constraint of the table.
+    func upsertClause(uniqueGroups: [[String]], assignments: String) -> String? {
+        " ON CONFLICT DO UPDATE SET \(assignments)"
+    }
+
+    /// Foreign keys off during a migration: SQLite cannot change the setting inside a transaction,
+    /// and with it on, dropping the old copy of a rebuilt table would run `ON DELETE SET NULL` on
+    /// every row referencing it.
+    var schemaChangePrologue: [String] { ["PRAGMA foreign_keys = OFF"] }
+
+    var schemaChangeEpilogue: [String] { ["PRAGMA foreign_keys = ON"] }
+
+    var foreignKeyCheckQuery: String? { "PRAGMA foreign_key_check" }
+
+    func inPlaceMigration(_ migration: TableMigration) -> [String]? {
+        SQLiteInPlaceMigration.statements(for: migration, dialect: self)
+    }
+}
+
+/// A SQLite store (a file, or a shared in-memory database) opened for one container.
+final class SQLiteDriver: StoreDriver, @unchecked Sendable {
+    let dialect: any SQLDialect = SQLiteDialect()
+    /// The path given to `sqlite3_open_v2`.
+    private let path: String
+    private let isFile: Bool
+    private let busyTimeoutMilliseconds: Int32
+    /// Keeps an in-memory database alive while the container lives. Never used after creation
+    /// (only closed when the driver goes away), so sharing the driver is safe.
+    private var keeper: SQLiteConnection?
+    /// Serializes the saves of this container's contexts: SQLite has one writer at a time, and
+    /// writers polling its busy handler can starve past the busy timeout ("database is locked").
+    private let writeLock = NSLock()
+
+    /// A driver for `path` (a file path, or a `file:` URI of the memdb VFS when `isFile` is false).
+    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32) throws {
+        self.path = path
+        self.isFile = isFile
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        if !isFile { keeper = try open() }
+    }
+
+    func makeConnection() throws -> any StoreConnection { try open() }
+
+    func withWriteLock<T>(_ body: () throws -> T) rethrows -> T {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        return try body()
+    }
+
+    private func open() throws -> SQLiteConnection {
+        try SQLiteConnection(path: path, isFile: isFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+}

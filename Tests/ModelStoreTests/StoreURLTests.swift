@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import ModelStore
+
+/// A configuration's URL names a store; anything else is refused before a file is written (#20, 1).
+@Suite struct StoreURLTests {
+    @Test("A URL of another scheme throws naming the scheme and writes nothing", arguments: [
+        "https://example.com/modelstore-url-test-https",
+        "ftp://host/modelstore-url-test-ftp",
+        "sqlite:///tmp/modelstore-url-test-sqlite",
+    ])
+    func otherSchemesAreRefused(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        let path = url.path
+        #expect(!FileManager.default.fileExists(atPath: path))
+        do {
+            _ = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+            Issue.record("opened a store at \(text)")
+        } catch let error as ModelStoreError {
+            guard case .unsupportedStoreURL(let scheme, _) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(scheme == url.scheme)
+            #expect(error.description.contains("'\(url.scheme!)'"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: path), "a file was created at \(path)")
+    }
+
+    @Test("A URL with no scheme is refused, not taken for a path")
+    func schemelessURLIsRefused() throws {
+        let url = try #require(URL(string: "modelstore-url-test-relative.store"))
+        #expect(throws: ModelStoreError.self) {
+            _ = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(!FileManager.default.fileExists(atPath: "modelstore-url-test-relative.store"))
+    }
+
+    @Test("A password in a refused URL does not appear in the message")
+    func passwordIsRedacted() throws {
+        let url = try #require(URL(string: "mysql://user:secret@host/db"))
+        do {
+            _ = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+            Issue.record("opened a store at \(url)")
+        } catch {
+            #expect(!"\(error)".contains("secret"))
+            #expect("\(error)".contains("'mysql'"))
+        }
+    }
+
+    @Test("A file URL opens a SQLite store at its path")
+    func fileURLOpensSQLite() throws {
+        let store = try TemporaryStore()
+        let container = try ModelContainer(for: Trip.self, configurations: store.configuration)
+        let context = ModelContext(container)
+        context.insert(Trip(name: "Lisbon", startDate: Day.at(0), endDate: Day.at(1)))
+        try context.save()
+        #expect(FileManager.default.fileExists(atPath: store.url.path))
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 1)
+    }
+}
