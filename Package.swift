@@ -10,9 +10,11 @@ let package = Package(
         .library(name: "ModelStore", targets: ["ModelStore"]),
         .plugin(name: "ModelGenPlugin", targets: ["ModelGenPlugin"]),
         .plugin(name: "GenerateModels", targets: ["GenerateModels"]),
-        // Benchmarks: `swift run -c release modelstore-bench`, `swift run -c release modelgen-bench`.
+        // Benchmarks: `swift run -c release modelstore-bench`, `swift run -c release modelgen-bench`,
+        // `swift run -c release migration-bench`.
         .executable(name: "modelstore-bench", targets: ["ModelStoreBench"]),
         .executable(name: "modelgen-bench", targets: ["ModelGenBench"]),
+        .executable(name: "migration-bench", targets: ["MigrationBench"]),
     ],
     targets: [
         // System SQLite (Debian: libsqlite3-dev).
@@ -21,10 +23,16 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // System libpq, PostgreSQL's client library (Debian: libpq-dev), for the server store of SPEC §9.
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         // Runtime imported by generated code.
         .target(
             name: "ModelStore",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", "CLibPQ"]
         ),
         // The generator as a library: syntax, semantics, generation, diagnostics, output.
         // `Generation/BuiltinTemplates.swift` holds Templates/*.mustache, written by TemplateEmbedder and
@@ -84,15 +92,41 @@ let package = Package(
             dependencies: ["ModelStore"],
             plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
         ),
+        // Child process of the history tests: writes a scripted history, or prints the history it reads.
+        .executableTarget(
+            name: "HistoryProbe",
+            dependencies: ["ModelStore"],
+            plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
+        ),
+        // Golden files (compare, or rewrite under MODELGEN_UPDATE_GOLDENS=1) for every test target.
+        .target(
+            name: "GoldenFiles",
+            path: "Tests/GoldenFiles"
+        ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit", "FuzzOracle"],
-            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec", "Syntax/Fixtures"]
+            dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles"],
+            exclude: [
+                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec",
+                "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
+            ]
+        ),
+        // What store tests share: a throwaway PostgreSQL server (`PostgresTestServer`), or the one
+        // named by MODELSTORE_TEST_POSTGRES_URL, and a fresh database per test (docs/PostgreSQL.md).
+        .target(
+            name: "StoreTestSupport",
+            dependencies: ["ModelStore"],
+            path: "Tests/StoreTestSupport"
         ),
         // End-to-end tests that run the built `modelgen` binary.
         .testTarget(
             name: "modelgenTests",
             dependencies: ["modelgen"]
+        ),
+        // Child process of the migration crash test: migrates a store through a plan until killed.
+        .executableTarget(
+            name: "CrashMigrator",
+            dependencies: ["ModelStore"]
         ),
         // Child process of the multi-process misuse tests (#20): holds a store's write lock, or
         // shares one ModelContext between two threads.
@@ -103,13 +137,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "MisuseProbe"],
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport", "MisuseProbe"],
             exclude: ["Goldens"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["modelgen", "TemplateEmbedder"],
+            dependencies: ["modelgen", "TemplateEmbedder", "GoldenFiles"],
             exclude: ["Fixtures"]
         ),
         // Timing, peak memory, arguments and tables shared by the benchmarks.
@@ -124,6 +158,12 @@ let package = Package(
             dependencies: ["ModelStore", "CSQLite", "BenchSupport"],
             path: "Benchmarks/ModelStoreBench",
             plugins: ["ModelGenPlugin"]
+        ),
+        // A 1,000,000-row store migrated on open by ModelStore against the same migration by hand in SQL.
+        .executableTarget(
+            name: "MigrationBench",
+            dependencies: ["ModelStore", "CSQLite", "BenchSupport"],
+            path: "Benchmarks/MigrationBench"
         ),
         // Parse + check + generate time of synthesized models of 100 to 10,000 entities.
         .executableTarget(

@@ -7,7 +7,10 @@ final class GeneratedSide: TripStoreSide {
     /// The predicates' date; nil when the runtime has no predicates yet (the workloads then run unfiltered).
     private let cutoff: Date?
     private var directory: URL?
+    /// The store of most workloads, history off.
     private var container: ModelContainer?
+    /// The container of a workload with a store or settings of its own (history on).
+    private var workloadContainer: ModelContainer?
     /// The workload's context and objects, kept until `finish()` so their release is not timed.
     private var context: ModelContext?
     private var trips: [Trip] = []
@@ -19,17 +22,25 @@ final class GeneratedSide: TripStoreSide {
 
     func begin(directory: URL) throws {
         self.directory = directory
-        container = try Self.openContainer(directory.appending(path: "generated.store"))
+        container = try Self.openContainer(directory.appending(path: "generated.store"), history: false)
     }
 
     func prepare(_ workload: Workload) throws {
+        workloadContainer = nil
         switch workload {
+        case .insertWithHistory:
+            guard let directory else { return }
+            workloadContainer = try Self.openContainer(directory.appending(path: "generated-history.store"), history: true)
         case .updateNames:
             let context = try newContext()
             trips = try context.fetch(FetchDescriptor<Trip>())
+        case .updateNamesWithHistory:
+            guard let directory else { return }
+            workloadContainer = try Self.openContainer(directory.appending(path: "generated.store"), history: true)
+            trips = try newContext().fetch(FetchDescriptor<Trip>())
         case .cascadeDelete:
             guard let directory else { return }
-            let container = try Self.openContainer(directory.appending(path: "generated-cascade.store"))
+            let container = try Self.openContainer(directory.appending(path: "generated-cascade.store"), history: true)
             self.container = container
             let setup = ModelContext(container)
             for row in rows.prefix(Workload.cascadeTripCount(rows: rows.count)) {
@@ -51,7 +62,7 @@ final class GeneratedSide: TripStoreSide {
 
     func run(_ workload: Workload) throws -> Int {
         switch workload {
-        case .insert:
+        case .insert, .insertWithHistory:
             let context = try newContext()
             for row in rows { context.insert(Self.makeTrip(row)) }
             try context.save()
@@ -70,6 +81,11 @@ final class GeneratedSide: TripStoreSide {
             for (trip, row) in zip(trips, rows) { trip.name = row.newName }
             try context.save()
             return trips.count
+        case .updateNamesWithHistory:
+            guard let context else { return 0 }
+            for (trip, row) in zip(trips, rows) { trip.name = row.name }
+            try context.save()
+            return trips.count
         case .count:
             var descriptor = FetchDescriptor<Trip>()
             if let cutoff { descriptor.predicate = #Predicate<Trip> { $0.startDate < cutoff } }
@@ -85,18 +101,21 @@ final class GeneratedSide: TripStoreSide {
     func finish() {
         trips = []
         context = nil
+        workloadContainer = nil
     }
 
-    /// A new context, kept as the workload's.
+    /// A new context (on the workload's own container, if it has one), kept as the workload's.
     private func newContext() throws -> ModelContext {
-        guard let container else { throw HandSQLiteError(message: "no container") }
+        guard let container = workloadContainer ?? container else { throw HandSQLiteError(message: "no container") }
         let context = ModelContext(container)
         self.context = context
         return context
     }
 
-    private static func openContainer(_ url: URL) throws -> ModelContainer {
-        try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(url: url))
+    private static func openContainer(_ url: URL, history: Bool) throws -> ModelContainer {
+        var configuration = ModelConfiguration(url: url)
+        configuration.recordsHistory = history
+        return try ModelContainer(for: TripStore.schema, configurations: configuration)
     }
 
     /// The generated model of a row.

@@ -9,6 +9,8 @@ final class HandWrittenSide: TripStoreSide {
     private let cutoff: Date?
     private var directory: URL?
     private var storeURL: URL?
+    /// The main store, when a workload uses a store of its own.
+    private var mainStoreURL: URL?
     /// The workload's connection and objects, kept until `finish()` so their release is not timed.
     private var connection: HandConnection?
     private var trips: [PlainTrip] = []
@@ -25,8 +27,16 @@ final class HandWrittenSide: TripStoreSide {
     }
 
     func prepare(_ workload: Workload) throws {
+        if let mainStoreURL {
+            storeURL = mainStoreURL
+            self.mainStoreURL = nil
+        }
         switch workload {
-        case .updateNames:
+        case .insertWithHistory:
+            mainStoreURL = storeURL
+            storeURL = directory?.appending(path: "hand-written-history.store")
+            try createTables()
+        case .updateNames, .updateNamesWithHistory:
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
         case .cascadeDelete:
             storeURL = directory?.appending(path: "hand-written-cascade.store")
@@ -41,7 +51,10 @@ final class HandWrittenSide: TripStoreSide {
     func run(_ workload: Workload) throws -> Int {
         switch workload {
         case .insert:
-            try insert(rows.map(Self.makeTrip), connection: try newConnection())
+            try insert(rows.map(Self.makeTrip), connection: try newConnection(), history: false)
+            return rows.count
+        case .insertWithHistory:
+            try insert(rows.map(Self.makeTrip), connection: try newConnection(), history: true)
             return rows.count
         case .fetchAll:
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
@@ -52,7 +65,9 @@ final class HandWrittenSide: TripStoreSide {
                                   + " ORDER BY \"startDate\", \"$pk\"", date: cutoff)
             return trips.count
         case .updateNames:
-            return try updateNames()
+            return try updateNames(history: false)
+        case .updateNamesWithHistory:
+            return try updateNames(history: true)
         case .count:
             return try count()
         case .cascadeDelete:
@@ -67,7 +82,7 @@ final class HandWrittenSide: TripStoreSide {
 
     // MARK: Workloads
 
-    private func insert(_ trips: [PlainTrip], connection: HandConnection) throws {
+    private func insert(_ trips: [PlainTrip], connection: HandConnection, history: Bool) throws {
         let plain = try connection.prepare("INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\") VALUES ('Trip', ?, ?, ?, ?)")
         let business = try connection.prepare("INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"BusinessTrip.company\", \"BusinessTrip.expenseReport\", \"BusinessTrip.meetingAgenda\") VALUES ('BusinessTrip', ?, ?, ?, ?, ?, ?, ?)")
         let personal = try connection.prepare("INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"PersonalTrip.reason\", \"PersonalTrip.companions\") VALUES ('PersonalTrip', ?, ?, ?, ?, ?, ?)")
@@ -95,19 +110,30 @@ final class HandWrittenSide: TripStoreSide {
             try connection.runAndReset(statement)
             trip.rowID = sqlite3_last_insert_rowid(connection.handle)
         }
+        if history {
+            let record = try HandHistory(connection: connection)
+            for trip in trips { try record.record(kind: 0, entity: HandHistory.entity(of: trip), row: trip.rowID) }
+            try record.finish()
+        }
         try connection.execute("COMMIT")
     }
 
-    private func updateNames() throws -> Int {
+    /// Renames every trip (back to its first name, with history).
+    private func updateNames(history: Bool) throws -> Int {
         guard let connection else { return 0 }
         let update = try connection.prepare("UPDATE \"Trip\" SET \"name\" = ? WHERE \"$pk\" = ?")
         defer { sqlite3_finalize(update) }
         try connection.execute("BEGIN IMMEDIATE")
         for (trip, row) in zip(trips, rows) {
-            trip.name = row.newName
+            trip.name = history ? row.name : row.newName
             bindText(update, 1, trip.name)
             sqlite3_bind_int64(update, 2, trip.rowID)
             try connection.runAndReset(update)
+        }
+        if history {
+            let record = try HandHistory(connection: connection)
+            for trip in trips { try record.record(kind: 1, entity: HandHistory.entity(of: trip), row: trip.rowID, attributes: "name") }
+            try record.finish()
         }
         try connection.execute("COMMIT")
         return trips.count
@@ -122,31 +148,32 @@ final class HandWrittenSide: TripStoreSide {
         return Int(sqlite3_column_int64(query, 0))
     }
 
-    /// Deletes the loaded trips and their accommodations, writing the tombstone of each trip's
-    /// preserved `identifier`, as ModelStore does for `@Attribute(.preserveValueOnDeletion)`.
+    /// Deletes the loaded trips and their accommodations, recording each deletion in the history
+    /// (with each trip's preserved `identifier`), as ModelStore does.
     private func cascadeDelete() throws -> Int {
         guard let connection else { return 0 }
-        let tombstone = try connection.prepare("INSERT INTO \"$tombstones\" (entity, rowID, deletedAt) VALUES (?, ?, ?)")
-        let value = try connection.prepare("INSERT INTO \"$tombstone_values\" (tombstone, property, value) VALUES (?, 'identifier', ?)")
-        let stays = try connection.prepare("DELETE FROM \"Accommodation\" WHERE \"trip\" = ?")
+        let stays = try connection.prepare("DELETE FROM \"Accommodation\" WHERE \"trip\" = ? RETURNING \"$pk\"")
         let trip = try connection.prepare("DELETE FROM \"Trip\" WHERE \"$pk\" = ?")
-        defer { [tombstone, value, stays, trip].forEach { sqlite3_finalize($0) } }
-        let now = Date().timeIntervalSinceReferenceDate
+        defer { [stays, trip].forEach { sqlite3_finalize($0) } }
         try connection.execute("BEGIN IMMEDIATE")
+        let history = try HandHistory(connection: connection)
         for model in trips {
-            let entity = model is PlainBusinessTrip ? "BusinessTrip" : model is PlainPersonalTrip ? "PersonalTrip" : "Trip"
-            bindText(tombstone, 1, entity)
-            sqlite3_bind_int64(tombstone, 2, model.rowID)
-            sqlite3_bind_double(tombstone, 3, now)
-            try connection.runAndReset(tombstone)
-            sqlite3_bind_int64(value, 1, sqlite3_last_insert_rowid(connection.handle))
-            bindUUID(value, 2, model.identifier)
-            try connection.runAndReset(value)
+            try history.record(kind: 2, entity: HandHistory.entity(of: model), row: model.rowID,
+                               tombstone: HandHistory.tombstone(identifier: model.identifier))
             sqlite3_bind_int64(stays, 1, model.rowID)
-            try connection.runAndReset(stays)
+            var deleted: [Int64] = []
+            var step = sqlite3_step(stays)
+            while step == SQLITE_ROW {
+                deleted.append(sqlite3_column_int64(stays, 0))
+                step = sqlite3_step(stays)
+            }
+            guard step == SQLITE_DONE else { throw connection.error("DELETE FROM Accommodation") }
+            sqlite3_reset(stays)
+            for stay in deleted { try history.record(kind: 2, entity: "Accommodation", row: stay) }
             sqlite3_bind_int64(trip, 1, model.rowID)
             try connection.runAndReset(trip)
         }
+        try history.finish()
         try connection.execute("COMMIT")
         return trips.count
     }
@@ -202,9 +229,7 @@ final class HandWrittenSide: TripStoreSide {
     /// The tables ModelStore creates for `Trips.model` (see Tests/ModelStoreTests/Goldens/Trips.schema.sql).
     private func createTables() throws {
         let connection = try newConnection()
-        try connection.execute("""
-            CREATE TABLE "$tombstones" (id INTEGER PRIMARY KEY, entity TEXT NOT NULL, rowID INTEGER NOT NULL, deletedAt REAL NOT NULL);
-            CREATE TABLE "$tombstone_values" (tombstone INTEGER NOT NULL REFERENCES "$tombstones"(id) ON DELETE CASCADE, property TEXT NOT NULL, value, PRIMARY KEY (tombstone, property)) WITHOUT ROWID;
+        try connection.execute(HandHistory.tables + """
             CREATE TABLE "Trip" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "name" TEXT NOT NULL, "startDate" REAL NOT NULL, "endDate" REAL NOT NULL, "identifier" BLOB NOT NULL, "BusinessTrip.company" TEXT CHECK ("$type" <> 'BusinessTrip' OR "BusinessTrip.company" IS NOT NULL), "BusinessTrip.expenseReport" TEXT, "BusinessTrip.meetingAgenda" TEXT, "PersonalTrip.reason" TEXT CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.reason" IS NOT NULL), "PersonalTrip.companions" TEXT DEFAULT '[]' CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.companions" IS NOT NULL));
             CREATE TABLE "Accommodation" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "name" TEXT NOT NULL, "trip" INTEGER REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
             CREATE INDEX "Accommodation.index(trip)" ON "Accommodation" ("trip");
@@ -218,7 +243,7 @@ final class HandWrittenSide: TripStoreSide {
         let connection = try newConnection()
         let tripCount = Workload.cascadeTripCount(rows: rows.count)
         let trips = rows.prefix(tripCount).map(Self.makeTrip)
-        try insert(trips, connection: connection)
+        try insert(trips, connection: connection, history: false)
         let stay = try connection.prepare("INSERT INTO \"Accommodation\" (\"$type\", \"name\", \"trip\") VALUES ('Accommodation', ?, ?)")
         defer { sqlite3_finalize(stay) }
         try connection.execute("BEGIN IMMEDIATE")

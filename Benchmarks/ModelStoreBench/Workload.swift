@@ -2,17 +2,22 @@ import Foundation
 
 /// The workloads, in the order they run on one store.
 enum Workload: CaseIterable {
-    /// Insert every row in one save.
+    /// Insert every row in one save (history off).
     case insert
+    /// The same, history on, into a store of its own.
+    case insertWithHistory
     /// Fetch every trip, each as its own class, into objects.
     case fetchAll
     /// Fetch one subclass (`BusinessTrip`), with a predicate on a date, sorted by date.
     case fetchSubclass
-    /// Rename every trip, in one save.
+    /// Rename every trip, in one save (history off).
     case updateNames
+    /// Rename every trip back, in one save, history on.
+    case updateNamesWithHistory
     /// Count the trips that match a predicate on a date.
     case count
-    /// Delete a third as many trips as rows, each with two accommodations (cascade), in one save.
+    /// Delete a third as many trips as rows, each with two accommodations (cascade), in one save,
+    /// history on (the trips' preserved identifiers go into it).
     case cascadeDelete
 
     /// How many trips the cascade workload deletes: a third of the rows (each trip has two
@@ -24,11 +29,13 @@ enum Workload: CaseIterable {
         let suffix = predicates ? "" : " (no predicate)"
         switch self {
         case .insert: return "insert \(rows) mixed, one save"
+        case .insertWithHistory: return "insert \(rows) mixed, one save, history on"
         case .fetchAll: return "fetch all (polymorphic)"
         case .fetchSubclass: return "fetch BusinessTrip sorted" + (predicates ? ", endDate >" : "") + suffix
         case .updateNames: return "update every name, one save"
+        case .updateNamesWithHistory: return "update every name, one save, history on"
         case .count: return "fetchCount startDate <" + suffix
-        case .cascadeDelete: return "cascade delete \(Workload.cascadeTripCount(rows: rows)) trips + 2 stays each"
+        case .cascadeDelete: return "cascade delete \(Workload.cascadeTripCount(rows: rows)) trips + 2 stays each, history on"
         }
     }
 }

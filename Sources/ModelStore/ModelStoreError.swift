@@ -21,8 +21,8 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     /// relationship between objects in different contexts"): the entity, the relationship and
     /// the related model's entity. Every affected context's `save()` throws until it is undone.
     case relationshipAcrossContexts(entity: String, relationship: String, relatedEntity: String)
-    /// A save changes or deletes a row that is no longer in the store (another context or
-    /// process deleted it): nothing was written, the changes stay pending.
+    /// A save changes a row that is no longer in the store (another context or process deleted
+    /// it): nothing was written, the changes stay pending.
     case rowMissing(entity: String, identifier: PersistentIdentifier)
     /// `save()` was called while a save of the same context (or of another context of the same
     /// container, on the same thread) was in progress, or while a model property was being set:
@@ -37,6 +37,11 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     case invalidSchema(String)
     /// A configuration's URL names no store ModelStore has (only `file:`, `postgresql:` and `postgres:`).
     case unsupportedStoreURL(scheme: String, url: String)
+    /// `fetchHistory` was asked for transactions after a token, and history after that token
+    /// was deleted (SwiftData's `historyTokenExpired`): fetch from the start again.
+    case historyTokenExpired
+    /// A stored history transaction or change cannot be read.
+    case corruptHistory(String)
 
     public var description: String {
         switch self {
@@ -75,6 +80,10 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
         case .unsupportedStoreURL(let scheme, let url):
             let named = scheme.isEmpty ? "has no scheme" : "has the scheme '\(scheme)'"
             return "the store URL \(redactingPassword(url)) \(named): ModelStore opens file: URLs (SQLite) and postgresql:// or postgres:// URLs (PostgreSQL)"
+        case .historyTokenExpired:
+            return "the history after this token was deleted: fetch the history from its start again"
+        case .corruptHistory(let message):
+            return "unreadable history: \(message)"
         }
     }
 }

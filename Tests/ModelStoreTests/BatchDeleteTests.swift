@@ -41,7 +41,8 @@ import Testing
         let check = ModelContext(container)
         #expect(try check.fetchCount(FetchDescriptor<Trip>()) == 0)
         #expect(try check.fetch(FetchDescriptor<Accommodation>()).map(\.name) == ["Unattached"])
-        #expect(try check.tombstones(for: Trip.self).count == count)
+        #expect(try check.allHistory().deletes(of: Trip.self).count == count)
+        #expect(try check.allHistory().deletes(of: Accommodation.self).count == 2 * count)
         #expect(stays.count == 2 * count && stays.allSatisfy(\.isDeleted))
     }
 

@@ -3,7 +3,7 @@ import Observation
 import Testing
 @testable import ModelStore
 
-/// Upserts, tombstones, atomic saves, concurrent contexts, observation.
+/// Upserts, tombstones (in the history), atomic saves, concurrent contexts, observation.
 @Suite struct SaveTests {
     let store: TemporaryStore
     let container: ModelContainer
@@ -36,26 +36,28 @@ import Testing
         #expect(ann.modelContext == nil && !ann.isDeleted)
     }
 
-    @Test func preservedValuesSurviveDeletionAsTombstones() throws {
+    @Test func preservedValuesSurviveDeletionInTheHistory() throws {
         let context = ModelContext(container)
         let order = Order(number: 42, group: "web", placedAt: Day.at(1))
         context.insert(order)
         context.insert(Order(number: 43, group: "web", placedAt: Day.at(1)))
         try context.save()
         let id = order.persistentModelID
-        #expect(try context.tombstones(for: Order.self).isEmpty)
+        #expect(try context.allHistory().deletes(of: Order.self).isEmpty)
         context.delete(order)
         try context.save()
-        let tombstones = try context.tombstones(for: Order.self)
-        #expect(tombstones.count == 1)
-        #expect(tombstones.first?.persistentModelID == id)
-        #expect(tombstones.first?[\.number] == 42)
-        #expect(tombstones.first?[\.group] == nil, "only preserved properties are kept")
-        try context.removeTombstones(for: Order.self)
-        #expect(try context.tombstones(for: Order.self).isEmpty)
+        let deletes = try context.allHistory().deletes(of: Order.self)
+        #expect(deletes.count == 1)
+        #expect(deletes.first?.changedPersistentIdentifier == id)
+        #expect(deletes.first?.tombstone[\.number] as? Int32 == 42)
+        #expect(deletes.first?.tombstone[\.group] == nil, "only preserved properties are kept")
+        let preserved = deletes.first.map { Array($0.tombstone) } ?? []
+        #expect(preserved.count == 1 && preserved.first?.value as? Int32 == 42 && preserved.first?.keyPath == \Order.number)
+        try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(try context.allHistory().isEmpty)
     }
 
-    @Test func tombstonesOfSubclassesAreFoundThroughTheBase() throws {
+    @Test func tombstonesOfSubclassesAreTypedByTheRowsClass() throws {
         let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let context = ModelContext(container)
         let trip = BusinessTrip(name: "Fair", startDate: Day.at(1), endDate: Day.at(2), company: "Acme")
@@ -64,9 +66,11 @@ import Testing
         let identifier = trip.identifier
         context.delete(trip)
         try context.save()
-        let tombstones = try ModelContext(container).tombstones(for: Trip.self)
-        #expect(tombstones.map { $0[\.identifier] } == [identifier])
-        #expect(tombstones.first?.persistentModelID.entityName == "BusinessTrip")
+        let history = try ModelContext(container).allHistory()
+        #expect(history.deletes(of: Trip.self).isEmpty, "the change is typed by the row's own class")
+        let deletes = history.deletes(of: BusinessTrip.self)
+        #expect(deletes.map { $0.tombstone[\.identifier] as? UUID } == [identifier])
+        #expect(deletes.first?.changedPersistentIdentifier.entityName == "BusinessTrip")
     }
 
     @Test func aFailedSaveLeavesStoreAndContextAsTheyWere() throws {

@@ -37,6 +37,7 @@ public struct RuleID: RawRepresentable, Hashable, Sendable, Comparable, CustomSt
     public static let redundantRegistration = RuleID("redundant-registration")
     public static let unregisteredBase = RuleID("unregistered-base")
     public static let danglingNoAction = RuleID("dangling-no-action")
+    public static let cascadeCycle = RuleID("cascade-cycle")
 
     /// Every rule id of SPEC §3 with its severity.
     public static let all: [(RuleID, Severity)] = [
@@ -48,6 +49,7 @@ public struct RuleID: RawRepresentable, Hashable, Sendable, Comparable, CustomSt
         (.inverseMismatch, .error), (.ambiguousInverse, .error), (.optionalToOne, .error),
         (.invalidAttribute, .error), (.defaultTypeMismatch, .error), (.reservedName, .error),
         (.redundantRegistration, .warning), (.unregisteredBase, .warning), (.danglingNoAction, .warning),
+        (.cascadeCycle, .warning),
     ]
 }
 

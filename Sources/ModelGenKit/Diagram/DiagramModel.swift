@@ -1,14 +1,28 @@
 // What `modelgen diagram` draws, computed once from the checked schema and shared by the Mermaid
-// and DOT renderers: entity boxes with their attributes, inheritance edges, and one edge per
-// relationship (a relationship and its inverse make a single edge).
+// and DOT renderers: entity boxes with their attributes, struct boxes with their fields, inheritance
+// edges, one edge per relationship (a relationship and its inverse make a single edge; a side that
+// cascades deletes is marked), and one edge from each property or field of a struct type to the struct.
 
 /// The drawable content of a checked schema, in schema order.
-public struct DiagramModel: Hashable, Sendable {
-    /// One box per entity.
+struct DiagramModel: Hashable, Sendable {
+    /// One box per entity, then one per struct.
     public struct Node: Hashable, Sendable {
+        /// The entity's name, or the struct's qualified name (`Theme.Palette`).
         public var name: String
-        /// `name: Type` of each attribute of the entity itself (relationships are edges).
+        /// `name: Type` of each attribute of the entity itself (relationships are edges), or of each field of a struct.
         public var attributes: [String]
+        /// A struct (a composite attribute type) rather than an entity.
+        public var isStruct: Bool = false
+    }
+
+    /// A property of `owner` (an entity or a struct) whose type is the struct `structName`: its
+    /// value is stored inside the owner's row.
+    public struct Composition: Hashable, Sendable {
+        public var owner: String
+        public var property: String
+        public var structName: String
+        /// `1`, `0..1` for an optional, `*` for an array.
+        public var multiplicity: String
     }
 
     /// `subclass` inherits from `base`.
@@ -33,6 +47,11 @@ public struct DiagramModel: Hashable, Sendable {
         /// How many `source` models one `destination` model relates to; `nil` without an inverse.
         public var sourceMultiplicity: String?
 
+        /// Deleting a source model deletes its destination models (`sourceDeleteRule` is `.cascade`).
+        public var sourceCascades: Bool { sourceDeleteRule == .cascade }
+        /// Deleting a destination model deletes its source models (the inverse's rule is `.cascade`).
+        public var destinationCascades: Bool { inverseDeleteRule == .cascade }
+
         /// `accommodations (cascade) / trip (nullify)`: the source side first.
         public var label: String {
             var text = "\(sourceProperty) (\(sourceDeleteRule.rawValue))"
@@ -46,6 +65,7 @@ public struct DiagramModel: Hashable, Sendable {
     public var nodes: [Node]
     public var inheritances: [Inheritance]
     public var relationships: [Relationship]
+    public var compositions: [Composition]
 
     /// Builds the diagram of `schema`. Deterministic: everything follows schema order.
     public init(_ schema: CheckedSchema) {
@@ -55,10 +75,40 @@ public struct DiagramModel: Hashable, Sendable {
                 return "\(property.name): \(Self.typeName(attribute))"
             })
         }
+        let structs = schema.structs + schema.entities.flatMap(\.structs)
+        nodes += structs.map { structure in
+            Node(name: structure.qualifiedName, attributes: structure.fields.map { field in
+                "\(field.name): \(field.type)" + (field.isOptional ? "?" : "")
+            }, isStruct: true)
+        }
         inheritances = schema.entities.compactMap { entity in
             entity.baseName.map { Inheritance(subclass: entity.name, base: $0) }
         }
         relationships = Self.relationships(of: schema)
+        compositions = []
+        for entity in schema.entities {
+            for property in entity.properties {
+                guard case .attribute(let attribute) = property.kind else { continue }
+                if let edge = Self.composition(entity.name, property.name, attribute.type, attribute.isOptional) { compositions.append(edge) }
+            }
+        }
+        for structure in structs {
+            for field in structure.fields {
+                if let edge = Self.composition(structure.qualifiedName, field.name, field.type, field.isOptional) { compositions.append(edge) }
+            }
+        }
+    }
+
+    /// The edge from `owner.property` to the struct its type holds, if it holds one.
+    private static func composition(_ owner: String, _ property: String, _ type: ValueType, _ isOptional: Bool) -> Composition? {
+        switch type {
+        case .composite(let name):
+            return Composition(owner: owner, property: property, structName: name, multiplicity: isOptional ? "0..1" : "1")
+        case .array(.composite(let name)):
+            return Composition(owner: owner, property: property, structName: name, multiplicity: "*")
+        default:
+            return nil
+        }
     }
 
     /// The Swift spelling of an attribute's type (`[String]`, `PersonalTrip.Reason?`).

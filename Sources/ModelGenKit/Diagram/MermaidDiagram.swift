@@ -5,8 +5,11 @@
 /// Each entity is a class listing its own attributes as `name: Type`; a subclass points to its base
 /// with an inheritance arrow; each relationship is one line, with the multiplicity at both ends
 /// (only at the destination for a relationship without an inverse) and a label naming the property,
-/// its delete rule, and the inverse with its delete rule.
-public enum MermaidDiagram {
+/// its delete rule, and the inverse with its delete rule. A side whose delete rule is `.cascade`
+/// carries a composition diamond (`*--`): deleting a model there deletes the models at the other end,
+/// so the diamonds trace the delete graph. Each struct is a class marked `<<struct>>`, with a dotted
+/// composition line (`*..`) from each entity or struct that holds it.
+enum MermaidDiagram {
     /// The diagram text, ending with a newline. Deterministic: the same schema gives the same bytes.
     public static func render(_ schema: CheckedSchema) -> String {
         render(DiagramModel(schema))
@@ -16,11 +19,12 @@ public enum MermaidDiagram {
     public static func render(_ model: DiagramModel) -> String {
         var lines = ["classDiagram"]
         for node in model.nodes {
-            if node.attributes.isEmpty {
+            if node.attributes.isEmpty, !node.isStruct {
                 lines.append("    class \(identifier(node.name))")
                 continue
             }
             lines.append("    class \(identifier(node.name)) {")
+            if node.isStruct { lines.append("        <<struct>>") }
             lines.append(contentsOf: node.attributes.map { "        \($0)" })
             lines.append("    }")
         }
@@ -29,11 +33,16 @@ public enum MermaidDiagram {
         }
         for edge in model.relationships {
             let destinationEnd = "\"\(edge.destinationMultiplicity)\" \(identifier(edge.destination))"
+            let sourceMark = edge.sourceCascades ? "*" : ""
             if let sourceMultiplicity = edge.sourceMultiplicity {
-                lines.append("    \(identifier(edge.source)) \"\(sourceMultiplicity)\" -- \(destinationEnd) : \(edge.label)")
+                let destinationMark = edge.destinationCascades ? "*" : ""
+                lines.append("    \(identifier(edge.source)) \"\(sourceMultiplicity)\" \(sourceMark)--\(destinationMark) \(destinationEnd) : \(edge.label)")
             } else {
-                lines.append("    \(identifier(edge.source)) --> \(destinationEnd) : \(edge.label)")
+                lines.append("    \(identifier(edge.source)) \(sourceMark)--> \(destinationEnd) : \(edge.label)")
             }
+        }
+        for composition in model.compositions {
+            lines.append("    \(identifier(composition.owner)) *.. \"\(composition.multiplicity)\" \(identifier(composition.structName)) : \(composition.property)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

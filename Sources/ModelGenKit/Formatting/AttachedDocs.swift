@@ -16,11 +16,13 @@ struct AttachedDocs {
                     case .property(let property): add(property.doc)
                     case .initializer(let initializer): add(initializer.doc)
                     case .enumeration(let enumeration): add(enumeration)
+                    case .structure(let structure): add(structure)
                     case .constraint: break
                     }
                 }
             case .enumeration(let enumeration): add(enumeration)
             case .container(let container): add(container.doc)
+            case .structure(let structure): add(structure)
             }
         }
         ranges.sort { $0.start.offset < $1.start.offset }
@@ -44,6 +46,11 @@ struct AttachedDocs {
     private mutating func add(_ enumeration: EnumDecl) {
         add(enumeration.doc)
         for enumCase in enumeration.cases { add(enumCase.doc) }
+    }
+
+    private mutating func add(_ structure: StructDecl) {
+        add(structure.doc)
+        for field in structure.fields { add(field.doc) }
     }
 
     private mutating func add(_ doc: DocComment?) {

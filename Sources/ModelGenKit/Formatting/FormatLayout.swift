@@ -18,6 +18,7 @@ struct FormatLayout {
             case .entity(let entity): append(entity, to: &lines)
             case .enumeration(let enumeration): append(enumeration, depth: 0, to: &lines)
             case .container(let container): append(container, to: &lines)
+            case .structure(let structure): append(structure, depth: 0, to: &lines)
             }
             if !lines.isEmpty { lines[lines.count - 1].endsTopLevelDeclaration = true }
         }
@@ -27,15 +28,20 @@ struct FormatLayout {
     // MARK: - Declarations
 
     private func append(_ entity: EntityDecl, to lines: inout [LayoutLine]) {
+        for attribute in entity.attributes {
+            lines.append(LayoutLine(depth: 0, text: spelling.attribute(attribute), anchor: attribute.range.start.offset, spanEnd: attribute.range.end.offset))
+        }
         var header = "entity " + spelling.name(entity.name)
         if let base = entity.base { header += ": " + spelling.name(base) }
         let headerEnd = (entity.base ?? entity.name).range.end.offset
-        lines.append(LayoutLine(depth: 0, text: header + " {", anchor: entity.range.start.offset, spanEnd: headerEnd, opensBlock: true))
+        let anchor = entity.attributes.isEmpty ? entity.range.start.offset : entity.keywordRange.start.offset
+        lines.append(LayoutLine(depth: 0, text: header + " {", anchor: anchor, spanEnd: headerEnd, opensBlock: true))
         for member in entity.members {
             switch member {
             case .property(let property): append(property, depth: 1, to: &lines)
             case .initializer(let initializer): append(initializer, depth: 1, to: &lines)
             case .enumeration(let enumeration): append(enumeration, depth: 1, to: &lines)
+            case .structure(let structure): append(structure, depth: 1, to: &lines)
             case .constraint(let constraint):
                 lines.append(LayoutLine(depth: 1, text: spelling.constraint(constraint), anchor: constraint.range.start.offset, spanEnd: constraint.range.end.offset))
             }
@@ -43,20 +49,34 @@ struct FormatLayout {
         lines.append(closingLine(of: entity.range, depth: 0))
     }
 
-    private func append(_ enumeration: EnumDecl, depth: Int, to lines: inout [LayoutLine]) {
-        var header = "enum " + spelling.name(enumeration.name)
-        if !enumeration.inheritance.isEmpty {
-            header += ": " + enumeration.inheritance.map(spelling.name).joined(separator: ", ")
+    /// `keyword Name: A, B {`, the line that opens an enum or a struct.
+    private func headerLine(_ keyword: String, _ name: Identifier, _ inheritance: [Identifier], range: SourceRange, depth: Int) -> LayoutLine {
+        var header = keyword + " " + spelling.name(name)
+        if !inheritance.isEmpty {
+            header += ": " + inheritance.map(spelling.name).joined(separator: ", ")
         }
-        let headerEnd = (enumeration.inheritance.last ?? enumeration.name).range.end.offset
-        lines.append(LayoutLine(depth: depth, text: header + " {", anchor: enumeration.range.start.offset, spanEnd: headerEnd, opensBlock: true))
+        let headerEnd = (inheritance.last ?? name).range.end.offset
+        return LayoutLine(depth: depth, text: header + " {", anchor: range.start.offset, spanEnd: headerEnd, opensBlock: true)
+    }
+
+    private func append(_ enumeration: EnumDecl, depth: Int, to lines: inout [LayoutLine]) {
+        lines.append(headerLine("enum", enumeration.name, enumeration.inheritance, range: enumeration.range, depth: depth))
         for enumCase in enumeration.cases {
             var text = "case " + spelling.name(enumCase.name)
+            if let values = enumCase.associatedValues {
+                text += "(" + values.map { value in (value.label.map { spelling.name($0) + ": " } ?? "") + spelling.type(value.type) }.joined(separator: ", ") + ")"
+            }
             if let rawValue = enumCase.rawValue { text += " = " + spelling.expression(rawValue) }
             let anchor = start(of: enumCase.range.start.offset, includingKeyword: "case")
             lines.append(LayoutLine(depth: depth + 1, text: text, anchor: anchor, spanEnd: max(anchor, enumCase.range.end.offset)))
         }
         lines.append(closingLine(of: enumeration.range, depth: depth))
+    }
+
+    private func append(_ structure: StructDecl, depth: Int, to lines: inout [LayoutLine]) {
+        lines.append(headerLine("struct", structure.name, structure.inheritance, range: structure.range, depth: depth))
+        for field in structure.fields { append(field, depth: depth + 1, to: &lines) }
+        lines.append(closingLine(of: structure.range, depth: depth))
     }
 
     private func append(_ container: ContainerDecl, to lines: inout [LayoutLine]) {

@@ -26,8 +26,12 @@ struct SourceSpelling {
         case .bool(let value): value ? "true" : "false"
         case .nil: "nil"
         case .memberAccess(let member): "." + name(member)
+        case .typeMember(let type, let member): (type + [member]).map(name).joined(separator: ".")
         case .array(let elements): "[" + elements.map(self.expression).joined(separator: ", ") + "]"
-        case .call(let callee): name(callee) + "()"
+        case .call(let callee, let arguments):
+            name(callee) + "(" + arguments.map { argument in
+                (argument.label.map { name($0) + ": " } ?? "") + self.expression(argument.value)
+            }.joined(separator: ", ") + ")"
         case .keyPath(let keyPath): self.keyPath(keyPath)
         }
     }

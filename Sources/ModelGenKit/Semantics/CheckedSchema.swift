@@ -9,15 +9,36 @@ public struct CheckedSchema: Hashable, Sendable {
     /// Top-level enums (nested ones live in `CheckedEntity.enums`).
     public var enums: [CheckedEnum]
     public var containers: [CheckedContainer]
+    /// Top-level structs (nested ones live in `CheckedEntity.structs`), in source order.
+    public var structs: [CheckedStruct]
 
-    public init(entities: [CheckedEntity], enums: [CheckedEnum], containers: [CheckedContainer]) {
+    public init(entities: [CheckedEntity], enums: [CheckedEnum], containers: [CheckedContainer], structs: [CheckedStruct] = []) {
         self.entities = entities
         self.enums = enums
         self.containers = containers
+        self.structs = structs
     }
 
     public func entity(named name: String) -> CheckedEntity? {
         entities.first { $0.name == name }
+    }
+
+    /// The struct named `qualifiedName` (`Palette`, or `Theme.Palette` for one nested in an entity).
+    public func structure(named qualifiedName: String) -> CheckedStruct? {
+        if let found = structs.first(where: { $0.qualifiedName == qualifiedName }) { return found }
+        for entity in entities {
+            if let found = entity.structs.first(where: { $0.qualifiedName == qualifiedName }) { return found }
+        }
+        return nil
+    }
+
+    /// The enum named `qualifiedName` (`Color`, or `PersonalTrip.Reason` for one nested in an entity).
+    public func enumeration(named qualifiedName: String) -> CheckedEnum? {
+        if let found = enums.first(where: { $0.qualifiedName == qualifiedName }) { return found }
+        for entity in entities {
+            if let found = entity.enums.first(where: { $0.qualifiedName == qualifiedName }) { return found }
+        }
+        return nil
     }
 }
 
@@ -41,8 +62,17 @@ public struct CheckedEntity: Hashable, Sendable {
     public var uniqueConstraints: [[String]]
     /// `#Index` groups, each a list of property names.
     public var indexes: [[String]]
+    /// Structs declared inside this entity (named `Entity.Struct` outside it).
+    public var structs: [CheckedStruct]
+    /// The entity's name in the previous schema, from `@Entity(originalName: "Old")` (for migrations).
+    public var originalName: String?
+    /// The user-declared property that is the model's `Identifiable.id` (always `"id"`): set on the
+    /// entity that declares it (a base, never a subclass) and on its subclasses, which inherit it.
+    /// `nil` when the hierarchy declares no `id`, and the runtime's identity is `Identifiable.id`.
+    public var idPropertyName: String?
 
-    public init(name: String, doc: [String], range: SourceRange, baseName: String?, subclassNames: [String], properties: [CheckedProperty], enums: [CheckedEnum], initializers: [CheckedInitializer], uniqueConstraints: [[String]], indexes: [[String]]) {
+    public init(name: String, doc: [String], range: SourceRange, baseName: String?, subclassNames: [String], properties: [CheckedProperty], enums: [CheckedEnum], initializers: [CheckedInitializer], uniqueConstraints: [[String]], indexes: [[String]],
+                structs: [CheckedStruct] = [], originalName: String? = nil, idPropertyName: String? = nil) {
         self.name = name
         self.doc = doc
         self.range = range
@@ -53,6 +83,9 @@ public struct CheckedEntity: Hashable, Sendable {
         self.initializers = initializers
         self.uniqueConstraints = uniqueConstraints
         self.indexes = indexes
+        self.structs = structs
+        self.originalName = originalName
+        self.idPropertyName = idPropertyName
     }
 }
 
@@ -83,8 +116,16 @@ public struct CheckedProperty: Hashable, Sendable {
 public indirect enum ValueType: Hashable, Sendable {
     case bool, int, int8, int16, int32, int64, uint8, uint16, uint32
     case double, float, string, date, uuid, data, url, decimal
-    /// A declared enum, by qualified name (`PersonalTrip.Reason` or `Color`).
+    /// `TimeInterval`: Foundation's alias of `Double`, stored as a `Double` and spelled `TimeInterval`.
+    case timeInterval
+    /// A declared enum with a raw type, by qualified name (`PersonalTrip.Reason` or `Color`).
     case enumeration(qualifiedName: String, rawType: EnumRawType)
+    /// A declared enum whose cases carry associated values (no raw type), by qualified name: Codable,
+    /// stored as JSON text. Its cases are in `CheckedSchema.enumeration(named:)`.
+    case enumWithAssociatedValues(qualifiedName: String)
+    /// A declared struct (a composite attribute), by qualified name (`Palette` or `Theme.Palette`):
+    /// stored flattened, one column per field. Its fields are in `CheckedSchema.structure(named:)`.
+    case composite(qualifiedName: String)
     /// `[T]` of a non-array, non-optional value type, stored as one JSON column.
     case array(ValueType)
 }
@@ -110,7 +151,10 @@ extension ValueType: CustomStringConvertible {
         case .data: "Data"
         case .url: "URL"
         case .decimal: "Decimal"
+        case .timeInterval: "TimeInterval"
         case .enumeration(let qualifiedName, _): qualifiedName
+        case .enumWithAssociatedValues(let qualifiedName): qualifiedName
+        case .composite(let qualifiedName): qualifiedName
         case .array(let element): "[\(element)]"
         }
     }
@@ -131,8 +175,17 @@ public enum DefaultValue: Hashable, Sendable {
     case array([DefaultValue])
     /// `UUID()`
     case newUUID
-    /// `Date()`
+    /// `Date()`, `.now` or `Date.now`: the moment the model is created.
     case now
+    /// `.distantPast` or `Date.distantPast`.
+    case distantPast
+    /// `.distantFuture` or `Date.distantFuture`.
+    case distantFuture
+    /// `Date(timeIntervalSinceReferenceDate: n)`: the number literal as written (`_` removed, sign included).
+    case dateSinceReferenceDate(String)
+    /// `S()` for a struct `S` whose every field has a default or is optional: its memberwise init
+    /// with no arguments.
+    case defaultStruct
 }
 
 public struct CheckedAttribute: Hashable, Sendable {
@@ -225,18 +278,36 @@ public enum EnumRawType: String, Hashable, Sendable {
     case int = "Int"
 }
 
+/// One associated value of an enum case (`radius: Double`).
+public struct CheckedAssociatedValue: Hashable, Sendable {
+    /// The label, when written (`radius`); `nil` for an unlabeled value (`square(Double)`).
+    public var label: String?
+    public var type: ValueType
+    public var isOptional: Bool
+
+    public init(label: String?, type: ValueType, isOptional: Bool) {
+        self.label = label
+        self.type = type
+        self.isOptional = isOptional
+    }
+}
+
 public struct CheckedEnum: Hashable, Sendable {
     public struct Case: Hashable, Sendable {
         public var name: String
         public var doc: [String]
         /// The raw value as Swift source would spell it: for String the unescaped string
         /// (written or implied = name), for Int the number (written or implied) as decimal text.
-        public var rawValue: String
+        /// `nil` for an enum without raw type (one whose cases carry associated values).
+        public var rawValue: String?
+        /// The values the case carries, in order (empty for a case without any).
+        public var associatedValues: [CheckedAssociatedValue]
 
-        public init(name: String, doc: [String], rawValue: String) {
+        public init(name: String, doc: [String], rawValue: String?, associatedValues: [CheckedAssociatedValue] = []) {
             self.name = name
             self.doc = doc
             self.rawValue = rawValue
+            self.associatedValues = associatedValues
         }
     }
 
@@ -246,12 +317,16 @@ public struct CheckedEnum: Hashable, Sendable {
     public var qualifiedName: String
     /// The entity it is nested in.
     public var ownerEntity: String?
-    public var rawType: EnumRawType
+    /// `String` or `Int`; `nil` for an enum whose cases carry associated values (stored as JSON).
+    public var rawType: EnumRawType?
     public var cases: [Case]
     public var doc: [String]
     public var range: SourceRange
 
-    public init(name: String, qualifiedName: String, ownerEntity: String?, rawType: EnumRawType, cases: [Case], doc: [String], range: SourceRange) {
+    /// True for an enum whose cases carry associated values (`rawType` is then `nil`).
+    public var hasAssociatedValues: Bool { rawType == nil }
+
+    public init(name: String, qualifiedName: String, ownerEntity: String?, rawType: EnumRawType?, cases: [Case], doc: [String], range: SourceRange) {
         self.name = name
         self.qualifiedName = qualifiedName
         self.ownerEntity = ownerEntity
@@ -277,6 +352,51 @@ public struct CheckedContainer: Hashable, Sendable {
         self.doc = doc
         self.listedEntities = listedEntities
         self.allEntities = allEntities
+        self.range = range
+    }
+}
+
+/// A struct: SwiftData's composite attribute, a `Codable, Hashable, Sendable` value type with a
+/// memberwise init. A property of this type is stored flattened (one column per field); `[S]` is one
+/// JSON column. Structs never hold relationships, and never hold themselves (no cycles).
+public struct CheckedStruct: Hashable, Sendable {
+    /// A field of the struct: an attribute (value types, enums, other structs, optionals, arrays).
+    public struct Field: Hashable, Sendable {
+        public var name: String
+        public var doc: [String]
+        public var range: SourceRange
+        public var type: ValueType
+        public var isOptional: Bool
+        /// The default as written and resolved against `type`, when there is one.
+        public var defaultValue: DefaultValue?
+
+        public init(name: String, doc: [String], range: SourceRange, type: ValueType, isOptional: Bool, defaultValue: DefaultValue?) {
+            self.name = name
+            self.doc = doc
+            self.range = range
+            self.type = type
+            self.isOptional = isOptional
+            self.defaultValue = defaultValue
+        }
+    }
+
+    /// The simple name (`Palette`).
+    public var name: String
+    /// `Entity.Name` for a struct nested in an entity, else `name`.
+    public var qualifiedName: String
+    /// The entity it is nested in.
+    public var ownerEntity: String?
+    /// The fields in declaration order.
+    public var fields: [Field]
+    public var doc: [String]
+    public var range: SourceRange
+
+    public init(name: String, qualifiedName: String, ownerEntity: String?, fields: [Field], doc: [String], range: SourceRange) {
+        self.name = name
+        self.qualifiedName = qualifiedName
+        self.ownerEntity = ownerEntity
+        self.fields = fields
+        self.doc = doc
         self.range = range
     }
 }

@@ -1,9 +1,12 @@
 // Resolves a default value against its property's type (the checks behind `default-type-mismatch`).
 //
-// Accepted: for integer types an integer literal in the type's range; for `Double`, `Float` and
-// `Decimal` an integer or floating-point literal; `String` a string; `Bool` `true`/`false`;
-// `Date` `Date()`; `UUID` `UUID()`; `Data` an array of integers 0...255 (`[]` included); an enum
-// `.case` of that enum; `[T]` an array of elements that fit `T`; `nil` only for optionals; a
+// Accepted: for integer types an integer literal in the type's range; for `Double`, `Float`,
+// `TimeInterval` and `Decimal` an integer or floating-point literal; `String` a string; `Bool`
+// `true`/`false`; `Date` `Date()`, `.now`, `Date.now`, `.distantPast`, `.distantFuture` (also
+// `Date.`-qualified) and `Date(timeIntervalSinceReferenceDate: n)`; `UUID` `UUID()`; `Data` an array
+// of integers 0...255 (`[]` included); an enum `.case` (or `Enum.case`) of that enum, for an enum
+// with associated values a case that carries none; a struct `S()` when every field of `S` has a
+// default or is optional; `[T]` an array of elements that fit `T`; `nil` only for optionals; a
 // to-one relationship only `nil`, a to-many only `[]`. `URL` has no literal default.
 
 import Foundation
@@ -69,14 +72,30 @@ enum DefaultValueResolver {
         case (.uint8, .integer(let text)): return fits(UInt8(text), text, wanted)
         case (.uint16, .integer(let text)): return fits(UInt16(text), text, wanted)
         case (.uint32, .integer(let text)): return fits(UInt32(text), text, wanted)
-        case (.uuid, .call(let callee)) where callee.name == "UUID":
-            return .success(.newUUID)
-        case (.date, .call(let callee)) where callee.name == "Date":
-            return .success(.now)
-        case (.enumeration(let name, _), .memberAccess(let member)):
-            let cases = enumCases(name, model: model)
-            if cases.contains(member.name) { return .success(.enumCase(member.name)) }
-            return .failure(DefaultMismatch("'\(name)' has no case '\(member.name)' (its cases: \(cases.joined(separator: ", ")))"))
+        case (.timeInterval, .integer(let text)):
+            return finite(Double(text), text, wanted, .integer(text))
+        case (.timeInterval, .float(let text)):
+            return finite(Double(text), text, wanted, .float(text))
+        case (.uuid, .call(let callee, let arguments)) where callee.name == "UUID":
+            return arguments.isEmpty ? .success(.newUUID) : .failure(DefaultMismatch("write 'UUID()': a new UUID takes no arguments"))
+        case (.date, .call(let callee, let arguments)) where callee.name == "Date":
+            return dateCall(arguments)
+        case (.date, .memberAccess(let member)):
+            return dateMember(member.name, written: ".\(member.name)")
+        case (.date, .typeMember(let type, let member)) where type.map(\.name) == ["Date"]:
+            return dateMember(member.name, written: "Date.\(member.name)")
+        case (.enumeration(let name, _), .memberAccess(let member)), (.enumWithAssociatedValues(let name), .memberAccess(let member)):
+            return enumCase(member.name, of: name, model: model)
+        case (.enumeration(let name, _), .typeMember(let type, let member)), (.enumWithAssociatedValues(let name), .typeMember(let type, let member)):
+            let written = type.map(\.name).joined(separator: ".")
+            guard written == name || name.hasSuffix("." + written) else {
+                return .failure(DefaultMismatch("'\(written).\(member.name)' names a case of '\(written)', not of '\(name)': write '.\(member.name)'"))
+            }
+            return enumCase(member.name, of: name, model: model)
+        case (.composite(let name), .call(let callee, let arguments)) where name == callee.name || name.hasSuffix("." + callee.name):
+            return structDefault(name, arguments: arguments, model: model)
+        case (.composite(let name), _):
+            return .failure(DefaultMismatch("\(describe(expression)) is not a '\(name)': a struct defaults to '\(name.split(separator: ".").last ?? "")()' when all its fields have defaults, or to nil when optional"))
         case (.url, _):
             return .failure(DefaultMismatch("a URL has no literal default: make it 'URL?' or leave the default out"))
         default:
@@ -94,10 +113,61 @@ enum DefaultValueResolver {
         return .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))
     }
 
-    private static func enumCases(_ qualifiedName: String, model: SemanticModel) -> [String] {
-        let parts = qualifiedName.split(separator: ".").map(String.init)
-        let info = parts.count == 2 ? model.entities[parts[0]]?.nestedEnums[parts[1]] : model.topLevelEnums[qualifiedName]
-        return info?.checked?.cases.map(\.name) ?? []
+    /// `Date(…)`: no arguments (now) or `timeIntervalSinceReferenceDate:` a number literal.
+    private static func dateCall(_ arguments: [CallArgument]) -> Result<DefaultValue, DefaultMismatch> {
+        guard let argument = arguments.first else { return .success(.now) }
+        guard arguments.count == 1, argument.label?.name == "timeIntervalSinceReferenceDate" else {
+            return .failure(DefaultMismatch("a Date default is 'Date()', '.now', '.distantPast', '.distantFuture' or 'Date(timeIntervalSinceReferenceDate: n)' with n a number"))
+        }
+        switch argument.value.kind {
+        case .integer(let text), .float(let text):
+            guard let value = Double(text), value.isFinite else { return .failure(DefaultMismatch("\(text) is out of range for 'TimeInterval'")) }
+            return .success(.dateSinceReferenceDate(text))
+        default:
+            return .failure(DefaultMismatch("'timeIntervalSinceReferenceDate:' takes a number literal, e.g. 'Date(timeIntervalSinceReferenceDate: 0)'"))
+        }
+    }
+
+    /// `.now`, `.distantPast`, `.distantFuture` (with or without `Date`).
+    private static func dateMember(_ member: String, written: String) -> Result<DefaultValue, DefaultMismatch> {
+        switch member {
+        case "now": return .success(.now)
+        case "distantPast": return .success(.distantPast)
+        case "distantFuture": return .success(.distantFuture)
+        default: return .failure(DefaultMismatch("'\(written)' is no Date default: use .now, .distantPast, .distantFuture, Date() or Date(timeIntervalSinceReferenceDate: n)"))
+        }
+    }
+
+    /// `.member` of the enum `qualifiedName`: one of its cases, and one that carries no values.
+    private static func enumCase(_ member: String, of qualifiedName: String, model: SemanticModel) -> Result<DefaultValue, DefaultMismatch> {
+        let cases = model.enumInfo(qualifiedName)?.keptCases ?? []
+        guard let declared = cases.first(where: { $0.name.name == member }) else {
+            return .failure(DefaultMismatch("'\(qualifiedName)' has no case '\(member)' (its cases: \(cases.map(\.name.name).joined(separator: ", ")))"))
+        }
+        if declared.associatedValues != nil {
+            let plain = cases.filter { $0.associatedValues == nil }.map { "." + $0.name.name }
+            let hint = plain.isEmpty ? "leave the default out" : "use \(plain.joined(separator: ", "))"
+            return .failure(DefaultMismatch("case '\(member)' of '\(qualifiedName)' carries values, and a default names a case without any: \(hint)"))
+        }
+        return .success(.enumCase(member))
+    }
+
+    /// `S()`: allowed when every field of `S` has a default or is optional (its memberwise init needs no argument).
+    private static func structDefault(_ qualifiedName: String, arguments: [CallArgument], model: SemanticModel) -> Result<DefaultValue, DefaultMismatch> {
+        let simple = qualifiedName.split(separator: ".").last.map(String.init) ?? qualifiedName
+        guard arguments.isEmpty else {
+            return .failure(DefaultMismatch("a struct default is '\(simple)()' without arguments, with every field at its default"))
+        }
+        let fields = model.structs[qualifiedName]?.fields ?? []
+        let required = fields.filter { field in
+            guard let type = field.type else { return false }
+            return !field.hasWrittenDefault && !type.isOptional
+        }
+        guard required.isEmpty else {
+            let names = required.map { "'\($0.name)'" }.joined(separator: ", ")
+            return .failure(DefaultMismatch("'\(simple)()' needs every field to have a default, and \(names) \(required.count == 1 ? "has" : "have") none"))
+        }
+        return .success(.defaultStruct)
     }
 
     /// What the default is, in words.
@@ -109,8 +179,9 @@ enum DefaultValueResolver {
         case .bool(let value): "'\(value)'"
         case .nil: "nil"
         case .memberAccess(let name): "'.\(name.name)'"
+        case .typeMember(let type, let member): "'\(type.map(\.name).joined(separator: ".")).\(member.name)'"
         case .array: "an array"
-        case .call(let callee): "'\(callee.name)()'"
+        case .call(let callee, let arguments): arguments.isEmpty ? "'\(callee.name)()'" : "'\(callee.name)(…)'"
         case .keyPath: "a key path"
         }
     }

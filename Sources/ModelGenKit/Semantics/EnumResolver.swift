@@ -6,6 +6,9 @@
 //   anything else is `unknown-type`.
 // - `duplicate-case`: a case name or a raw value (written or implied) used twice.
 // - A raw value of the wrong kind (`case a = 1` in a `String` enum) is `default-type-mismatch`.
+// - An enum whose cases carry associated values (`case circle(radius: Double)`) has no raw type
+//   (one written is `unsupported-type`) and no raw values (`default-type-mismatch`); it may list the
+//   conformances above except `CaseIterable`. Its associated values are resolved by `CompositeRules`.
 
 enum EnumResolver {
     static let allowedConformances: Set<String> = ["Codable", "Hashable", "Equatable", "Sendable", "CaseIterable", "Decodable", "Encodable"]
@@ -14,21 +17,22 @@ enum EnumResolver {
     static func resolveAll(_ model: inout SemanticModel) {
         for name in model.topLevelEnumOrder {
             guard var info = model.topLevelEnums[name] else { continue }
-            info.checked = check(info, sink: &model.sink)
+            info.checked = check(&info, sink: &model.sink)
             model.topLevelEnums[name] = info
         }
         for entity in model.entityOrder {
             guard var entityInfo = model.entities[entity] else { continue }
             for name in entityInfo.nestedEnumOrder {
                 guard var info = entityInfo.nestedEnums[name] else { continue }
-                info.checked = check(info, sink: &model.sink)
+                info.checked = check(&info, sink: &model.sink)
                 entityInfo.nestedEnums[name] = info
             }
             model.entities[entity] = entityInfo
         }
     }
 
-    private static func check(_ info: EnumInfo, sink: inout DiagnosticSink) -> CheckedEnum? {
+    private static func check(_ info: inout EnumInfo, sink: inout DiagnosticSink) -> CheckedEnum? {
+        if info.hasAssociatedValues { return checkWithAssociatedValues(&info, sink: &sink) }
         let decl = info.decl
         guard let rawTypeName = decl.inheritance.first else {
             sink.error(.unsupportedType, "enum '\(info.qualifiedName)' has no raw type and cannot be stored: write 'enum \(decl.name.name): String'", at: decl.name.range)
@@ -52,11 +56,7 @@ enum EnumResolver {
         var nextInt: Int64? = 0
         for caseDecl in decl.cases {
             let name = caseDecl.name.name
-            if let first = caseNames[name] {
-                sink.error(.duplicateCase, "enum '\(info.qualifiedName)' declares case '\(name)' twice: remove or rename one", at: caseDecl.name.range, notes: [DiagnosticNote("'\(name)' first declared here", at: first.range)])
-                continue
-            }
-            caseNames[name] = caseDecl.name
+            guard claim(caseDecl, in: &caseNames, of: info, sink: &sink) else { continue }
             guard let rawValue = rawValue(of: caseDecl, rawType: rawType, enumName: info.qualifiedName, nextInt: &nextInt, sink: &sink) else { continue }
             if let first = rawValues[rawValue] {
                 let shown = rawType == .string ? "\"\(rawValue)\"" : rawValue
@@ -65,9 +65,53 @@ enum EnumResolver {
             }
             rawValues[rawValue] = caseDecl
             cases.append(CheckedEnum.Case(name: name, doc: caseDecl.doc?.lines ?? [], rawValue: rawValue))
+            info.keptCases.append(caseDecl)
         }
         return CheckedEnum(name: decl.name.name, qualifiedName: info.qualifiedName, ownerEntity: info.ownerEntity,
                            rawType: rawType, cases: cases, doc: decl.doc?.lines ?? [], range: decl.range)
+    }
+
+    /// An enum whose cases carry associated values: no raw type, no raw values, unique case names.
+    /// The cases' associated values are filled in later (`CompositeRules`), once every type is known.
+    private static func checkWithAssociatedValues(_ info: inout EnumInfo, sink: inout DiagnosticSink) -> CheckedEnum? {
+        let decl = info.decl
+        let firstWithValues = decl.cases.first { $0.associatedValues != nil }
+        let caseNote = firstWithValues.map { [DiagnosticNote("case '\($0.name.name)' carries associated values here", at: $0.name.range)] } ?? []
+        for conformance in decl.inheritance {
+            if let rawType = EnumRawType(rawValue: conformance.name) {
+                sink.error(.unsupportedType, "enum '\(info.qualifiedName)' has cases with associated values, so it cannot have raw type '\(rawType.rawValue)': remove ': \(rawType.rawValue)' (such an enum is stored as JSON)", at: conformance.range, notes: caseNote)
+                return nil
+            }
+            if conformance.name == "CaseIterable" {
+                sink.error(.unsupportedType, "enum '\(info.qualifiedName)' has cases with associated values and cannot be CaseIterable: remove 'CaseIterable'", at: conformance.range, notes: caseNote)
+            } else if !allowedConformances.contains(conformance.name) {
+                sink.error(.unknownType, "unknown protocol '\(conformance.name)' in enum '\(info.qualifiedName)': only Codable, Hashable, Equatable and Sendable may be listed", at: conformance.range)
+            }
+        }
+        var cases: [CheckedEnum.Case] = []
+        var caseNames: [String: Identifier] = [:]
+        for caseDecl in decl.cases {
+            let name = caseDecl.name.name
+            guard claim(caseDecl, in: &caseNames, of: info, sink: &sink) else { continue }
+            if let rawValue = caseDecl.rawValue {
+                sink.error(.defaultTypeMismatch, "case '\(name)' of enum '\(info.qualifiedName)' has a raw value, but an enum whose cases carry associated values has no raw type: remove '= …'", at: rawValue.range, notes: caseNote)
+            }
+            cases.append(CheckedEnum.Case(name: name, doc: caseDecl.doc?.lines ?? [], rawValue: nil))
+            info.keptCases.append(caseDecl)
+        }
+        return CheckedEnum(name: decl.name.name, qualifiedName: info.qualifiedName, ownerEntity: info.ownerEntity,
+                           rawType: nil, cases: cases, doc: decl.doc?.lines ?? [], range: decl.range)
+    }
+
+    /// Records the case's name; `duplicate-case` and false when an earlier case has it.
+    private static func claim(_ caseDecl: EnumCaseDecl, in names: inout [String: Identifier], of info: EnumInfo, sink: inout DiagnosticSink) -> Bool {
+        let name = caseDecl.name.name
+        if let first = names[name] {
+            sink.error(.duplicateCase, "enum '\(info.qualifiedName)' declares case '\(name)' twice: remove or rename one", at: caseDecl.name.range, notes: [DiagnosticNote("'\(name)' first declared here", at: first.range)])
+            return false
+        }
+        names[name] = caseDecl.name
+        return true
     }
 
     /// The raw value of a case as `CheckedEnum.Case.rawValue` spells it, or nil (reported).

@@ -1,5 +1,5 @@
 // The semantic stage's working state: every declaration of the run, resolved step by step by the
-// rule families in `Rules/`, then turned into a `CheckedSchema` by `SchemaBuilder`.
+// rule families in `Rules/`, then turned into a `CheckedSchema` by `CheckedSchemaBuilder`.
 // A node that failed to resolve is marked (its `type` is nil, or its hierarchy is broken) and later
 // rules skip it silently, so that one mistake yields one diagnostic.
 
@@ -99,8 +99,38 @@ struct EnumInfo {
     /// `Entity.Name` for a nested enum, else the name.
     var qualifiedName: String
     var ownerEntity: String?
-    /// `nil` when the enum itself is invalid (no usable raw type): properties of its type are skipped.
+    /// `nil` when the enum itself is invalid (no usable raw type, a raw type with associated values,
+    /// part of a cycle of value types): properties of its type are skipped.
     var checked: CheckedEnum?
+    /// The declarations of the cases in `checked.cases`, in the same order (duplicates left out).
+    var keptCases: [EnumCaseDecl] = []
+
+    /// True when a case carries associated values (the enum then has no raw type).
+    var hasAssociatedValues: Bool { decl.cases.contains { $0.associatedValues != nil } }
+}
+
+/// A field of a struct, as far as it resolved.
+struct FieldInfo {
+    var decl: PropertyDecl
+    /// Always a `.value` type; `nil` when the type did not resolve (already reported).
+    var type: ResolvedType?
+    /// The default, resolved against the type (`nil` when none was written or it did not fit).
+    var defaultValue: DefaultValue?
+
+    var name: String { decl.name.name }
+    var hasWrittenDefault: Bool { decl.defaultValue != nil }
+}
+
+/// A struct declaration, top level or nested in an entity.
+struct StructInfo {
+    var decl: StructDecl
+    /// `Entity.Name` for a nested struct, else the name.
+    var qualifiedName: String
+    var ownerEntity: String?
+    /// Fields with unique, allowed names, in declaration order.
+    var fields: [FieldInfo] = []
+    /// Part of a cycle of value types (reported): properties of its type are skipped.
+    var isBroken = false
 }
 
 /// An entity declaration.
@@ -129,6 +159,10 @@ struct EntityInfo {
     /// Nested enums by simple name (first declaration wins), and their order.
     var nestedEnums: [String: EnumInfo] = [:]
     var nestedEnumOrder: [String] = []
+    /// Simple names of the structs nested in it (they live in `SemanticModel.structs` as `Entity.Name`).
+    var nestedStructNames: Set<String> = []
+    /// `@Entity(originalName: "Old")`, once checked.
+    var originalName: String?
     /// Declared inits that are not duplicates of another.
     var initializers: [InitDecl] = []
     /// `.unique` properties and `#Unique` groups; `#Index` groups (resolved property names).
@@ -160,6 +194,9 @@ struct SemanticModel {
     var topLevelEnumOrder: [String] = []
     /// Containers in declaration order (duplicates dropped).
     var containers: [ContainerInfo] = []
+    /// Every struct, top level and nested, by qualified name (`Palette`, `Theme.Palette`), and their source order.
+    var structs: [String: StructInfo] = [:]
+    var structOrder: [String] = []
     /// Relationship properties by owner, then destination: indexes into the owner's `properties`.
     var relationshipIndex: [String: [String: [Int]]] = [:]
     /// The input files, to sort diagnostics by input order.
@@ -193,5 +230,19 @@ struct SemanticModel {
         if let own = info.nestedEnums[name] { return own }
         if let base = info.baseName { return entities[base]?.nestedEnums[name] }
         return nil
+    }
+
+    /// The nested struct `name` visible inside `entity` (its own, then its base's).
+    func nestedStruct(_ name: String, visibleIn entity: String) -> StructInfo? {
+        guard let info = entities[entity] else { return nil }
+        if info.nestedStructNames.contains(name) { return structs["\(entity).\(name)"] }
+        if let base = info.baseName, entities[base]?.nestedStructNames.contains(name) == true { return structs["\(base).\(name)"] }
+        return nil
+    }
+
+    /// The enum named `qualifiedName` (`Color` or `PersonalTrip.Reason`).
+    func enumInfo(_ qualifiedName: String) -> EnumInfo? {
+        let parts = qualifiedName.split(separator: ".", maxSplits: 1).map(String.init)
+        return parts.count == 2 ? entities[parts[0]]?.nestedEnums[parts[1]] : topLevelEnums[qualifiedName]
     }
 }

@@ -1,16 +1,16 @@
-// Collects the declarations of all files into one `SemanticModel`. Entities, top-level enums and
-// containers share one namespace (each becomes a Swift type of that name); enums nested in an
-// entity share the entity's namespace. The first declaration of a name wins; the others are
+// Collects the declarations of all files into one `SemanticModel`. Entities, top-level enums,
+// structs and containers share one namespace (each becomes a Swift type of that name); enums and
+// structs nested in an entity share the entity's namespace. The first declaration of a name wins; the others are
 // returned as duplicates for `NameRules` to report.
 
 /// A declaration whose name was already taken.
 struct DuplicateDeclaration {
-    /// What the duplicate is ("entity", "enum", "container").
+    /// What the duplicate is ("entity", "enum", "struct", "container").
     var kind: String
     var name: Identifier
     /// The name of the declaration that came first.
     var first: Identifier
-    /// The entity both are nested in, for nested enums.
+    /// The entity both are nested in, for nested enums and structs.
     var scope: String?
 }
 
@@ -36,7 +36,7 @@ enum SymbolTable {
                 case .entity(let decl):
                     guard claim(decl.name, kind: "entity") else { continue }
                     var info = EntityInfo(decl: decl, fileIndex: fileIndex)
-                    collectNestedEnums(of: decl, into: &info, duplicates: &duplicates)
+                    collectNestedTypes(of: decl, into: &info, model: &model, duplicates: &duplicates)
                     model.entities[decl.name.name] = info
                     model.entityOrder.append(decl.name.name)
                 case .enumeration(let decl):
@@ -46,22 +46,44 @@ enum SymbolTable {
                 case .container(let decl):
                     guard claim(decl.name, kind: "container") else { continue }
                     model.containers.append(ContainerInfo(decl: decl))
+                case .structure(let decl):
+                    guard claim(decl.name, kind: "struct") else { continue }
+                    model.structs[decl.name.name] = StructInfo(decl: decl, qualifiedName: decl.name.name, ownerEntity: nil)
+                    model.structOrder.append(decl.name.name)
                 }
             }
         }
         return duplicates
     }
 
-    private static func collectNestedEnums(of decl: EntityDecl, into info: inout EntityInfo, duplicates: inout [DuplicateDeclaration]) {
+    /// The enums and structs declared inside an entity; they share the entity's namespace.
+    private static func collectNestedTypes(of decl: EntityDecl, into info: inout EntityInfo, model: inout SemanticModel, duplicates: inout [DuplicateDeclaration]) {
+        let entity = decl.name.name
+        var taken: [String: Identifier] = [:]
+        func claim(_ name: Identifier, kind: String) -> Bool {
+            if let first = taken[name.name] {
+                duplicates.append(DuplicateDeclaration(kind: kind, name: name, first: first, scope: entity))
+                return false
+            }
+            taken[name.name] = name
+            return true
+        }
         for member in decl.members {
-            guard case .enumeration(let nested) = member else { continue }
-            let name = nested.name.name
-            if let first = info.nestedEnums[name] {
-                duplicates.append(DuplicateDeclaration(kind: "enum", name: nested.name, first: first.decl.name, scope: decl.name.name))
+            switch member {
+            case .enumeration(let nested):
+                guard claim(nested.name, kind: "enum") else { continue }
+                let name = nested.name.name
+                info.nestedEnums[name] = EnumInfo(decl: nested, qualifiedName: "\(entity).\(name)", ownerEntity: entity)
+                info.nestedEnumOrder.append(name)
+            case .structure(let nested):
+                guard claim(nested.name, kind: "struct") else { continue }
+                let qualified = "\(entity).\(nested.name.name)"
+                info.nestedStructNames.insert(nested.name.name)
+                model.structs[qualified] = StructInfo(decl: nested, qualifiedName: qualified, ownerEntity: entity)
+                model.structOrder.append(qualified)
+            default:
                 continue
             }
-            info.nestedEnums[name] = EnumInfo(decl: nested, qualifiedName: "\(decl.name.name).\(name)", ownerEntity: decl.name.name)
-            info.nestedEnumOrder.append(name)
         }
     }
 }

@@ -1,10 +1,12 @@
-// Resolves the type of a property (rules `unknown-type` and `unsupported-type`).
+// Resolves the type of a property, a struct field or an associated value (rules `unknown-type` and
+// `unsupported-type`).
 //
-// Storable shapes: `T`, `T?`, `[T]`, `[T]?` for a value type `T`; `E?` and `[E]` for an entity `E`
-// (a bare `E` resolves and is left to `optional-to-one`). Everything else is `unsupported-type`:
-// dictionaries, tuples, `[[T]]`, `T??`, `[T?]` (no optional elements in a JSON column),
-// `[E]?` (an optional to-many: write `[E] = []`), `[E?]`, and the Swift types listed in
-// `unsupportedSwiftTypes`.
+// Storable shapes: `T`, `T?`, `[T]`, `[T]?` for a value type `T` (built-in, enum or struct); `E?` and
+// `[E]` for an entity `E` (a bare `E` resolves and is left to `optional-to-one`). Everything else is
+// `unsupported-type`: dictionaries, tuples, `[[T]]`, `T??`, `[T?]` (no optional elements in a JSON
+// column), `[E]?` (an optional to-many: write `[E] = []`), `[E?]`, and the Swift types listed in
+// `unsupportedSwiftTypes`. Struct fields and associated values hold values only: an entity there is
+// `unsupported-type` too.
 
 enum TypeResolver {
     /// Value types by name (SPEC §2).
@@ -12,6 +14,7 @@ enum TypeResolver {
         "Bool": .bool, "Int": .int, "Int8": .int8, "Int16": .int16, "Int32": .int32, "Int64": .int64,
         "UInt8": .uint8, "UInt16": .uint16, "UInt32": .uint32, "Double": .double, "Float": .float,
         "String": .string, "Date": .date, "UUID": .uuid, "Data": .data, "URL": .url, "Decimal": .decimal,
+        "TimeInterval": .timeInterval,
     ]
 
     /// Swift types that exist but cannot be stored, with what to use instead.
@@ -33,14 +36,27 @@ enum TypeResolver {
     private enum NamedType {
         case value(ValueType)
         case entity(String)
-        /// An enum that did not check (already reported).
+        /// An enum or struct that did not check (already reported).
         case brokenEnum
     }
 
     /// Resolves `type` as the type of `property` of `entity`; reports and returns `nil` when it is
     /// unknown or cannot be stored.
     static func resolve(_ type: TypeExpr, of property: String, in entity: String, model: inout SemanticModel) -> ResolvedType? {
-        let owner = "'\(entity).\(property)'"
+        resolve(type, owner: "'\(entity).\(property)'", scope: entity, model: &model)
+    }
+
+    /// Resolves `type` where only values are stored (a struct field, an associated value): `owner`
+    /// names the place in messages, `scope` is the entity whose nested types are visible (if any).
+    /// An entity type is reported as `unsupported-type`.
+    static func resolveValue(_ type: TypeExpr, owner: String, scope: String?, model: inout SemanticModel) -> ResolvedType? {
+        guard let resolved = resolve(type, owner: owner, scope: scope, model: &model) else { return nil }
+        guard let destination = resolved.destination else { return resolved }
+        model.sink.error(.unsupportedType, "type '\(type)' of \(owner) is the entity '\(destination)': a struct or an enum case holds values only; declare the relationship on an entity", at: type.range)
+        return nil
+    }
+
+    private static func resolve(_ type: TypeExpr, owner: String, scope entity: String?, model: inout SemanticModel) -> ResolvedType? {
         switch type.kind {
         case .named(let parts):
             switch named(parts, range: type.range, in: entity, owner: owner, model: &model) {
@@ -84,7 +100,7 @@ enum TypeResolver {
     }
 
     /// The element of `[element]`: a name, else unsupported.
-    private static func arrayElement(_ element: TypeExpr, whole: TypeExpr, in entity: String, owner: String, model: inout SemanticModel) -> NamedType? {
+    private static func arrayElement(_ element: TypeExpr, whole: TypeExpr, in entity: String?, owner: String, model: inout SemanticModel) -> NamedType? {
         switch element.kind {
         case .named(let parts):
             return named(parts, range: element.range, in: entity, owner: owner, model: &model)
@@ -108,7 +124,7 @@ enum TypeResolver {
             case ("Dictionary", 2): "declare an entity with a key and a value property, and a to-many relationship to it"
             case ("Array", 1), ("Set", 1): "write '[\(arguments[0])]' (an array, stored as one JSON column)"
             case ("Optional", 1): "write '\(arguments[0])?'"
-            default: "use a type of the .model language: Bool, Int…, Double, Float, String, Date, UUID, Data, URL, Decimal, an enum, [T] or T?"
+            default: "use a type of the .model language: Bool, Int…, Double, Float, String, Date, UUID, Data, URL, Decimal, TimeInterval, an enum, a struct, [T] or T?"
             }
             unsupported(type, owner, "the generic type '\(name)<…>'", fix: fix, model: &model)
         default:
@@ -121,22 +137,27 @@ enum TypeResolver {
         model.sink.error(.unsupportedType, "type '\(type)' of \(owner) is \(what), which cannot be stored: \(fix)", at: type.range)
     }
 
-    /// Resolves a (possibly qualified) type name: nested enum, entity, top-level enum, value type.
-    private static func named(_ parts: [Identifier], range: SourceRange, in entity: String, owner: String, model: inout SemanticModel) -> NamedType? {
+    /// Resolves a (possibly qualified) type name: nested enum or struct, entity, top-level enum or
+    /// struct, value type.
+    private static func named(_ parts: [Identifier], range: SourceRange, in entity: String?, owner: String, model: inout SemanticModel) -> NamedType? {
         let written = parts.map(\.name).joined(separator: ".")
         if parts.count == 1 {
             let name = parts[0].name
-            if let nested = model.nestedEnum(name, visibleIn: entity) { return enumType(nested) }
+            if let entity {
+                if let nested = model.nestedEnum(name, visibleIn: entity) { return enumType(nested) }
+                if let nested = model.nestedStruct(name, visibleIn: entity) { return structType(nested) }
+            }
             if model.entities[name] != nil { return .entity(name) }
             if let topLevel = model.topLevelEnums[name] { return enumType(topLevel) }
+            if let topLevel = model.structs[name] { return structType(topLevel) }
             if let value = builtinTypes[name] { return .value(value) }
             if let fix = unsupportedSwiftTypes[name] {
                 model.sink.error(.unsupportedType, "type '\(name)' of \(owner) cannot be stored: \(fix)", at: range)
                 return nil
             }
-        } else if parts.count == 2, model.entities[parts[0].name] != nil,
-                  let nested = model.nestedEnum(parts[1].name, visibleIn: parts[0].name) {
-            return enumType(nested)
+        } else if parts.count == 2, model.entities[parts[0].name] != nil {
+            if let nested = model.nestedEnum(parts[1].name, visibleIn: parts[0].name) { return enumType(nested) }
+            if let nested = model.nestedStruct(parts[1].name, visibleIn: parts[0].name) { return structType(nested) }
         }
         model.sink.error(.unknownType, "unknown type '\(written)' of \(owner): declare an entity or enum of that name, or use a built-in type", at: range, notes: suggestion(for: written, model: model))
         return nil
@@ -144,12 +165,17 @@ enum TypeResolver {
 
     private static func enumType(_ info: EnumInfo) -> NamedType {
         guard let checked = info.checked else { return .brokenEnum }
-        return .value(.enumeration(qualifiedName: checked.qualifiedName, rawType: checked.rawType))
+        guard let rawType = checked.rawType else { return .value(.enumWithAssociatedValues(qualifiedName: checked.qualifiedName)) }
+        return .value(.enumeration(qualifiedName: checked.qualifiedName, rawType: rawType))
+    }
+
+    private static func structType(_ info: StructInfo) -> NamedType {
+        info.isBroken ? .brokenEnum : .value(.composite(qualifiedName: info.qualifiedName))
     }
 
     /// A "did you mean" note for a misspelled type name, when a close one exists.
     static func suggestion(for name: String, model: SemanticModel) -> [DiagnosticNote] {
-        var candidates = Array(builtinTypes.keys) + model.entityOrder + model.topLevelEnumOrder
+        var candidates = Array(builtinTypes.keys) + model.entityOrder + model.topLevelEnumOrder + model.structOrder
         for entity in model.entityOrder {
             for nested in model.entities[entity]?.nestedEnumOrder ?? [] { candidates.append("\(entity).\(nested)") }
         }

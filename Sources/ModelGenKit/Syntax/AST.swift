@@ -3,7 +3,7 @@
 // enforces it), so no code that walks it recurses as deep as the input's nesting.
 
 /// A name as written, with its range. `isEscaped` is true for a name written in backticks.
-public struct Identifier: Hashable, Sendable, CustomStringConvertible {
+struct Identifier: Hashable, Sendable, CustomStringConvertible {
     public var name: String
     public var range: SourceRange
     public var isEscaped: Bool
@@ -18,7 +18,7 @@ public struct Identifier: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A comment kept for `modelgen format`. `text` is the comment exactly as written, markers included.
-public struct Comment: Hashable, Sendable {
+struct Comment: Hashable, Sendable {
     public enum Kind: Hashable, Sendable { case line, block, doc }
     public var kind: Kind
     public var text: String
@@ -32,7 +32,7 @@ public struct Comment: Hashable, Sendable {
 }
 
 /// A `///` doc comment: the text of each line after `///` (one leading space removed).
-public struct DocComment: Hashable, Sendable {
+struct DocComment: Hashable, Sendable {
     public var lines: [String]
     public var range: SourceRange
 
@@ -43,7 +43,7 @@ public struct DocComment: Hashable, Sendable {
 }
 
 /// One parsed file.
-public struct ModelFile: Sendable {
+struct ModelFile: Sendable {
     public var source: SourceFile
     public var declarations: [Declaration]
     /// Every comment of the file (including doc comments), in source order.
@@ -57,16 +57,19 @@ public struct ModelFile: Sendable {
 }
 
 /// A top-level declaration.
-public enum Declaration: Sendable {
+enum Declaration: Sendable {
     case entity(EntityDecl)
     case enumeration(EnumDecl)
     case container(ContainerDecl)
+    /// `struct Name { fields }`: a composite attribute type.
+    case structure(StructDecl)
 
     public var range: SourceRange {
         switch self {
         case .entity(let d): d.range
         case .enumeration(let d): d.range
         case .container(let d): d.range
+        case .structure(let d): d.range
         }
     }
 
@@ -75,33 +78,64 @@ public enum Declaration: Sendable {
         case .entity(let d): d.name
         case .enumeration(let d): d.name
         case .container(let d): d.name
+        case .structure(let d): d.name
         }
     }
 }
 
-/// `entity Name[: Base] { members }`
-public struct EntityDecl: Sendable {
+/// `[@Entity(originalName: "Old")] entity Name[: Base] { members }`
+struct EntityDecl: Sendable {
     public var doc: DocComment?
+    /// Attributes written before the `entity` keyword (`@Entity(originalName: "Old")`).
+    public var attributes: [AttributeDecl]
     public var name: Identifier
     public var base: Identifier?
     public var members: [EntityMember]
-    /// From the `entity` keyword to the closing brace.
+    /// The range of the `entity` keyword.
+    public var keywordRange: SourceRange
+    /// From the first attribute (or the `entity` keyword) to the closing brace.
     public var range: SourceRange
 
-    public init(doc: DocComment?, name: Identifier, base: Identifier?, members: [EntityMember], range: SourceRange) {
+    public init(doc: DocComment?, name: Identifier, base: Identifier?, members: [EntityMember], range: SourceRange,
+                attributes: [AttributeDecl] = [], keywordRange: SourceRange? = nil) {
         self.doc = doc
+        self.attributes = attributes
         self.name = name
         self.base = base
         self.members = members
+        self.keywordRange = keywordRange ?? SourceRange(file: range.file, start: range.start, end: range.start)
+        self.range = range
+    }
+}
+
+/// `struct Name[: Codable, …] { fields }`, top level or inside an entity: SwiftData's composite
+/// attribute, a Codable value type whose fields are attributes.
+struct StructDecl: Sendable {
+    public var doc: DocComment?
+    public var name: Identifier
+    /// The conformances written after `:` (`Codable`, `Hashable`, …); they change nothing.
+    public var inheritance: [Identifier]
+    /// The fields, written like entity properties (`[var] name: Type [= default]`).
+    public var fields: [PropertyDecl]
+    /// From the `struct` keyword to the closing brace.
+    public var range: SourceRange
+
+    public init(doc: DocComment?, name: Identifier, inheritance: [Identifier], fields: [PropertyDecl], range: SourceRange) {
+        self.doc = doc
+        self.name = name
+        self.inheritance = inheritance
+        self.fields = fields
         self.range = range
     }
 }
 
 /// A member of an entity body.
-public enum EntityMember: Sendable {
+enum EntityMember: Sendable {
     case property(PropertyDecl)
     case initializer(InitDecl)
     case enumeration(EnumDecl)
+    /// A struct nested in the entity (named `Entity.Struct` outside it).
+    case structure(StructDecl)
     /// `#Unique(...)` or `#Index(...)`.
     case constraint(ConstraintMacro)
 
@@ -110,13 +144,14 @@ public enum EntityMember: Sendable {
         case .property(let d): d.range
         case .initializer(let d): d.range
         case .enumeration(let d): d.range
+        case .structure(let d): d.range
         case .constraint(let d): d.range
         }
     }
 }
 
 /// `[attributes] [var] name: Type [= default]`
-public struct PropertyDecl: Sendable {
+struct PropertyDecl: Sendable {
     public var doc: DocComment?
     public var attributes: [AttributeDecl]
     public var hasVar: Bool
@@ -138,7 +173,7 @@ public struct PropertyDecl: Sendable {
 }
 
 /// A type as written. Nesting depth is bounded by the parser.
-public indirect enum TypeKind: Hashable, Sendable {
+indirect enum TypeKind: Hashable, Sendable {
     /// `Name` or `Outer.Inner` (components in order).
     case named([Identifier])
     /// `T?`
@@ -153,7 +188,7 @@ public indirect enum TypeKind: Hashable, Sendable {
     case generic([Identifier], [TypeExpr])
 }
 
-public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
+struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
     public var kind: TypeKind
     public var range: SourceRange
 
@@ -176,7 +211,7 @@ public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A default value or attribute argument value.
-public indirect enum ExpressionKind: Hashable, Sendable {
+indirect enum ExpressionKind: Hashable, Sendable {
     case string(String)
     /// The integer as written, `_` removed, sign included (`-12`). Kept as text so that out-of-range
     /// values can be diagnosed against the property's type.
@@ -185,17 +220,20 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     case float(String)
     case bool(Bool)
     case `nil`
-    /// `.caseName` (also `.cascade`, `.unique` in attribute arguments).
+    /// `.caseName` (also `.cascade`, `.unique` in attribute arguments, `.now` for a Date).
     case memberAccess(Identifier)
+    /// `Type.member` (`Date.now`, `Kind.basic`): the type's name (one or more components), then the member.
+    case typeMember([Identifier], Identifier)
     /// `[a, b]`; elements are literals (no nested arrays).
     case array([Expression])
-    /// `UUID()` or `Date()`: a call of a type name with no arguments.
-    case call(Identifier)
+    /// `UUID()`, `Date()`, `Date(timeIntervalSinceReferenceDate: 0)`: a call of a type name, with
+    /// arguments that are literals (never calls or arrays, so values nest a bounded depth).
+    case call(Identifier, [CallArgument])
     /// `\E.prop` or `\.prop` (in attributes and macros).
     case keyPath(KeyPathExpr)
 }
 
-public struct Expression: Hashable, Sendable {
+struct Expression: Hashable, Sendable {
     public var kind: ExpressionKind
     public var range: SourceRange
 
@@ -205,8 +243,21 @@ public struct Expression: Hashable, Sendable {
     }
 }
 
+/// `label: value` or `value` in the arguments of a call (`Date(timeIntervalSinceReferenceDate: 0)`).
+struct CallArgument: Hashable, Sendable {
+    public var label: Identifier?
+    public var value: Expression
+    public var range: SourceRange
+
+    public init(label: Identifier?, value: Expression, range: SourceRange) {
+        self.label = label
+        self.value = value
+        self.range = range
+    }
+}
+
 /// `\Root.a` or `\.a`.
-public struct KeyPathExpr: Hashable, Sendable {
+struct KeyPathExpr: Hashable, Sendable {
     public var root: Identifier?
     public var components: [Identifier]
     public var range: SourceRange
@@ -219,7 +270,7 @@ public struct KeyPathExpr: Hashable, Sendable {
 }
 
 /// `@Attribute(...)`, `@Relationship(...)`, `@Transient` (or any other `@Name`, diagnosed later).
-public struct AttributeDecl: Sendable {
+struct AttributeDecl: Sendable {
     /// The name after `@`.
     public var name: Identifier
     public var arguments: [AttributeArgument]
@@ -236,7 +287,7 @@ public struct AttributeDecl: Sendable {
 }
 
 /// `label: value` or an unlabeled `value` (e.g. `.unique`).
-public struct AttributeArgument: Sendable {
+struct AttributeArgument: Sendable {
     public var label: Identifier?
     public var value: Expression
     public var range: SourceRange
@@ -249,7 +300,7 @@ public struct AttributeArgument: Sendable {
 }
 
 /// `init(p1, p2) [{ super.init(q1, q2) }]`
-public struct InitDecl: Sendable {
+struct InitDecl: Sendable {
     public var doc: DocComment?
     public var parameters: [Identifier]
     public var superInit: SuperInitCall?
@@ -267,7 +318,7 @@ public struct InitDecl: Sendable {
 }
 
 /// `super.init(q1, q2)`
-public struct SuperInitCall: Sendable {
+struct SuperInitCall: Sendable {
     public var arguments: [Identifier]
     public var range: SourceRange
 
@@ -278,7 +329,7 @@ public struct SuperInitCall: Sendable {
 }
 
 /// `#Unique<E>([\.a], [\.b, \.c])` or `#Index(...)`.
-public struct ConstraintMacro: Sendable {
+struct ConstraintMacro: Sendable {
     public enum Kind: String, Sendable { case unique = "Unique", index = "Index" }
     public var kind: Kind
     public var genericArgument: Identifier?
@@ -294,8 +345,9 @@ public struct ConstraintMacro: Sendable {
     }
 }
 
-/// `enum Name: String[, Codable] { case a, b = "bee" }`
-public struct EnumDecl: Sendable {
+/// `enum Name: String[, Codable] { case a, b = "bee" }`, or an enum whose cases carry associated
+/// values (`enum Shape: Codable { case circle(radius: Double), square(Double) }`).
+struct EnumDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     /// The inheritance clause as written, in order (`String`, `Codable`). The first is the raw type.
@@ -312,23 +364,39 @@ public struct EnumDecl: Sendable {
     }
 }
 
-/// One case of an enum, with its raw value if written.
-public struct EnumCaseDecl: Sendable {
+/// One case of an enum, with its raw value or its associated values if written.
+struct EnumCaseDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     public var rawValue: Expression?
+    /// `(radius: Double, Int)` after the name; `nil` when no parentheses were written.
+    public var associatedValues: [AssociatedValueDecl]?
     public var range: SourceRange
 
-    public init(doc: DocComment?, name: Identifier, rawValue: Expression?, range: SourceRange) {
+    public init(doc: DocComment?, name: Identifier, rawValue: Expression?, range: SourceRange, associatedValues: [AssociatedValueDecl]? = nil) {
         self.doc = doc
         self.name = name
         self.rawValue = rawValue
+        self.associatedValues = associatedValues
+        self.range = range
+    }
+}
+
+/// One associated value of an enum case: `radius: Double` or just `Double`.
+struct AssociatedValueDecl: Sendable {
+    public var label: Identifier?
+    public var type: TypeExpr
+    public var range: SourceRange
+
+    public init(label: Identifier?, type: TypeExpr, range: SourceRange) {
+        self.label = label
+        self.type = type
         self.range = range
     }
 }
 
 /// `container Name { A, B }`
-public struct ContainerDecl: Sendable {
+struct ContainerDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     public var entries: [Identifier]

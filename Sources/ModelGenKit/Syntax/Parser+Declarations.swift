@@ -2,7 +2,7 @@
 extension Parser {
     // MARK: - Entity
 
-    func parseEntity(doc: DocComment?) throws -> EntityDecl {
+    func parseEntity(doc: DocComment?, attributes: [AttributeDecl] = [], start: SourceLocation? = nil) throws -> EntityDecl {
         let keyword = advance()
         let name = try expectName("a name after 'entity'")
         var base: Identifier?
@@ -10,28 +10,83 @@ extension Parser {
             advance()
             base = try expectName("a base entity name after ':'")
         }
-        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of entity '\(name)'") }
+        var members: [EntityMember] = []
+        try parseBody(of: "entity '\(name)'") { members.append(try parseEntityMember()) }
+        return EntityDecl(doc: doc, name: name, base: base, members: members, range: range(from: start ?? keyword.range.start),
+                          attributes: attributes, keywordRange: keyword.range)
+    }
+
+    // MARK: - Struct
+
+    /// `struct Name[: Codable, …] { fields }`: fields only, written like properties.
+    func parseStruct(doc: DocComment?) throws -> StructDecl {
+        let keyword = advance()
+        let name = try expectName("a name after 'struct'")
+        let inheritance = try parseInheritance(first: "a protocol name ('Codable', 'Hashable', …) after ':'")
+        var fields: [PropertyDecl] = []
+        try parseBody(of: "struct '\(name)'") { fields.append(try parseField(of: name)) }
+        return StructDecl(doc: doc, name: name, inheritance: inheritance, fields: fields, range: range(from: keyword.range.start))
+    }
+
+    /// One field of a struct: `[attributes] [var] name: Type [= default]` (attributes are read, and rejected later).
+    func parseField(of structName: Identifier) throws -> PropertyDecl {
+        let (doc, start) = (current.doc, current.range.start)
+        let attributes = try parseLeadingAttributes()
+        if current.isPunctuation("#") || current.isKeyword("init") || current.isKeyword("enum") || isAtStructKeyword {
+            throw fail(expected: "a field ('name: Type') in struct '\(structName)' (a struct holds fields only)")
+        }
+        let isNamed = current.kind == .identifier || current.isKeyword("var")
+        let isKeywordName = (current.kind == .keyword || current.kind == .boolLiteral || current.kind == .nilLiteral) && peek().isPunctuation(":")
+        if !isNamed, !isKeywordName, attributes.isEmpty {
+            throw fail(expected: "a field ('name: Type') in struct '\(structName)'")
+        }
+        return try parseProperty(doc: doc, attributes: attributes, start: start)
+    }
+
+    /// Reads a `{ … }` body up to its closing `}` (consumed), each member with `parseMember` after
+    /// the separators before it. A body left open is reported (at the current token, with a note at
+    /// its `{`) at the end of the file, at a new top-level declaration, or where `endsEarly` says so
+    /// (the `}` is then missing for the enclosing body too). A member that fails is skipped to its
+    /// end, then `afterRecovery` runs.
+    func parseBody(of what: String, endsEarly: () -> Bool = { false }, afterRecovery: () -> Void = {}, member parseMember: () throws -> Void) throws {
+        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of \(what)") }
         let open = advance()
         let braceBase = braceDepth
-        var members: [EntityMember] = []
         while true {
             skipSeparators()
             if current.isPunctuation("}") {
                 advance()
-                break
+                return
             }
             if isAtEnd || isAtTopLevelKeyword || collector.isFull {
-                reportUnclosed("entity '\(name)'", open: open)
-                break
+                reportUnclosed(what, open: open)
+                return
+            }
+            if endsEarly() {
+                reportUnclosed(what, open: open)
+                braceDepth = braceBase - 1
+                return
             }
             let groupBase = groupDepth
             do {
-                members.append(try parseEntityMember())
+                try parseMember()
             } catch {
                 recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
+                afterRecovery()
             }
         }
-        return EntityDecl(doc: doc, name: name, base: base, members: members, range: range(from: keyword.range.start))
+    }
+
+    /// `: A, B` after a declaration's name, or nothing when no `:` follows.
+    func parseInheritance(first what: String) throws -> [Identifier] {
+        guard current.isPunctuation(":") else { return [] }
+        advance()
+        var inheritance = [try expectName(what)]
+        while current.isPunctuation(",") {
+            advance()
+            inheritance.append(try expectName("a protocol name after ','"))
+        }
+        return inheritance
     }
 
     /// Reports a body that ends (end of file or a new declaration) before its closing brace.
@@ -41,13 +96,24 @@ extension Parser {
                         notes: [DiagnosticNote("'{' of \(what) opened here", at: open.range)])
     }
 
-    func parseEntityMember() throws -> EntityMember {
-        let doc = current.doc
-        let start = current.range.start
+    /// The attributes before a member or declaration, each followed by any line breaks.
+    func parseLeadingAttributes() throws -> [AttributeDecl] {
         var attributes: [AttributeDecl] = []
         while current.isPunctuation("@") {
             attributes.append(try parseAttribute())
             skipNewlines()
+        }
+        return attributes
+    }
+
+    func parseEntityMember() throws -> EntityMember {
+        let (doc, start) = (current.doc, current.range.start)
+        let attributes = try parseLeadingAttributes()
+        if isAtStructKeyword {
+            if let first = attributes.first {
+                collector.error("attributes apply to properties only, not to a struct", at: first.range)
+            }
+            return .structure(try parseStruct(doc: doc))
         }
         if current.isPunctuation("#") || current.isKeyword("init") || current.isKeyword("enum") {
             if let first = attributes.first {
@@ -153,48 +219,18 @@ extension Parser {
     func parseEnum(doc: DocComment?, isNested: Bool = false) throws -> EnumDecl {
         let keyword = advance()
         let name = try expectName("a name after 'enum'")
-        var inheritance: [Identifier] = []
-        if current.isPunctuation(":") {
-            advance()
-            inheritance.append(try expectName("a raw type ('String' or 'Int') after ':'"))
-            while current.isPunctuation(",") {
-                advance()
-                inheritance.append(try expectName("a protocol name after ','"))
-            }
-        }
-        guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the body of enum '\(name)'") }
-        let open = advance()
-        let braceBase = braceDepth
+        let inheritance = try parseInheritance(first: "a raw type ('String' or 'Int') after ':'")
         var cases: [EnumCaseDecl] = []
-        while true {
-            skipSeparators()
-            if current.isPunctuation("}") {
-                advance()
-                break
-            }
-            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
-                reportUnclosed("enum '\(name)'", open: open)
-                break
-            }
-            if isNested, isAtEntityMemberStart {
-                reportUnclosed("enum '\(name)'", open: open)
-                braceDepth = braceBase - 1
-                break
-            }
-            let groupBase = groupDepth
-            do {
-                cases.append(contentsOf: try parseCaseLine(enumName: name))
-            } catch {
-                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
-            }
+        try parseBody(of: "enum '\(name)'", endsEarly: { isNested && isAtEntityMemberStart }) {
+            cases.append(contentsOf: try parseCaseLine(enumName: name))
         }
         return EnumDecl(doc: doc, name: name, inheritance: inheritance, cases: cases, range: range(from: keyword.range.start))
     }
 
-    /// True at a token that starts an entity member (`@`, `#`, `init`, `var`, `enum`, or `name:`).
+    /// True at a token that starts an entity member (`@`, `#`, `init`, `var`, `enum`, `struct`, or `name:`).
     var isAtEntityMemberStart: Bool {
         current.isPunctuation("@") || current.isPunctuation("#") || current.isKeyword("init")
-            || current.isKeyword("var") || current.isKeyword("enum")
+            || current.isKeyword("var") || current.isKeyword("enum") || isAtStructKeyword
             || (current.kind == .identifier && peek().isPunctuation(":"))
     }
 
@@ -205,18 +241,47 @@ extension Parser {
         var cases: [EnumCaseDecl] = []
         while true {
             let name = try expectName(cases.isEmpty ? "a case name after 'case'" : "a case name after ','")
+            var associatedValues: [AssociatedValueDecl]?
+            if current.isPunctuation("(") {
+                associatedValues = try parseAssociatedValues(of: name)
+            }
             var rawValue: Expression?
             if current.isPunctuation("=") {
                 advance()
                 rawValue = try parseScalarValue(expected: "a raw value (a string or integer literal) after '='")
             }
             let start = cases.isEmpty ? keyword.range.start : name.range.start
-            cases.append(EnumCaseDecl(doc: cases.isEmpty ? keyword.doc : nil, name: name, rawValue: rawValue, range: range(from: start)))
+            cases.append(EnumCaseDecl(doc: cases.isEmpty ? keyword.doc : nil, name: name, rawValue: rawValue, range: range(from: start),
+                                      associatedValues: associatedValues))
             guard current.isPunctuation(",") else { break }
             advance()
         }
         try expectMemberEnd(after: "enum case '\(cases[cases.count - 1].name)'")
         return cases
+    }
+
+    /// `(label: Type, Type)` after a case name (line breaks after `(` and `,` and before `)`), consuming the `)`.
+    func parseAssociatedValues(of caseName: Identifier) throws -> [AssociatedValueDecl] {
+        advance()
+        inMultilineArguments = true
+        skipNewlines()
+        var values: [AssociatedValueDecl] = []
+        repeat {
+            if values.isEmpty, current.isPunctuation(")") {
+                throw fail(expected: "an associated value type in case '\(caseName)' (write the case without '()' when it carries none)")
+            }
+            let start = current.range.start
+            let label = try parseArgumentLabel()
+            let type = try parseType()
+            values.append(AssociatedValueDecl(label: label, type: type, range: range(from: start)))
+            skipLineBreak(before: ")")
+            guard current.isPunctuation(",") else { break }
+            advance()
+            skipNewlines()
+        } while true
+        try expect(")", "',' or ')' after an associated value of case '\(caseName)'")
+        inMultilineArguments = false
+        return values
     }
 
     // MARK: - Container
@@ -225,31 +290,14 @@ extension Parser {
         let keyword = advance()
         let name = try expectName("a name after 'container'")
         guard current.isPunctuation("{") else { throw fail(expected: "'{' to begin the entity list of container '\(name)'") }
-        let open = advance()
-        let braceBase = braceDepth
         var entries: [Identifier] = []
-        while true {
-            skipSeparators()
-            if current.isPunctuation("}") {
+        try parseBody(of: "container '\(name)'", afterRecovery: { if current.isPunctuation(",") { advance() } }) {
+            let entry = try expectName("an entity name in container '\(name)'")
+            entries.append(entry)
+            if current.isPunctuation(",") {
                 advance()
-                break
-            }
-            if isAtEnd || isAtTopLevelKeyword || collector.isFull {
-                reportUnclosed("container '\(name)'", open: open)
-                break
-            }
-            let groupBase = groupDepth
-            do {
-                let entry = try expectName("an entity name in container '\(name)'")
-                entries.append(entry)
-                if current.isPunctuation(",") {
-                    advance()
-                } else if !isAtMemberEnd {
-                    throw fail(expected: "',' or '}' after '\(entry)' in container '\(name)'")
-                }
-            } catch {
-                recoverToMemberEnd(braceBase: braceBase, groupBase: groupBase)
-                if current.isPunctuation(",") { advance() }
+            } else if !isAtMemberEnd {
+                throw fail(expected: "',' or '}' after '\(entry)' in container '\(name)'")
             }
         }
         return ContainerDecl(doc: doc, name: name, entries: entries, range: range(from: keyword.range.start))

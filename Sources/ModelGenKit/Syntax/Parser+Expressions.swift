@@ -89,8 +89,9 @@ extension Parser {
         return Expression(.array(elements), range: range(from: start))
     }
 
-    /// A literal, `nil`, `.case`, `Type()` or a key path.
-    func parseScalarValue(expected what: String) throws -> Expression {
+    /// A literal, `nil`, `.case`, `Type.member`, `Type()`, `Type(label: literal)` or a key path.
+    /// Inside the arguments of a call (`allowsCall` false) a call is not read: values nest one level at most.
+    func parseScalarValue(expected what: String, allowsCall: Bool = true) throws -> Expression {
         let token = current
         let kind: ExpressionKind
         switch token.kind {
@@ -99,11 +100,18 @@ extension Parser {
         case .floatLiteral: kind = .float(token.text)
         case .boolLiteral: kind = .bool(token.text == "true")
         case .nilLiteral: kind = .nil
-        case .identifier where peek().isPunctuation("("):
+        case .identifier where peek().isPunctuation("(") && allowsCall:
             let name = try expectName(what)
-            advance()
-            try expect(")", "')' after '\(name)(' (only calls without arguments, such as 'UUID()', are allowed)")
-            return Expression(.call(name), range: range(from: token.range.start))
+            let arguments = try parseCallArguments(of: name)
+            return Expression(.call(name, arguments), range: range(from: token.range.start))
+        case .identifier where peek().isPunctuation("."):
+            var parts = [try expectName(what)]
+            while current.isPunctuation(".") {
+                advance()
+                parts.append(try expectName("a name after '.'"))
+            }
+            let member = parts.removeLast()
+            return Expression(.typeMember(parts, member), range: range(from: token.range.start))
         case .punctuation where token.text == ".":
             advance()
             let name = try expectName("a case name after '.'")
@@ -116,6 +124,30 @@ extension Parser {
         }
         advance()
         return Expression(kind, range: token.range)
+    }
+
+    /// `(label: value, value)` after a type name, consuming the `)`; the values are literals or `.member`s.
+    func parseCallArguments(of callee: Identifier) throws -> [CallArgument] {
+        try expect("(", "'(' after '\(callee)'")
+        var arguments: [CallArgument] = []
+        while !current.isPunctuation(")") {
+            let start = current.range.start
+            let label = try parseArgumentLabel()
+            let value = try parseScalarValue(expected: label.map { "a literal after '\($0):'" } ?? "an argument of '\(callee)(…)'", allowsCall: false)
+            arguments.append(CallArgument(label: label, value: value, range: range(from: start)))
+            guard current.isPunctuation(",") else { break }
+            advance()
+        }
+        try expect(")", "',' or ')' in the arguments of '\(callee)(…)'")
+        return arguments
+    }
+
+    /// `label:` before an argument, when one is written (the `:` is consumed).
+    func parseArgumentLabel() throws -> Identifier? {
+        guard current.kind == .identifier, peek().isPunctuation(":") else { return nil }
+        let label = try expectName("an argument label")
+        advance()
+        return label
     }
 
     /// `\Root.a.b` or `\.a`.
@@ -148,12 +180,8 @@ extension Parser {
             skipNewlines()
             while !current.isPunctuation(")") {
                 let start = current.range.start
-                var label: Identifier?
-                if current.kind == .identifier, peek().isPunctuation(":") {
-                    label = try expectName("an argument label")
-                    advance()
-                    skipNewlines()
-                }
+                let label = try parseArgumentLabel()
+                if label != nil { skipNewlines() }
                 let value = try parseValue(expected: label.map { "a value after '\($0):'" } ?? "an argument of '@\(name)'")
                 arguments.append(AttributeArgument(label: label, value: value, range: range(from: start)))
                 skipLineBreak(before: ")")

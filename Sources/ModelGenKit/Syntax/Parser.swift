@@ -4,7 +4,7 @@
 /// most `maximumTypeDepth` levels, default arrays hold literals only, and skipping during error
 /// recovery is a loop with counters. After an error the parser resynchronises at the next member
 /// line of the enclosing body (or the next declaration), so one run reports every independent error.
-public final class Parser {
+final class Parser {
     /// How deeply type expressions may nest (`[[[String]?]]` is 4).
     public static let maximumTypeDepth = 16
 
@@ -136,10 +136,17 @@ public final class Parser {
         SourceRange(file: source.path, start: start, end: max(start, previousEnd))
     }
 
-    /// True at `entity Name` or `container Name` at the start of a line: a new top-level
+    /// True at `entity Name`, `container Name` or `@Entity` at the start of a line: a new top-level
     /// declaration, whatever the nesting.
     var isAtTopLevelKeyword: Bool {
-        current.isAtLineStart && (current.isKeyword("entity") || current.isKeyword("container")) && peek().kind == .identifier
+        guard current.isAtLineStart else { return false }
+        if current.isPunctuation("@") { return peek().kind == .identifier && peek().text == "Entity" && !peek().isEscaped }
+        return (current.isKeyword("entity") || current.isKeyword("container")) && peek().kind == .identifier
+    }
+
+    /// True at `struct Name`: `struct` is a keyword only there (a property may still be named `struct`).
+    var isAtStructKeyword: Bool {
+        current.kind == .identifier && !current.isEscaped && current.text == "struct" && peek().kind == .identifier
     }
 
     // MARK: - Recovery
@@ -167,7 +174,7 @@ public final class Parser {
     func recoverToDeclaration() {
         while !isAtEnd, !collector.isFull {
             if isAtTopLevelKeyword { break }
-            if current.isKeyword("enum"), current.isAtLineStart, braceDepth == 0 { break }
+            if current.isKeyword("enum") || isAtStructKeyword, current.isAtLineStart, braceDepth == 0 { break }
             advance()
         }
         braceDepth = 0
@@ -198,11 +205,26 @@ public final class Parser {
         if current.isKeyword("entity") { return .entity(try parseEntity(doc: doc)) }
         if current.isKeyword("enum") { return .enumeration(try parseEnum(doc: doc)) }
         if current.isKeyword("container") { return .container(try parseContainer(doc: doc)) }
+        if isAtStructKeyword { return .structure(try parseStruct(doc: doc)) }
+        if current.isPunctuation("@"), peek().text == "Entity", !peek().isEscaped {
+            return .entity(try parseAttributedEntity(doc: doc))
+        }
         if current.isPunctuation("@") || current.isKeyword("var") || current.isKeyword("init")
             || (current.kind == .identifier && peek().isPunctuation(":")) {
-            collector.error("expected a declaration ('entity', 'enum' or 'container') but found \(current.displayName); members belong inside an entity's braces", at: current.range)
+            collector.error("expected a declaration ('entity', 'enum', 'struct' or 'container') but found \(current.displayName); members belong inside an entity's braces", at: current.range)
             throw Failure()
         }
-        throw fail(expected: "a declaration ('entity', 'enum' or 'container')")
+        throw fail(expected: "a declaration ('entity', 'enum', 'struct' or 'container')")
+    }
+
+    /// `@Entity(…)` (and any further attributes) before `entity`, on the lines before or on the same line.
+    func parseAttributedEntity(doc: DocComment?) throws -> EntityDecl {
+        let start = current.range.start
+        let attributes = try parseLeadingAttributes()
+        guard current.isKeyword("entity") else {
+            let names = attributes.map { "@\($0.name)" }.joined(separator: " ")
+            throw fail(expected: "'entity' after \(names) (at the top level, attributes apply to entities)")
+        }
+        return try parseEntity(doc: doc, attributes: attributes, start: start)
     }
 }

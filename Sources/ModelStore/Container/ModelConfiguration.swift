@@ -12,6 +12,10 @@ public struct ModelConfiguration: Sendable, Hashable {
     public let isStoredInMemoryOnly: Bool
     /// How long a connection waits for another writer before failing, in milliseconds.
     public var busyTimeoutMilliseconds: Int32 = 5000
+    /// Whether saves through this configuration record persistent history (default true, as in
+    /// SwiftData): `fetchHistory` reads it, and deleted models' `preserveValueOnDeletion` values
+    /// live only there. Turn it off only for a store nobody reads history from.
+    public var recordsHistory = true
     /// A unique name for an in-memory store.
     let memoryName: String
 

@@ -23,36 +23,63 @@ public final class ModelContainer: Sendable {
         return context
     }
 
+    /// The migration plan the container was opened with (SwiftData's `migrationPlan`), if any.
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
+
     /// A container for the given model types (and their bases and subclasses).
     ///
-    /// - Throws: see `init(for:configurations:)`.
-    public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {
-        try self.init(for: Schema(types), configurations: configurations)
+    /// - Throws: see `init(for:migrationPlan:configurations:)`.
+    public convenience init(for types: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+                            configurations: ModelConfiguration...) throws {
+        try self.init(for: Schema(types), migrationPlan: migrationPlan, configurations: configurations)
     }
 
     /// A container for `schema`.
     ///
-    /// - Throws: see `init(for:configurations:)`.
-    public convenience init(for schema: Schema, configurations: ModelConfiguration...) throws {
-        try self.init(for: schema, configurations: configurations)
+    /// - Throws: see `init(for:migrationPlan:configurations:)`.
+    public convenience init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+                            configurations: ModelConfiguration...) throws {
+        try self.init(for: schema, migrationPlan: migrationPlan, configurations: configurations)
     }
 
     /// A container for `schema` (only the first configuration is used), opening its store: the
-    /// store is created when it does not exist, checked and migrated when it does.
+    /// store is created when it does not exist, checked and migrated when it does (docs/Migrations.md).
+    /// Without a plan, the changes from the stored schema to `schema` must all be inferred; with
+    /// one, the store moves through the plan's versions from the one it holds, each stage
+    /// lightweight or custom, then (when `schema` is newer than the plan's last version) by
+    /// inferred changes to `schema`. The whole migration is one transaction: on any error the
+    /// store is left as it was.
     ///
-    /// - Throws: `ModelStoreError.invalidSchema` for inconsistent generated metadata;
-    ///   `ModelStoreError.unsupportedStoreURL` for a URL that names no store ModelStore has;
-    ///   `ModelStoreError.incompatibleSchema` when the store was written by a schema that cannot
-    ///   migrate; the store's own error (`SQLiteError`) when it cannot be opened, read or written.
-    public init(for schema: Schema, configurations: [ModelConfiguration]) throws {
+    /// - Throws: `ModelStoreError.invalidSchema` for inconsistent generated metadata (of `schema`
+    ///   or of a version of the plan); `ModelStoreError.unsupportedStoreURL` for a URL that names
+    ///   no store ModelStore has; `ModelStoreError.incompatibleSchema` (without a plan) naming
+    ///   each change that cannot be inferred, or the duplicated values that stop a new unique
+    ///   constraint; `MigrationError` (with a plan) for a store newer than the plan, an unknown
+    ///   history, a step that cannot be inferred, a failing custom stage or an invalid plan; the
+    ///   store's own error (`SQLiteError`) when it cannot be opened, read or written.
+    public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [ModelConfiguration]) throws {
         guard schema.problems.isEmpty else { throw ModelStoreError.invalidSchema(schema.problems.joined(separator: "; ")) }
         let configuration = configurations.first ?? ModelConfiguration()
         self.schema = schema
         self.configurations = [configuration]
+        self.migrationPlan = migrationPlan
         let driver = try ModelContainer.makeDriver(configuration)
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
-        try StoreMigrator.prepare(try driver.makeConnection(), for: schema)
+        try StoreMigrator.prepare(try driver.makeConnection(), for: schema, plan: migrationPlan)
+    }
+
+    /// A container on the store of a migration in progress, for the contexts of a custom stage:
+    /// its connections are the migration's (`MigrationStageDriver`), and it does not prepare the store.
+    ///
+    /// - Throws: `ModelStoreError.invalidSchema` for inconsistent generated metadata.
+    init(stageSchema schema: Schema, driver: MigrationStageDriver) throws {
+        guard schema.problems.isEmpty else { throw ModelStoreError.invalidSchema(schema.problems.joined(separator: "; ")) }
+        self.schema = schema
+        self.configurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
+        self.migrationPlan = nil
+        self.driver = driver
+        entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
     }
 
     /// The configuration in use.

@@ -19,7 +19,9 @@ extension ModelContext {
         defer { guards.leave() }
         let entity = try entity(for: T.self)
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.selectSQL)
-        sql += try orderClause(descriptor.sortBy, entity: entity)
+        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
+        sql += order.sql
+        bindings += order.bindings
         appendWindow(of: descriptor, to: &sql, &bindings)
         return try materialize(sql: sql, bindings: bindings, entity: entity).map { unsafeDowncast($0, to: T.self) }
     }
@@ -48,7 +50,9 @@ extension ModelContext {
         let entity = try entity(for: T.self)
         let select = "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)), \(SQLQuote.identifier(StorageNames.type)) FROM \(SQLQuote.identifier(entity.tableName))"
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: select)
-        sql += try orderClause(descriptor.sortBy, entity: entity)
+        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
+        sql += order.sql
+        bindings += order.bindings
         appendWindow(of: descriptor, to: &sql, &bindings)
         return try connection().rows(sql, bindings).compactMap { row in
             guard row.count == 2, case .integer(let rowID) = row[0], case .text(let name) = row[1] else { return nil }
@@ -103,19 +107,6 @@ extension ModelContext {
         var sql = select
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         return (sql, bindings)
-    }
-
-    /// `ORDER BY` from sort descriptors (then the key, for a stable order).
-    private func orderClause<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema) throws -> String {
-        var terms: [String] = []
-        for sort in sortBy {
-            guard let keyPath = sort.keyPath, let column = entity.column(forKeyPath: keyPath) else {
-                throw ModelStoreError.unsupportedPredicate("sort by \(sort.keyPath.map { "\($0)" } ?? "a comparator"): only stored attributes of \(entity.name) can be sorted on")
-            }
-            terms.append(SQLQuote.identifier(column) + (sort.order == .forward ? " ASC" : " DESC"))
-        }
-        terms.append(SQLQuote.identifier(StorageNames.primaryKey) + " ASC")
-        return " ORDER BY " + terms.joined(separator: ", ")
     }
 
     // MARK: Rows to models

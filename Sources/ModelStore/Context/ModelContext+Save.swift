@@ -9,7 +9,7 @@ extension ModelContext {
     ///   `.unknownEntity`), once; `ModelStoreError.saveInProgress` when called during a save or a
     ///   model change of this context; `.relationshipAcrossContexts` while a changed model is related
     ///   to a model of another context; `.deleteDenied`; `.unstorableValue` for a value the store
-    ///   cannot give back; `.rowMissing` when a changed or deleted row is no longer stored; the
+    ///   cannot give back; `.rowMissing` when a changed row is no longer stored; the
     ///   store's error (`SQLiteError`) when it cannot be written.
     public func save() throws {
         guards.enter()
@@ -22,16 +22,19 @@ extension ModelContext {
         }
         try checkRelationshipsStayInContext()
         guard hasChanges else { return }
+        postWillSave()
         let removals = try deletionClosure()
         let connection = try connection()
         var assigned: [ModelObject] = []
         var upserted: [(ModelObject, Int64)] = []
+        var saved = SavedChanges()
         try container.driver.withWriteLock {
             do {
                 try connection.beginWriteTransaction()
                 try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)
                 try writeUpdates(connection, removals: removals, displaced: upserted.map(\.0))
                 try writeLinks(connection)
+                saved = try recordSave(connection, removals: removals)
                 try writeDeletes(connection, removals: removals)
                 try connection.commit()
             } catch {
@@ -41,6 +44,8 @@ extension ModelContext {
             }
         }
         finishSave(removals: removals, upserted: upserted)
+        endSave()  // the save is over: a `didSave` observer may save again
+        saveDidFinish(saved)
     }
 
     /// Runs `block`, then saves; if `block` throws, its changes are rolled back.
@@ -207,42 +212,7 @@ extension ModelContext {
 
     private func writeDeletes(_ connection: any StoreConnection, removals: [ModelObject]) throws {
         guard !removals.isEmpty else { return }
-        let now = Date().timeIntervalSinceReferenceDate
-        // SQL text and statements once per save, not per row.
-        let tombstoneInsert = try connection.statement("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneTable)) (entity, rowID, deletedAt) VALUES (?, ?, ?) RETURNING id")
-        let valueInsert = try connection.statement("INSERT INTO \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone, property, value) VALUES (?, ?, ?)")
         var deletes: [String: any StoreStatement] = [:]
-        var preservedByEntity: [ObjectIdentifier: [(offset: Int, name: String)]] = [:]
-        for object in removals {
-            guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
-            let preserved: [(offset: Int, name: String)]
-            if let known = preservedByEntity[ObjectIdentifier(entity)] {
-                preserved = known
-            } else {
-                preserved = entity.attributes.enumerated()
-                    .filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
-                    .map { (offset: $0.offset, name: $0.element.name) }
-                preservedByEntity[ObjectIdentifier(entity)] = preserved
-            }
-            if !preserved.isEmpty {
-                let encoder = RowEncoder()
-                object._encode(to: encoder)
-                tombstoneInsert.bind(.text(entity.name), at: 1)
-                tombstoneInsert.bind(.integer(rowID), at: 2)
-                tombstoneInsert.bind(.real(now), at: 3)
-                guard try tombstoneInsert.step() else { throw ModelStoreError.invalidSchema("a tombstone insert returned no key") }
-                let tombstone = tombstoneInsert.int64(at: 0)
-                try tombstoneInsert.run()
-                tombstoneInsert.reset()
-                for attribute in preserved where attribute.offset < encoder.values.count {
-                    valueInsert.bind(.integer(tombstone), at: 1)
-                    valueInsert.bind(.text(attribute.name), at: 2)
-                    valueInsert.bind(encoder.values[attribute.offset], at: 3)
-                    try valueInsert.run()
-                    valueInsert.reset()
-                }
-            }
-        }
         // Rows go last-collected first: models a cascade collected (children) before the models
         // that brought them, so no `ON DELETE SET NULL` rewrites a row about to be deleted.
         for object in removals.reversed() {
@@ -255,8 +225,7 @@ extension ModelContext {
                 deletes[entity.tableName] = delete
             }
             delete.bind(.integer(rowID), at: 1)
-            try delete.run()
-            try checkRowChanged(connection, object: object, entity: entity)
+            try delete.run()  // a row another context deleted already is not an error: it is gone, as asked
             delete.reset()
         }
     }

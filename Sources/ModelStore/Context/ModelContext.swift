@@ -10,8 +10,10 @@ public final class ModelContext {
     private unowned let unownedContainer: ModelContainer
     /// A context keeps its container alive, except the container's own main context (no cycle).
     private let retainedContainer: ModelContainer?
-    /// Kept for SwiftData compatibility; ModelStore never saves on its own.
-    public var autosaveEnabled = false
+    /// The name history records as the author of this context's saves (SwiftData's `author`).
+    public var author: String?
+    /// Autosave settings and state (`autosaveEnabled`, see Concurrency/Autosave.swift).
+    var autosave = AutosaveState()
 
     let schema: Schema
     private var openConnection: (any StoreConnection)?
@@ -47,6 +49,7 @@ public final class ModelContext {
         self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
         self.registered = Array(repeating: [:], count: container.schema.hierarchyCount)
+        if ownedByContainer { autosave = .mainContext(of: container) }
     }
 
     /// The context's connection, opened on first use.
@@ -98,6 +101,7 @@ public final class ModelContext {
             object.rowID = nil
             RelationshipGraph.ensureSlots(object, count: entity.relationships.count)
             inserted.append(object)
+            noteChange()
             adoptRelated(of: object)
         case .deleted:
             object.status = .persisted
@@ -141,6 +145,7 @@ public final class ModelContext {
         case .persisted:
             object.status = .deleted
             deleted.append(object)
+            noteChange()
         case .detached, .deleted, .removed:
             return
         }
@@ -178,6 +183,7 @@ public final class ModelContext {
         object.isDirty = true
         dirty.append(object)
         touched[ObjectIdentifier(object)] = object
+        noteChange()
     }
 
     /// The key a to-one slot stores (nil: none, or a related model not saved yet).
@@ -200,6 +206,7 @@ public final class ModelContext {
         let key = LinkKey(table: table, source: ObjectIdentifier(source), target: ObjectIdentifier(target))
         if linkChanges[key] == nil { linkOrder.append(key) }
         linkChanges[key] = LinkChange(table: table, source: source, target: target, linked: linked)
+        noteChange()
     }
 }
 

@@ -68,8 +68,9 @@ extension ModelContext {
         throw ModelStoreError.unstorableValue(entity: entity.name, property: property, reason: problem.reason)
     }
 
-    /// Throws `ModelStoreError.rowMissing` when the `UPDATE` or `DELETE` of `object`'s row that
-    /// `connection` just ran changed no row: another context or process deleted it.
+    /// Throws `ModelStoreError.rowMissing` when the `UPDATE` of `object`'s row that `connection`
+    /// just ran changed no row: another context or process deleted it. (A `DELETE` that finds no
+    /// row is no error: the row is gone, as asked.)
     func checkRowChanged(_ connection: any StoreConnection, object: ModelObject, entity: EntitySchema) throws {
         guard connection.changes == 0 else { return }
         throw ModelStoreError.rowMissing(entity: entity.name, identifier: object.persistentModelID)

@@ -17,12 +17,16 @@ public struct EntityMetadata: Sendable {
     /// For a subclass: key paths rooted at the subclass for the base's properties
     /// (`\BusinessTrip.name`), so predicates and sorts written on the subclass resolve.
     public let inheritedKeyPaths: [InheritedKeyPath]
+    /// The name the entity had in an earlier schema (`@Entity(originalName: "Old")`): a store
+    /// written with that name is renamed on open (its table, type column values, subclass columns).
+    public let originalName: String?
 
     /// Creates entity metadata (called by generated code only).
     public init(name: String, base: ModelObject.Type?, subclasses: [ModelObject.Type],
                 properties: [PropertyMetadata], uniqueConstraints: [[String]] = [], indexes: [[String]] = [],
-                inheritedKeyPaths: [InheritedKeyPath] = []) {
+                inheritedKeyPaths: [InheritedKeyPath] = [], originalName: String? = nil) {
         self.inheritedKeyPaths = inheritedKeyPaths
+        self.originalName = originalName
         self.name = name
         self.base = base
         self.subclasses = subclasses
@@ -80,7 +84,8 @@ public struct PropertyMetadata: Sendable {
     ) -> PropertyMetadata {
         PropertyMetadata(name: name, keyPath: keyPath, kind: .attribute(AttributeMetadata(
             columnType: Value.columnType, storageType: Value.storageType, isOptional: Value.isOptional, options: Set(options),
-            originalName: originalName, defaultValue: defaultValue?.sqlValue)))
+            originalName: originalName, defaultValue: defaultValue?.sqlValue,
+            valueType: ValueTypeName.of(Value.self), enumCases: ValueTypeName.enumCases(of: Value.self))))
     }
 
     /// A to-one relationship (`Target?`).
@@ -129,10 +134,15 @@ public struct AttributeMetadata: Sendable {
     /// A constant default (a literal default of the `.model` file), used to fill the column
     /// when a migration adds it.
     public let defaultValue: SQLValue?
+    /// The Swift value type without optionality, as the stored schema records it (`Int32`,
+    /// `String`, `[String]`, `enum(String)`; see `ValueTypeName`).
+    public let valueType: String
+    /// For an enum type: the raw values of its cases in declaration order (nil otherwise).
+    public let enumCases: [SQLValue]?
 }
 
 /// What happens to related models when a model is deleted (SwiftData's delete rules).
-public enum DeleteRule: String, Hashable, Sendable {
+public enum DeleteRule: String, Hashable, Sendable, Codable {
     case cascade, nullify, deny, noAction
 }
 

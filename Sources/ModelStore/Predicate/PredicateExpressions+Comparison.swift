@@ -39,6 +39,15 @@ enum Equality {
             return ScalarTerm("(\(left.fragment) \(raw: operation) \(right.fragment)\(raw: kind.collation))", kind: .plain)
         case (.model(let left), .model(let right)):
             return ScalarTerm("(\(left.key) \(raw: operation) \(right.key))", kind: .plain)
+        case (.identifier(let model), .scalar(let value)), (.scalar(let value), .identifier(let model)):
+            let match = try IdentitySQL.equals(model, value, &context)
+            return ScalarTerm(negated ? "(NOT \(match))" : match, kind: .plain)
+        case (.identifier(let left), .identifier(let right)):
+            // Two rows of one table are the same model when their keys are; of two tables,
+            // only when both are nil.
+            let same: SQLFragment = left.entity.tableName == right.entity.tableName
+                ? "(\(left.key) IS \(right.key))" : "(\(left.key) IS NULL AND \(right.key) IS NULL)"
+            return ScalarTerm(negated ? "(NOT \(same))" : same, kind: .plain)
         case (.model(let model), .scalar(let value)), (.scalar(let value), .model(let model)):
             guard value.isNilLiteral else {
                 throw PredicateTranslationError.unsupported("a model compared with a value")
@@ -47,5 +56,74 @@ enum Equality {
         default:
             throw PredicateTranslationError.unsupported("== or != on a to-many relationship")
         }
+    }
+}
+
+/// `persistentModelID` compared with captured identifiers. A model's identifier is its entity
+/// name and its row key (`PersistentIdentifier`), so an identifier matches the row with that key
+/// whose type column names that entity. A temporary identifier (of a model not saved yet) or one
+/// of an entity stored in another table matches no stored row.
+enum IdentitySQL {
+    /// `model.persistentModelID == value` (0 or 1), `value` a captured identifier or nil.
+    static func equals(_ model: ModelReference, _ value: ScalarTerm, _ context: inout TranslationContext) throws -> SQLFragment {
+        if value.isNilLiteral { return "(\(model.key) IS NULL)" }
+        guard let constant = value.constant else {
+            throw PredicateTranslationError.unsupported("persistentModelID compared with a value that is not a captured PersistentIdentifier")
+        }
+        switch identifier(constant) {
+        case .some(.some(let identifier)): return matches(model, [identifier], &context)
+        case .some(.none): return "(\(model.key) IS NULL)"
+        case .none: throw PredicateTranslationError.unsupported("persistentModelID compared with a captured \(type(of: constant))")
+        }
+    }
+
+    /// `identifiers.contains(model.persistentModelID)` (0 or 1); `nil` among them matches no model.
+    static func contains(_ model: ModelReference, in elements: [Any], _ context: inout TranslationContext) throws -> SQLFragment {
+        var identifiers: [PersistentIdentifier] = []
+        var includesNil = false
+        for element in elements {
+            switch identifier(element) {
+            case .some(.some(let identifier)): identifiers.append(identifier)
+            case .some(.none): includesNil = true
+            case .none: throw PredicateTranslationError.unsupported("contains(_:) on captured values of type \(type(of: element))")
+            }
+        }
+        let match = matches(model, identifiers, &context)
+        return includesNil ? "(\(match) OR \(model.key) IS NULL)" : match
+    }
+
+    /// The identifier in a captured value: `.some(id)`, `.some(nil)` for nil, `.none` for
+    /// another type.
+    private static func identifier(_ value: Any) -> PersistentIdentifier?? {
+        if let optional = value as? any OptionalTypeInfo {
+            guard let wrapped = optional.wrappedAny else { return .some(nil) }
+            return identifier(wrapped)
+        }
+        guard let identifier = value as? PersistentIdentifier else { return .none }
+        return .some(identifier)
+    }
+
+    /// Whether the model's row is one of the saved models `identifiers` name (0 or 1).
+    private static func matches(_ model: ModelReference, _ identifiers: [PersistentIdentifier], _ context: inout TranslationContext) -> SQLFragment {
+        var rowsByEntity: [(entity: String, rows: [Int64])] = []
+        for identifier in identifiers {
+            guard let row = identifier.rowID, let entity = context.schema.entity(named: identifier.entityName),
+                  entity.tableName == model.entity.tableName else { continue }
+            if let index = rowsByEntity.firstIndex(where: { $0.entity == entity.name }) {
+                if !rowsByEntity[index].rows.contains(row) { rowsByEntity[index].rows.append(row) }
+            } else {
+                rowsByEntity.append((entity.name, [row]))
+            }
+        }
+        if rowsByEntity.isEmpty { return "0" }
+        // A table of one entity needs no type test.
+        let oneType = (context.schema.entity(named: model.entity.tableName)?.typeNames.count ?? 0) == 1
+        var parts: [SQLFragment] = []
+        for (entity, rows) in rowsByEntity {
+            let keys = SQLFragment.joined(rows.map { .parameter(.integer($0)) }, separator: ", ")
+            parts.append(oneType ? "\(model.key) IN (\(keys))"
+                         : "(\(model.key) IN (\(keys)) AND \(model.typeColumn(&context)) = \(SQLFragment.parameter(.text(entity))))")
+        }
+        return "COALESCE(\(SQLFragment.joined(parts, separator: " OR ")), 0)"
     }
 }

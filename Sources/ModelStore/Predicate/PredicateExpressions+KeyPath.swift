@@ -9,12 +9,18 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
             return try collectionProperty(of: many, &context)
         case .scalar(let value):
             return .scalar(try valueProperty(of: value))
+        case .identifier:
+            throw PredicateTranslationError.unsupported("key path \(keyPath) on a persistentModelID")
         }
     }
 
-    /// A stored property of a model: an attribute column, a to-one key, a to-many relationship.
+    /// A stored property of a model: an attribute column, a to-one key, a to-many relationship;
+    /// or its `persistentModelID`.
     private func property(of model: ModelReference, _ context: inout TranslationContext) throws -> SQLTerm {
         let entity = model.entity
+        if IdentityKeyPaths<Root.Output>.contains(keyPath) {
+            return .identifier(model)
+        }
         guard let name = entity.property(forKeyPath: keyPath) else {
             throw PredicateTranslationError.unsupported("key path \(keyPath) is not a stored property of \(entity.name)")
         }
@@ -67,4 +73,24 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
         }
         throw PredicateTranslationError.unsupported("key path \(keyPath)")
     }
+}
+
+/// `\Model.persistentModelID` and `\Model.id` (SwiftData's `PersistentIdentifier`) of a model
+/// class, built for the class itself: a key path written on `Trip` equals one made generically
+/// for `Root == Trip`, not one made for `ModelObject`.
+struct IdentityKeyPaths<Root> {
+    /// Whether `keyPath` is `Root`'s `persistentModelID` or `id`.
+    static func contains(_ keyPath: AnyKeyPath) -> Bool {
+        guard let model = Self.self as? any IdentityKeyPathList.Type else { return false }
+        return model.keyPaths.contains(keyPath)
+    }
+}
+
+/// The identity key paths, available when the root is a model class.
+protocol IdentityKeyPathList {
+    static var keyPaths: [AnyKeyPath] { get }
+}
+
+extension IdentityKeyPaths: IdentityKeyPathList where Root: ModelObject {
+    static var keyPaths: [AnyKeyPath] { [\Root.persistentModelID, \Root.id] }
 }

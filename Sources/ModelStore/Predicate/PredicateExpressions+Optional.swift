@@ -9,6 +9,7 @@ extension PredicateExpressions.OptionalFlatMap: SQLPredicateExpression {
         switch input {
         case .model(let model): isNil = "\(model.key) IS NULL"
         case .scalar(let value): isNil = "\(value.fragment) IS NULL"
+        case .identifier(let model): isNil = "\(model.key) IS NULL"
         case .toMany: throw PredicateTranslationError.unsupported("flatMap over a to-many relationship")
         }
         let output = try context.binding(variable.key, to: input) { try $0.translate(transform) }
@@ -18,6 +19,9 @@ extension PredicateExpressions.OptionalFlatMap: SQLPredicateExpression {
         case .model(let model):
             return .model(ModelReference(entity: model.entity, alias: model.alias,
                                          key: "(CASE WHEN \(isNil) THEN NULL ELSE \(model.key) END)"))
+        case .identifier(let model):
+            return .identifier(ModelReference(entity: model.entity, alias: model.alias,
+                                              key: "(CASE WHEN \(isNil) THEN NULL ELSE \(model.key) END)"))
         case .toMany:
             throw PredicateTranslationError.unsupported("an optional to-many relationship")
         }

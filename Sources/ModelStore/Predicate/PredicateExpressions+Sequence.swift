@@ -5,7 +5,19 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
     /// JSON array's elements).
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
         let collection = try context.translate(sequence)
-        let item = try context.scalar(element)
+        let item: ScalarTerm
+        switch try context.translate(element) {
+        case .scalar(let value):
+            item = value
+        case .identifier(let model):
+            guard case .scalar(let values) = collection, let constant = values.constant,
+                  let elements = CapturedValue.elements(of: constant) else {
+                throw PredicateTranslationError.unsupported("contains(_:) of a persistentModelID in a value that is not a captured array")
+            }
+            return .scalar(ScalarTerm(try IdentitySQL.contains(model, in: elements, &context), kind: .plain))
+        case .model, .toMany:
+            throw PredicateTranslationError.unsupported("contains(_:) of a model (compare persistentModelID, or use contains(where:))")
+        }
         guard case .scalar(let values) = collection else {
             throw PredicateTranslationError.unsupported("contains(_:) on a to-many relationship (use contains(where:))")
         }
@@ -15,9 +27,7 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
             }
             return .scalar(try Self.membership(item, in: elements))
         }
-        guard case .jsonArray(let elementKind) = values.kind else {
-            throw PredicateTranslationError.unsupported("contains(_:) on a value that is not an array")
-        }
+        let elementKind = try values.kind.comparableJSONElement(for: "contains(_:)")
         let alias = context.freshAlias()
         return .scalar(ScalarTerm(
             "EXISTS (SELECT 1 FROM json_each(\(values.fragment)) AS \(identifier: alias) WHERE \(identifier: alias).\"value\" IS \(item.fragment)\(raw: elementKind.collation))",
@@ -74,12 +84,13 @@ enum SequenceRows {
             let rows = try many.rows(alias: alias, &context)
             return (rows, .model(.row(of: many.destination, alias: alias)))
         case .scalar(let values):
-            guard case .jsonArray(let elementKind) = values.kind, values.constant == nil else {
+            guard values.constant == nil else {
                 throw PredicateTranslationError.unsupported("contains(where:) or allSatisfy on a value that is not a stored array")
             }
+            let elementKind = try values.kind.comparableJSONElement(for: "contains(where:) or allSatisfy")
             return ("FROM json_each(\(values.fragment)) AS \(identifier: alias) WHERE 1",
                     .scalar(ScalarTerm("\(identifier: alias).\"value\"", kind: elementKind)))
-        case .model:
+        case .model, .identifier:
             throw PredicateTranslationError.unsupported("contains(where:) on a model")
         }
     }

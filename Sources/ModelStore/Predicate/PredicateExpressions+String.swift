@@ -31,3 +31,12 @@ enum StringSearch {
         return .scalar(ScalarTerm("\(raw: function)(\(text.fragment), \(search.fragment))", kind: .plain))
     }
 }
+
+extension PredicateExpressions.StringCaseInsensitiveCompare: SQLPredicateExpression {
+    /// The `ComparisonResult`'s raw value (-1, 0, 1), compared with a captured result by `==`.
+    func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
+        let text = try context.scalar(root)
+        let other = try context.scalar(other)
+        return .scalar(ScalarTerm("\(raw: PredicateFunctions.caseInsensitiveCompare)(\(text.fragment), \(other.fragment))", kind: .plain))
+    }
+}

@@ -34,6 +34,10 @@ enum CapturedValue {
             return sqlValue(of: wrapped)
         }
         if let storable = value as? any SQLStorable { return storable.sqlValue }
+        // Compared only where the translator knows them: identifiers with `persistentModelID`
+        // (`IdentitySQL`), comparison results with `caseInsensitiveCompare`'s raw value.
+        if let identifier = value as? PersistentIdentifier { return .text(identifier.description) }
+        if let result = value as? ComparisonResult { return .integer(Int64(result.rawValue)) }
         return nil
     }
 

@@ -17,6 +17,42 @@ enum PredicateFunctions {
     static let localizedStandardContains = "modelstore_localized_standard_contains"
     /// `modelstore_character_count(text)`: `text.count` (Swift characters).
     static let characterCount = "modelstore_character_count"
+    /// `modelstore_case_insensitive_compare(text, other)`: `text.caseInsensitiveCompare(other)`
+    /// as `#Predicate` evaluates it, as the `ComparisonResult`'s raw value (-1, 0, 1).
+    static let caseInsensitiveCompare = "modelstore_case_insensitive_compare"
+
+    /// Foundation's string comparators a `SortDescriptor` can hold on this platform, each with
+    /// the collation that runs its `compare`. swift-foundation offers only `.lexical` outside
+    /// Apple platforms (`.localized` and `.localizedStandard` wait on
+    /// swiftlang/swift-foundation#284); Apple's Foundation has all three.
+    static let comparatorCollations: [ComparatorCollation] = {
+        var collations = [ComparatorCollation(name: "MODELSTORE_LEXICAL", comparator: .lexical, isSwiftOrder: true)]
+        #if canImport(Darwin)
+        collations.append(ComparatorCollation(name: "MODELSTORE_LOCALIZED", comparator: .localized, isSwiftOrder: false))
+        collations.append(ComparatorCollation(name: "MODELSTORE_LOCALIZED_STANDARD", comparator: .localizedStandard, isSwiftOrder: false))
+        #endif
+        return collations
+    }()
+
+    /// `comparatorCollations[i].isSwiftOrder`, read by the collation callback on every comparison.
+    static let comparatorIsSwiftOrder = comparatorCollations.map(\.isSwiftOrder)
+
+    /// A collation running a Foundation string comparator.
+    struct ComparatorCollation: Sendable {
+        /// The collation's name.
+        let name: String
+        /// The comparator (`order` forward).
+        let comparator: String.StandardComparator
+        /// Whether the comparator orders as Swift's `<` (so ASCII text may be compared bytewise).
+        let isSwiftOrder: Bool
+    }
+
+    /// The collation that compares as `comparator` (its `order` ignored), if there is one.
+    static func collation(for comparator: String.StandardComparator) -> String? {
+        var forward = comparator
+        forward.order = .forward
+        return comparatorCollations.first { $0.comparator == forward }?.name
+    }
 
     /// Registers the functions and collations on a connection.
     static func register(on handle: OpaquePointer) throws {
@@ -27,6 +63,12 @@ enum PredicateFunctions {
         try check(handle, sqlite3_create_function_v2(handle, startsWith, 2, flags, nil, startsWithFunction, nil, nil, nil))
         try check(handle, sqlite3_create_function_v2(handle, localizedStandardContains, 2, flags, nil, localizedStandardContainsFunction, nil, nil, nil))
         try check(handle, sqlite3_create_function_v2(handle, characterCount, 1, flags, nil, characterCountFunction, nil, nil, nil))
+        try check(handle, sqlite3_create_function_v2(handle, caseInsensitiveCompare, 2, flags, nil, caseInsensitiveCompareFunction, nil, nil, nil))
+        for (index, collation) in comparatorCollations.enumerated() {
+            // The collation's index travels in the user-data pointer (offset by one: never NULL).
+            try check(handle, sqlite3_create_collation_v2(handle, collation.name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: index + 1),
+                                                          compareWithComparator, nil))
+        }
     }
 
     private static func check(_ handle: OpaquePointer, _ result: Int32) throws {
@@ -52,6 +94,12 @@ enum PredicateFunctions {
         evaluate(PredicateExpressions.StringLocalizedStandardContains(root: PredicateExpressions.Value(text), other: PredicateExpressions.Value(other)))
     }
 
+    /// `text.caseInsensitiveCompare(other)` through the predicate expression, as -1, 0 or 1.
+    static func caseInsensitiveCompare(_ text: String, _ other: String) -> Int32 {
+        let expression = PredicateExpressions.StringCaseInsensitiveCompare(root: PredicateExpressions.Value(text), other: PredicateExpressions.Value(other))
+        return Int32((try? expression.evaluate(PredicateBindings()))?.rawValue ?? 0)
+    }
+
     private static func evaluate<E: PredicateExpression<Bool>>(_ expression: E) -> Bool {
         (try? expression.evaluate(PredicateBindings())) ?? false
     }
@@ -59,6 +107,59 @@ enum PredicateFunctions {
     /// -1, 0 or 1 as Swift orders the two strings.
     static func compare(_ lhs: String, _ rhs: String) -> Int32 {
         lhs == rhs ? 0 : (lhs < rhs ? -1 : 1)
+    }
+
+    /// -1, 0 or 1 as Swift orders the two UTF-8 texts (`compare` without making Strings when
+    /// the bytes decide).
+    static func compareUTF8(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int32 {
+        if let order = bytewiseOrder(lhs, rhs) { return order }
+        return compare(String(decoding: lhs, as: UTF8.self), String(decoding: rhs, as: UTF8.self))
+    }
+
+    /// The order Swift's `<` gives two UTF-8 texts when their bytes alone decide it, else nil.
+    ///
+    /// Swift compares strings by the Unicode scalars of their NFC forms, and UTF-8 byte order is
+    /// scalar order. Past their common bytes, the texts go on with two different scalars (or one
+    /// ends). When each of those is an ASCII character followed by an ASCII character (or the
+    /// end), normalization changes neither: an ASCII character is a starter that composes with
+    /// nothing before it, and only a non-ASCII mark after it could combine with it. So the first
+    /// differing bytes are the first differing scalars of the NFC forms. Otherwise (a non-ASCII
+    /// scalar at the difference or just after it) the caller compares Strings.
+    static func bytewiseOrder(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int32? {
+        let index = commonPrefixLength(lhs, rhs)
+        switch (index == lhs.count, index == rhs.count) {
+        case (true, true): return 0
+        case (true, false): return isSettledASCII(rhs, at: index) ? -1 : nil
+        case (false, true): return isSettledASCII(lhs, at: index) ? 1 : nil
+        case (false, false):
+            guard isSettledASCII(lhs, at: index), isSettledASCII(rhs, at: index) else { return nil }
+            return lhs[index] < rhs[index] ? -1 : 1
+        }
+    }
+
+    /// Whether `text[index]` is ASCII and so is the byte after it (or it is the last).
+    @inline(__always)
+    private static func isSettledASCII(_ text: UnsafeRawBufferPointer, at index: Int) -> Bool {
+        text[index] < 0x80 && (index + 1 == text.count || text[index + 1] < 0x80)
+    }
+
+    /// How many leading bytes the two texts share (eight at a time, then one at a time).
+    @inline(__always)
+    private static func commonPrefixLength(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+        let common = min(lhs.count, rhs.count)
+        var index = 0
+        while index + 8 <= common {
+            let left = lhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let right = rhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if left != right {
+                // The first differing byte in memory order.
+                let difference = UInt64(littleEndian: left ^ right)
+                return index + difference.trailingZeroBitCount / 8
+            }
+            index += 8
+        }
+        while index < common && lhs[index] == rhs[index] { index += 1 }
+        return index
     }
 
     /// -1, 0 or 1 as the two decimal texts compare as numbers (text order if one is not a number).
@@ -87,9 +188,22 @@ private func resultBool(_ context: OpaquePointer?, _ value: Bool?) {
     if let value { sqlite3_result_int(context, value ? 1 : 0) } else { sqlite3_result_null(context) }
 }
 
+private func bytes(_ length: Int32, _ pointer: UnsafeRawPointer?) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: length > 0 ? pointer : nil, count: length > 0 ? Int(length) : 0)
+}
+
 private let compareSwiftStrings: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
     _, leftLength, left, rightLength, right in
-    PredicateFunctions.compare(text(leftLength, left), text(rightLength, right))
+    PredicateFunctions.compareUTF8(bytes(leftLength, left), bytes(rightLength, right))
+}
+
+private let compareWithComparator: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+    index, leftLength, left, rightLength, right in
+    let position = Int(bitPattern: index) - 1
+    let lhs = bytes(leftLength, left), rhs = bytes(rightLength, right)
+    if PredicateFunctions.comparatorIsSwiftOrder[position], let order = PredicateFunctions.bytewiseOrder(lhs, rhs) { return order }
+    let comparator = PredicateFunctions.comparatorCollations[position].comparator
+    return Int32(comparator.compare(String(decoding: lhs, as: UTF8.self), String(decoding: rhs, as: UTF8.self)).rawValue)
 }
 
 private let compareDecimals: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
@@ -113,6 +227,12 @@ private let localizedStandardContainsFunction: @convention(c) (OpaquePointer?, I
     context, _, arguments in
     guard let base = argument(arguments, 0), let other = argument(arguments, 1) else { return resultBool(context, nil) }
     resultBool(context, PredicateFunctions.localizedStandardContains(base, other))
+}
+
+private let caseInsensitiveCompareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let base = argument(arguments, 0), let other = argument(arguments, 1) else { return sqlite3_result_null(context) }
+    sqlite3_result_int(context, PredicateFunctions.caseInsensitiveCompare(base, other))
 }
 
 private let characterCountFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {

@@ -8,6 +8,9 @@ enum SQLTerm {
     case model(ModelReference)
     /// A to-many relationship of a model.
     case toMany(ToManyReference)
+    /// A model's `persistentModelID` (its row; nil when the key is NULL), compared only with
+    /// `==` / `!=` and `contains` against captured identifiers or another identifier.
+    case identifier(ModelReference)
 }
 
 /// How SQL must compare values of a Swift type so that it agrees with Swift.
@@ -21,6 +24,11 @@ indirect enum ValueKind: Equatable {
     case float
     /// An array stored as one JSON text column.
     case jsonArray(element: ValueKind)
+    /// An element of a JSON array whose JSON form is not the value a column or a captured value
+    /// of its type holds (`UUID` and `Data`: text vs bytes; `Decimal`: a JSON number read as a
+    /// Double vs exact text; `Float`: its shortest decimal read as another Double), so SQL
+    /// cannot compare it with one. Holds the element type's name.
+    case unmatchedJSONElement(String)
     /// Numbers, dates, Bools, enum raw values, UUIDs, URLs, data: SQLite's own comparison agrees.
     case plain
 
@@ -30,8 +38,29 @@ indirect enum ValueKind: Equatable {
         if type == String.self || type == Substring.self { return .string }
         if type == Decimal.self { return .decimal }
         if type == Float.self { return .float }
-        if let array = type as? any ArrayTypeInfo.Type { return .jsonArray(element: of(array.elementType)) }
+        if let array = type as? any ArrayTypeInfo.Type { return .jsonArray(element: jsonElement(array.elementType)) }
         return .plain
+    }
+
+    /// The kind of the elements of a JSON array of `type`, as `json_each` reads them.
+    private static func jsonElement(_ type: Any.Type) -> ValueKind {
+        let wrapped = (type as? any OptionalTypeInfo.Type)?.wrappedType ?? type
+        switch wrapped {
+        case is UUID.Type, is Data.Type, is Decimal.Type, is Float.Type: return .unmatchedJSONElement(String(describing: wrapped))
+        default: return of(wrapped)
+        }
+    }
+
+    /// The kind of an array's elements, or an error naming `operation` when SQL cannot compare
+    /// them as Swift does.
+    func comparableJSONElement(for operation: String) throws -> ValueKind {
+        guard case .jsonArray(let element) = self else {
+            throw PredicateTranslationError.unsupported("\(operation) on a value that is not a stored array")
+        }
+        if case .unmatchedJSONElement(let type) = element {
+            throw PredicateTranslationError.unsupported("\(operation) over [\(type)]: the JSON form of its elements is not their stored form")
+        }
+        return element
     }
 
     /// The `COLLATE` clause comparisons of this kind need (with a leading space), or "".

@@ -62,10 +62,6 @@ public enum StorageNames {
     public static let target = "$target"
     /// The table holding the schema fingerprint.
     public static let metadataTable = "$metadata"
-    /// Tombstones of deleted models with preserved values.
-    public static let tombstoneTable = "$tombstones"
-    /// The preserved values of tombstones.
-    public static let tombstoneValueTable = "$tombstone_values"
 
     /// The column of a property: its name for a root entity, `Entity.name` for a subclass
     /// (sibling subclasses may declare the same name).

@@ -185,6 +185,7 @@ struct SchemaBuilder {
 
     private mutating func describe(_ hierarchy: [EntitySchema]) {
         guard let root = hierarchy.first else { return }
+        storage.entities += hierarchy.map(Self.describeEntity)
         var columns: [StoredColumn] = []
         var uniques: [[String]] = []
         var indexes: [[String]] = []
@@ -236,6 +237,31 @@ struct SchemaBuilder {
         }
         storage.tables.append(StoredTable(name: root.name, entities: hierarchy.map(\.name), columns: columns, uniques: uniques, indexes: indexes,
                                           isJoinTable: false, joinReferences: []))
+    }
+
+    /// The entity as the stored schema records it.
+    private static func describeEntity(_ entity: EntitySchema) -> StoredEntity {
+        var uniques = entity.metadata.uniqueConstraints
+        let properties = entity.metadata.properties.map { property -> StoredProperty in
+            switch property.kind {
+            case .attribute(let attribute):
+                if attribute.options.contains(.unique), !uniques.contains([property.name]) { uniques.append([property.name]) }
+                let options = attribute.options.map(\.rawValue).sorted()
+                return StoredProperty(name: property.name, kind: .attribute, originalName: attribute.originalName,
+                                      type: attribute.valueType, isOptional: attribute.isOptional,
+                                      defaultValue: attribute.defaultValue.map { SQLQuote.literal($0) },
+                                      options: options.isEmpty ? nil : options,
+                                      enumCases: attribute.enumCases.map { $0.map { SQLQuote.literal($0) } })
+            case .relationship(let relationship):
+                return StoredProperty(name: property.name, kind: relationship.isToMany ? .toMany : .toOne,
+                                      originalName: relationship.originalName, isOptional: !relationship.isToMany,
+                                      destination: relationship.destination.schemaMetadata.name, inverse: relationship.inverse,
+                                      deleteRule: relationship.deleteRule, minimumModelCount: relationship.minimumModelCount,
+                                      maximumModelCount: relationship.maximumModelCount)
+            }
+        }
+        return StoredEntity(name: entity.name, base: entity.baseName, originalName: entity.metadata.originalName,
+                            properties: properties, uniqueConstraints: uniques, indexes: entity.metadata.indexes)
     }
 
     private mutating func describeJoinTables() {

@@ -4,23 +4,32 @@ enum StoreDDL {
 
     /// `CREATE TABLE` and its indexes.
     static func create(_ table: StoredTable, _ dialect: any SQLDialect) -> [String] {
-        let name = SQLQuote.identifier(table.name)
+        [createTable(table, named: table.name, dialect)] + indexes(of: table, uniques: table.uniques)
+    }
+
+    /// `CREATE TABLE name (…)` for `table`'s columns, under `name` (a migration builds a table
+    /// under a temporary name).
+    static func createTable(_ table: StoredTable, named name: String, _ dialect: any SQLDialect) -> String {
+        let quotedName = SQLQuote.identifier(name)
         let pk = SQLQuote.identifier(StorageNames.primaryKey)
         let keyType = dialect.columnType(.integer)
         if table.isJoinTable {
             let source = SQLQuote.identifier(StorageNames.source)
             let target = SQLQuote.identifier(StorageNames.target)
             let references = table.joinReferences.map { SQLQuote.identifier($0) }
-            return ["CREATE TABLE \(name) (\(source) \(keyType) NOT NULL REFERENCES \(references[0])(\(pk)) ON DELETE CASCADE \(deferredKey), "
-                    + "\(target) \(keyType) NOT NULL REFERENCES \(references[1])(\(pk)) ON DELETE CASCADE \(deferredKey), "
-                    + "PRIMARY KEY (\(source), \(target)))" + dialect.keyOnlyTableSuffix]
-                + table.indexes.map { createIndex(table: table.name, columns: $0, unique: false) }
+            return "CREATE TABLE \(quotedName) (\(source) \(keyType) NOT NULL REFERENCES \(references[0])(\(pk)) ON DELETE CASCADE \(deferredKey), "
+                + "\(target) \(keyType) NOT NULL REFERENCES \(references[1])(\(pk)) ON DELETE CASCADE \(deferredKey), "
+                + "PRIMARY KEY (\(source), \(target)))" + dialect.keyOnlyTableSuffix
         }
         let fixed = [dialect.primaryKeyDefinition,
                      "\(SQLQuote.identifier(StorageNames.type)) \(dialect.columnType(.text)) NOT NULL"]
         let columns = fixed + table.columns.map { columnDefinition($0, dialect) }
-        return ["CREATE TABLE \(name) (\(columns.joined(separator: ", ")))"]
-            + table.uniques.map { createIndex(table: table.name, columns: $0, unique: true) }
+        return "CREATE TABLE \(quotedName) (\(columns.joined(separator: ", ")))"
+    }
+
+    /// `CREATE UNIQUE INDEX` for each of `uniques`, then `CREATE INDEX` for each plain index of `table`.
+    static func indexes(of table: StoredTable, uniques: [[String]]) -> [String] {
+        uniques.map { createIndex(table: table.name, columns: $0, unique: true) }
             + table.indexes.map { createIndex(table: table.name, columns: $0, unique: false) }
     }
 
@@ -45,21 +54,22 @@ enum StoreDDL {
         table + (unique ? ".unique(" : ".index(") + columns.joined(separator: ",") + ")"
     }
 
+    /// `CREATE [UNIQUE] INDEX` named by `indexName(table:columns:unique:)`.
     static func createIndex(table: String, columns: [String], unique: Bool) -> String {
         let list = columns.map(SQLQuote.identifier).joined(separator: ", ")
         return "CREATE \(unique ? "UNIQUE " : "")INDEX \(SQLQuote.identifier(indexName(table: table, columns: columns, unique: unique))) ON \(SQLQuote.identifier(table)) (\(list))"
     }
 
-    /// The runtime's own tables (fingerprint, tombstones).
+    /// `DROP INDEX` of the index `indexName(table:columns:unique:)`.
+    static func dropIndex(table: String, columns: [String], unique: Bool) -> String {
+        "DROP INDEX IF EXISTS \(SQLQuote.identifier(indexName(table: table, columns: columns, unique: unique)))"
+    }
+
+    /// The runtime's own tables: the schema fingerprint, and persistent history (see `HistoryTables`).
     static func internalTables(_ dialect: any SQLDialect) -> [String] {
         let text = dialect.columnType(.text)
-        let integer = dialect.columnType(.integer)
-        let tombstones = SQLQuote.identifier(StorageNames.tombstoneTable)
-        return [
-            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.metadataTable)) (key \(text) PRIMARY KEY, value \(text) NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS \(tombstones) (\(dialect.generatedKeyDefinition("id")), entity \(text) NOT NULL, rowID \(integer) NOT NULL, deletedAt \(dialect.columnType(.real)) NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.tombstoneValueTable)) (tombstone \(integer) NOT NULL REFERENCES \(tombstones)(id) ON DELETE CASCADE, property \(text) NOT NULL, \(["value", dialect.anyValueColumnType].filter { !$0.isEmpty }.joined(separator: " ")), PRIMARY KEY (tombstone, property))" + dialect.keyOnlyTableSuffix,
-        ]
+        return ["CREATE TABLE IF NOT EXISTS \(SQLQuote.identifier(StorageNames.metadataTable)) (key \(text) PRIMARY KEY, value \(text) NOT NULL)"]
+            + HistoryTables.createStatements(dialect)
     }
 }
 

@@ -1,45 +1,115 @@
 import Foundation
 
-/// Opens a store for a schema: creates it, checks its fingerprint, migrates additive changes
-/// (new entities, new optional or defaulted properties, renamed properties, index changes) and
-/// refuses anything else with an error naming every difference.
+/// Opens a store for a schema: creates it, or reads the schema it records and migrates it
+/// (docs/Migrations.md): through a migration plan's stages when one is given, else by inferred
+/// changes only; anything else is refused with an error naming every change, the store untouched.
 enum StoreMigrator {
-    /// Makes the store at `connection` ready for `schema`: creates it, or checks and migrates it.
-    /// An up-to-date store is only read (no write transaction, so a long writer elsewhere does not
-    /// stop it from opening).
+    /// Makes the store at `connection` ready for `schema`. An up-to-date store is only read (no
+    /// write transaction, so a long writer elsewhere does not stop it from opening); otherwise the
+    /// whole migration is one write transaction, with the dialect's schema-change settings around
+    /// it (SQLite: foreign keys off, checked with `PRAGMA foreign_key_check` before the commit).
     ///
-    /// - Throws: `ModelStoreError.incompatibleSchema` naming every difference that cannot migrate;
-    ///   the store's error when it cannot be read or written.
-    static func prepare(_ connection: any StoreConnection, for schema: Schema) throws {
-        if try storedDescription(connection) == schema.storage { return }
+    /// - Throws: `ModelStoreError.incompatibleSchema` (no plan) naming every change that cannot be
+    ///   inferred, or duplicated values that stop a new unique constraint; `MigrationError` (with a
+    ///   plan); `ModelStoreError.invalidSchema` for inconsistent versions; the store's error when
+    ///   it cannot be read or written.
+    static func prepare(_ connection: any StoreConnection, for schema: Schema, plan: (any SchemaMigrationPlan.Type)? = nil) throws {
+        // Up to date and with the history tables (a store written before history gets them).
+        guard try MigrationPath.resolve(stored: storedDescription(connection), schema: schema, plan: plan) != nil
+            || !HistoryTables.exist(connection) else { return }
         let dialect = connection.dialect
+        for sql in dialect.schemaChangePrologue { try connection.execute(sql) }
+        defer { for sql in dialect.schemaChangeEpilogue { try? connection.execute(sql) } }
         try connection.transaction {
             for sql in StoreDDL.internalTables(dialect) { try connection.execute(sql) }
-            // Read again inside the write transaction: another process may have prepared the store meanwhile.
+            // Again inside the write transaction: another process may have migrated the store meanwhile.
             let stored = try storedDescription(connection)
-            let merged: StoredSchema
-            if let stored {
-                guard stored != schema.storage else { return }
-                let plan = plan(from: stored, to: schema.storage, dialect)
-                if !plan.incompatibilities.isEmpty { throw ModelStoreError.incompatibleSchema(plan.incompatibilities) }
-                for sql in plan.statements { try connection.execute(sql) }
-                merged = plan.result
-            } else {
-                for table in schema.storage.tables {
-                    for sql in StoreDDL.create(table, dialect) { try connection.execute(sql) }
-                }
-                merged = schema.storage
-            }
+            guard let path = try MigrationPath.resolve(stored: stored, schema: schema, plan: plan) else { return }
+            try run(path, from: stored ?? StoredSchema(), on: connection, withPlan: plan != nil)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let json = String(decoding: try encoder.encode(merged), as: UTF8.self)
+            let json = String(decoding: try encoder.encode(path.target), as: UTF8.self)
             try connection.run(dialect.insertOrReplace(table: StorageNames.metadataTable, key: "key", columns: ["key", "value"]),
                                [.text("schema"), .text(json)])
         }
     }
 
+    /// Runs the steps of `path` on the store, whose schema is `stored`.
+    private static func run(_ path: MigrationPath, from stored: StoredSchema, on connection: any StoreConnection, withPlan: Bool) throws {
+        let executor = SchemaChangeExecutor(connection: connection)
+        var state = stored
+        var checkReferences = false
+        for step in path.steps {
+            switch step {
+            case .create:
+                for table in path.target.tables {
+                    for sql in StoreDDL.create(table, connection.dialect) { try connection.execute(sql) }
+                }
+                state = path.target
+            case .infer(let target, let versions):
+                let plan = SchemaChangePlan(from: state, to: target, mode: .inferred)
+                let problems = plan.unsupported + plan.notInferable
+                if !problems.isEmpty {
+                    guard withPlan else { throw ModelStoreError.incompatibleSchema(problems) }
+                    throw MigrationError.notInferable(from: versions?.from, to: versions?.to, changes: problems)
+                }
+                if try executor.apply(plan) { checkReferences = true }
+                try executor.createAddedUniques(plan)
+                state = target
+            case .custom(let from, let to, let willMigrate, let didMigrate):
+                do {
+                    try runCustomStage(from: from, to: to, state: state, willMigrate: willMigrate, didMigrate: didMigrate,
+                                       connection: connection, executor: executor)
+                } catch let error as MigrationError {
+                    throw error
+                } catch {
+                    throw MigrationError.stageFailed(from: from.version, to: to.version, underlying: error)
+                }
+                checkReferences = true
+                state = to.storage
+            }
+        }
+        if checkReferences {
+            let broken = try executor.brokenReferences()
+            if !broken.isEmpty { throw MigrationError.brokenReferences(broken) }
+        }
+    }
+
+    /// `willMigrate` on the old version's models, the schema change (non-inferable changes
+    /// included), `didMigrate` on the new version's models, then the new unique constraints.
+    private static func runCustomStage(from: MigrationPath.PlanVersion, to: MigrationPath.PlanVersion, state: StoredSchema,
+                                       willMigrate: (@Sendable (ModelContext) throws -> Void)?,
+                                       didMigrate: (@Sendable (ModelContext) throws -> Void)?,
+                                       connection: any StoreConnection, executor: SchemaChangeExecutor) throws {
+        let plan = SchemaChangePlan(from: state, to: to.storage, mode: .custom)
+        if !plan.unsupported.isEmpty { throw ModelStoreError.incompatibleSchema(plan.unsupported) }
+        if let willMigrate {
+            try runStageClosure(willMigrate, schema: from.schema, storage: state, connection: connection, executor: executor)
+        }
+        try executor.apply(plan)
+        if let didMigrate {
+            try runStageClosure(didMigrate, schema: to.schema, storage: to.storage, connection: connection, executor: executor)
+        }
+        try executor.createAddedUniques(plan)
+    }
+
+    /// Runs a stage closure in a context on `schema` sharing the migration's transaction, saves
+    /// what it left unsaved, and repairs references to the rows it deleted.
+    private static func runStageClosure(_ closure: @Sendable (ModelContext) throws -> Void, schema: Schema, storage: StoredSchema,
+                                        connection: any StoreConnection, executor: SchemaChangeExecutor) throws {
+        let driver = MigrationStageDriver(connection: connection)
+        let container = try ModelContainer(stageSchema: schema, driver: driver)
+        let context = ModelContext(container)
+        try closure(context)
+        if context.hasChanges { try context.save() }
+        if driver.deletedRows { try executor.repairReferences(in: storage, to: nil) }
+    }
+
     /// The schema description the store records, nil for a store that has none yet.
-    private static func storedDescription(_ connection: any StoreConnection) throws -> StoredSchema? {
+    ///
+    /// - Throws: `ModelStoreError.incompatibleSchema` when the description cannot be read; the
+    ///   store's error.
+    static func storedDescription(_ connection: any StoreConnection) throws -> StoredSchema? {
         let metadata = SQLQuote.identifier(StorageNames.metadataTable)
         let exists = try connection.rows(connection.dialect.tableExistsQuery, [.text(StorageNames.metadataTable)])
         guard !exists.isEmpty else { return nil }
@@ -48,78 +118,9 @@ enum StoreMigrator {
         guard let stored = try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)) else {
             throw ModelStoreError.incompatibleSchema(["the stored schema description cannot be read"])
         }
+        guard stored.format <= StoredSchema.currentFormat else {
+            throw ModelStoreError.incompatibleSchema(["the stored schema description has format \(stored.format), newer than this runtime's (\(StoredSchema.currentFormat))"])
+        }
         return stored
-    }
-
-    struct Plan {
-        var statements: [String] = []
-        var incompatibilities: [String] = []
-        var result = StoredSchema()
-    }
-
-    /// What it takes to go from `stored` to `current`.
-    static func plan(from stored: StoredSchema, to current: StoredSchema, _ dialect: any SQLDialect) -> Plan {
-        var plan = Plan()
-        var storedTables = Dictionary(stored.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for table in current.tables {
-            guard let old = storedTables.removeValue(forKey: table.name) else {
-                plan.statements += StoreDDL.create(table, dialect)
-                plan.result.tables.append(table)
-                continue
-            }
-            compare(old, table, dialect, into: &plan)
-            plan.result.tables.append(table)
-        }
-        // Tables of entities this schema does not list stay as they are.
-        plan.result.tables += stored.tables.filter { storedTables[$0.name] != nil }
-        return plan
-    }
-
-    private static func compare(_ old: StoredTable, _ new: StoredTable, _ dialect: any SQLDialect, into plan: inout Plan) {
-        let table = SQLQuote.identifier(new.name)
-        if old.isJoinTable != new.isJoinTable || old.joinReferences != new.joinReferences {
-            plan.incompatibilities.append("table \(new.name): relationship storage changed")
-            return
-        }
-        let oldColumns = Dictionary(old.columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var newNames = Set(new.columns.map(\.name))
-        for column in new.columns {
-            var existing = oldColumns[column.name]
-            if existing == nil, let previousName = column.previousName, let renamed = oldColumns[previousName], !newNames.contains(previousName) {
-                plan.statements.append("ALTER TABLE \(table) RENAME COLUMN \(SQLQuote.identifier(previousName)) TO \(SQLQuote.identifier(column.name))")
-                newNames.insert(previousName)
-                existing = renamed
-            }
-            if let previous = existing {
-                var differences: [String] = []
-                if previous.type != column.type { differences.append("type \(previous.type) → \(column.type)") }
-                if previous.isRequired != column.isRequired || previous.requiredFor != column.requiredFor {
-                    differences.append(column.isRequired ? "optional → required" : "required → optional")
-                }
-                if previous.references != column.references { differences.append("relationship target or delete rule changed") }
-                if !differences.isEmpty {
-                    plan.incompatibilities.append("\(new.name).\(column.name): " + differences.joined(separator: ", "))
-                }
-                continue
-            }
-            let isForNewEntity = column.requiredFor.map { !old.entities.contains($0) } ?? false
-            if column.isRequired && column.defaultLiteral == nil && !isForNewEntity {
-                plan.incompatibilities.append("\(new.name).\(column.name): new required property without a default value")
-                continue
-            }
-            plan.statements.append("ALTER TABLE \(table) ADD COLUMN \(StoreDDL.columnDefinition(column, dialect))")
-        }
-        for column in old.columns where !newNames.contains(column.name) {
-            plan.incompatibilities.append("\(new.name).\(column.name): property removed")
-        }
-        if Set(old.uniques) != Set(new.uniques) {
-            plan.incompatibilities.append("\(new.name): unique constraints changed")
-        }
-        for index in new.indexes where !old.indexes.contains(index) {
-            plan.statements.append(StoreDDL.createIndex(table: new.name, columns: index, unique: false))
-        }
-        for index in old.indexes where !new.indexes.contains(index) {
-            plan.statements.append("DROP INDEX IF EXISTS \(SQLQuote.identifier(StoreDDL.indexName(table: new.name, columns: index, unique: false)))")
-        }
     }
 }

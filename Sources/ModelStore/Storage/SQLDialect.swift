@@ -65,6 +65,37 @@ protocol SQLDialect: Sendable {
     /// `uniqueGroups` (column lists) gets `assignments` instead of a new row. Nil when the store
     /// cannot say it in one statement for these groups.
     func upsertClause(uniqueGroups: [[String]], assignments: String) -> String?
+
+    // MARK: Schema changes (migrations; see docs/Migrations.md)
+
+    /// Statements run on a migration's connection before its transaction begins (SQLite:
+    /// `PRAGMA foreign_keys = OFF`, which SQLite ignores inside a transaction, so that dropping a
+    /// rebuilt table does not run its `ON DELETE` actions). Empty for a store whose schema changes
+    /// need no such setting.
+    var schemaChangePrologue: [String] { get }
+    /// Statements run on the connection after the migration's transaction ended, committed or not
+    /// (SQLite: `PRAGMA foreign_keys = ON`).
+    var schemaChangeEpilogue: [String] { get }
+    /// A query run at the end of a migration's transaction that returns one row per reference to a
+    /// missing row, its first three columns being the referencing table, the referencing row's key
+    /// and the referenced table (SQLite: `PRAGMA foreign_key_check`, needed because the prologue
+    /// turned the checks off). Nil for a store that checks references itself at commit.
+    var foreignKeyCheckQuery: String? { get }
+    /// Statements that migrate one entity table in place (`ALTER TABLE …`, `UPDATE …`), keeping its
+    /// rows where they are, as `migration` describes; or nil when this store cannot, and the
+    /// migrator must rebuild the table instead: create the new table under a temporary name, copy
+    /// the rows with `INSERT … SELECT` (keeping their keys), drop the old table, rename the new one
+    /// (SQLite's procedure, https://www.sqlite.org/lang_altertable.html#otheralter).
+    ///
+    /// SQLite answers only for renamed and added columns and index changes, the rest it rebuilds.
+    /// PostgreSQL can alter every change in place: `RENAME COLUMN`; `ADD COLUMN` with the column's
+    /// definition, then `UPDATE` to the source value when it is not the default; `DROP COLUMN` for
+    /// `droppedColumns`; `ALTER COLUMN … TYPE … USING` (a `.value` source of an existing column),
+    /// `SET`/`DROP NOT NULL`, `SET`/`DROP DEFAULT`; `UPDATE … SET col = coalesce(col, default)` for
+    /// `.coalesce`; check constraints and foreign keys dropped and added as `new` describes them;
+    /// indexes as the `TableMigration` documentation says. (The migrator itself deletes the rows of
+    /// `deletedTypes` and renames `typeRenames` in the type column, before these statements.)
+    func inPlaceMigration(_ migration: TableMigration) -> [String]?
 }
 
 extension SQLDialect {

@@ -115,7 +115,8 @@ private enum Build {
         #expect(lines.contains("        companions: [String]"))
         #expect(lines.contains("    class Itinerary"))
         #expect(lines.contains("    Trip <|-- BusinessTrip"))
-        #expect(lines.contains("    Trip \"0..1\" -- \"*\" Accommodation : accommodations (cascade) / trip (nullify)"))
+        // The cascading side carries the composition diamond.
+        #expect(lines.contains("    Trip \"0..1\" *-- \"*\" Accommodation : accommodations (cascade) / trip (nullify)"))
         #expect(lines.contains("    Itinerary --> \"0..1\" Trip : trip (nullify)"))
         #expect(text.hasSuffix("\n") && !text.hasSuffix("\n\n"))
     }
@@ -135,7 +136,7 @@ private enum Build {
         #expect(lines.contains("    \"Trip\" [label=\"{Trip|name: String\\lstartDate: Date\\l}\"];"))
         #expect(lines.contains("    \"Itinerary\" [label=\"{Itinerary}\"];"))
         #expect(lines.contains("    \"BusinessTrip\" -> \"Trip\" [arrowhead=empty];"))
-        #expect(lines.contains("    \"Trip\" -> \"Accommodation\" [label=\"accommodations (cascade) / trip (nullify)\", headlabel=\"*\", taillabel=\"0..1\", arrowhead=none];"))
+        #expect(lines.contains("    \"Trip\" -> \"Accommodation\" [label=\"accommodations (cascade) / trip (nullify)\", headlabel=\"*\", taillabel=\"0..1\", arrowhead=none, dir=both, arrowtail=diamond, color=red, fontcolor=red];"))
         #expect(lines.contains("    \"Itinerary\" -> \"Trip\" [label=\"trip (nullify)\", headlabel=\"0..1\", arrowhead=vee];"))
     }
 

@@ -74,4 +74,23 @@ import Testing
         #expect(diagnostics.filter { $0.rule == .flatHierarchy }.count == count - 1)
         #expect(elapsed < .seconds(30))
     }
+
+    /// 2,000 structs each holding the next (and one loop of 2,000 structs and enums): resolution
+    /// and loop finding stay near-linear and recurse no deeper than the input's nesting.
+    @Test func longChainsOfStructsCheckQuickly() {
+        let count = 2000
+        var text = ""
+        for index in 0..<count {
+            text += "struct S\(index) { next: S\(index + 1)?; v: Int = 0 }\n"
+            text += "struct L\(index) { next: [M\(index)] = [] }\nenum M\(index): Codable { case m(L\((index + 1) % count)), none }\n"
+        }
+        text += "struct S\(count) { v: Int = 0 }\nentity E { s: S0 = S0(); l: L0? }\n"
+        let file = Parser.parse(SourceFile(path: "structs.model", text: text)).file
+        let clock = ContinuousClock()
+        var diagnostics: [Diagnostic] = []
+        let elapsed = clock.measure { diagnostics = SchemaChecker.check([file]).diagnostics }
+        #expect(diagnostics.map(\.rule) == [.unsupportedType])
+        #expect(diagnostics.first?.range.start.line == 2)
+        #expect(elapsed < .seconds(30))
+    }
 }

@@ -59,7 +59,7 @@ import Testing
                 a.property("s", "String", attributes: [a.attribute("Attribute", [(nil, a.member("externalStorage"))])]),
                 a.property("t", "Int", attributes: [a.attribute("Transient")]),
                 a.property("b", "B", attributes: [a.attribute("Relationship", [("deleteRule", a.member("noAction"))])]),
-                a.property("id", "UUID"),
+                a.property("hash", "UUID"),
             ]), a.entity("B", [a.property("a", "A?")])]
         }
         #expect(found == ["default-type-mismatch", "invalid-attribute", "invalid-attribute", "dangling-no-action", "optional-to-one", "reserved-name"])

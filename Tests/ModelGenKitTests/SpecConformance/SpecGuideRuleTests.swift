@@ -49,6 +49,36 @@ import Testing
         #expect(note.contains("enum Category: String, Codable { case domestic, international }"))
     }
 
+    /// "A subclass adding real data with a default (Apple's own `BusinessTrip { perdiem: Double = 0.0 }`)
+    /// is not a label"; a label is "no stored property, or no relationship and only `Bool` attributes
+    /// that all have default values".
+    @Test func realDataWithADefaultIsNotALabel() {
+        let right = """
+            entity Trip {
+                enum Category: String, Codable { case domestic, international }
+                name: String
+                category: Category = .domestic
+                passportRequired: Bool?
+            }
+            entity BusinessTrip: Trip { perdiem: Double = 0.0 }
+            entity SchoolTrip: Trip { school: String? }
+            entity GroupTrip: Trip { size: Int = 2; guided: Bool = false }
+            entity CruiseTrip: Trip { @Transient seen: Bool = false; ship: String = "" }
+            entity Stop { name: String }
+            entity TourTrip: Trip { covered: Bool = true; stops: [Stop] = [] }
+            """
+        #expect(SpecModel.findings(right) == [])
+        let wrong = """
+            entity Trip { name: String }
+            entity DomesticTrip: Trip { }
+            entity InternationalTrip: Trip { passportRequired: Bool = true; visaRequired: Bool? = nil }
+            entity CachedTrip: Trip { @Transient note: String = "" }
+            """
+        #expect(SpecModel.findings(wrong) == ["2:8 label-only-subclass", "3:8 label-only-subclass", "4:8 label-only-subclass"])
+        let note = SpecModel.lint(wrong).diagnostics.first?.notes.first?.message ?? ""
+        #expect(note.contains("enum Category: String, Codable { case domestic, international, cached }"))
+    }
+
     /// "Errors stop generation; warnings do not": a model with only warnings has a schema.
     @Test func warningsDoNotStopGeneration() throws {
         let source = "entity Trip { name: String }\nentity BusinessTrip: Trip { company: String }\ncontainer C { BusinessTrip }\n"
@@ -88,7 +118,7 @@ import Testing
                 z: Int8 = 300
                 @Transient t: Int
                 w: [[Int]]
-                id: Int = 0
+                hash: Int = 0
                 init(x)
             }
             entity B { a: Missing? }

@@ -86,8 +86,8 @@ import Testing
         } else {
             Issue.record("h")
         }
-        if case .call(let name)? = defaults[8] { #expect(name.name == "UUID") } else { Issue.record("i") }
-        if case .call(let name)? = defaults[9] { #expect(name.name == "Date") } else { Issue.record("j") }
+        if case .call(let name, _)? = defaults[8] { #expect(name.name == "UUID") } else { Issue.record("i") }
+        if case .call(let name, _)? = defaults[9] { #expect(name.name == "Date") } else { Issue.record("j") }
     }
 
     @Test func attributesBeforeAndOnTheSameLine() throws {
@@ -240,7 +240,7 @@ import Testing
     @Test func membersOutsideAnEntity() {
         let (_, diagnostics) = S.parse("name: String\nentity A {}\n")
         #expect(diagnostics.count == 1)
-        #expect(diagnostics[0].message.hasPrefix("expected a declaration ('entity', 'enum' or 'container') but found identifier 'name'"))
+        #expect(diagnostics[0].message.hasPrefix("expected a declaration ('entity', 'enum', 'struct' or 'container') but found identifier 'name'"))
     }
 }
 

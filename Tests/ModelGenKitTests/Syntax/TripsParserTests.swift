@@ -34,7 +34,7 @@ import Testing
         let properties = S.properties(of: trip)
         #expect(properties.map(\.name.name) == ["name", "startDate", "endDate", "identifier", "accommodations"])
         #expect(properties.map(\.type.description) == ["String", "Date", "Date", "UUID", "[Accommodation]"])
-        if case .call(let callee) = properties[3].defaultValue?.kind {
+        if case .call(let callee, _) = properties[3].defaultValue?.kind {
             #expect(callee.name == "UUID")
         } else {
             Issue.record("expected UUID()")

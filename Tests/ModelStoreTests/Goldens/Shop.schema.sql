@@ -1,6 +1,7 @@
 CREATE TABLE "$metadata" (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE "$tombstones" ("id" INTEGER PRIMARY KEY, entity TEXT NOT NULL, rowID INTEGER NOT NULL, deletedAt REAL NOT NULL);
-CREATE TABLE "$tombstone_values" (tombstone INTEGER NOT NULL REFERENCES "$tombstones"(id) ON DELETE CASCADE, property TEXT NOT NULL, value, PRIMARY KEY (tombstone, property)) WITHOUT ROWID;
+CREATE TABLE "$history_counter" ("id" INTEGER PRIMARY KEY, "store" TEXT NOT NULL, "lastToken" INTEGER NOT NULL, "deletedThrough" INTEGER NOT NULL);
+CREATE TABLE "$history" ("token" INTEGER PRIMARY KEY, "author" TEXT, "timestamp" REAL NOT NULL, "bundle" TEXT NOT NULL, "process" TEXT NOT NULL);
+CREATE TABLE "$history_changes" ("token" INTEGER NOT NULL, "change" INTEGER NOT NULL, "kind" INTEGER NOT NULL, "entity" TEXT NOT NULL, "row" INTEGER NOT NULL, "attributes" TEXT, "tombstone" BLOB, PRIMARY KEY ("token", "change")) WITHOUT ROWID;
 CREATE TABLE "Product" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "sku" TEXT NOT NULL, "name" TEXT NOT NULL, "price" TEXT NOT NULL, "weight" REAL NOT NULL DEFAULT 0.5, "rating" REAL, "stock" INTEGER NOT NULL DEFAULT 0, "shelf" INTEGER NOT NULL DEFAULT 0, "barcode" INTEGER, "isActive" INTEGER NOT NULL DEFAULT 1, "code" BLOB NOT NULL, "website" TEXT, "photo" BLOB, "sizes" TEXT NOT NULL DEFAULT '[]', "addedAt" REAL NOT NULL, "DigitalProduct.downloadURL" TEXT CHECK ("$type" <> 'DigitalProduct' OR "DigitalProduct.downloadURL" IS NOT NULL), "DigitalProduct.fileSize" INTEGER CHECK ("$type" <> 'DigitalProduct' OR "DigitalProduct.fileSize" IS NOT NULL), "category" INTEGER REFERENCES "Category"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
 CREATE UNIQUE INDEX "Product.unique(sku)" ON "Product" ("sku");
 CREATE INDEX "Product.index(name)" ON "Product" ("name");

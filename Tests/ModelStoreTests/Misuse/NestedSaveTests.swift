@@ -102,6 +102,25 @@ import Testing
         #expect(stored.trip?.name == "Rome")
     }
 
+    @Test("A save from a didSave observer is a new save, not a nested one: it works", arguments: StoreKind.allCases)
+    func saveFromDidSaveObserver(_ kind: StoreKind) throws {
+        let store = try MisuseStore(kind, TripStore.schema)
+        let context = store.context()
+        let seen = Seen(context)
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { _ in
+            seen.calls += 1
+            guard seen.calls == 1 else { return }
+            seen.context.insert(Trip(name: "Follow-up", startDate: Day.at(3), endDate: Day.at(4)))
+            seen.save()
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        context.insert(Trip(name: "First", startDate: Day.at(1), endDate: Day.at(2)))
+        try context.save()
+        #expect(seen.errors.isEmpty, "\(seen.errors)")
+        #expect(seen.calls == 2 && !context.hasChanges)
+        #expect(try store.context().fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["First", "Follow-up"])
+    }
+
     /// The outcome of a save made on a thread of its own.
     final class Outcome: @unchecked Sendable {
         let context: ModelContext

@@ -40,3 +40,28 @@ enum Oracle {
         return cases.count
     }
 }
+
+/// A store file filled by `populate`, and a fresh context on it: every model the oracle
+/// compares is read back from the store.
+struct OracleStore {
+    let store: TemporaryStore
+    let container: ModelContainer
+    let context: ModelContext
+
+    init(_ schema: Schema, populate: (ModelContext) throws -> Void) throws {
+        store = try TemporaryStore()
+        container = try ModelContainer(for: schema, configurations: store.configuration)
+        try populate(ModelContext(container))
+        context = ModelContext(container)
+    }
+}
+
+/// Expects `body` to throw `ModelStoreError.unsupportedPredicate` whose message contains `text`.
+func expectUnsupported(_ text: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    #expect(sourceLocation: sourceLocation) {
+        try body()
+    } throws: { error in
+        guard case ModelStoreError.unsupportedPredicate(let message) = error else { return false }
+        return message.contains(text)
+    }
+}

@@ -72,18 +72,25 @@ enum TripsDataSet {
             context.insert(trip)
             trips.append(trip)
         }
+        addStaysAndPlans(to: trips, names: OracleValues.names, days: OracleValues.days, context, &random)
+        try context.save()
+    }
+
+    /// 500 accommodations (a fifth without a trip) and 200 itineraries (half without one, each
+    /// with up to three days), named from `names`.
+    static func addStaysAndPlans(to trips: [Trip], names: [String], days: [String], _ context: ModelContext,
+                                 _ random: inout SeededGenerator) {
         for _ in 0..<500 {
-            let stay = Accommodation(name: OracleValues.names.randomElement(using: &random)!)
+            let stay = Accommodation(name: names.randomElement(using: &random)!)
             if Int.random(in: 0..<5, using: &random) > 0 { stay.trip = trips.randomElement(using: &random)! }
             context.insert(stay)
         }
         for _ in 0..<200 {
-            let plan = Itinerary(title: OracleValues.names.randomElement(using: &random)!)
-            plan.days = (0..<Int.random(in: 0...3, using: &random)).map { _ in OracleValues.days.randomElement(using: &random)! }
+            let plan = Itinerary(title: names.randomElement(using: &random)!)
+            plan.days = (0..<Int.random(in: 0...3, using: &random)).map { _ in days.randomElement(using: &random)! }
             if Bool.random(using: &random) { plan.trip = trips.randomElement(using: &random)! }
             context.insert(plan)
         }
-        try context.save()
     }
 }
 

@@ -64,11 +64,15 @@ import Testing
             product.code = UUID(uuidString: "00000000-0000-0000-0000-" + String(product.sku.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF_FFFF }, radix: 16).leftPadded(12))!
         }
 
-        /// The store's content, with the deletion times of tombstones (clock readings) blanked.
+        /// The store's content, with the times of history transactions (clock readings) and the
+        /// store's random identifier blanked.
         func dump() throws -> [String: [[SQLValue]]] {
             var tables = try StoreDump.dump(try #require(try context.connection() as? SQLiteConnection))
-            tables[StorageNames.tombstoneTable] = tables[StorageNames.tombstoneTable]?.map { row in
+            tables[HistoryTables.transactions] = tables[HistoryTables.transactions]?.map { row in
                 row.map { if case .real = $0 { return .null } else { return $0 } }
+            }
+            tables[HistoryTables.counter] = tables[HistoryTables.counter]?.map { row in
+                row.map { if case .text = $0 { return .null } else { return $0 } }
             }
             return tables
         }

@@ -1,7 +1,7 @@
 /// Swift source text for literal values.
-public enum SwiftLiteral {
+enum SwiftLiteral {
     /// A string literal that evaluates to `text` (quotes, backslashes and control characters escaped).
-    public static func string(_ text: String) -> String {
+    static func string(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -32,7 +32,7 @@ public enum SwiftLiteral {
     }
 
     /// The expression for a default value of a property of type `type`.
-    public static func defaultExpression(_ value: DefaultValue, for type: ValueType?) -> String {
+    static func defaultExpression(_ value: DefaultValue, for type: ValueType?) -> String {
         switch value {
         case .string(let text):
             switch type {
@@ -45,7 +45,7 @@ public enum SwiftLiteral {
             // Decimal's integer literal goes through Int: a larger one is spelled as a string.
             if type == .decimal, Int64(text) == nil { return "Decimal(string: \(string(text)))!" }
             // An integer literal a float type cannot hold exactly makes swiftc warn; a float literal rounds quietly.
-            if type == .double || type == .float, !isExact(text, in: type) { return text + ".0" }
+            if type == .double || type == .float || type == .timeInterval, !isExact(text, in: type) { return text + ".0" }
             return text
         case .float(let text):
             // Decimal's float literal goes through Double and loses digits: spell it as a string.
@@ -65,6 +65,16 @@ public enum SwiftLiteral {
             return "UUID()"
         case .now:
             return "Date()"
+        case .distantPast:
+            return "Date.distantPast"
+        case .distantFuture:
+            return "Date.distantFuture"
+        case .dateSinceReferenceDate(let seconds):
+            return "Date(timeIntervalSinceReferenceDate: \(seconds))"
+        case .defaultStruct:
+            // LANG-GENERATION: structs are not generated yet (`PendingGeneration` refuses them).
+            if case .composite(let name)? = type { return SwiftIdentifier.escapedPath(name) + "()" }
+            return "nil"
         }
     }
 }

@@ -116,7 +116,11 @@ enum AttributeRules {
         }
         switch option.name {
         case "unique":
-            options.isUnique = true
+            if case .value(.composite(let name), _) = type {
+                sink.error(.invalidAttribute, "'.unique' does not apply to \(property), a struct '\(name)' stored as several columns: remove it", at: argument.range)
+            } else {
+                options.isUnique = true
+            }
         case "preserveValueOnDeletion":
             options.preserveValueOnDeletion = true
         case "externalStorage":

@@ -151,8 +151,10 @@ enum HierarchyRules {
     }
 
     /// `label-only-subclass`: a subclass that adds no stored property, or no relationship and only
-    /// attributes that all have written defaults (an optional without one holds real data). All such
-    /// subclasses of one base share the suggested enum, with one case each.
+    /// `Bool` attributes (`Bool` or `Bool?`) that all have written defaults: flags that repeat the
+    /// category. Real data with a default (`perdiem: Double = 0.0`) is not a label, nor is an
+    /// optional flag without a default. All label subclasses of one base share the suggested enum,
+    /// with one case each.
     static func checkLabelOnlySubclasses(_ model: inout SemanticModel) {
         for base in model.entityOrder {
             guard let baseInfo = model.entities[base], !baseInfo.hierarchyIsBroken, baseInfo.baseName == nil else { continue }
@@ -169,7 +171,7 @@ enum HierarchyRules {
                     let moved = stored.map { "\($0.name): \(optionalSpelling($0.decl.type))" }.joined(separator: ", ")
                     notes.append(DiagnosticNote("and move \(stored.count == 1 ? "its property" : "its properties") to '\(base)' as \(moved)"))
                 }
-                let reason = stored.isEmpty ? "adds no stored property" : "adds only attributes with default values"
+                let reason = stored.isEmpty ? "adds no stored property" : "adds only Bool flags with default values"
                 model.sink.error(.labelOnlySubclass, "subclass '\(label)' of '\(base)' \(reason): it is only a category label; use an enum property on '\(base)' instead", at: info.decl.name.range, notes: notes)
             }
         }
@@ -181,7 +183,7 @@ enum HierarchyRules {
         let stored = info.properties.filter { !$0.options.isTransient }
         if stored.isEmpty { return true }
         return stored.allSatisfy { property in
-            guard let type = property.type, !type.isRelationship else { return false }
+            guard case .value(.bool, _)? = property.type else { return false }
             return property.hasWrittenDefault
         }
     }

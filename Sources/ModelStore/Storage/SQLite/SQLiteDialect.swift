@@ -28,6 +28,19 @@ struct SQLiteDialect: SQLDialect {
     func upsertClause(uniqueGroups: [[String]], assignments: String) -> String? {
         " ON CONFLICT DO UPDATE SET \(assignments)"
     }
+
+    /// Foreign keys off during a migration: SQLite cannot change the setting inside a transaction,
+    /// and with it on, dropping the old copy of a rebuilt table would run `ON DELETE SET NULL` on
+    /// every row referencing it.
+    var schemaChangePrologue: [String] { ["PRAGMA foreign_keys = OFF"] }
+
+    var schemaChangeEpilogue: [String] { ["PRAGMA foreign_keys = ON"] }
+
+    var foreignKeyCheckQuery: String? { "PRAGMA foreign_key_check" }
+
+    func inPlaceMigration(_ migration: TableMigration) -> [String]? {
+        SQLiteInPlaceMigration.statements(for: migration, dialect: self)
+    }
 }
 
 /// A SQLite store (a file, or a shared in-memory database) opened for one container.

@@ -1,0 +1,220 @@
+import Foundation
+
+/// What a save wrote, as permanent identifiers (the `didSave` notification's contents).
+struct SavedChanges {
+    var inserted: [PersistentIdentifier] = []
+    var updated: [PersistentIdentifier] = []
+    var deleted: [PersistentIdentifier] = []
+}
+
+extension ModelContext {
+    /// Hook of `save()`, inside its database transaction, after the inserts, updates and
+    /// join-table rows were written and before the deletes: collects what the save changes and,
+    /// when the configuration `recordsHistory`, writes the save's transaction and its changes
+    /// (as it goes: one prepared statement per kind of row, no list of changes kept).
+    ///
+    /// - inserts: the inserted models (keys assigned by now);
+    /// - updates: changed saved models with the properties whose stored value differs from the
+    ///   snapshot taken at their first change (attributes, and to-one relationships whose key
+    ///   changed), and models whose many-to-many links changed (with that relationship);
+    /// - deletes: deleted models (cascades included) whose row is still in the store, with their
+    ///   `preserveValueOnDeletion` values as stored: a row deleted through two contexts gets one
+    ///   delete change.
+    func recordSave(_ connection: any StoreConnection, removals: [ModelObject]) throws -> SavedChanges {
+        let removed = Set(removals.map(ObjectIdentifier.init))
+        var saved = SavedChanges()
+        // Made at the first change to record (a save that changes nothing takes no token).
+        var writer: HistoryWriter?
+        let history = container.configuration.recordsHistory
+        func record() throws -> HistoryWriter? {
+            guard history else { return nil }
+            if let writer { return writer }
+            let made = try HistoryWriter(connection)
+            writer = made
+            return made
+        }
+
+        saved.inserted.reserveCapacity(inserted.count)
+        for object in inserted where !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity, let rowID = object.rowID else { continue }
+            saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            try record()?.write(.insert, entity: entity, row: rowID)
+        }
+
+        // Many-to-many relationships whose links changed, by model (both sides).
+        var linked: [ObjectIdentifier: (object: ModelObject, names: [String])] = [:]
+        var linkedOrder: [ObjectIdentifier] = []
+        for key in linkOrder {
+            guard let link = linkChanges[key], link.source.rowID != nil, link.target.rowID != nil else { continue }
+            for (object, column) in [(link.source, StorageNames.source), (link.target, StorageNames.target)] {
+                guard object.status == .persisted, !removed.contains(ObjectIdentifier(object)), let entity = object.entity else { continue }
+                let id = ObjectIdentifier(object)
+                if linked[id] == nil {
+                    linked[id] = (object, [])
+                    linkedOrder.append(id)
+                }
+                // The relationship stored in this join table on this side (none for the target
+                // side of a to-many without inverse).
+                if let name = entity.relationships.first(where: {
+                    if case .joinTable(link.table, column, _) = $0.storage { return true }
+                    return false
+                })?.name, linked[id]?.names.contains(name) == false {
+                    linked[id]?.names.append(name)
+                }
+            }
+        }
+
+        // Updated models: each in `saved.updated` once (every row the save wrote); in the history
+        // when a stored value or link changed (a model set back to its saved values changed nothing).
+        let encoder = RowEncoder()
+        for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity, let rowID = object.rowID else { continue }
+            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            let links = linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
+            guard history else { continue }
+            let names = changedProperties(of: object, entity, encoder) + links
+            if !names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: names.joined(separator: ",")) }
+        }
+        for id in linkedOrder {
+            guard let entry = linked[id], let entity = entry.object.entity, let rowID = entry.object.rowID else { continue }
+            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            if !entry.names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: entry.names.joined(separator: ",")) }
+        }
+
+        var preservedByEntity: [ObjectIdentifier: [(offset: Int, name: String)]] = [:]
+        for object in removals where object.status != .inserted {
+            guard let entity = object.entity, let rowID = object.rowID else { continue }
+            saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            guard let writer = try record() else { continue }
+            let preserved: [(offset: Int, name: String)]
+            if let known = preservedByEntity[ObjectIdentifier(entity)] {
+                preserved = known
+            } else {
+                preserved = entity.attributes.enumerated()
+                    .filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
+                    .map { (offset: $0.offset, name: $0.element.name) }
+                preservedByEntity[ObjectIdentifier(entity)] = preserved
+            }
+            var tombstone: Data?
+            if !preserved.isEmpty {
+                // The values as stored: a model changed before its deletion kept its saved row's.
+                let values: [SQLValue]
+                if let snapshot = object.snapshot {
+                    values = snapshot
+                } else {
+                    encoder.state.pointee.values.removeAll(keepingCapacity: true)
+                    object._encode(to: encoder)
+                    values = encoder.values
+                }
+                tombstone = TombstoneCoding.encode(preserved.compactMap { $0.offset < values.count ? ($0.name, values[$0.offset]) : nil })
+            }
+            try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone)
+        }
+
+        try writer?.finish(author: author)
+        return saved
+    }
+
+    /// The properties of a changed saved model whose stored form differs from its snapshot.
+    private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ encoder: RowEncoder) -> [String] {
+        guard let snapshot = object.snapshot else { return [] }
+        encoder.state.pointee.values.removeAll(keepingCapacity: true)
+        object._encode(to: encoder)
+        let current = encoder.values
+        var names: [String] = []
+        for (offset, attribute) in entity.attributes.enumerated() where offset < current.count && offset < snapshot.count {
+            if current[offset] != snapshot[offset] { names.append(attribute.name) }
+        }
+        for (index, slot) in entity.keySlots.enumerated() {
+            let position = entity.attributes.count + index
+            guard position < snapshot.count else { continue }
+            if (keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null) != snapshot[position] {
+                names.append(entity.relationships[slot].name)
+            }
+        }
+        return names
+    }
+}
+
+/// Writes one save's transaction: the token first, each change as it comes (one prepared
+/// statement per kind of row, reused), the transaction row last.
+private final class HistoryWriter {
+    /// Who writes: the bundle identifier (the process name where there is no bundle) and the pid.
+    static let bundle = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+    static let process = String(ProcessInfo.processInfo.processIdentifier)
+    static let columns = HistoryTables.changeColumns.map(SQLQuote.identifier).joined(separator: ", ")
+    static let table = SQLQuote.identifier(HistoryTables.changes)
+
+    private let connection: any StoreConnection
+    private let token: Int64
+    private let insert: any StoreStatement
+    /// Deletes are recorded only if the row is still there (another context may have deleted
+    /// it already): one statement per table.
+    private var conditional: [String: any StoreStatement] = [:]
+    private var index: Int64 = 0
+    private var unconditional = 0
+
+    init(_ connection: any StoreConnection) throws {
+        self.connection = connection
+        token = try Self.nextToken(connection)
+        insert = try connection.statement("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+    }
+
+    func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil) throws {
+        let statement: any StoreStatement
+        if kind == .delete {
+            if let known = conditional[entity.tableName] {
+                statement = known
+            } else {
+                // The parameters of a SELECT list are typed by casts (a server that infers
+                // parameter types, like PostgreSQL's, would take them for text).
+                let dialect = connection.dialect
+                let types: [StorageType] = [.integer, .integer, .integer, .text, .integer, .text, .blob]
+                let values = types.map { "CAST(? AS \(dialect.columnType($0)))" }.joined(separator: ", ")
+                statement = try connection.statement(
+                    "INSERT INTO \(Self.table) (\(Self.columns)) SELECT \(values) WHERE EXISTS (SELECT 1 FROM "
+                    + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)")
+                conditional[entity.tableName] = statement
+            }
+            statement.bind(.integer(row), at: 8)
+        } else {
+            statement = insert
+            unconditional += 1
+        }
+        statement.bind(.integer(token), at: 1)
+        statement.bind(.integer(index), at: 2)
+        statement.bind(.integer(kind.rawValue), at: 3)
+        statement.bind(.text(entity.name), at: 4)
+        statement.bind(.integer(row), at: 5)
+        statement.bind(attributes.map(SQLValue.text) ?? .null, at: 6)
+        statement.bind(tombstone.map(SQLValue.blob) ?? .null, at: 7)
+        try statement.run()
+        statement.reset()
+        index += 1
+    }
+
+    /// Writes the transaction row, unless every change was a delete of a row already gone.
+    func finish(author: String?) throws {
+        if unconditional == 0 {
+            let rows = try connection.rows("SELECT count(*) FROM \(Self.table) WHERE \(SQLQuote.identifier("token")) = ?", [.integer(token)])
+            guard case .integer(let count)? = rows.first?.first, count > 0 else { return }
+        }
+        try connection.run(
+            "INSERT INTO \(SQLQuote.identifier(HistoryTables.transactions)) (\(SQLQuote.identifier("token")), \(SQLQuote.identifier("author")), "
+            + "\(SQLQuote.identifier("timestamp")), \(SQLQuote.identifier("bundle")), \(SQLQuote.identifier("process"))) VALUES (?, ?, ?, ?, ?)",
+            [.integer(token), author.map(SQLValue.text) ?? .null, .real(Date().timeIntervalSinceReferenceDate), .text(Self.bundle), .text(Self.process)])
+    }
+
+    /// The next token of the store: the counter row's, incremented inside the saving
+    /// transaction (so tokens follow commit order); the row is made, with the store's
+    /// identifier, by the first save that records history.
+    private static func nextToken(_ connection: any StoreConnection) throws -> Int64 {
+        let counter = SQLQuote.identifier(HistoryTables.counter)
+        let last = SQLQuote.identifier("lastToken")
+        let rows = try connection.rows("UPDATE \(counter) SET \(last) = \(last) + 1 WHERE \(SQLQuote.identifier("id")) = 1 RETURNING \(last)")
+        if case .integer(let token)? = rows.first?.first { return token }
+        try connection.run("INSERT INTO \(counter) (\(SQLQuote.identifier("id")), \(SQLQuote.identifier("store")), \(last), \(SQLQuote.identifier("deletedThrough"))) VALUES (1, ?, 1, 0)",
+                           [.text(UUID().uuidString)])
+        return 1
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Names an attribute's Swift value type as the stored schema records it, so a migration can tell
+/// `Int32` from `Int` (widening, inferred) or `String` from `Int` (a type change, which needs a
+/// custom stage) although SQLite stores both kinds of integer alike.
+///
+/// Names: `Bool`, `Int`, `Int8`, `Int16`, `Int32`, `Int64`, `UInt8`, `UInt16`, `UInt32`, `Double`,
+/// `Float`, `String`, `Date`, `UUID`, `Data`, `URL`, `Decimal`; an enum is `enum(RAW)` with its raw
+/// type's name (`enum(String)`); an array is `[ELEMENT]`; optionality is recorded apart (the name
+/// of `T?` is the name of `T`). Any other type is named by Swift (`String(describing:)`).
+enum ValueTypeName {
+    private static let known: [ObjectIdentifier: String] = {
+        let types: [(Any.Type, String)] = [
+            (Bool.self, "Bool"), (Int.self, "Int"), (Int8.self, "Int8"), (Int16.self, "Int16"), (Int32.self, "Int32"),
+            (Int64.self, "Int64"), (UInt8.self, "UInt8"), (UInt16.self, "UInt16"), (UInt32.self, "UInt32"),
+            (Double.self, "Double"), (Float.self, "Float"), (String.self, "String"), (Date.self, "Date"),
+            (UUID.self, "UUID"), (Data.self, "Data"), (URL.self, "URL"), (Decimal.self, "Decimal"),
+        ]
+        return Dictionary(types.map { (ObjectIdentifier($0.0), $0.1) }, uniquingKeysWith: { first, _ in first })
+    }()
+
+    /// The name of `type` (optionality left out).
+    static func of(_ type: Any.Type) -> String {
+        if let optional = type as? any OptionalValueType.Type { return of(optional.wrappedValueType) }
+        if let name = known[ObjectIdentifier(type)] { return name }
+        if let array = type as? any ArrayValueType.Type { return "[" + of(array.elementValueType) + "]" }
+        if let raw = type as? any RawRepresentable.Type { return "enum(" + of(rawValueType(of: raw)) + ")" }
+        return String(describing: type)
+    }
+
+    /// The raw values of an enum's cases (of `T` or `T?`), in declaration order; nil for a type
+    /// that is not a `CaseIterable` enum with `SQLStorable` raw values.
+    static func enumCases(of type: Any.Type) -> [SQLValue]? {
+        if let optional = type as? any OptionalValueType.Type { return enumCases(of: optional.wrappedValueType) }
+        guard type is any RawRepresentable.Type, let iterable = type as? any CaseIterable.Type else { return nil }
+        return rawValues(of: iterable)
+    }
+
+    private static func rawValueType<T: RawRepresentable>(of type: T.Type) -> Any.Type { T.RawValue.self }
+
+    private static func rawValues<T: CaseIterable>(of type: T.Type) -> [SQLValue]? {
+        var values: [SQLValue] = []
+        for value in T.allCases {
+            guard let raw = (value as? any RawRepresentable)?.rawValue as? any SQLStorable else { return nil }
+            values.append(raw.sqlValue)
+        }
+        return values
+    }
+
+    /// Whether a value of type `old` always converts to type `new` without loss, as stored: the
+    /// same type, an integer into a wider one (`Int8`/`Int16`/`Int32` → `Int`/`Int64`, …), `Float`
+    /// → `Double`, or arrays of such elements.
+    static func widens(_ old: String, to new: String) -> Bool {
+        if old == new { return true }
+        if let oldRange = integerRanges[old], let newRange = integerRanges[new] {
+            return newRange.lowerBound <= oldRange.lowerBound && oldRange.upperBound <= newRange.upperBound
+        }
+        if old == "Float" && new == "Double" { return true }
+        if old.hasPrefix("["), old.hasSuffix("]"), new.hasPrefix("["), new.hasSuffix("]") {
+            return widens(String(old.dropFirst().dropLast()), to: String(new.dropFirst().dropLast()))
+        }
+        return false
+    }
+
+    /// The ranges of the integer types, as SQLite's 64-bit integers hold them.
+    private static let integerRanges: [String: ClosedRange<Int64>] = [
+        "Int8": Int64(Int8.min)...Int64(Int8.max), "Int16": Int64(Int16.min)...Int64(Int16.max),
+        "Int32": Int64(Int32.min)...Int64(Int32.max), "Int64": Int64.min...Int64.max, "Int": Int64(Int.min)...Int64(Int.max),
+        "UInt8": 0...Int64(UInt8.max), "UInt16": 0...Int64(UInt16.max), "UInt32": 0...Int64(UInt32.max),
+    ]
+}
+
+/// `Optional`, seen through an existential: its wrapped type.
+protocol OptionalValueType {
+    static var wrappedValueType: Any.Type { get }
+}
+
+extension Optional: OptionalValueType {
+    static var wrappedValueType: Any.Type { Wrapped.self }
+}
+
+/// `Array`, seen through an existential: its element type.
+protocol ArrayValueType {
+    static var elementValueType: Any.Type { get }
+}
+
+extension Array: ArrayValueType {
+    static var elementValueType: Any.Type { Element.self }
+}

@@ -1,0 +1,316 @@
+import CLibPQ
+import Foundation
+
+/// One PostgreSQL connection (libpq) with a cache of prepared statements. Used by one thread at a
+/// time, like SQLite's `Connection`; `PostgresConnectionPool` shares several between threads.
+///
+/// Statements are written with `?` placeholders (numbered `$1…$n` when prepared, see
+/// `PostgresPlaceholders`) and values are always bound, never spliced into SQL text.
+///
+/// A connection that broke while idle (server restarted, backend terminated, socket closed) is
+/// noticed before the next statement and opened again; one that breaks inside a transaction makes
+/// that transaction's calls throw `.connectionLost` (the server rolled it back) until it is
+/// rolled back, and is opened again after.
+public final class PostgresConnection {
+    /// Where it connects to.
+    public let url: PostgresURL
+    /// libpq's handle (`PGconn *`).
+    public let handle: OpaquePointer
+    private var statements: [String: PostgresStatement] = [:]
+    private var statementCount = 0
+    /// Bumped each time the connection is opened again: statements prepared before are prepared anew.
+    private(set) var generation = 0
+    /// The statement whose results are being read; they are drained before another command.
+    var activeStatement: PostgresStatement?
+    /// Whether the last command left a transaction open (what the server said, remembered when the
+    /// connection breaks: a broken transaction must not silently go on in a new session).
+    private var transactionOpen = false
+    /// Whether the server sent a FATAL message outside a command (a terminated backend says so just
+    /// before it closes the connection): the connection is then opened again before the next one.
+    private var receivedFatalNotice = false
+
+    /// The seconds a connection attempt may take when the URL gives no `connect_timeout`.
+    public static let defaultConnectTimeout = 10
+
+    /// Opens a connection to `url`, waiting at most its `connect_timeout` (else
+    /// `connectTimeout`) seconds.
+    /// - Throws: `PostgresError` of kind `.connectionFailed` (server unreachable or not answering in
+    ///   time), `.authenticationFailed` (wrong password, unknown role, refused by pg_hba.conf) or
+    ///   `.databaseMissing`.
+    public init(url: PostgresURL, connectTimeout: Int = PostgresConnection.defaultConnectTimeout) throws {
+        self.url = url
+        var parameters = url.connectionParameters
+        if url.options["connect_timeout"] == nil { parameters.append(("connect_timeout", String(max(connectTimeout, 1)))) }
+        if url.options["fallback_application_name"] == nil { parameters.append(("fallback_application_name", "ModelStore")) }
+        guard let handle = Self.connect(parameters) else {
+            throw PostgresError(kind: .connectionFailed, message: "cannot connect to PostgreSQL (\(url.target)): out of memory")
+        }
+        self.handle = handle
+        // Every stored property is set: deinit runs (and closes the handle) when this throws.
+        guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
+        // Notices are not printed; a FATAL one received while idle marks the connection as going away.
+        PQsetNoticeReceiver(handle, { context, result in
+            guard let context, let result, let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V"))),
+                  strcmp(severity, "FATAL") == 0 || strcmp(severity, "PANIC") == 0 else { return }
+            Unmanaged<PostgresConnection>.fromOpaque(context).takeUnretainedValue().receivedFatalNotice = true
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Parses `url` and opens a connection to it.
+    /// - Throws: `PostgresError` (`.invalidURL`, or what `init(url:connectTimeout:)` throws).
+    public convenience init(_ url: String, connectTimeout: Int = PostgresConnection.defaultConnectTimeout) throws {
+        try self.init(url: PostgresURL(url), connectTimeout: connectTimeout)
+    }
+
+    deinit {
+        activeStatement = nil
+        statements.removeAll()
+        PQfinish(handle)
+    }
+
+    private static func connect(_ parameters: [(keyword: String, value: String)]) -> OpaquePointer? {
+        withCArrays(parameters) { keywords, values in PQconnectdbParams(keywords, values, 0) }
+    }
+
+    /// Calls `body` with libpq's NULL-terminated keyword and value arrays for `parameters`.
+    private static func withCArrays<T>(_ parameters: [(keyword: String, value: String)],
+                                       _ body: ([UnsafePointer<CChar>?], [UnsafePointer<CChar>?]) -> T) -> T {
+        let keywords = parameters.map { strdup($0.keyword) }
+        let values = parameters.map { strdup($0.value) }
+        defer {
+            keywords.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        return body(keywords.map { UnsafePointer($0) } + [nil], values.map { UnsafePointer($0) } + [nil])
+    }
+
+    /// Whether a server answers at `url` and accepts connections (libpq's `PQpingParams`: no login,
+    /// so no password or database is needed), waiting at most `timeout` seconds.
+    public static func isAcceptingConnections(_ url: PostgresURL, timeout: Int = 2) -> Bool {
+        let parameters = url.connectionParameters.filter { $0.keyword != "connect_timeout" } + [("connect_timeout", String(max(timeout, 1)))]
+        return withCArrays(parameters) { keywords, values in PQpingParams(keywords, values, 0) } == PQPING_OK
+    }
+
+    /// A clear error for a failed connection attempt, classified from libpq's message.
+    static func connectionError(_ handle: OpaquePointer, url: PostgresURL) -> PostgresError {
+        let raw = String(cString: PQerrorMessage(handle))
+        let message = raw.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let text = "cannot connect to PostgreSQL (\(url.target)): \(message)"
+        if message.contains("password authentication failed") || message.contains("no password supplied") || message.contains("authentication failed") {
+            return PostgresError(kind: .authenticationFailed, sqlState: "28P01", message: text)
+        }
+        if message.range(of: #"role ".*" does not exist"#, options: .regularExpression) != nil || message.contains("no pg_hba.conf entry") {
+            return PostgresError(kind: .authenticationFailed, sqlState: "28000", message: text)
+        }
+        if message.range(of: #"database ".*" does not exist"#, options: .regularExpression) != nil {
+            return PostgresError(kind: .databaseMissing, sqlState: "3D000", message: text)
+        }
+        return PostgresError(kind: .connectionFailed, message: text)
+    }
+
+    /// The server's version as a number (150018 for 15.18).
+    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    /// The process id of the server backend serving this connection.
+    public var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// Whether a transaction is open (also when the connection broke inside one).
+    public var isInTransaction: Bool {
+        switch PQtransactionStatus(handle) {
+        case PQTRANS_INTRANS, PQTRANS_INERROR, PQTRANS_ACTIVE: return true
+        case PQTRANS_IDLE: return false
+        default: return transactionOpen
+        }
+    }
+
+    /// Whether the connection is usable as far as can be told without a round trip: it reads what
+    /// the server sent while idle (a backend being terminated says so before closing the socket).
+    public var isConnected: Bool {
+        if activeStatement == nil { readPendingInput() }
+        return PQstatus(handle) == CONNECTION_OK && !receivedFatalNotice
+    }
+
+    /// Reads and drops anything the server sent while the connection was idle (notices,
+    /// notifications, the farewell of a terminated backend); a closed socket makes the status bad.
+    private func readPendingInput() {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return }
+        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        var rounds = 0
+        while rounds < 8, poll(&poller, 1, 0) > 0 {
+            rounds += 1
+            guard PQconsumeInput(handle) != 0 else { return }
+            _ = PQisBusy(handle)
+            while let notification = PQnotifies(handle) { PQfreemem(notification) }
+        }
+    }
+
+    /// Opens the connection again (same parameters); prepared statements are prepared again on use.
+    /// - Throws: `PostgresError` as `init(url:connectTimeout:)` does.
+    public func reconnect() throws {
+        activeStatement = nil
+        PQreset(handle)
+        generation += 1
+        transactionOpen = false
+        receivedFatalNotice = false
+        guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
+    }
+
+    /// Called before every command: finishes the statement being read, and outside a transaction
+    /// opens a broken connection again.
+    /// - Throws: `PostgresError` `.connectionLost` when the connection broke inside a transaction,
+    ///   or the error of reconnecting.
+    func prepareForCommand(sql: String?) throws {
+        if let activeStatement { activeStatement.finish() }
+        if transactionOpen {
+            guard PQstatus(handle) == CONNECTION_OK else {
+                throw PostgresError(kind: .connectionLost, message: "the connection to PostgreSQL was lost inside a transaction, which the server rolled back; roll back before going on", sql: sql)
+            }
+            return
+        }
+        readPendingInput()
+        if PQstatus(handle) != CONNECTION_OK || receivedFatalNotice { try reconnect() }
+    }
+
+    /// Notes the transaction state after a command.
+    func noteCommandEnded() {
+        switch PQtransactionStatus(handle) {
+        case PQTRANS_INTRANS, PQTRANS_INERROR, PQTRANS_ACTIVE: transactionOpen = true
+        case PQTRANS_IDLE: transactionOpen = false
+        default: break  // connection broken: keep what was known
+        }
+    }
+
+    /// The error of a failed result (nil result: the connection's message).
+    func error(from result: OpaquePointer?, sql: String?) -> PostgresError {
+        func field(_ code: UInt8) -> String? {
+            guard let result, let pointer = PQresultErrorField(result, Int32(code)) else { return nil }
+            return String(cString: pointer)
+        }
+        let sqlState = field(UInt8(ascii: "C"))
+        let message = field(UInt8(ascii: "M"))
+            ?? (result.flatMap { PQresultErrorMessage($0) }).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? String(cString: PQerrorMessage(handle))
+        let detail = [field(UInt8(ascii: "D")), field(UInt8(ascii: "H")).map { "hint: \($0)" }].compactMap { $0 }.joined(separator: "; ")
+        let trimmed = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let lost = PQstatus(handle) != CONNECTION_OK || ["57P01", "57P02", "57P03"].contains(sqlState ?? "")
+        return PostgresError(kind: lost ? .connectionLost : .server, sqlState: sqlState, message: trimmed,
+                             detail: detail.isEmpty ? nil : detail, sql: sql)
+    }
+
+    /// Runs SQL text that takes no parameters (may hold several statements; results are dropped).
+    /// - Throws: `PostgresError` (`.server` with the SQLSTATE, `.connectionLost`, …).
+    public func execute(_ sql: String) throws {
+        _ = try executeForTag(sql)
+    }
+
+    /// Runs `sql` with no parameters and returns the last command's tag (`COMMIT`, `ROLLBACK`, …).
+    @discardableResult
+    func executeForTag(_ sql: String) throws -> String {
+        try prepareForCommand(sql: sql)
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        noteCommandEnded()
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return String(cString: PQcmdStatus(result))
+        default:
+            throw error(from: result, sql: sql)
+        }
+    }
+
+    /// A prepared statement for `sql` (written with `?` placeholders), from the cache, reset and with
+    /// no bindings. The server prepares it on first execution.
+    /// - Throws: `PostgresError` when the statement cannot be prepared.
+    public func statement(_ sql: String) throws -> PostgresStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        statementCount += 1
+        let statement = PostgresStatement(sql: sql, name: "modelstore_\(statementCount)", connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `bindings`, ignoring any rows; returns the number of rows it inserted,
+    /// updated or deleted.
+    /// - Throws: `PostgresError`.
+    @discardableResult
+    public func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+        let statement = try statement(sql)
+        statement.bind(bindings)
+        defer { statement.reset() }
+        try statement.run()
+        return statement.affectedRowCount
+    }
+
+    /// Runs a query and returns every row as values (read in one piece: use `statement(_:)` and
+    /// `step()` to read a large result row by row).
+    /// - Throws: `PostgresError`.
+    public func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
+        let statement = try statement(sql)
+        statement.bind(bindings)
+        statement.readsRowByRow = false
+        defer {
+            statement.reset()
+            statement.readsRowByRow = true
+        }
+        var rows: [[SQLValue]] = []
+        while try statement.step() {
+            rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// Starts a transaction (`BEGIN`, PostgreSQL's default isolation, READ COMMITTED, unless given).
+    /// - Throws: `PostgresError`.
+    public func begin(_ isolation: String? = nil) throws {
+        try execute(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
+    }
+
+    /// Commits the open transaction.
+    /// - Throws: `PostgresError` when the commit fails, or when an earlier error aborted the
+    ///   transaction (SQLSTATE 25P02: the server rolls it back, nothing of it is applied), or
+    ///   `.connectionLost` (the outcome is then unknown only if the commit had reached the server).
+    public func commit() throws {
+        if PQtransactionStatus(handle) == PQTRANS_INERROR {
+            try? rollback()
+            throw PostgresError(kind: .server, sqlState: "25P02",
+                                message: "the transaction was aborted by an earlier error and has been rolled back", sql: "COMMIT")
+        }
+        let tag = try executeForTag("COMMIT")
+        guard tag == "COMMIT" else {
+            throw PostgresError(kind: .server, sqlState: "25P02",
+                                message: "the transaction was aborted by an earlier error and has been rolled back", sql: "COMMIT")
+        }
+    }
+
+    /// Rolls back the open transaction. On a broken connection it only forgets the transaction
+    /// (the server rolled it back when the connection broke).
+    /// - Throws: `PostgresError` when the server refuses.
+    public func rollback() throws {
+        if PQstatus(handle) != CONNECTION_OK {
+            transactionOpen = false
+            activeStatement = nil
+            return
+        }
+        try execute("ROLLBACK")
+    }
+
+    /// Runs `body` inside `BEGIN … COMMIT`; rolls back and rethrows when anything in it throws, so
+    /// nothing of a failed transaction is applied.
+    /// - Throws: what `body` throws, or `PostgresError` from `BEGIN`/`COMMIT`.
+    @discardableResult
+    public func transaction<T>(_ isolation: String? = nil, _ body: () throws -> T) throws -> T {
+        try begin(isolation)
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            if isInTransaction { try? rollback() }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A small pool of connections to one server, owned by one store: `withConnection` lends a
+/// connection to one caller at a time, opening up to `maximumConnections` as needed and keeping
+/// them open for the next caller; a caller finding all of them busy waits (up to `waitTimeout`).
+///
+/// Thread-safe. A connection comes back as it should be lent: a transaction left open by the
+/// borrower is rolled back, and a broken connection is opened again on its next use (see
+/// `PostgresConnection`). Calls of `withConnection` must not nest on one thread when the pool may
+/// be exhausted: the inner call would wait for the outer one.
+public final class PostgresConnectionPool: @unchecked Sendable {
+    /// Where the connections go.
+    public let url: PostgresURL
+    /// The most connections open at once.
+    public let maximumConnections: Int
+    /// The longest a caller waits for a free connection.
+    public let waitTimeout: TimeInterval
+    /// The seconds a connection attempt may take when the URL gives no `connect_timeout`.
+    public let connectTimeout: Int
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var idle: [PostgresConnection] = []
+    private var openCount = 0
+
+    /// A pool of at most `maximumConnections` (at least 1) connections to `url`. Opens none yet.
+    public init(url: PostgresURL, maximumConnections: Int = 4, waitTimeout: TimeInterval = 30,
+                connectTimeout: Int = PostgresConnection.defaultConnectTimeout) {
+        self.url = url
+        self.maximumConnections = max(1, maximumConnections)
+        self.waitTimeout = waitTimeout
+        self.connectTimeout = connectTimeout
+    }
+
+    /// The connections open now (lent or idle).
+    public var openConnectionCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return openCount
+    }
+
+    /// Runs `body` with a connection of the pool, lent to this caller alone until `body` returns.
+    /// - Throws: `PostgresError` `.poolTimeout` when no connection became free within
+    ///   `waitTimeout`, the error of opening a connection, or what `body` throws.
+    public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try borrow()
+        defer { giveBack(connection) }
+        return try body(connection)
+    }
+
+    private func borrow() throws -> PostgresConnection {
+        let deadline = Date(timeIntervalSinceNow: waitTimeout)
+        condition.lock()
+        while true {
+            if let connection = idle.popLast() {
+                condition.unlock()
+                return connection
+            }
+            if openCount < maximumConnections {
+                openCount += 1
+                condition.unlock()
+                do {
+                    return try PostgresConnection(url: url, connectTimeout: connectTimeout)
+                } catch {
+                    condition.lock()
+                    openCount -= 1
+                    condition.signal()
+                    condition.unlock()
+                    throw error
+                }
+            }
+            if !condition.wait(until: deadline) {
+                // One last look: a connection may have come back just as the wait timed out.
+                if let connection = idle.popLast() {
+                    condition.unlock()
+                    return connection
+                }
+                condition.unlock()
+                throw PostgresError(kind: .poolTimeout, message: "all \(maximumConnections) connections to PostgreSQL (\(url.target)) stayed busy for \(waitTimeout) seconds")
+            }
+        }
+    }
+
+    private func giveBack(_ connection: PostgresConnection) {
+        if let active = connection.activeStatement { active.finish() }
+        if connection.isInTransaction { try? connection.rollback() }
+        condition.lock()
+        idle.append(connection)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Closes the idle connections (a server restart, or a quiet time); lent ones stay open and come
+    /// back to the pool. New ones open as needed.
+    public func closeIdleConnections() {
+        condition.lock()
+        let closing = idle
+        idle.removeAll()
+        openCount -= closing.count
+        condition.signal()
+        condition.unlock()
+        _ = closing
+    }
+}

@@ -1,0 +1,280 @@
+import CLibPQ
+import Foundation
+
+/// A prepared statement on one `PostgresConnection`, shaped like SQLite's `Statement`: bind, then
+/// `step()` through the rows and read columns of the current row. Owned by its connection's cache;
+/// reset before every use.
+///
+/// The server prepares it (`PQprepare`, named, every parameter type left for the server to infer)
+/// on first execution, and describes it: parameters are then sent in the form of the type the server
+/// inferred (see `PostgresParameters`), and results come back binary when every column has a type
+/// decoded here, else as text. Rows are read one at a time (libpq's single-row mode), so a huge
+/// result never sits whole in memory; `PostgresConnection.rows` reads in one piece instead.
+public final class PostgresStatement {
+    /// The SQL as written (with `?` placeholders).
+    public let sql: String
+    /// The SQL as sent to the server (with `$1…$n`).
+    public let serverSQL: String
+    /// The name it is prepared under.
+    let name: String
+    unowned let connection: PostgresConnection
+
+    /// The connection generation it was prepared in (-1: not yet).
+    private var preparedGeneration = -1
+    /// The parameter types the server inferred.
+    public private(set) var parameterTypes: [PostgresType] = []
+    /// The result column types.
+    public private(set) var columnTypes: [PostgresType] = []
+    /// The result column names.
+    public private(set) var columnNames: [String] = []
+    /// Whether results come as binary (every column type decodable) or text.
+    private var binaryResults = true
+
+    private var bindings: [SQLValue] = []
+    private var bindingError: PostgresError?
+    /// Whether the current execution was sent.
+    private var started = false
+    /// The result holding the current row(s), and the current row in it.
+    private var result: OpaquePointer?
+    private var row: Int32 = 0
+    private var rowCount: Int32 = 0
+    /// Read the next execution's rows one by one (true) or in one piece.
+    var readsRowByRow = true
+    /// Rows inserted, updated or deleted by the last execution.
+    public private(set) var affectedRowCount = 0
+
+    init(sql: String, name: String, connection: PostgresConnection) {
+        self.sql = sql
+        self.serverSQL = PostgresPlaceholders.rewrite(sql).sql
+        self.name = name
+        self.connection = connection
+    }
+
+    deinit { if let result { PQclear(result) } }
+
+    /// The number of result columns (known once executed).
+    public var columnCount: Int32 { Int32(columnTypes.count) }
+
+    /// Ends the current execution (reading and dropping any rows left) and clears the bindings.
+    public func reset() {
+        finish()
+        bindings.removeAll(keepingCapacity: true)
+        bindingError = nil
+        affectedRowCount = 0
+    }
+
+    /// Reads and drops what is left of the current execution.
+    func finish() {
+        if let result {
+            PQclear(result)
+            self.result = nil
+        }
+        if started {
+            while let next = PQgetResult(connection.handle) { PQclear(next) }
+            started = false
+            connection.noteCommandEnded()
+        }
+        if connection.activeStatement === self { connection.activeStatement = nil }
+    }
+
+    /// Binds `value` at the 1-based `index` (checked against the parameter's type at `step()`).
+    public func bind(_ value: SQLValue, at index: Int32) {
+        let position = Int(index) - 1
+        guard position >= 0 else {
+            if bindingError == nil { bindingError = PostgresError(kind: .invalidValue, message: "cannot bind parameter \(index): parameters are numbered from 1", sql: sql) }
+            return
+        }
+        if bindings.count <= position { bindings.append(contentsOf: repeatElement(.null, count: position + 1 - bindings.count)) }
+        bindings[position] = value
+    }
+
+    /// Binds every value in order, starting at index 1.
+    public func bind(_ values: [SQLValue]) {
+        bindings.removeAll(keepingCapacity: true)
+        bindings.append(contentsOf: values)
+    }
+
+    /// Prepares and describes the statement on the server, unless done on this connection session.
+    private func prepareIfNeeded() throws {
+        guard preparedGeneration != connection.generation else { return }
+        let handle = connection.handle
+        let prepared = PQprepare(handle, name, serverSQL, 0, nil)
+        defer { PQclear(prepared) }
+        guard PQresultStatus(prepared) == PGRES_COMMAND_OK else {
+            connection.noteCommandEnded()
+            throw connection.error(from: prepared, sql: sql)
+        }
+        let description = PQdescribePrepared(handle, name)
+        defer { PQclear(description) }
+        connection.noteCommandEnded()
+        guard PQresultStatus(description) == PGRES_COMMAND_OK else { throw connection.error(from: description, sql: sql) }
+        parameterTypes = (0..<PQnparams(description)).map { PostgresType(rawValue: PQparamtype(description, $0)) }
+        columnTypes = (0..<PQnfields(description)).map { PostgresType(rawValue: PQftype(description, $0)) }
+        columnNames = (0..<PQnfields(description)).map { String(cString: PQfname(description, $0)) }
+        binaryResults = columnTypes.allSatisfy { PostgresType.binaryReadable.contains($0) }
+        preparedGeneration = connection.generation
+    }
+
+    /// Sends the execution with the bound values.
+    private func start() throws {
+        try connection.prepareForCommand(sql: sql)
+        if let bindingError { throw bindingError }
+        try prepareIfNeeded()
+        guard bindings.count <= parameterTypes.count else {
+            throw PostgresError(kind: .invalidValue, message: "\(bindings.count) values bound to a statement with \(parameterTypes.count) parameters", sql: sql)
+        }
+        var parameters = PostgresParameters(capacity: parameterTypes.count)
+        do {
+            for (offset, type) in parameterTypes.enumerated() {
+                try parameters.append(offset < bindings.count ? bindings[offset] : .null, type: type, number: offset + 1)
+            }
+        } catch {
+            var error = error
+            error.sql = sql
+            throw error
+        }
+        let handle = connection.handle
+        let sent = parameters.withArrays { values, lengths, formats in
+            PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
+        }
+        guard sent == 1 else {
+            connection.noteCommandEnded()
+            throw connection.error(from: nil, sql: sql)
+        }
+        if readsRowByRow { PQsetSingleRowMode(handle) }
+        started = true
+        connection.activeStatement = self
+    }
+
+    /// Steps to the next row: true when a row is available, false when done. The first call
+    /// executes the statement.
+    /// - Throws: `PostgresError`: a value that cannot be bound (`.invalidValue`), the server's error
+    ///   (`.server`, with its SQLSTATE), a broken connection (`.connectionLost`).
+    @discardableResult
+    public func step() throws -> Bool {
+        if let result {
+            if row + 1 < rowCount {
+                row += 1
+                return true
+            }
+            PQclear(result)
+            self.result = nil
+        } else if !started {
+            try start()
+        }
+        let handle = connection.handle
+        while started {
+            guard let next = PQgetResult(handle) else {
+                started = false
+                connection.activeStatement = nil
+                connection.noteCommandEnded()
+                return false
+            }
+            let status = PQresultStatus(next)
+            if status == PGRES_SINGLE_TUPLE || (status == PGRES_TUPLES_OK && PQntuples(next) > 0) {
+                result = next
+                row = 0
+                rowCount = PQntuples(next)
+                return true
+            }
+            switch status {
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+                affectedRowCount = Int(String(cString: PQcmdTuples(next))) ?? 0
+                PQclear(next)
+            default:
+                let error = connection.error(from: next, sql: sql)
+                PQclear(next)
+                finish()
+                throw error
+            }
+        }
+        return false
+    }
+
+    /// Runs to completion, ignoring rows.
+    /// - Throws: what `step()` throws.
+    public func run() throws {
+        while try step() {}
+    }
+
+    /// The raw bytes of the 0-based `column` of the current row (empty when NULL or no row).
+    func bytes(at column: Int32) -> UnsafeRawBufferPointer {
+        guard let result, let pointer = PQgetvalue(result, row, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: pointer, count: Int(PQgetlength(result, row, column)))
+    }
+
+    private func type(at column: Int32) -> PostgresType {
+        Int(column) < columnTypes.count ? columnTypes[Int(column)] : .unknown
+    }
+
+    /// The value of the 0-based `column` of the current row: integers (and booleans, as 0 or 1) as
+    /// `.integer`, floating point as `.real`, bytea and uuid (16 bytes) as `.blob`, numeric as its
+    /// exact decimal text, every other type as `.text`.
+    public func value(at column: Int32) -> SQLValue {
+        if isNull(at: column) { return .null }
+        let type = type(at: column)
+        return binaryResults ? PostgresDecoding.binary(bytes(at: column), type: type) : PostgresDecoding.text(bytes(at: column), type: type)
+    }
+
+    /// The name of the 0-based `column`.
+    public func columnName(at column: Int32) -> String {
+        Int(column) < columnNames.count ? columnNames[Int(column)] : ""
+    }
+
+    /// Whether the column is NULL (also true when there is no current row).
+    public func isNull(at column: Int32) -> Bool {
+        guard let result else { return true }
+        return PQgetisnull(result, row, column) != 0
+    }
+
+    /// The column as a 64-bit integer (0 when NULL or not a number; a double is truncated).
+    public func int64(at column: Int32) -> Int64 {
+        if binaryResults, type(at: column) == .int8, !isNull(at: column) {
+            return PostgresDecoding.bigEndian(bytes(at: column), as: Int64.self)
+        }
+        switch value(at: column) {
+        case .integer(let integer): return integer
+        case .real(let real): return real.isFinite ? Int64(exactly: real.rounded(.towardZero)) ?? (real < 0 ? .min : .max) : 0
+        case .text(let text): return Int64(text) ?? Int64(Decimal(string: text).map { NSDecimalNumber(decimal: $0).int64Value } ?? 0)
+        default: return 0
+        }
+    }
+
+    /// The column as a double (0 when NULL or not a number).
+    public func double(at column: Int32) -> Double {
+        switch value(at: column) {
+        case .integer(let integer): return Double(integer)
+        case .real(let real): return real
+        case .text(let text): return Double(text) ?? 0
+        default: return 0
+        }
+    }
+
+    /// The column as text (numbers in their decimal form, bytes decoded as UTF-8; "" when NULL).
+    public func text(at column: Int32) -> String {
+        switch value(at: column) {
+        case .null: return ""
+        case .integer(let integer): return String(integer)
+        case .real(let real): return PostgresParameters.text(of: real)
+        case .text(let text): return text
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// The column as bytes (text as its UTF-8; empty when NULL).
+    public func blob(at column: Int32) -> Data {
+        switch value(at: column) {
+        case .blob(let data): return data
+        case .text(let text): return Data(text.utf8)
+        default: return Data()
+        }
+    }
+
+    /// The column as a UUID when it is a `uuid` or a 16-byte `bytea`.
+    public func uuid(at column: Int32) -> UUID? {
+        guard case .blob(let data) = value(at: column), data.count == 16 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { $0.copyBytes(from: data) }
+        return UUID(uuid: bytes)
+    }
+}

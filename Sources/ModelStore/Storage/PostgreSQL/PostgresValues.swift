@@ -1,0 +1,335 @@
+import Foundation
+
+/// A PostgreSQL type, by its OID (the numbers are fixed in PostgreSQL's catalog, `pg_type`).
+public struct PostgresType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt32
+
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let bool = PostgresType(rawValue: 16)
+    public static let bytea = PostgresType(rawValue: 17)
+    public static let char = PostgresType(rawValue: 18)
+    public static let name = PostgresType(rawValue: 19)
+    public static let int8 = PostgresType(rawValue: 20)
+    public static let int2 = PostgresType(rawValue: 21)
+    public static let int4 = PostgresType(rawValue: 23)
+    public static let text = PostgresType(rawValue: 25)
+    public static let oid = PostgresType(rawValue: 26)
+    public static let json = PostgresType(rawValue: 114)
+    public static let float4 = PostgresType(rawValue: 700)
+    public static let float8 = PostgresType(rawValue: 701)
+    /// A parameter or literal whose type is not yet known.
+    public static let unknown = PostgresType(rawValue: 705)
+    public static let bpchar = PostgresType(rawValue: 1042)
+    public static let varchar = PostgresType(rawValue: 1043)
+    public static let numeric = PostgresType(rawValue: 1700)
+    public static let uuid = PostgresType(rawValue: 2950)
+    public static let jsonb = PostgresType(rawValue: 3802)
+
+    /// The types whose binary form this client decodes; a statement returning any other type
+    /// (a date, an array, …) gets its results as text.
+    static let binaryReadable: Set<PostgresType> = [.bool, .bytea, .char, .name, .int8, .int2, .int4, .text, .oid, .json,
+                                                    .float4, .float8, .unknown, .bpchar, .varchar, .numeric, .uuid, .jsonb]
+    /// The types whose values are text in both formats.
+    static let textual: Set<PostgresType> = [.char, .name, .text, .json, .unknown, .bpchar, .varchar]
+
+    public var description: String {
+        switch self {
+        case .bool: return "boolean"
+        case .bytea: return "bytea"
+        case .char: return "\"char\""
+        case .name: return "name"
+        case .int8: return "bigint"
+        case .int2: return "smallint"
+        case .int4: return "integer"
+        case .text: return "text"
+        case .oid: return "oid"
+        case .json: return "json"
+        case .float4: return "real"
+        case .float8: return "double precision"
+        case .unknown: return "unknown"
+        case .bpchar: return "character"
+        case .varchar: return "character varying"
+        case .numeric: return "numeric"
+        case .uuid: return "uuid"
+        case .jsonb: return "jsonb"
+        default: return "type \(rawValue)"
+        }
+    }
+}
+
+/// The parameters of one execution, encoded for `PQexecPrepared`: every value in one buffer, sent
+/// in the format that fits the parameter's type as the server inferred it when preparing (see
+/// docs/PostgreSQL.md, "Binding").
+struct PostgresParameters {
+    /// Text format: the value's text, NUL-terminated; binary format: the type's wire bytes.
+    enum Format: Int32 {
+        case text = 0
+        case binary = 1
+    }
+
+    private(set) var bytes: [UInt8] = []
+    private(set) var offsets: [Int] = []
+    private(set) var lengths: [Int32] = []
+    private(set) var formats: [Int32] = []
+
+    init(capacity: Int) {
+        offsets.reserveCapacity(capacity)
+        lengths.reserveCapacity(capacity)
+        formats.reserveCapacity(capacity)
+    }
+
+    var count: Int { offsets.count }
+
+    /// The largest value PostgreSQL takes in one field (1 GB less one byte).
+    static let largestValue = (1 << 30) - 1
+
+    /// Appends `value` for parameter number `number` (1-based) of type `type`.
+    /// - Throws: `PostgresError` `.invalidValue` when the value cannot be sent as that type exactly.
+    mutating func append(_ value: SQLValue, type: PostgresType, number: Int) throws(PostgresError) {
+        switch value {
+        case .null:
+            offsets.append(-1)
+            lengths.append(0)
+            formats.append(Format.text.rawValue)
+        case .integer(let integer):
+            try appendInteger(integer, type: type, number: number)
+        case .real(let real):
+            try appendReal(real, type: type, number: number)
+        case .text(let text):
+            guard text.utf8.count <= Self.largestValue else {
+                throw Self.refuse(number, "the text has \(text.utf8.count) bytes, more than the 1 GB PostgreSQL takes in one value")
+            }
+            if type == .bytea {
+                appendBinary(Array(text.utf8))
+            } else {
+                try appendText(text, number: number)
+            }
+        case .blob(let data):
+            guard data.count <= Self.largestValue else {
+                throw Self.refuse(number, "the value has \(data.count) bytes, more than the 1 GB PostgreSQL takes in one value")
+            }
+            switch type {
+            case .uuid:
+                guard data.count == 16 else {
+                    throw Self.refuse(number, "a uuid needs 16 bytes, the value has \(data.count)")
+                }
+            case .json, .jsonb, .numeric, .bool, .int2, .int4, .int8, .oid, .float4, .float8:
+                throw Self.refuse(number, "bytes cannot be stored as \(type)")
+            default:
+                break
+            }
+            appendBinary(data)
+        }
+    }
+
+    private mutating func appendInteger(_ integer: Int64, type: PostgresType, number: Int) throws(PostgresError) {
+        switch type {
+        case .int8: appendBigEndian(UInt64(bitPattern: integer))
+        case .int4:
+            guard let value = Int32(exactly: integer) else { throw Self.refuse(number, "\(integer) is out of range for integer") }
+            appendBigEndian(UInt32(bitPattern: value))
+        case .int2:
+            guard let value = Int16(exactly: integer) else { throw Self.refuse(number, "\(integer) is out of range for smallint") }
+            appendBigEndian(UInt16(bitPattern: value))
+        case .oid:
+            guard let value = UInt32(exactly: integer) else { throw Self.refuse(number, "\(integer) is out of range for oid") }
+            appendBigEndian(value)
+        case .bool:
+            guard integer == 0 || integer == 1 else { throw Self.refuse(number, "\(integer) is not a boolean (0 or 1)") }
+            appendBinary(CollectionOfOne(UInt8(integer)))
+        case .float8:
+            guard let value = Double(exactly: integer) else { throw Self.refuse(number, "\(integer) has no exact double precision value") }
+            appendBigEndian(value.bitPattern)
+        case .float4:
+            guard let value = Float(exactly: integer) else { throw Self.refuse(number, "\(integer) has no exact real value") }
+            appendBigEndian(value.bitPattern)
+        case .bytea, .uuid:
+            throw Self.refuse(number, "an integer cannot be stored as \(type)")
+        default:
+            try appendText(String(integer), number: number)
+        }
+    }
+
+    private mutating func appendReal(_ real: Double, type: PostgresType, number: Int) throws(PostgresError) {
+        guard !real.isNaN else { throw Self.refuse(number, "cannot store NaN (not a number)") }
+        switch type {
+        case .float8: appendBigEndian(real.bitPattern)
+        case .float4:
+            let value = Float(real)
+            guard value.isFinite || real.isInfinite else { throw Self.refuse(number, "\(real) is out of range for real") }
+            appendBigEndian(value.bitPattern)
+        case .int8, .int4, .int2, .oid, .bool:
+            guard let integer = Int64(exactly: real) else { throw Self.refuse(number, "\(real) is not a whole number that fits \(type)") }
+            try appendInteger(integer, type: type, number: number)
+        case .bytea, .uuid:
+            throw Self.refuse(number, "a number cannot be stored as \(type)")
+        default:
+            try appendText(Self.text(of: real), number: number)
+        }
+    }
+
+    /// A double as PostgreSQL reads it back to the same value (shortest exact digits; infinities
+    /// spelled as PostgreSQL spells them).
+    static func text(of real: Double) -> String {
+        if real.isInfinite { return real < 0 ? "-Infinity" : "Infinity" }
+        return "\(real)"
+    }
+
+    private mutating func appendText(_ text: String, number: Int) throws(PostgresError) {
+        var text = text
+        let start = bytes.count
+        let hasNUL = text.withUTF8 { utf8 -> Bool in
+            if utf8.contains(0) { return true }
+            bytes.append(contentsOf: utf8)
+            return false
+        }
+        if hasNUL { throw Self.refuse(number, "the text contains a NUL character (U+0000), which PostgreSQL text cannot hold") }
+        bytes.append(0)
+        offsets.append(start)
+        lengths.append(Int32(truncatingIfNeeded: bytes.count - start - 1))
+        formats.append(Format.text.rawValue)
+    }
+
+    private mutating func appendBinary<C: Collection>(_ value: C) where C.Element == UInt8 {
+        offsets.append(bytes.count)
+        lengths.append(Int32(truncatingIfNeeded: value.count))
+        formats.append(Format.binary.rawValue)
+        bytes.append(contentsOf: value)
+    }
+
+    private mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
+        offsets.append(bytes.count)
+        lengths.append(Int32(I.bitWidth / 8))
+        formats.append(Format.binary.rawValue)
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    static func refuse(_ number: Int, _ problem: String) -> PostgresError {
+        PostgresError(kind: .invalidValue, message: "cannot bind parameter $\(number): \(problem)")
+    }
+
+    /// Calls `body` with libpq's arrays: value pointers (nil for NULL), lengths and formats.
+    func withArrays<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
+        // A zero-length value needs a non-nil pointer (nil means NULL): keep one byte in the buffer.
+        var storage = bytes
+        storage.append(0)
+        return storage.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
+                offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self)
+            }
+            return pointers.withUnsafeBufferPointer { pointerBuffer in
+                lengths.withUnsafeBufferPointer { lengthBuffer in
+                    formats.withUnsafeBufferPointer { formatBuffer in
+                        body(pointerBuffer.baseAddress, lengthBuffer.baseAddress, formatBuffer.baseAddress)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Decoding of result values, binary (`PostgresType.binaryReadable`) or text.
+enum PostgresDecoding {
+    static func bigEndian<I: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, as type: I.Type) -> I {
+        guard bytes.count >= MemoryLayout<I>.size else { return 0 }
+        return I(bigEndian: bytes.loadUnaligned(as: I.self))
+    }
+
+    /// The value of a binary-format column.
+    static func binary(_ bytes: UnsafeRawBufferPointer, type: PostgresType) -> SQLValue {
+        switch type {
+        case .int8: return .integer(bigEndian(bytes, as: Int64.self))
+        case .int4: return .integer(Int64(bigEndian(bytes, as: Int32.self)))
+        case .int2: return .integer(Int64(bigEndian(bytes, as: Int16.self)))
+        case .oid: return .integer(Int64(bigEndian(bytes, as: UInt32.self)))
+        case .bool: return .integer(bytes.first == 0 || bytes.isEmpty ? 0 : 1)
+        case .float8: return .real(Double(bitPattern: bigEndian(bytes, as: UInt64.self)))
+        case .float4: return .real(Double(Float(bitPattern: bigEndian(bytes, as: UInt32.self))))
+        case .numeric: return .text(numericText(bytes))
+        case .jsonb: return .text(String(decoding: bytes.dropFirst(), as: UTF8.self))  // version byte 1, then text
+        case .bytea, .uuid: return .blob(Data(bytes))
+        default: return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// The value of a text-format column.
+    static func text(_ bytes: UnsafeRawBufferPointer, type: PostgresType) -> SQLValue {
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch type {
+        case .int8, .int4, .int2, .oid:
+            return Int64(text).map(SQLValue.integer) ?? .text(text)
+        case .bool: return .integer(text == "t" ? 1 : 0)
+        case .float8, .float4:
+            switch text {
+            case "Infinity": return .real(.infinity)
+            case "-Infinity": return .real(-.infinity)
+            case "NaN": return .real(.nan)
+            default: return Double(text).map(SQLValue.real) ?? .text(text)
+            }
+        case .bytea: return hexBytes(text).map(SQLValue.blob) ?? .text(text)
+        case .uuid: return UUID(uuidString: text).map { uuid in .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }) } ?? .text(text)
+        default: return .text(text)
+        }
+    }
+
+    /// `\x0a1b…` (bytea's hex output) as bytes.
+    static func hexBytes(_ text: String) -> Data? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else { return nil }
+        var data = Data(capacity: (utf8.count - 2) / 2)
+        var index = 2
+        while index < utf8.count {
+            guard let high = PostgresURL.Parser.hexValue(utf8[index]), let low = PostgresURL.Parser.hexValue(utf8[index + 1]) else { return nil }
+            data.append(high << 4 | low)
+            index += 2
+        }
+        return data
+    }
+
+    /// numeric's binary form (digit count, weight, sign, display scale, base-10000 digits) as the
+    /// decimal text PostgreSQL itself prints, so no digit is lost.
+    static func numericText(_ bytes: UnsafeRawBufferPointer) -> String {
+        guard bytes.count >= 8 else { return "NaN" }
+        let digitCount = Int(bigEndian(UnsafeRawBufferPointer(rebasing: bytes[0..<2]), as: Int16.self))
+        let weight = Int(bigEndian(UnsafeRawBufferPointer(rebasing: bytes[2..<4]), as: Int16.self))
+        let sign = bigEndian(UnsafeRawBufferPointer(rebasing: bytes[4..<6]), as: UInt16.self)
+        let scale = Int(bigEndian(UnsafeRawBufferPointer(rebasing: bytes[6..<8]), as: UInt16.self))
+        switch sign {
+        case 0xC000: return "NaN"
+        case 0xD000: return "Infinity"
+        case 0xF000: return "-Infinity"
+        default: break
+        }
+        guard bytes.count >= 8 + 2 * digitCount else { return "NaN" }
+        func digit(_ index: Int) -> Int {
+            guard index >= 0, index < digitCount else { return 0 }
+            let offset = 8 + 2 * index
+            return Int(bigEndian(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 2]), as: Int16.self))
+        }
+        var text = sign == 0x4000 ? "-" : ""
+        // Integer part: groups 0…weight; the first without leading zeros.
+        if weight < 0 {
+            text += "0"
+        } else {
+            text += String(digit(0))
+            for index in stride(from: 1, through: weight, by: 1) { text += fourDigits(digit(index)) }
+        }
+        if scale > 0 {
+            var fraction = ""
+            var index = weight + 1
+            while fraction.utf8.count < scale {
+                fraction += fourDigits(digit(index))
+                index += 1
+            }
+            text += "." + fraction.prefix(scale)
+        }
+        return text
+    }
+
+    static func fourDigits(_ value: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, 4 - digits.utf8.count)) + digits
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+@testable import ModelStore
+import StoreTestSupport
+
+/// `PostgresConnection` against a real server: connection errors, server errors with their
+/// SQLSTATE, statements and their cache, transactions that never half-apply, reconnection.
+@Suite struct PostgreSQLConnectionTests {
+    @Test func unreachableSocketFolder() throws {
+        let folder = "/tmp/modelstore-no-server-" + UUID().uuidString
+        let start = Date()
+        let error = try #require(throws: PostgresError.self) {
+            try PostgresConnection("postgresql://u:hunter2@/db?host=\(folder)")
+        }
+        #expect(error.kind == .connectionFailed)
+        #expect(error.message.contains(folder), "\(error)")
+        #expect(error.message.contains("No such file or directory"), "\(error)")
+        #expect(!error.description.contains("hunter2"))
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func unreachableHostTimesOut() throws {
+        // 192.0.2.0/24 is TEST-NET-1: nothing answers there, so only the timeout ends the attempt
+        // (or the network says at once that it is unreachable).
+        let start = Date()
+        let error = try #require(throws: PostgresError.self) {
+            try PostgresConnection("postgresql://u@192.0.2.1:5432/db?connect_timeout=2")
+        }
+        #expect(error.kind == .connectionFailed, "\(error)")
+        #expect(error.message.contains("192.0.2.1"), "\(error)")
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test func missingDatabase() throws {
+        let server = try PostgresTestServer.shared()
+        var url = server.url
+        url.database = "no_such_database_here"
+        let error = try #require(throws: PostgresError.self) { try PostgresConnection(url: url) }
+        #expect(error.kind == .databaseMissing, "\(error)")
+        #expect(error.sqlState == "3D000")
+        #expect(error.message.contains("database \"no_such_database_here\" does not exist"), "\(error)")
+    }
+
+    @Test func unknownRole() throws {
+        let server = try PostgresTestServer.shared()
+        var url = server.url
+        url.user = "no_such_role_here"
+        let error = try #require(throws: PostgresError.self) { try PostgresConnection(url: url) }
+        #expect(error.kind == .authenticationFailed, "\(error)")
+        #expect(error.message.contains("no_such_role_here"), "\(error)")
+    }
+
+    /// Needs a server that asks for passwords: the throwaway one does for its password group.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["MODELSTORE_TEST_POSTGRES_URL"] == nil))
+    func wrongPassword() throws {
+        let server = try PostgresTestServer.shared()
+        let admin = try server.adminConnection()
+        let role = "pw_" + UUID().uuidString.prefix(8).lowercased()
+        try admin.execute("CREATE ROLE \(role) LOGIN PASSWORD 'right-one' IN ROLE \(PostgresTestServer.passwordGroup)")
+        defer { try? admin.execute("DROP ROLE \(role)") }
+        var url = server.url
+        url.user = role
+        url.password = "wrong-one"
+        let error = try #require(throws: PostgresError.self) { try PostgresConnection(url: url) }
+        #expect(error.kind == .authenticationFailed, "\(error)")
+        #expect(error.message.contains("password authentication failed for user \"\(role)\""), "\(error)")
+        #expect(!error.description.contains("wrong-one") && !error.description.contains("right-one"))
+        url.password = nil
+        let missing = try #require(throws: PostgresError.self) { try PostgresConnection(url: url) }
+        #expect(missing.kind == .authenticationFailed, "\(missing)")
+        url.password = "right-one"
+        let connection = try PostgresConnection(url: url)
+        #expect(try connection.rows("SELECT current_user") == [[.text(role)]])
+    }
+
+    @Test func serverErrorsCarryTheirSQLState() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE item (id bigint PRIMARY KEY, name text NOT NULL)")
+        try connection.run("INSERT INTO item VALUES (?, ?)", [.integer(1), .text("a")])
+        let duplicate = try #require(throws: PostgresError.self) {
+            try connection.run("INSERT INTO item VALUES (?, ?)", [.integer(1), .text("b")])
+        }
+        #expect(duplicate.kind == .server)
+        #expect(duplicate.sqlState == "23505")
+        #expect(duplicate.message.contains("duplicate key value violates unique constraint"))
+        #expect(duplicate.detail?.contains("Key (id)=(1) already exists") == true)
+        #expect(duplicate.sql == "INSERT INTO item VALUES (?, ?)")
+        #expect(duplicate.description.contains("23505") && duplicate.description.contains("(in: INSERT INTO item"))
+
+        let missing = try #require(throws: PostgresError.self) { try connection.rows("SELECT * FROM nowhere") }
+        #expect(missing.sqlState == "42P01")
+        let syntax = try #require(throws: PostgresError.self) { try connection.execute("SELEC 1") }
+        #expect(syntax.sqlState == "42601")
+        let notNull = try #require(throws: PostgresError.self) {
+            try connection.run("INSERT INTO item VALUES (?, ?)", [.integer(2), .null])
+        }
+        #expect(notNull.sqlState == "23502")
+        // The connection is fine after each error.
+        #expect(try connection.rows("SELECT count(*) FROM item") == [[.integer(1)]])
+    }
+
+    @Test func parametersWhoseTypeTheServerCannotInferNeedACast() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        let error = try #require(throws: PostgresError.self) { try connection.rows("SELECT ? IS NULL", [.null]) }
+        #expect(error.sqlState == "42P18", "\(error)")  // could not determine data type of parameter $1
+        #expect(try connection.rows("SELECT ?::bigint IS NULL, CAST(? AS text) IS NULL", [.null, .text("x")]) == [[.integer(1), .integer(0)]])
+    }
+
+    @Test func statementsAreCachedAndRebindable() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE n (v bigint); CREATE INDEX ON n (v)")  // several statements
+        for value in 0..<50 { try connection.run("INSERT INTO n VALUES (?)", [.integer(Int64(value))]) }
+        let first = try connection.statement("SELECT v FROM n WHERE v >= ? ORDER BY v")
+        first.bind([.integer(45)])
+        var seen: [Int64] = []
+        while try first.step() { seen.append(first.int64(at: 0)) }
+        #expect(seen == [45, 46, 47, 48, 49])
+        let again = try connection.statement("SELECT v FROM n WHERE v >= ? ORDER BY v")
+        #expect(again === first)
+        again.bind(.integer(48), at: 1)
+        #expect(try again.step())
+        #expect(again.int64(at: 0) == 48)
+        // Left mid-way: the next command drains it.
+        #expect(try connection.rows("SELECT count(*) FROM n") == [[.integer(50)]])
+        #expect(try connection.run("DELETE FROM n WHERE v < ?", [.integer(10)]) == 10)
+        #expect(try connection.run("UPDATE n SET v = v + 1") == 40)
+    }
+
+    @Test func tooManyValuesIsAnError() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        let error = try #require(throws: PostgresError.self) { try connection.rows("SELECT ?::int8", [.integer(1), .integer(2)]) }
+        #expect(error.kind == .invalidValue)
+        #expect(error.message.contains("2 values bound to a statement with 1 parameters"))
+    }
+
+    @Test func largeResultsAreReadRowByRow() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        let statement = try connection.statement("SELECT g, repeat('x', 100) FROM generate_series(1, ?::int8) g")
+        statement.bind([.integer(200_000)])
+        var count = 0
+        var sum: Int64 = 0
+        while try statement.step() {
+            count += 1
+            sum += statement.int64(at: 0)
+            #expect(statement.text(at: 1).utf8.count == 100 || count > 1)
+        }
+        #expect(count == 200_000)
+        #expect(sum == 200_000 * 200_001 / 2)
+    }
+
+    @Test func transactionRollsBackOnError() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (id bigint PRIMARY KEY)")
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try connection.transaction {
+                try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+                throw Stop()
+            }
+        }
+        #expect(!connection.isInTransaction)
+        #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(0)]])
+
+        // A failing statement: the whole transaction is undone, not only the failing part.
+        let error = try #require(throws: PostgresError.self) {
+            try connection.transaction {
+                try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+                try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+            }
+        }
+        #expect(error.sqlState == "23505")
+        #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(0)]])
+
+        // An error caught inside the body does not let COMMIT pass for success.
+        let swallowed = try #require(throws: PostgresError.self) {
+            try connection.transaction {
+                try connection.run("INSERT INTO t VALUES (?)", [.integer(2)])
+                _ = try? connection.run("INSERT INTO t VALUES (?)", [.integer(2)])
+            }
+        }
+        #expect(swallowed.sqlState == "25P02")
+        #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(0)]])
+
+        try connection.transaction { try connection.run("INSERT INTO t VALUES (?)", [.integer(3)]) }
+        #expect(try connection.rows("SELECT id FROM t") == [[.integer(3)]])
+    }
+
+    /// A backend terminated while the connection is idle: the next use reconnects transparently
+    /// and prepared statements are prepared again.
+    @Test func reconnectsAfterTerminateBackend() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (v bigint)")
+        try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+        let before = connection.backendPID
+        try database.terminateBackend(before)
+        #expect(!connection.isConnected)
+        try connection.run("INSERT INTO t VALUES (?)", [.integer(2)])  // cached statement, new session
+        #expect(connection.backendPID != before)
+        #expect(try connection.rows("SELECT sum(v) FROM t") == [[.text("3")]])  // sum(bigint) is numeric
+    }
+
+    /// Terminated inside a transaction: the transaction's calls fail (nothing half-applied, no
+    /// silent continuation in a new session), and after the rollback the connection works again.
+    @Test func connectionLostInsideATransactionNeverHalfApplies() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (v bigint)")
+        let error = try #require(throws: PostgresError.self) {
+            try connection.transaction {
+                try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+                try database.terminateBackend(connection.backendPID)
+                try connection.run("INSERT INTO t VALUES (?)", [.integer(2)])
+            }
+        }
+        #expect(error.kind == .connectionLost, "\(error)")
+        #expect(!connection.isInTransaction)
+        #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(0)]])
+
+        // By hand: BEGIN, lost, the next statement refuses to run outside the transaction.
+        try connection.begin()
+        try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+        try database.terminateBackend(connection.backendPID)
+        let refused = try #require(throws: PostgresError.self) { try connection.run("INSERT INTO t VALUES (?)", [.integer(2)]) }
+        #expect(refused.kind == .connectionLost)
+        let again = try #require(throws: PostgresError.self) { try connection.run("INSERT INTO t VALUES (?)", [.integer(3)]) }
+        #expect(again.kind == .connectionLost, "still inside the lost transaction until rolled back")
+        try connection.rollback()
+        try connection.run("INSERT INTO t VALUES (?)", [.integer(4)])
+        #expect(try connection.rows("SELECT v FROM t") == [[.integer(4)]])
+    }
+}
