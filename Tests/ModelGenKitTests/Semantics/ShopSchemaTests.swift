@@ -10,7 +10,7 @@ import Testing
     init() throws {
         let url = InvalidSampleGoldenTests.packageRoot.appendingPathComponent("Samples/Shop.model")
         let source = SourceFile(path: "Samples/Shop.model", bytes: Array(try Data(contentsOf: url)))
-        let result = LintRun.run([source])
+        let result = Run.lint([source])
         (schema, diagnostics) = (result.schema, result.diagnostics)
     }
 

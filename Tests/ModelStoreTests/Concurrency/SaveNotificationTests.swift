@@ -72,7 +72,7 @@ import Testing
         let product = Product(sku: "A", name: "A", price: 1)
         product.weight = .nan
         context.insert(product)
-        let events = Self.observing(context) { #expect { try context.save() } throws: { store.isStoreError($0) } }
+        let events = Self.observing(context) { #expect(throws: ModelStoreError.self) { try context.save() } }
         #expect(events == [.willSave(hadChanges: true)])
     }
 

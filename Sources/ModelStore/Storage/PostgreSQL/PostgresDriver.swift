@@ -146,6 +146,9 @@ final class PostgresStoreConnection: StoreConnection {
 
     /// Inserts return their keys (`RETURNING "$pk"`).
     var lastInsertedKey: Int64? { nil }
+
+    /// The rows the last statement run through this connection inserted, updated or deleted.
+    var changes: Int = 0
 }
 
 /// A statement of a `PostgresStoreConnection`: bindings are kept until the first `step()`, which
@@ -195,6 +198,7 @@ final class PostgresStoreStatement: StoreStatement {
                 return try statement.executeAll()
             }
             row = -1
+            owner.changes = rows?.affectedRowCount ?? 0
         }
         guard let rows else { return false }
         row += 1
