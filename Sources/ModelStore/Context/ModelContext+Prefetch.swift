@@ -44,10 +44,12 @@ extension ModelContext {
     ///
     /// - Throws: `ModelStoreError.invalidFetch` naming a key path that is not a relationship of `entity`.
     func prefetchRelationships<T>(_ keyPaths: [PartialKeyPath<T>], entity: EntitySchema) throws -> [(relationship: RelationshipSchema, slot: Int)] {
-        try keyPaths.map { keyPath in
+        try keyPaths.enumerated().map { index, keyPath in
             guard let name = entity.property(forKeyPath: keyPath),
                   let slot = entity.relationships.firstIndex(where: { $0.name == name }) else {
-                throw ModelStoreError.invalidFetch("relationshipKeyPathsForPrefetching: \(keyPath) is not a relationship of \(entity.name)")
+                // A generated property's key path prints as an accessor address: name the position and the choices.
+                let names = entity.relationships.map(\.name).joined(separator: ", ")
+                throw ModelStoreError.invalidFetch("relationshipKeyPathsForPrefetching[\(index)] (\(keyPath)) is not a relationship of \(entity.name) (\(names))")
             }
             return (entity.relationships[slot], slot)
         }
