@@ -39,7 +39,7 @@ extension ModelContext {
         let plan = try plan(descriptor, entity: entity)
         let prefetching = try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, entity: entity)
         let view = descriptor.includePendingChanges
-            ? try pendingView(plan, predicate: descriptor.predicate, sortBy: descriptor.sortBy) : nil
+            ? try pendingView(plan, predicate: descriptor.predicate) : nil
         var watch = MutationWatch(self, allowed: allowEscapingMutations)
         let outerLog = registrationLog
         registrationLog = []
@@ -118,7 +118,7 @@ extension ModelContext {
         let plan = try plan(descriptor, entity: entity)
         let prefetching = try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, entity: entity)
         let view = descriptor.includePendingChanges
-            ? try pendingView(plan, predicate: descriptor.predicate, sortBy: descriptor.sortBy) : nil
+            ? try pendingView(plan, predicate: descriptor.predicate) : nil
         let keys = try resultKeys(plan, view: view, types: false)
         return FetchResultsCollection(storage: FetchResultsStorage(context: self, entity: entity, keys: keys, batchSize: batchSize,
                                                                    prefetching: prefetching))

@@ -82,9 +82,9 @@ extension ModelContext {
         return state
     }
 
-    /// What pending changes do to a fetch of `plan` with `predicate` and `sortBy`; nil when they
-    /// cannot change its answer (then the stored query alone answers it).
-    func pendingView<T: PersistentModel>(_ plan: FetchPlan, predicate: Predicate<T>?, sortBy: [SortDescriptor<T>]) throws -> PendingView? {
+    /// What pending changes do to a fetch of `plan` (with `predicate`, which `plan` translates);
+    /// nil when they cannot change its answer (then the stored query alone answers it).
+    func pendingView<T: PersistentModel>(_ plan: FetchPlan, predicate: Predicate<T>?) throws -> PendingView? {
         if hasNothingPending { return nil }
         let entity = plan.entity
         let state = pendingState()
@@ -102,7 +102,7 @@ extension ModelContext {
         var view = PendingView()
         view.judgedKeys = try influencedKeys(from: changed, through: plan.followed)[entity.hierarchyIndex] ?? []
         var candidates: [(model: T, tie: (Int, Int64))] = []
-        for object in try models(forKeys: view.judgedKeys, entity: entity).values where object.status == .persisted {
+        for object in try judgedModels(view.judgedKeys, entity: entity) where object.status == .persisted {
             if let model = object as? T, let rowID = object.rowID { candidates.append((model, (0, rowID))) }
         }
         for (position, object) in inserted.enumerated() {
@@ -111,20 +111,27 @@ extension ModelContext {
         if let predicate {
             candidates = try candidates.filter { try predicate.evaluate($0.model) }
         }
-        // Foundation's order, then the merge's tie order: saved models by key, new ones after, in insertion order.
-        candidates.sort { left, right in
-            switch sortBy.compare(left.model, right.model) {
+        guard !plan.terms.isEmpty else {
+            // No sort: saved models by key, then new ones in insertion order.
+            view.matches = candidates.sorted { $0.tie < $1.tie }.map { $0.model._$modelObject }
+            return view
+        }
+        // Foundation's order (`SortValueOrder` on the values' stored forms gives it, as the sort
+        // oracle checks), then the merge's tie order: saved models by key, new ones after, in
+        // insertion order.
+        var ranked = candidates.map { candidate in
+            (object: candidate.model._$modelObject, tie: candidate.tie,
+             values: plan.terms.map { term in candidate.model[keyPath: term.keyPath].flatMap(CapturedValue.sqlValue(of:)) ?? .null })
+        }
+        ranked.sort { left, right in
+            switch SortValueOrder.compare(left.values, right.values, terms: plan.terms) {
             case .orderedAscending: return true
             case .orderedDescending: return false
             case .orderedSame: return left.tie < right.tie
             }
         }
-        view.matches = candidates.map { $0.model._$modelObject }
-        if !plan.terms.isEmpty {
-            view.matchValues = candidates.map { candidate in
-                plan.terms.map { term in candidate.model[keyPath: term.keyPath].flatMap(CapturedValue.sqlValue(of:)) ?? .null }
-            }
-        }
+        view.matches = ranked.map(\.object)
+        view.matchValues = ranked.map(\.values)
         return view
     }
 
@@ -171,6 +178,21 @@ extension ModelContext {
             }
         }
         return found
+    }
+
+    /// The models of the judged keys: registered models with unsaved changes as they are in
+    /// memory, the others read (or refreshed) from the store.
+    private func judgedModels(_ keys: Set<Int64>, entity: EntitySchema) throws -> [ModelObject] {
+        var result: [ModelObject] = []
+        var read: [Int64] = []
+        for key in keys {
+            if let object = registered[entity.hierarchyIndex][key], object.hasChanges {
+                result.append(object)
+            } else {
+                read.append(key)
+            }
+        }
+        return result + (try models(forKeys: read, entity: entity).values)
     }
 
     /// The models of `entity`'s hierarchy with the given keys, read in chunks (registered models
@@ -378,7 +400,7 @@ extension ModelContext {
         let plan = try plan(descriptor, entity: entity)
         let prefetching = try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, entity: entity)
         let view = descriptor.includePendingChanges
-            ? try pendingView(plan, predicate: descriptor.predicate, sortBy: descriptor.sortBy) : nil
+            ? try pendingView(plan, predicate: descriptor.predicate) : nil
         let objects: [ModelObject]
         let owners: PrefetchOwners
         if let view, !view.judgedKeys.isEmpty || !view.matches.isEmpty {
@@ -407,7 +429,7 @@ extension ModelContext {
         var unsorted = descriptor
         unsorted.sortBy = []
         let plan = try plan(unsorted, entity: entity)
-        guard let view = try pendingView(plan, predicate: descriptor.predicate, sortBy: []),
+        guard let view = try pendingView(plan, predicate: descriptor.predicate),
               !view.judgedKeys.isEmpty || !view.matches.isEmpty else { return nil }
         return try pendingCount(plan, view: view)
     }
@@ -416,7 +438,7 @@ extension ModelContext {
     func identifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema) throws -> [PersistentIdentifier] {
         let plan = try plan(descriptor, entity: entity)
         let view = descriptor.includePendingChanges
-            ? try pendingView(plan, predicate: descriptor.predicate, sortBy: descriptor.sortBy) : nil
+            ? try pendingView(plan, predicate: descriptor.predicate) : nil
         let keys = try resultKeys(plan, view: view, types: true)
         let root = schema.entity(named: entity.baseName ?? entity.name) ?? entity
         return keys.keys.indices.map { position in
