@@ -98,10 +98,18 @@ let package = Package(
             dependencies: ["ModelStore"],
             plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
         ),
+        // Golden files (compare, or rewrite under MODELGEN_UPDATE_GOLDENS=1) for every test target.
+        .target(
+            name: "GoldenFiles",
+            path: "Tests/GoldenFiles"
+        ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit", "FuzzOracle"],
-            exclude: ["Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec", "Syntax/Fixtures"]
+            dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles"],
+            exclude: [
+                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec",
+                "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
+            ]
         ),
         // What store tests share: a throwaway PostgreSQL server (`PostgresTestServer`), or the one
         // named by MODELSTORE_TEST_POSTGRES_URL, and a fresh database per test (docs/PostgreSQL.md).
@@ -128,7 +136,7 @@ let package = Package(
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["modelgen", "TemplateEmbedder"],
+            dependencies: ["modelgen", "TemplateEmbedder", "GoldenFiles"],
             exclude: ["Fixtures"]
         ),
         // Timing, peak memory, arguments and tables shared by the benchmarks.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the whole front end (lex, parse, check, render, generate) with libFuzzer for SECONDS
 # (default 60). Builds ModelFuzz with the fuzzer and address sanitizers in .build-fuzz, runs it
-# on a working corpus seeded from Fuzz/corpus with the Fuzz/model.dict dictionary.
+# on a working corpus seeded with the .model files of the folders Fuzz/seed-folders.txt lists
+# (samples and test fixtures, copied fresh each run), with the Fuzz/model.dict dictionary.
 #
 # Not `swift build --sanitize=fuzzer`, nor `-Xswiftc -sanitize=fuzzer`: both reach every
 # executable, the TemplateEmbedder build tool too (the first compiles its top-level main.swift
@@ -34,14 +35,22 @@ if ! swift build "${flags[@]}" >"$build_path/build.log" 2>&1; then
 fi
 binary="$(swift build "${flags[@]}" --show-bin-path)/ModelFuzz"
 
-rm -rf "$work/artifacts"
-mkdir -p "$work/corpus" "$work/artifacts"
+rm -rf "$work/artifacts" "$work/seeds"
+mkdir -p "$work/corpus" "$work/artifacts" "$work/seeds"
+# Seeds: every .model file below the listed folders, named by its path ('/' -> '_').
+while IFS= read -r folder; do
+    case "$folder" in ''|'#'*) continue ;; esac
+    [ -d "$folder" ] || { echo "fuzz.sh: seed folder '$folder' (Fuzz/seed-folders.txt) does not exist" >&2; exit 2; }
+    while IFS= read -r -d '' model; do
+        cp "$model" "$work/seeds/$(printf '%s' "${model#./}" | tr '/ ' '__')"
+    done < <(find "$folder" -name '*.model' -type f -print0)
+done < Fuzz/seed-folders.txt
 log="$work/fuzz.log"
 status=0
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
     -dict=Fuzz/model.dict -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
-    "$@" "$work/corpus" Fuzz/corpus >"$log" 2>&1 || status=$?
+    "$@" "$work/corpus" "$work/seeds" >"$log" 2>&1 || status=$?
 
 grep -E "^(#[0-9]+ +DONE|Done [0-9]+ runs|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)" "$log" || true
 found=0

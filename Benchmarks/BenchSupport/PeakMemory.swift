@@ -2,10 +2,13 @@ import Foundation
 
 /// The process's peak resident memory (Linux `VmHWM`), resettable between workloads.
 public enum PeakMemory {
-    /// Resets the peak to the current resident size (writes `5` to `/proc/self/clear_refs`).
+    /// Resets the peak to the current resident size (writes `5` to `/proc/self/clear_refs`),
+    /// after handing the memory the allocator keeps free back to the system (`malloc_trim`), so
+    /// that what an earlier workload freed does not hide what the next one needs.
     /// Returns false where that is not possible; the peak then covers the whole run so far.
     @discardableResult
     public static func reset() -> Bool {
+        trimAllocator()
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
         defer { try? handle.close() }
         do {
@@ -14,6 +17,14 @@ public enum PeakMemory {
         } catch {
             return false
         }
+    }
+
+    /// glibc's `malloc_trim(0)`, looked up at run time (its header is not in the Glibc module);
+    /// nothing where the C library has none.
+    private static func trimAllocator() {
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
     }
 
     /// The peak resident size in bytes since the last reset, from `/proc/self/status`

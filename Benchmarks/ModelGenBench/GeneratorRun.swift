@@ -2,51 +2,74 @@ import BenchSupport
 import Foundation
 import ModelGenKit
 
-/// Times the generator's stages on synthesized models, through ModelGenKit's public API.
+/// Times what `modelgen generate --output OUT IN` does, through the same call (`ModelGen.run`):
+/// the synthesized model is written to files first, then each repetition reads, parses, checks,
+/// generates and writes into an empty output folder.
 enum GeneratorRun {
-    /// The timings of one model size (medians of the repetitions).
+    /// The figures of one model size (medians of the repetitions).
     struct SizeResult {
         let entities: Int
         let lines: Int
         let outputBytes: Int
+        let load: Timing.Sample
         let parse: Timing.Sample
         let check: Timing.Sample
         let generate: Timing.Sample
-        var wall: Double { parse.wall + check.wall + generate.wall }
-        var cpu: Double { parse.cpu + check.cpu + generate.cpu }
+        /// Peak resident memory above what was resident before the run (median).
+        let peakBytes: Int
+        var wall: Double { load.wall + parse.wall + check.wall + generate.wall }
+        var cpu: Double { load.cpu + parse.cpu + check.cpu + generate.cpu }
+        var bytesPerEntity: Double { Double(peakBytes) / Double(entities) }
     }
 
-    /// Parses, checks and generates a model of `entities` entities `repetitions` times.
+    /// Runs the generator on a model of `entities` entities `repetitions` times.
     static func measure(entities: Int, repetitions: Int) throws -> SizeResult {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("Models")
+        let output = scratch.appendingPathComponent("Generated")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         let files = SyntheticModel.files(entityCount: entities)
-        var stages: [[Timing.Sample]] = [[], [], []]
-        var bytes = 0
+        for file in files {
+            try Data(file.text.utf8).write(to: input.appendingPathComponent(file.path))
+        }
+        var runs: [Run] = []
         for _ in 0..<repetitions {
-            let run = try runOnce(files)
-            for stage in 0..<3 { stages[stage].append(run.stages[stage]) }
-            bytes = run.outputBytes
+            try? FileManager.default.removeItem(at: output)
+            runs.append(try runOnce(input: input, output: output))
         }
         let lines = files.reduce(0) { $0 + $1.text.split(separator: "\n", omittingEmptySubsequences: false).count }
-        return SizeResult(entities: entities, lines: lines, outputBytes: bytes, parse: median(stages[0]),
-                          check: median(stages[1]), generate: median(stages[2]))
+        func stage(_ stage: GeneratorStage) -> Timing.Sample { median(runs.map { $0.stages[stage] ?? Timing.Sample(wall: 0, cpu: 0) }) }
+        return SizeResult(
+            entities: entities, lines: lines, outputBytes: runs.last?.outputBytes ?? 0,
+            load: stage(.load), parse: stage(.parse), check: stage(.check), generate: stage(.generate),
+            peakBytes: Int(Timing.median(runs.map { Double($0.peakBytes) })))
     }
 
-    /// Parses, checks and generates `files` once; the time of each stage and the output size.
-    static func runOnce(_ files: [(path: String, text: String)]) throws -> (stages: [Timing.Sample], outputBytes: Int) {
-        let sources = files.map { SourceFile(path: $0.path, text: $0.text) }
-        let parsed = Timing.measure { sources.map { Parser.parse($0) } }
-        let parseErrors = parsed.result.flatMap(\.diagnostics).filter { $0.severity == .error }
-        if let first = parseErrors.first { throw BenchError("synthesized model does not parse: \(first)") }
-        let checked = Timing.measure { SchemaChecker.check(parsed.result.map(\.file)) }
-        guard let schema = checked.result.schema else {
-            let first = checked.result.diagnostics.first.map { "\($0)" } ?? "no schema"
+    /// One repetition's figures.
+    struct Run {
+        var stages: [GeneratorStage: Timing.Sample]
+        var peakBytes: Int
+        var outputBytes: Int
+    }
+
+    /// `modelgen generate --output OUTPUT INPUT`, once, timed stage by stage.
+    static func runOnce(input: URL, output: URL) throws -> Run {
+        let clock = StageClock()
+        let options = GeneratorOptions(output: .write(directory: output), stageObserver: { clock.start($0) })
+        PeakMemory.reset()
+        let resident = PeakMemory.residentBytes()
+        let result = try ModelGen.run(.paths([input.path]), options: options)
+        clock.stop()
+        let peak = PeakMemory.peakBytes() - resident
+        guard !result.failed else {
+            let first = result.diagnostics.first.map { "\($0)" } ?? "no schema"
             throw BenchError("synthesized model does not check: \(first)")
         }
-        let generator = CodeGenerator()
-        let inputs = files.map { GenerationInput(path: $0.path) }
-        let generated = try Timing.measure { try generator.generate(schema, for: inputs) }
-        let bytes = generated.result.reduce(0) { $0 + $1.utf8.count }
-        return ([parsed.sample, checked.sample, generated.sample], bytes)
+        let bytes = try result.outputs.reduce(0) { total, output in
+            total + ((try FileManager.default.attributesOfItem(atPath: output.url?.path ?? ""))[.size] as? Int ?? 0)
+        }
+        return Run(stages: clock.samples, peakBytes: peak, outputBytes: bytes)
     }
 
     /// The medians of wall and CPU time, separately.
@@ -55,33 +78,60 @@ enum GeneratorRun {
     }
 
     static func table(_ results: [SizeResult]) -> TextTable {
-        var table = TextTable(header: ["entities", "model lines", "parse s", "check s", "generate s", "total s", "total CPU s", "CPU µs per entity"])
+        var table = TextTable(header: [
+            "entities", "model lines", "load s", "parse s", "check s", "generate + write s", "total s", "total CPU s",
+            "CPU µs per entity", "peak +memory", "KB per entity",
+        ])
         for result in results {
             var cells: [String] = [String(result.entities), String(result.lines)]
-            cells.append(Cell.fixed(result.parse.wall, 3))
-            cells.append(Cell.fixed(result.check.wall, 3))
-            cells.append(Cell.fixed(result.generate.wall, 3))
+            for sample in [result.load, result.parse, result.check, result.generate] { cells.append(Cell.fixed(sample.wall, 3)) }
             cells.append(Cell.fixed(result.wall, 3))
             cells.append(Cell.fixed(result.cpu, 3))
             cells.append(Cell.fixed(result.cpu / Double(result.entities) * 1e6, 1))
+            cells.append(PeakMemory.format(result.peakBytes))
+            cells.append(Cell.fixed(result.bytesPerEntity / 1024, 1))
             table.append(cells)
         }
         return table
     }
 
     /// Whether growth is linear (CPU time per entity at the largest size within 1.5x of the
-    /// smallest's) and whether the largest size meets the 2 s target.
+    /// smallest's), whether the largest size meets the 2 s target, and its memory per entity
+    /// against the 5 KB target.
     static func verdict(_ results: [SizeResult]) -> [String] {
         guard let first = results.first, let last = results.last, results.count > 1 else { return [] }
         let firstPerEntity: Double = first.cpu / Double(first.entities)
         let lastPerEntity: Double = last.cpu / Double(last.entities)
         let growth: Double = lastPerEntity / firstPerEntity
         let shape = growth <= 1.5 ? "linear" : "NOT linear"
-        let target = last.cpu < 2 ? "met" : "MISSED"
+        let target = last.wall < 2 ? "met" : "MISSED"
+        let memory = last.bytesPerEntity < 5 * 1024 ? "met" : "MISSED"
         return [
             "CPU time per entity, \(last.entities) vs \(first.entities) entities: \(Cell.fixed(growth, 2))x (\(shape))",
             "\(last.entities) entities: \(Cell.fixed(last.wall, 3)) s wall, \(Cell.fixed(last.cpu, 3)) s CPU (target < 2 s: \(target))",
+            "\(last.entities) entities: \(Cell.fixed(last.bytesPerEntity / 1024, 1)) KB of peak memory per entity (target < 5 KB: \(memory))",
         ]
+    }
+}
+
+/// The wall-clock and thread CPU time of each stage, from the stage observer's calls.
+final class StageClock: @unchecked Sendable {
+    private(set) var samples: [GeneratorStage: Timing.Sample] = [:]
+    private var current: (stage: GeneratorStage, wall: ContinuousClock.Instant, cpu: Double)?
+
+    /// A stage starts: the previous one ends.
+    func start(_ stage: GeneratorStage) {
+        stop()
+        current = (stage, ContinuousClock.now, Timing.threadCPUSeconds())
+    }
+
+    /// The running stage ends.
+    func stop() {
+        guard let current else { return }
+        let parts = (ContinuousClock.now - current.wall).components
+        samples[current.stage] = Timing.Sample(
+            wall: Double(parts.seconds) + Double(parts.attoseconds) * 1e-18, cpu: Timing.threadCPUSeconds() - current.cpu)
+        self.current = nil
     }
 }
 

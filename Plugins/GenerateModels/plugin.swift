@@ -9,7 +9,9 @@ import PackagePlugin
 ///
 /// For each selected target with `.model` files it runs `modelgen generate --output
 /// <target folder>/Generated <target folder>`, so the files are named as the build plugin names
-/// them. `--check` writes nothing and fails when a generated file is missing or stale.
+/// them, with `--config <target folder>/modelgen.json` when the target has that file (SPEC §10;
+/// `--access-level` given here overrides its `accessLevel`). `--check` writes nothing and fails
+/// when a generated file is missing or stale.
 /// Without `--target`, every target of the package that has `.model` files is processed.
 /// Do not apply the `ModelGenPlugin` build plugin to a target whose generated code is committed:
 /// its declarations would be compiled twice.
@@ -17,6 +19,8 @@ import PackagePlugin
 struct GenerateModels: CommandPlugin {
     /// The folder, inside a target's source folder, that receives the generated files.
     static let generatedFolderName = "Generated"
+    /// The configuration file a target may hold beside its models (SPEC §10).
+    static let configurationFileName = "modelgen.json"
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
@@ -39,6 +43,10 @@ struct GenerateModels: CommandPlugin {
             let output = target.directoryURL.appending(path: Self.generatedFolderName, directoryHint: .notDirectory)
             var arguments = ["generate", "--output", Self.absolutePath(output)]
             if check { arguments.append("--check") }
+            let configuration = target.directoryURL.appending(path: Self.configurationFileName, directoryHint: .notDirectory)
+            if FileManager.default.fileExists(atPath: configuration.path(percentEncoded: false)) {
+                arguments += ["--config", Self.absolutePath(configuration)]
+            }
             if let level = accessLevels.first { arguments += ["--access-level", level] }
             arguments.append(Self.absolutePath(target.directoryURL))
             let status = try run(tool, arguments)

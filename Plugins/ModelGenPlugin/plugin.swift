@@ -8,8 +8,11 @@ import PackagePlugin
 /// directory. The declared outputs are the names `modelgen generate` gives files found inside
 /// a folder input (SPEC §4): `Stem.model.swift`, and `Sub_Dir_Stem.model.swift` for a file in
 /// `Sub/Dir/`, so two same-named models in different subfolders never collide. SwiftPM runs
-/// the command only when an output is missing or an input (a `.model` file or the `modelgen`
-/// executable) changed.
+/// the command only when an output is missing or an input (a `.model` file, the target's
+/// `modelgen.json` or the `modelgen` executable) changed.
+///
+/// A `modelgen.json` in the target's folder (SPEC §10: `{"accessLevel": "public"}`, …) is passed
+/// with `--config` and declared as an input, so editing it reruns the generator.
 @main
 struct ModelGenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -26,6 +29,7 @@ struct ModelGenPlugin: BuildToolPlugin {
                 tool: try context.tool(named: "modelgen").url,
                 inputs: [sourceTarget.directoryURL],
                 models: models,
+                configuration: ModelGenCommand.configuration(in: sourceTarget.directoryURL),
                 outputDirectory: outputDirectory,
                 outputs: outputs,
                 targetName: target.name
@@ -42,6 +46,8 @@ enum ModelGenCommand {
     ///   - tool: The `modelgen` executable.
     ///   - inputs: What is passed to `modelgen generate` as INPUT (absolute paths).
     ///   - models: Every `.model` file the inputs stand for; declared as inputs so an edit reruns the command.
+    ///   - configuration: The target's `modelgen.json`, if it has one: passed with `--config` and
+    ///     declared as an input, with the templates of the folder its `templates` key names.
     ///   - outputDirectory: The `--output` directory, inside the plugin work directory.
     ///   - outputs: The files `modelgen generate` writes, declared so SwiftPM compiles them.
     ///   - targetName: Shown in the build log.
@@ -49,19 +55,45 @@ enum ModelGenCommand {
         tool: URL,
         inputs: [URL],
         models: [URL],
+        configuration: URL?,
         outputDirectory: URL,
         outputs: [URL],
         targetName: String
     ) -> Command {
         let count = models.count == 1 ? "1 model file" : "\(models.count) model files"
+        let configArguments = configuration.map { ["--config", absolutePath($0)] } ?? []
         return .buildCommand(
             displayName: "ModelGen: generating Swift for '\(targetName)' from \(count)",
             executable: tool,
-            arguments: ["generate", "--output", absolutePath(outputDirectory)] + inputs.map(absolutePath),
+            arguments: ["generate", "--output", absolutePath(outputDirectory)] + configArguments + inputs.map(absolutePath),
             environment: [:],
-            inputFiles: [tool] + models,
+            inputFiles: [tool] + models + (configuration.map { [$0] + templateFiles(namedBy: $0) } ?? []),
             outputFiles: outputs
         )
+    }
+
+    /// The name of the configuration file a target may hold beside its models (SPEC §10).
+    static let configurationFileName = "modelgen.json"
+
+    /// The `*.mustache` files of the templates folder a configuration names (`"templates"`, relative
+    /// to the file), so that editing one reruns the generator. Nothing when the file does not parse
+    /// or names no folder (`modelgen` reports a bad file itself).
+    static func templateFiles(namedBy configuration: URL) -> [URL] {
+        guard let data = FileManager.default.contents(atPath: configuration.path(percentEncoded: false)),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let path = object["templates"] as? String, !path.isEmpty
+        else { return [] }
+        let folder = path.hasPrefix("/")
+            ? URL(filePath: path, directoryHint: .isDirectory)
+            : configuration.deletingLastPathComponent().appending(path: path, directoryHint: .isDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))) ?? []
+        return names.filter { $0.hasSuffix(".mustache") }.sorted().map { folder.appending(path: $0, directoryHint: .notDirectory) }
+    }
+
+    /// The `modelgen.json` directly inside `folder`, if there is one.
+    static func configuration(in folder: URL) -> URL? {
+        let file = folder.appending(path: configurationFileName, directoryHint: .notDirectory)
+        return FileManager.default.fileExists(atPath: file.path(percentEncoded: false)) ? file : nil
     }
 }
 
@@ -109,17 +141,20 @@ import XcodeProjectPlugin
 
 /// Xcode projects: Xcode targets have no source folder, so the target's `.model` files are
 /// passed one by one and each output is named `Stem.model.swift` (two `.model` files with the
-/// same name in one Xcode target are a usage error reported by `modelgen`).
+/// same name in one Xcode target are a usage error reported by `modelgen`); a `modelgen.json`
+/// among the target's files is its configuration.
 extension ModelGenPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         let models = target.inputFiles.map(\.url).filter { $0.pathExtension == "model" }
         guard !models.isEmpty else { return [] }
         let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources", directoryHint: .notDirectory)
+        let configuration = target.inputFiles.map(\.url).first { $0.lastPathComponent == ModelGenCommand.configurationFileName }
         return [
             ModelGenCommand.generate(
                 tool: try context.tool(named: "modelgen").url,
                 inputs: models,
                 models: models,
+                configuration: configuration,
                 outputDirectory: outputDirectory,
                 outputs: models.map { outputDirectory.appending(path: GeneratedFileName.forModel($0)) },
                 targetName: target.displayName

@@ -3,11 +3,13 @@
 # (Makefiles, Xcode run-script phases, other build systems). See README.md beside this script.
 #
 #   modelgen-prebuild.sh [--output DIR] [--modelgen PATH] [--access-level LEVEL] [--templates DIR]
-#                        [--warnings-as-errors] [--quiet] INPUT...
+#                        [--warnings-as-errors] [--config FILE] [--quiet] INPUT...
 #
 # INPUT is .model files or folders, as for `modelgen generate`. `modelgen generate` runs only when
-# an expected output is missing, or a .model file (or the modelgen binary) is newer than the last
-# successful generation, or the options changed; otherwise nothing happens and nothing is touched.
+# an expected output is missing, or a .model file, the configuration (or the modelgen binary) is
+# newer than the last successful generation, or the options changed; otherwise nothing happens
+# and nothing is touched. The configuration is --config FILE, else the modelgen.json at the top of
+# a folder INPUT (as the plugins read the target's), if exactly one folder INPUT has one.
 #
 # Which modelgen: --modelgen PATH, else $MODELGEN, else `modelgen` on PATH, else it is built with
 # `swift build -c release --product modelgen` from the ModelGen package ($MODELGEN_PACKAGE, or the
@@ -23,6 +25,7 @@ usage() {
 
 output="Generated"
 modelgen="${MODELGEN:-}"
+config=""
 quiet=0
 options=()
 inputs=()
@@ -31,6 +34,7 @@ while [ $# -gt 0 ]; do
         --output) [ $# -ge 2 ] || usage; output="$2"; shift 2 ;;
         --modelgen) [ $# -ge 2 ] || usage; modelgen="$2"; shift 2 ;;
         --access-level|--templates) [ $# -ge 2 ] || usage; options+=("$1" "$2"); shift 2 ;;
+        --config) [ $# -ge 2 ] || usage; config="$2"; shift 2 ;;
         --warnings-as-errors) options+=("$1"); shift ;;
         --quiet) quiet=1; shift ;;
         -h|--help) usage ;;
@@ -83,6 +87,26 @@ for input in "${inputs[@]}"; do
     fi
 done
 
+# --- The configuration (SPEC §10) ---------------------------------------------------------------
+if [ -z "$config" ]; then
+    found=()
+    for input in "${inputs[@]}"; do
+        if [ -d "$input" ] && [ -f "${input%/}/modelgen.json" ]; then found+=("${input%/}/modelgen.json"); fi
+    done
+    if [ ${#found[@]} -gt 1 ]; then
+        echo "modelgen-prebuild: several folder inputs hold a modelgen.json (${found[*]}): choose one with --config" >&2
+        exit 2
+    fi
+    [ ${#found[@]} -eq 1 ] && config="${found[0]}"
+fi
+if [ -n "$config" ]; then
+    if [ ! -f "$config" ]; then
+        echo "modelgen-prebuild: no such configuration file: $config" >&2
+        exit 2
+    fi
+    options+=(--config "$config")
+fi
+
 # --- Up to date? -------------------------------------------------------------------------------
 # The stamp records the last successful generation and its command line: modelgen leaves files
 # whose content did not change untouched, so their own dates cannot tell.
@@ -100,7 +124,7 @@ else
         if [ ! -f "$file" ]; then stale="missing $file"; break; fi
     done
     if [ -z "$stale" ]; then
-        for model in "${models[@]+"${models[@]}"}"; do
+        for model in "${models[@]+"${models[@]}"}" ${config:+"$config"}; do
             if [ ! "$stamp" -nt "$model" ]; then stale="$model changed"; break; fi
         done
     fi

@@ -11,18 +11,23 @@ public enum FrontEndOracle {
     /// The file name the fuzzed bytes are read as.
     public static let path = "Fuzz.model"
 
-    /// Runs the whole front end on `bytes` (lex, parse, check, render diagnostics, generate to
-    /// memory, draw diagrams, format) and checks the properties:
+    /// Runs the whole front end on `bytes` through `ModelGen` (load, parse, check, generate to
+    /// memory; render diagnostics, draw diagrams, format) and checks the properties:
+    /// - the run ends with a result (an in-memory input this small never stops it with an error);
     /// - an input with an error has at least one error diagnostic;
     /// - every diagnostic (and note) position lies inside the input;
-    /// - an accepted input generates Swift without a template error, the same text twice, and
-    ///   renders as diagrams;
+    /// - an accepted input generates Swift, the same text twice, and renders as diagrams;
     /// - an input that parses formats to text that parses and formats to itself; formatting an
     ///   accepted input keeps it accepted and generating the same Swift.
     /// Returns the violations found (empty when the input behaves).
     public static func check(_ bytes: [UInt8]) -> [Violation] {
         let source = SourceFile(path: path, bytes: bytes)
-        let result = LintRun.run([source])
+        let result: GeneratorResult
+        do {
+            result = try run(source)
+        } catch {
+            return [Violation(description: "the run stopped with a \(error.kind) error: \(error.message)")]
+        }
         var violations: [Violation] = []
         if result.schema == nil && result.errorCount == 0 {
             violations.append(Violation(description: "input rejected without any error diagnostic"))
@@ -38,45 +43,46 @@ public enum FrontEndOracle {
         _ = DiagnosticJSON.encode(result.diagnostics)
         var generated: String?
         if let schema = result.schema {
-            _ = DotDiagram.render(schema)
-            _ = MermaidDiagram.render(schema)
-            do {
-                generated = try generate(schema)
-                if try generate(schema) != generated {
-                    violations.append(Violation(description: "generation is not deterministic"))
-                }
-            } catch {
-                violations.append(Violation(description: "accepted input fails to generate: \(error)"))
+            _ = ModelGen.diagram(of: schema, format: .dot)
+            _ = ModelGen.diagram(of: schema, format: .mermaid)
+            generated = result.outputs.first?.contents
+            if generated == nil {
+                violations.append(Violation(description: "accepted input generated no file"))
+            } else if (try? run(source))?.outputs.first?.contents != generated {
+                violations.append(Violation(description: "generation is not deterministic"))
             }
         }
         violations += formatViolations(source, generated: generated)
         return violations
     }
 
-    /// The Swift generated for the oracle's one input file.
-    static func generate(_ schema: CheckedSchema) throws -> String {
-        try CodeGenerator().generate(schema, for: GenerationInput(path: path))
+    /// One run of the generator on the oracle's one input file, keeping the output in memory.
+    static func run(_ source: SourceFile) throws(GeneratorError) -> GeneratorResult {
+        try ModelGen.run(.files([source]), options: GeneratorOptions(output: .inMemory))
     }
 
     /// Formatting properties: a file that parses formats to text that parses and formats to
     /// itself; the formatted text of an accepted file is accepted and generates the same Swift.
     static func formatViolations(_ source: SourceFile, generated: String?) -> [Violation] {
-        guard let formatted = ModelFormatter.format(source).text else { return [] }
-        let reformatted = ModelFormatter.format(SourceFile(path: path, text: formatted))
-        guard let again = reformatted.text else {
+        guard let formatted = (try? ModelGen.format(.files([source])))?.formatted.first else { return [] }
+        let reformatted: FormatResult
+        do {
+            reformatted = try ModelGen.format(.files([SourceFile(path: path, text: formatted)]))
+        } catch {
+            return [Violation(description: "formatting the formatted text stopped: \(error.message)")]
+        }
+        guard let again = reformatted.formatted.first else {
             let first = reformatted.diagnostics.first.map { "\($0.rule) '\($0.message)'" } ?? ""
             return [Violation(description: "formatted text does not parse: \(first)")]
         }
         var violations: [Violation] = []
         if again != formatted { violations.append(Violation(description: "formatting is not idempotent")) }
         if let generated {
-            let checked = LintRun.run([SourceFile(path: path, text: formatted)])
-            if let schema = checked.schema {
-                if (try? generate(schema)) != generated {
-                    violations.append(Violation(description: "formatting changed the generated code"))
-                }
-            } else {
+            let checked = try? run(SourceFile(path: path, text: formatted))
+            if checked?.schema == nil {
                 violations.append(Violation(description: "formatted text of an accepted input is rejected"))
+            } else if checked?.outputs.first?.contents != generated {
+                violations.append(Violation(description: "formatting changed the generated code"))
             }
         }
         return violations

@@ -11,6 +11,9 @@ enum Usage {
       modelgen diagram  [--format mermaid|dot] INPUT...
       modelgen --help | help [COMMAND] | --version
 
+    Every command that reads models also takes --config FILE: a modelgen.json whose settings
+    ({"accessLevel": "public"}, …) apply under the command-line flags.
+
     COMMANDS:
       generate   Check the models and write one Swift file per model file
       lint       Check the models and report diagnostics
@@ -28,7 +31,7 @@ enum Usage {
 
     USAGE: modelgen generate [--output DIR] [--access-level internal|public|package]
                              [--templates DIR] [--check] [--warnings-as-errors]
-                             [--diagnostics-format text|json] INPUT...
+                             [--diagnostics-format text|json] [--config FILE] INPUT...
 
     OPTIONS:
       --output DIR              Folder for the generated files (default: .)
@@ -39,22 +42,27 @@ enum Usage {
       --check                   Write nothing; exit 1 naming each missing or stale output
       --warnings-as-errors      Exit 1 when there are warnings
       --diagnostics-format F    text (default, on standard error) or json (on standard output)
+      --config FILE             Settings from a modelgen.json: accessLevel, templates, output
+                                (folders relative to the file), warningsAsErrors,
+                                diagnosticsFormat; flags given here override them
 
-    EXIT STATUS: 0 done, 1 model errors or stale output, 2 bad usage or unreadable input
-                 or unwritable output.
+    EXIT STATUS: 0 done, 1 model errors or stale output, 2 bad usage, unreadable input or
+                 configuration, inputs over 16 MB, or unwritable output.
 
     """
 
     static let lint = """
     OVERVIEW: check the models and report diagnostics (nothing is written)
 
-    USAGE: modelgen lint [--warnings-as-errors] [--diagnostics-format text|json] INPUT...
+    USAGE: modelgen lint [--warnings-as-errors] [--diagnostics-format text|json] [--config FILE] INPUT...
 
     OPTIONS:
       --warnings-as-errors      Exit 1 when there are warnings
       --diagnostics-format F    text (default): diagnostics then a summary line such as
                                 '1 error, 2 warnings' on standard error;
                                 json: one JSON array on standard output
+      --config FILE             Settings from a modelgen.json (warningsAsErrors,
+                                diagnosticsFormat); flags given here override them
 
     EXIT STATUS: 0 no errors (warnings allowed), 1 errors (or warnings with
                  --warnings-as-errors), 2 bad usage, unreadable input or no .model file found.
@@ -64,21 +72,23 @@ enum Usage {
     static let format = """
     OVERVIEW: rewrite model files in the canonical layout (comments are kept)
 
-    USAGE: modelgen format [--check | --in-place] INPUT...
+    USAGE: modelgen format [--check | --in-place] [--config FILE] INPUT...
 
     OPTIONS:
       --check       Write nothing; exit 1 naming each file that is not formatted
       --in-place    Rewrite the files (without it the formatted text goes to standard output)
+      --config FILE A modelgen.json, checked (none of its settings changes formatting)
 
     """
 
     static let diagram = """
     OVERVIEW: print the entities, their inheritance and relationships as a diagram
 
-    USAGE: modelgen diagram [--format mermaid|dot] INPUT...
+    USAGE: modelgen diagram [--format mermaid|dot] [--config FILE] INPUT...
 
     OPTIONS:
       --format F    mermaid (default) or dot
+      --config FILE A modelgen.json, checked (none of its settings changes a diagram)
 
     """
 

@@ -15,6 +15,7 @@ import Testing
 struct IntegrationTests {
     let tripsDemo = SamplePackage(directory: Workspace.tripsDemo, scratchPath: Workspace.scratchPath(for: "TripsDemo"))
     let spaced = SamplePackage(directory: Workspace.spacedTarget, scratchPath: Workspace.scratchPath(for: "SpacedTarget"))
+    let publicModels = SamplePackage(directory: Workspace.publicModels, scratchPath: Workspace.scratchPath(for: "PublicModels"))
 
     /// Builds `package` once, or twice when the first build ran the generator, failing on a build error.
     ///
@@ -130,6 +131,85 @@ extension IntegrationTests {
         let expectedStart = "\(broken.path(percentEncoded: false)):3:"
         let diagnostic = build.output.split(separator: "\n").first { $0.hasPrefix(expectedStart) }
         #expect(diagnostic?.contains(": error: ") == true, "no absolute diagnostic line for Broken.model:\n\(build.output)")
+    }
+}
+
+// MARK: - modelgen.json (SPEC §10)
+
+extension IntegrationTests {
+    static let catalogConfiguration = "Sources/Catalog/modelgen.json"
+
+    @Test("A library target's modelgen.json makes its models public to a second target, which builds and runs")
+    func configurationMakesModelsPublicAcrossModules() throws {
+        let build = try publicModels.build()
+        try #require(build.status == 0, "swift build failed:\n\(build.output)")
+        let run = try publicModels.run("Shop")
+        #expect(run.status == 0, "Shop failed:\n\(run.output)")
+        #expect(run.output.contains("products: Lamp 19.5 ([4])"), "unexpected output:\n\(run.output)")
+    }
+
+    @Test("Editing modelgen.json reruns the generator with its settings")
+    func editingTheConfigurationRegenerates() throws {
+        let configuration = Workspace.publicModels.appending(path: Self.catalogConfiguration)
+        let original = try String(contentsOf: configuration, encoding: .utf8)
+        defer { try? original.write(to: configuration, atomically: true, encoding: .utf8) }
+        try buildUntilSettled(publicModels)
+
+        // Internal models are invisible to the Shop module: its build fails.
+        try "{\"accessLevel\": \"internal\"}\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let internalBuild = try publicModels.build()
+        #expect(internalBuild.ranGenerator, "editing modelgen.json did not rerun the generator:\n\(internalBuild.output)")
+        #expect(internalBuild.status != 0, "Shop built against internal models:\n\(internalBuild.output)")
+
+        // An unknown key is a usage error naming the key, shown in the build output.
+        try "{\"acessLevel\": \"public\"}\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let unknown = try publicModels.build()
+        #expect(unknown.status != 0)
+        #expect(unknown.output.contains("unknown key 'acessLevel'"), "no message naming the key:\n\(unknown.output)")
+
+        try original.write(to: configuration, atomically: true, encoding: .utf8)
+        let restored = try publicModels.build()
+        #expect(restored.status == 0, "swift build failed after restoring modelgen.json:\n\(restored.output)")
+    }
+
+    /// With the templates inside the target's folder (as docs/Plugins.md advises), adding them
+    /// makes SwiftPM run the plugin again, which declares them as inputs.
+    @Test("Templates named by modelgen.json inside the target are inputs of the build: editing one regenerates")
+    func configurationTemplatesAreInputs() throws {
+        let configuration = Workspace.publicModels.appending(path: Self.catalogConfiguration)
+        let original = try String(contentsOf: configuration, encoding: .utf8)
+        let templates = Workspace.publicModels.appending(path: "Sources/Catalog/Templates", directoryHint: .isDirectory)
+        defer {
+            try? original.write(to: configuration, atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(at: templates)
+        }
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        let header = templates.appending(path: "file.mustache")
+        func writeHeader(_ text: String) throws {
+            try "{{<file}}{{$header}}// \(text) {{fileName}}{{/header}}{{/file}}\n".write(to: header, atomically: true, encoding: .utf8)
+        }
+        try writeHeader("First header for")
+        try "{\"accessLevel\": \"public\", \"templates\": \"Templates\"}\n".write(to: configuration, atomically: true, encoding: .utf8)
+        try buildUntilSettled(publicModels)
+        #expect(try publicModels.generatedText("Catalog.model.swift").hasPrefix("// First header for Catalog.model\n"))
+
+        try writeHeader("Second header for")
+        let edited = try publicModels.build()
+        #expect(edited.status == 0, "swift build failed:\n\(edited.output)")
+        #expect(edited.ranGenerator, "editing a template did not rerun the generator:\n\(edited.output)")
+        #expect(try publicModels.generatedText("Catalog.model.swift").hasPrefix("// Second header for Catalog.model\n"))
+    }
+
+    @Test("generate-models passes the target's modelgen.json")
+    func commandPluginReadsTheConfiguration() throws {
+        let generated = Workspace.publicModels.appending(path: "Sources/Catalog/Generated", directoryHint: .isDirectory)
+        try? FileManager.default.removeItem(at: generated)
+        defer { try? FileManager.default.removeItem(at: generated) }
+        let result = try publicModels.swift(["package", "--scratch-path", publicModels.scratchPath.path(percentEncoded: false),
+                                             "--allow-writing-to-package-directory", "generate-models", "--target", "Catalog"])
+        try #require(result.status == 0, "generate-models failed:\n\(result.output)")
+        let text = try String(contentsOf: generated.appending(path: "Catalog.model.swift"), encoding: .utf8)
+        #expect(text.contains("public class Product: ModelStore.ModelObject {"))
     }
 }
 

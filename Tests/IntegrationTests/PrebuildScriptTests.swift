@@ -1,22 +1,53 @@
 import Foundation
 import Testing
 
+/// A temporary folder with a `Models` folder, where `modelgen-prebuild.sh` runs with the
+/// `modelgen` built for this test run (`--output Generated Models`).
+final class PrebuildFolder {
+    let work = FileManager.default.temporaryDirectory.appending(path: "modelgen-prebuild-\(UUID().uuidString)", directoryHint: .isDirectory)
+    var models: URL { work.appending(path: "Models", directoryHint: .isDirectory) }
+    private let script = Workspace.root.appending(path: "Scripts/prebuild/modelgen-prebuild.sh").path(percentEncoded: false)
+    private let modelgen: String
+
+    init() throws {
+        modelgen = try Workspace.builtExecutable("modelgen").path(percentEncoded: false)
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    /// Writes `text` to `path` below `Models` (folders created), dated `secondsAhead` from now
+    /// (by default a minute ago, so a generation that follows is surely newer).
+    @discardableResult
+    func write(_ text: String, to path: String, secondsAhead: TimeInterval = -60) throws -> URL {
+        let url = models.appending(path: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(secondsAhead)], ofItemAtPath: url.path(percentEncoded: false))
+        return url
+    }
+
+    /// The generated file `name`.
+    func output(_ name: String) -> URL {
+        work.appending(path: "Generated/\(name)")
+    }
+
+    /// One run of the script.
+    func prebuild() throws -> ProcessResult {
+        try Shell.run("bash", [script, "--modelgen", modelgen, "--output", "Generated", "Models"], in: work)
+    }
+}
+
 /// `Scripts/prebuild/modelgen-prebuild.sh`, run with the `modelgen` built for this test run.
 extension IntegrationTests {
     @Test("The prebuild script generates once, then only when a model is newer")
     func prebuildScriptRegeneratesOnlyWhenStale() throws {
-        let script = Workspace.root.appending(path: "Scripts/prebuild/modelgen-prebuild.sh").path(percentEncoded: false)
-        let modelgen = try Workspace.builtExecutable("modelgen").path(percentEncoded: false)
-        let work = FileManager.default.temporaryDirectory.appending(path: "modelgen-prebuild-\(UUID().uuidString)", directoryHint: .isDirectory)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let travel = work.appending(path: "Models/Travel", directoryHint: .isDirectory)
-        try FileManager.default.createDirectory(at: travel, withIntermediateDirectories: true)
-        let model = travel.appending(path: "Trips.model")
-        try FileManager.default.copyItem(at: Workspace.root.appending(path: "Samples/Trips.model"), to: model)
-        let output = work.appending(path: "Generated/Travel_Trips.model.swift").path(percentEncoded: false)
-        func prebuild() throws -> ProcessResult {
-            try Shell.run("bash", [script, "--modelgen", modelgen, "--output", "Generated", "Models"], in: work)
-        }
+        let folder = try PrebuildFolder()
+        let model = try folder.write(try String(contentsOf: Workspace.root.appending(path: "Samples/Trips.model"), encoding: .utf8), to: "Travel/Trips.model")
+        let output = folder.output("Travel_Trips.model.swift").path(percentEncoded: false)
+        let prebuild = folder.prebuild
 
         let first = try prebuild()
         try #require(first.status == 0, "prebuild failed:\n\(first.output)")
@@ -37,5 +68,28 @@ extension IntegrationTests {
         let broken = try prebuild()
         #expect(broken.status == 1, "a broken model did not fail the prebuild:\n\(broken.output)")
         #expect(broken.output.contains("Trips.model:1:"), "no diagnostic for the broken model:\n\(broken.output)")
+    }
+
+    @Test("The prebuild script reads the modelgen.json of a folder input, and reruns when it changes")
+    func prebuildScriptReadsTheConfiguration() throws {
+        let folder = try PrebuildFolder()
+        try folder.write("entity Thing {\n    name: String\n}\n", to: "Thing.model")
+        try folder.write("{\"accessLevel\": \"public\"}\n", to: "modelgen.json")
+        let output = folder.output("Thing.model.swift")
+
+        let first = try folder.prebuild()
+        try #require(first.status == 0, "prebuild failed:\n\(first.output)")
+        #expect(try String(contentsOf: output, encoding: .utf8).contains("public class Thing"))
+        #expect(try folder.prebuild().output.contains("up to date"))
+
+        try folder.write("{\"accessLevel\": \"package\"}\n", to: "modelgen.json", secondsAhead: 2)
+        let changed = try folder.prebuild()
+        #expect(changed.output.contains("generating"), "did not regenerate after modelgen.json changed:\n\(changed.output)")
+        #expect(try String(contentsOf: output, encoding: .utf8).contains("package class Thing"))
+
+        try folder.write("{\"access\": 1}\n", to: "modelgen.json", secondsAhead: 4)
+        let bad = try folder.prebuild()
+        #expect(bad.status == 2, "a bad modelgen.json did not fail the prebuild with a usage error:\n\(bad.output)")
+        #expect(bad.output.contains("unknown key 'access'"))
     }
 }

@@ -15,6 +15,9 @@ enum Workspace {
     /// The fixture with a target named `Spaced Target` and two `Stop.model` files.
     static let spacedTarget = root.appending(path: "Tests/IntegrationTests/Fixtures/SpacedTarget", directoryHint: .isDirectory)
 
+    /// The fixture whose library target's `modelgen.json` makes its models public to a second target.
+    static let publicModels = root.appending(path: "Tests/IntegrationTests/Fixtures/PublicModels", directoryHint: .isDirectory)
+
     /// An executable of this package built by the outer `swift test` (the test target depends on it).
     static func builtExecutable(_ name: String) throws -> URL {
         let candidates = [
@@ -82,6 +85,14 @@ struct SamplePackage {
     /// Runs the built executable `name` with `arguments`.
     func run(_ name: String, _ arguments: [String] = []) throws -> ProcessResult {
         try Shell.run(executable(name).path(percentEncoded: false), arguments, in: directory)
+    }
+
+    /// The text of the Swift file `name` the build plugin wrote for this package.
+    func generatedText(_ name: String) throws -> String {
+        let outputs = scratchPath.appending(path: "plugins/outputs", directoryHint: .isDirectory)
+        let walker = FileManager.default.enumerator(at: outputs, includingPropertiesForKeys: nil)
+        let file = try #require(walker?.compactMap { $0 as? URL }.first { $0.lastPathComponent == name }, "no generated \(name)")
+        return try String(contentsOf: file, encoding: .utf8)
     }
 
     /// The Swift files the build plugin wrote for this package, by file name.

@@ -244,3 +244,26 @@ import Testing
         #expect(text.contains("internal class Thing: ModelStore.ModelObject {"))
     }
 }
+
+/// SPEC §4 leaves the size of inputs open; a run refuses more than 16 MB of model text with a
+/// usage error before reading it, instead of running out of memory (docs/Generation.md).
+@Suite struct InputSizeLimitCLITests {
+    @Test func inputsPastTheLimitAreAUsageErrorAndWriteNothing() throws {
+        let root = try TemporaryFolder.make(["Models/Small.model": "entity Small {\n    name: String\n}\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        // 17 MB of comment lines: a valid model, just too large.
+        let line = "// " + String(repeating: "x", count: 1020) + "\n"
+        let huge = String(repeating: line, count: 17 * 1024)
+        try Data(huge.utf8).write(to: root.appendingPathComponent("Models/Huge.model"))
+        let result = try ToolRunner.run(["generate", "--output", "out", "Models"], in: root)
+        #expect(result.status == 2)
+        #expect(result.stderr == """
+            modelgen: the inputs hold more than 16 MB of model text (17 MB up to 'Models/Huge.model'): \
+            split the model into several runs, each under the limit; see 'modelgen help generate'
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("out").path))
+        let lint = try ToolRunner.run(["lint", "Models/Small.model"], in: root)
+        #expect(lint.status == 0)
+    }
+}

@@ -4,7 +4,7 @@
 // cascades deletes is marked), and one edge from each property or field of a struct type to the struct.
 
 /// The drawable content of a checked schema, in schema order.
-public struct DiagramModel: Hashable, Sendable {
+struct DiagramModel: Hashable, Sendable {
     /// One box per entity, then one per struct.
     public struct Node: Hashable, Sendable {
         /// The entity's name, or the struct's qualified name (`Theme.Palette`).

@@ -9,7 +9,7 @@
 /// red, with a filled diamond at each end whose deletion cascades to the other end, so the delete
 /// graph reads at a glance. Each struct is a dashed record node (`«struct» Name`, then its fields),
 /// with a dashed edge from each entity or struct that holds it (a diamond at the holder).
-public enum DotDiagram {
+enum DotDiagram {
     /// The diagram text, ending with a newline. Deterministic: the same schema gives the same bytes.
     public static func render(_ schema: CheckedSchema) -> String {
         render(DiagramModel(schema))

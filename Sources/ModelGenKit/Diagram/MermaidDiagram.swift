@@ -9,7 +9,7 @@
 /// carries a composition diamond (`*--`): deleting a model there deletes the models at the other end,
 /// so the diamonds trace the delete graph. Each struct is a class marked `<<struct>>`, with a dotted
 /// composition line (`*..`) from each entity or struct that holds it.
-public enum MermaidDiagram {
+enum MermaidDiagram {
     /// The diagram text, ending with a newline. Deterministic: the same schema gives the same bytes.
     public static func render(_ schema: CheckedSchema) -> String {
         render(DiagramModel(schema))

@@ -5,7 +5,7 @@
 /// nothing aligned. Every comment is kept, next to the code it was next to; the source's blank
 /// lines between members are kept (at most one). Formatting never changes what the file means,
 /// and formatting formatted text changes nothing.
-public enum ModelFormatter {
+enum ModelFormatter {
     /// Parses and formats one file. The text is `nil` when the file has syntax errors (then
     /// `diagnostics` holds them): a file that does not parse is never formatted.
     public static func format(_ source: SourceFile) -> (text: String?, diagnostics: [Diagnostic]) {

@@ -1,13 +1,13 @@
 // LANG-GENERATION: the constructs the language front end checks (issue #14) but generation does not
-// support yet. `modelgen generate` reports each as an error instead of emitting wrong code; this file
-// goes away when generation supports them.
+// support yet. A run that generates (`GeneratorPipeline.run`, any `OutputMode` but `.lint`) reports
+// each as an error instead of emitting wrong code; this file goes away when generation supports them.
 
 /// Finds what a checked schema uses that the generator cannot generate yet.
-public enum PendingGeneration {
+enum PendingGeneration {
     /// One `unsupported-type` error per use of a construct that is not generated yet: a struct, an enum
     /// whose cases carry associated values, a declared `id`, `@Entity(originalName:)`. Sorted by
     /// position within each file; empty when everything can be generated.
-    public static func diagnostics(for schema: CheckedSchema) -> [Diagnostic] {
+    static func diagnostics(for schema: CheckedSchema) -> [Diagnostic] {
         var found: [Diagnostic] = []
         func pending(_ what: String, at range: SourceRange) {
             found.append(.error(.unsupportedType, "\(what) is not generated yet: 'modelgen lint' accepts it, but this version of 'generate' cannot write its Swift code", at: range))

@@ -1,36 +1,36 @@
 import Foundation
 
 /// A template that cannot be loaded or parsed (a usage error of `--templates`).
-public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
+struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible {
+    var message: String
 
-    public init(_ message: String) {
+    init(_ message: String) {
         self.message = message
     }
 
-    public var description: String { message }
+    var description: String { message }
 }
 
 /// The templates of a run: the built-in ones (compiled into the binary from `Templates/`), each
 /// replaceable by a file of the same name in a `--templates` folder. A replacement may extend the
 /// built-in it replaces: `{{<entity}}…{{/entity}}` inside a user `entity.mustache` means the
 /// built-in `entity`, whose `{{$blocks}}` it can then override.
-public struct TemplateSet: Sendable {
+struct TemplateSet: Sendable {
     /// The name of the template rendered once per generated file.
-    public static let rootTemplateName = "file"
+    static let rootTemplateName = "file"
 
     /// The built-in templates by name (file name without `.mustache`).
-    public static var builtin: [String: String] { BuiltinTemplates.all }
+    static var builtin: [String: String] { BuiltinTemplates.all }
 
     /// Templates from the user, by name; they take precedence over the built-in ones.
-    public var overrides: [String: String]
+    var overrides: [String: String]
 
-    public init(overrides: [String: String] = [:]) {
+    init(overrides: [String: String] = [:]) {
         self.overrides = overrides
     }
 
     /// Loads every `*.mustache` file of `directory` as an override and checks that all templates parse.
-    public init(overridesIn directory: URL) throws(TemplateError) {
+    init(overridesIn directory: URL) throws(TemplateError) {
         let fileManager = FileManager.default
         let names: [String]
         do {
@@ -51,7 +51,7 @@ public struct TemplateSet: Sendable {
     }
 
     /// Parses every template, so that a broken one is reported before anything is generated.
-    public func validate() throws(TemplateError) {
+    func validate() throws(TemplateError) {
         for (name, text) in overrides.sorted(by: { $0.key < $1.key }) {
             do {
                 _ = try MustacheTemplate(text)
@@ -61,19 +61,9 @@ public struct TemplateSet: Sendable {
         }
     }
 
-    /// A renderer that prints values as is (source code, not HTML) with these templates as partials.
-    public var renderer: MustacheRenderer {
+    /// A renderer that prints values as is (source code, not HTML) with these templates as
+    /// partials; it keeps what it parsed for the renders after the first.
+    func renderer() -> MustacheRenderer {
         MustacheRenderer(layers: [overrides, Self.builtin], escaping: .none)
-    }
-
-    /// Renders the template `name` with `value` as its context.
-    public func render(_ name: String, with value: MustacheValue) throws(TemplateError) -> String {
-        do {
-            return try renderer.render(templateNamed: name, with: value)
-        } catch let error as MustacheError {
-            throw TemplateError("template '\(name)': \(error.message)")
-        } catch {
-            throw TemplateError("template '\(name)': \(error)")
-        }
     }
 }

@@ -13,7 +13,7 @@
 ///   `ModelContainer`, `Schema`, `PersistentModel`, `FetchDescriptor`, …) and the Swift and
 ///   Foundation types that generated code names (`String`, `Date`, `UUID`, `Codable`, …), which a
 ///   declaration of the same name would shadow.
-public enum ReservedNames {
+enum ReservedNames {
     /// Property names the generated API uses.
     public static let propertyNames: Set<String> = [
         "persistentModelID", "modelContext", "hasChanges", "isDeleted", "hash", "hashValue",

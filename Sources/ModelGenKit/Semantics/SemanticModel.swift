@@ -1,5 +1,5 @@
 // The semantic stage's working state: every declaration of the run, resolved step by step by the
-// rule families in `Rules/`, then turned into a `CheckedSchema` by `SchemaBuilder`.
+// rule families in `Rules/`, then turned into a `CheckedSchema` by `CheckedSchemaBuilder`.
 // A node that failed to resolve is marked (its `type` is nil, or its hierarchy is broken) and later
 // rules skip it silently, so that one mistake yields one diagnostic.
 

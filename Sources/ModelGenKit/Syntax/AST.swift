@@ -3,7 +3,7 @@
 // enforces it), so no code that walks it recurses as deep as the input's nesting.
 
 /// A name as written, with its range. `isEscaped` is true for a name written in backticks.
-public struct Identifier: Hashable, Sendable, CustomStringConvertible {
+struct Identifier: Hashable, Sendable, CustomStringConvertible {
     public var name: String
     public var range: SourceRange
     public var isEscaped: Bool
@@ -18,7 +18,7 @@ public struct Identifier: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A comment kept for `modelgen format`. `text` is the comment exactly as written, markers included.
-public struct Comment: Hashable, Sendable {
+struct Comment: Hashable, Sendable {
     public enum Kind: Hashable, Sendable { case line, block, doc }
     public var kind: Kind
     public var text: String
@@ -32,7 +32,7 @@ public struct Comment: Hashable, Sendable {
 }
 
 /// A `///` doc comment: the text of each line after `///` (one leading space removed).
-public struct DocComment: Hashable, Sendable {
+struct DocComment: Hashable, Sendable {
     public var lines: [String]
     public var range: SourceRange
 
@@ -43,7 +43,7 @@ public struct DocComment: Hashable, Sendable {
 }
 
 /// One parsed file.
-public struct ModelFile: Sendable {
+struct ModelFile: Sendable {
     public var source: SourceFile
     public var declarations: [Declaration]
     /// Every comment of the file (including doc comments), in source order.
@@ -57,7 +57,7 @@ public struct ModelFile: Sendable {
 }
 
 /// A top-level declaration.
-public enum Declaration: Sendable {
+enum Declaration: Sendable {
     case entity(EntityDecl)
     case enumeration(EnumDecl)
     case container(ContainerDecl)
@@ -84,7 +84,7 @@ public enum Declaration: Sendable {
 }
 
 /// `[@Entity(originalName: "Old")] entity Name[: Base] { members }`
-public struct EntityDecl: Sendable {
+struct EntityDecl: Sendable {
     public var doc: DocComment?
     /// Attributes written before the `entity` keyword (`@Entity(originalName: "Old")`).
     public var attributes: [AttributeDecl]
@@ -110,7 +110,7 @@ public struct EntityDecl: Sendable {
 
 /// `struct Name[: Codable, …] { fields }`, top level or inside an entity: SwiftData's composite
 /// attribute, a Codable value type whose fields are attributes.
-public struct StructDecl: Sendable {
+struct StructDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     /// The conformances written after `:` (`Codable`, `Hashable`, …); they change nothing.
@@ -130,7 +130,7 @@ public struct StructDecl: Sendable {
 }
 
 /// A member of an entity body.
-public enum EntityMember: Sendable {
+enum EntityMember: Sendable {
     case property(PropertyDecl)
     case initializer(InitDecl)
     case enumeration(EnumDecl)
@@ -151,7 +151,7 @@ public enum EntityMember: Sendable {
 }
 
 /// `[attributes] [var] name: Type [= default]`
-public struct PropertyDecl: Sendable {
+struct PropertyDecl: Sendable {
     public var doc: DocComment?
     public var attributes: [AttributeDecl]
     public var hasVar: Bool
@@ -173,7 +173,7 @@ public struct PropertyDecl: Sendable {
 }
 
 /// A type as written. Nesting depth is bounded by the parser.
-public indirect enum TypeKind: Hashable, Sendable {
+indirect enum TypeKind: Hashable, Sendable {
     /// `Name` or `Outer.Inner` (components in order).
     case named([Identifier])
     /// `T?`
@@ -188,7 +188,7 @@ public indirect enum TypeKind: Hashable, Sendable {
     case generic([Identifier], [TypeExpr])
 }
 
-public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
+struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
     public var kind: TypeKind
     public var range: SourceRange
 
@@ -211,7 +211,7 @@ public struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A default value or attribute argument value.
-public indirect enum ExpressionKind: Hashable, Sendable {
+indirect enum ExpressionKind: Hashable, Sendable {
     case string(String)
     /// The integer as written, `_` removed, sign included (`-12`). Kept as text so that out-of-range
     /// values can be diagnosed against the property's type.
@@ -233,7 +233,7 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     case keyPath(KeyPathExpr)
 }
 
-public struct Expression: Hashable, Sendable {
+struct Expression: Hashable, Sendable {
     public var kind: ExpressionKind
     public var range: SourceRange
 
@@ -244,7 +244,7 @@ public struct Expression: Hashable, Sendable {
 }
 
 /// `label: value` or `value` in the arguments of a call (`Date(timeIntervalSinceReferenceDate: 0)`).
-public struct CallArgument: Hashable, Sendable {
+struct CallArgument: Hashable, Sendable {
     public var label: Identifier?
     public var value: Expression
     public var range: SourceRange
@@ -257,7 +257,7 @@ public struct CallArgument: Hashable, Sendable {
 }
 
 /// `\Root.a` or `\.a`.
-public struct KeyPathExpr: Hashable, Sendable {
+struct KeyPathExpr: Hashable, Sendable {
     public var root: Identifier?
     public var components: [Identifier]
     public var range: SourceRange
@@ -270,7 +270,7 @@ public struct KeyPathExpr: Hashable, Sendable {
 }
 
 /// `@Attribute(...)`, `@Relationship(...)`, `@Transient` (or any other `@Name`, diagnosed later).
-public struct AttributeDecl: Sendable {
+struct AttributeDecl: Sendable {
     /// The name after `@`.
     public var name: Identifier
     public var arguments: [AttributeArgument]
@@ -287,7 +287,7 @@ public struct AttributeDecl: Sendable {
 }
 
 /// `label: value` or an unlabeled `value` (e.g. `.unique`).
-public struct AttributeArgument: Sendable {
+struct AttributeArgument: Sendable {
     public var label: Identifier?
     public var value: Expression
     public var range: SourceRange
@@ -300,7 +300,7 @@ public struct AttributeArgument: Sendable {
 }
 
 /// `init(p1, p2) [{ super.init(q1, q2) }]`
-public struct InitDecl: Sendable {
+struct InitDecl: Sendable {
     public var doc: DocComment?
     public var parameters: [Identifier]
     public var superInit: SuperInitCall?
@@ -318,7 +318,7 @@ public struct InitDecl: Sendable {
 }
 
 /// `super.init(q1, q2)`
-public struct SuperInitCall: Sendable {
+struct SuperInitCall: Sendable {
     public var arguments: [Identifier]
     public var range: SourceRange
 
@@ -329,7 +329,7 @@ public struct SuperInitCall: Sendable {
 }
 
 /// `#Unique<E>([\.a], [\.b, \.c])` or `#Index(...)`.
-public struct ConstraintMacro: Sendable {
+struct ConstraintMacro: Sendable {
     public enum Kind: String, Sendable { case unique = "Unique", index = "Index" }
     public var kind: Kind
     public var genericArgument: Identifier?
@@ -347,7 +347,7 @@ public struct ConstraintMacro: Sendable {
 
 /// `enum Name: String[, Codable] { case a, b = "bee" }`, or an enum whose cases carry associated
 /// values (`enum Shape: Codable { case circle(radius: Double), square(Double) }`).
-public struct EnumDecl: Sendable {
+struct EnumDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     /// The inheritance clause as written, in order (`String`, `Codable`). The first is the raw type.
@@ -365,7 +365,7 @@ public struct EnumDecl: Sendable {
 }
 
 /// One case of an enum, with its raw value or its associated values if written.
-public struct EnumCaseDecl: Sendable {
+struct EnumCaseDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     public var rawValue: Expression?
@@ -383,7 +383,7 @@ public struct EnumCaseDecl: Sendable {
 }
 
 /// One associated value of an enum case: `radius: Double` or just `Double`.
-public struct AssociatedValueDecl: Sendable {
+struct AssociatedValueDecl: Sendable {
     public var label: Identifier?
     public var type: TypeExpr
     public var range: SourceRange
@@ -396,7 +396,7 @@ public struct AssociatedValueDecl: Sendable {
 }
 
 /// `container Name { A, B }`
-public struct ContainerDecl: Sendable {
+struct ContainerDecl: Sendable {
     public var doc: DocComment?
     public var name: Identifier
     public var entries: [Identifier]

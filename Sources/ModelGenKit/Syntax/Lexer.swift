@@ -4,7 +4,7 @@
 /// or comments) becomes a `syntax` diagnostic and lexing goes on after it. Tokens are produced on
 /// demand (`nextToken()`), so memory does not grow with the number of tokens, and every step is a
 /// loop over the bytes: input of any size or nesting is handled in linear time.
-public final class Lexer {
+final class Lexer {
     /// The tokens (ending with `.endOfFile`), every comment, and the diagnostics found.
     public struct Result: Sendable {
         public var tokens: [Token]

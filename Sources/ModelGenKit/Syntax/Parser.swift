@@ -4,7 +4,7 @@
 /// most `maximumTypeDepth` levels, default arrays hold literals only, and skipping during error
 /// recovery is a loop with counters. After an error the parser resynchronises at the next member
 /// line of the enclosing body (or the next declaration), so one run reports every independent error.
-public final class Parser {
+final class Parser {
     /// How deeply type expressions may nest (`[[[String]?]]` is 4).
     public static let maximumTypeDepth = 16
 

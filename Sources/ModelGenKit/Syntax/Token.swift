@@ -1,5 +1,5 @@
 /// The kinds of token of the `.model` language (SPEC §2, "Lexical").
-public enum TokenKind: Hashable, Sendable {
+enum TokenKind: Hashable, Sendable {
     /// A name; `Token.text` is the name without backticks.
     case identifier
     /// One of `entity enum case init container super var` (`Token.text` is the keyword).
@@ -27,7 +27,7 @@ public enum TokenKind: Hashable, Sendable {
 /// One token with its range and the doc comment written right before it.
 ///
 /// Tokens are copied often while parsing, so the rare doc comment is kept behind a reference.
-public struct Token: Sendable {
+struct Token: Sendable {
     public var kind: TokenKind
     public var text: String
     public var range: SourceRange

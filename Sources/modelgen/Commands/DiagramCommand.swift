@@ -1,38 +1,33 @@
 import ModelGenKit
 
-/// `modelgen diagram [--format mermaid|dot] INPUT...`
+/// `modelgen diagram [--format mermaid|dot] [--config FILE] INPUT...`
 ///
 /// Checks the inputs as one schema, like `lint`, and prints the diagram of the checked schema on
 /// standard output. Diagnostics go to standard error; with errors nothing is printed and the exit
-/// status is 1 (warnings alone do not stop the diagram).
+/// status is 1 (warnings alone do not stop the diagram). A configuration file is read and checked;
+/// none of its settings changes a diagram.
 enum DiagramCommand: Command {
     static let name = "diagram"
     static let formatOption = "--format"
 
-    /// The diagram languages, by `--format` value.
-    enum Format: String, CaseIterable {
-        case mermaid, dot
-    }
-
     static var argumentSpec: ArgumentSpec {
-        ArgumentSpec(options: [formatOption: Format.allCases.map(\.rawValue)])
+        var spec = ArgumentSpec(options: [formatOption: DiagramFormat.allCases.map(\.rawValue)])
+        ConfigOption.add(to: &spec)
+        return spec
     }
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> Int32 {
-        let format = arguments.options[formatOption].flatMap(Format.init(rawValue:)) ?? .mermaid
-        let loaded: [(input: ModelInput, source: SourceFile)]
+        _ = try ConfigOption.load(arguments)
+        let format = arguments.options[formatOption].flatMap(DiagramFormat.init(rawValue:)) ?? .mermaid
+        let result: DiagramResult
         do {
-            loaded = try ModelLoader.load(arguments.positionals)
+            result = try ModelGen.diagram(.paths(arguments.positionals), format: format)
         } catch {
-            throw UsageError(error.message)
+            return try DiagnosticOptions.text.fail(with: error, console: console)
         }
-        let result = LintRun.run(loaded.map(\.source))
-        DiagnosticOptions(ParsedArguments()).report(result.diagnostics, sources: result.sources, console: console)
-        guard result.errorCount == 0, let schema = result.schema else { return ExitStatus.failure }
-        switch format {
-        case .mermaid: console.out(MermaidDiagram.render(schema))
-        case .dot: console.out(DotDiagram.render(schema))
-        }
+        DiagnosticOptions.text.report(result.diagnostics, sources: result.sources, console: console)
+        guard let text = result.text else { return ExitStatus.failure }
+        console.out(text)
         return ExitStatus.success
     }
 }

@@ -2,83 +2,54 @@ import Foundation
 import ModelGenKit
 
 /// `modelgen generate [--output DIR] [--access-level internal|public|package] [--templates DIR]
-/// [--check] [--warnings-as-errors] [--diagnostics-format text|json] INPUT...`
+/// [--check] [--warnings-as-errors] [--diagnostics-format text|json] [--config FILE] INPUT...`
 ///
-/// Everything is computed before anything is written; on exit status 1 or 2 no file is created or changed.
+/// One call of `ModelGen.run`, which loads, parses, checks, generates and writes (or, with
+/// `--check`, compares). On exit status 1 or 2 no file is created or changed.
 enum GenerateCommand: Command {
     static let name = "generate"
+    static let outputOption = "--output"
+    static let accessLevelOption = "--access-level"
+    static let templatesOption = "--templates"
+    static let checkFlag = "--check"
 
     static var argumentSpec: ArgumentSpec {
         var spec = ArgumentSpec()
         DiagnosticOptions.add(to: &spec)
-        spec.options["--output"] = .some(nil)
-        spec.options["--access-level"] = AccessLevel.allCases.map(\.rawValue)
-        spec.options["--templates"] = .some(nil)
-        spec.flags.insert("--check")
+        ConfigOption.add(to: &spec)
+        spec.options[outputOption] = .some(nil)
+        spec.options[accessLevelOption] = AccessLevel.allCases.map(\.rawValue)
+        spec.options[templatesOption] = .some(nil)
+        spec.flags.insert(checkFlag)
         return spec
     }
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> Int32 {
-        let options = DiagnosticOptions(arguments)
-        let accessLevel = arguments.options["--access-level"].flatMap(AccessLevel.init(rawValue:)) ?? .internal
-        let outputDirectory = URL(fileURLWithPath: arguments.options["--output"] ?? ".")
+        let configuration = try ConfigOption.load(arguments)
+        let diagnostics = DiagnosticOptions(arguments, configuration: configuration)
+        // The output folder as the user wrote it (for messages), and as a URL.
+        let outputArgument = arguments.options[outputOption] ?? configuration.outputDirectory?.path
+        let outputDirectory = URL(fileURLWithPath: outputArgument ?? ".")
+        var options = GeneratorOptions(
+            accessLevel: arguments.options[accessLevelOption].flatMap(AccessLevel.init(rawValue:))
+                ?? configuration.accessLevel ?? .internal,
+            templatesDirectory: arguments.options[templatesOption].map { URL(fileURLWithPath: $0) }
+                ?? configuration.templatesDirectory,
+            warningsAsErrors: diagnostics.warningsAsErrors)
+        options.output = arguments.has(checkFlag) ? .verify(directory: outputDirectory) : .write(directory: outputDirectory)
 
-        let templates: TemplateSet
-        do throws(TemplateError) {
-            templates = try arguments.options["--templates"].map { path throws(TemplateError) in
-                try TemplateSet(overridesIn: URL(fileURLWithPath: path))
-            } ?? TemplateSet()
-        } catch {
-            throw UsageError(error.message)
-        }
-        let loaded: [(input: ModelInput, source: SourceFile)]
+        let result: GeneratorResult
         do {
-            loaded = try ModelLoader.load(arguments.positionals)
+            result = try ModelGen.run(.paths(arguments.positionals), options: options)
         } catch {
-            throw UsageError(error.message)
+            return try diagnostics.fail(with: error, console: console)
         }
-        let inputs = loaded.map { GenerationInput($0.input) }
-        do {
-            _ = try OutputNaming.outputNames(for: inputs)
-        } catch {
-            throw UsageError(error.description)
+        diagnostics.report(result.diagnostics, sources: result.sources, console: console)
+        for output in result.outputs where output.state == .missing || output.state == .stale {
+            let shown = displayPath(output.name, in: outputArgument)
+            console.error("modelgen: \(output.state == .missing ? "missing" : "stale") output '\(shown)'\n")
         }
-
-        let result = LintRun.run(loaded.map(\.source))
-        // LANG-GENERATION: constructs that are checked but not generated yet are errors here.
-        let pending = result.schema.map(PendingGeneration.diagnostics(for:)) ?? []
-        let diagnostics = LintRun.sortDiagnostics(result.diagnostics + pending, fileOrder: result.sources.map(\.path))
-        options.report(diagnostics, sources: result.sources, console: console)
-        guard !result.fails(warningsAsErrors: options.warningsAsErrors), pending.isEmpty, let schema = result.schema else {
-            return ExitStatus.failure
-        }
-
-        let planned: [PlannedOutput]
-        do {
-            let generator = CodeGenerator(templates: templates, accessLevel: accessLevel)
-            planned = try GenerationPlan.outputs(for: inputs, schema: schema, generator: generator, directory: outputDirectory)
-        } catch {
-            console.error("modelgen: \(error.message)\n")
-            return ExitStatus.usage
-        }
-
-        let writer = OutputWriter()
-        if arguments.has("--check") {
-            var status = ExitStatus.success
-            for (output, state) in zip(planned, writer.states(of: planned)) where state != .upToDate {
-                let shown = displayPath(output.url.lastPathComponent, in: arguments.options["--output"])
-                console.error("modelgen: \(state == .missing ? "missing" : "stale") output '\(shown)'\n")
-                status = ExitStatus.failure
-            }
-            return status
-        }
-        do {
-            try writer.write(planned)
-        } catch {
-            console.error("modelgen: \(error.description)\n")
-            return ExitStatus.usage
-        }
-        return ExitStatus.success
+        return result.failed ? ExitStatus.failure : ExitStatus.success
     }
 
     /// An output's path as the user would write it: the `--output` folder as given, then the name.

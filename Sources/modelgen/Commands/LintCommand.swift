@@ -1,25 +1,25 @@
 import ModelGenKit
 
-/// `modelgen lint [--warnings-as-errors] [--diagnostics-format text|json] INPUT...`
+/// `modelgen lint [--warnings-as-errors] [--diagnostics-format text|json] [--config FILE] INPUT...`
 enum LintCommand: Command {
     static let name = "lint"
 
     static var argumentSpec: ArgumentSpec {
         var spec = ArgumentSpec()
         DiagnosticOptions.add(to: &spec)
+        ConfigOption.add(to: &spec)
         return spec
     }
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> Int32 {
-        let options = DiagnosticOptions(arguments)
-        let loaded: [(input: ModelInput, source: SourceFile)]
+        let diagnostics = DiagnosticOptions(arguments, configuration: try ConfigOption.load(arguments))
+        let options = GeneratorOptions(warningsAsErrors: diagnostics.warningsAsErrors, output: .lint)
         do {
-            loaded = try ModelLoader.load(arguments.positionals)
+            let result = try ModelGen.run(.paths(arguments.positionals), options: options)
+            diagnostics.report(result.diagnostics, sources: result.sources, console: console)
+            return result.failed ? ExitStatus.failure : ExitStatus.success
         } catch {
-            throw UsageError(error.message)
+            return try diagnostics.fail(with: error, console: console)
         }
-        let result = LintRun.run(loaded.map(\.source))
-        options.report(result.diagnostics, sources: result.sources, console: console)
-        return result.fails(warningsAsErrors: options.warningsAsErrors) ? ExitStatus.failure : ExitStatus.success
     }
 }

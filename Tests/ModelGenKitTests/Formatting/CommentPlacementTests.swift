@@ -1,4 +1,5 @@
 import Foundation
+import GoldenFiles
 import Testing
 @testable import ModelGenKit
 
@@ -36,7 +37,7 @@ import Testing
             #expect(SyntaxShape.of(reparsed.file) == SyntaxShape.of(original.file), "comment at \(offset): declarations changed\n\(formatted)")
             #expect(SyntaxShape.commentTexts(reparsed.file) == SyntaxShape.commentTexts(original.file), "comment at \(offset): comments changed\n\(formatted)")
             let again = ModelFormatter.format(reparsed.file)
-            #expect(again == formatted, "comment at \(offset): not idempotent\n\(FormatDiagramSupport.lineDiff(formatted, again))")
+            #expect(again == formatted, "comment at \(offset): not idempotent\n\(TextDiff.lines(expected: formatted, actual: again))")
         }
         #expect(checked > 100)
     }

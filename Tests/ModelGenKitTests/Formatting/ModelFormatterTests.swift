@@ -1,4 +1,5 @@
 import Foundation
+import GoldenFiles
 import Testing
 @testable import ModelGenKit
 
@@ -19,7 +20,7 @@ import Testing
         #expect(SyntaxShape.of(reparsed.file) == SyntaxShape.of(original.file), "declarations changed:\n\(formatted)", sourceLocation: sourceLocation)
         #expect(SyntaxShape.commentTexts(reparsed.file) == SyntaxShape.commentTexts(original.file), "comments changed:\n\(formatted)", sourceLocation: sourceLocation)
         let again = ModelFormatter.format(reparsed.file)
-        #expect(again == formatted, "second pass changed the text:\n\(FormatDiagramSupport.lineDiff(formatted, again))", sourceLocation: sourceLocation)
+        #expect(again == formatted, "second pass changed the text:\n\(TextDiff.lines(expected: formatted, actual: again))", sourceLocation: sourceLocation)
         return formatted
     }
 
@@ -33,7 +34,7 @@ import Testing
     @Test func theReferenceSampleIsAlreadyFormatted() throws {
         let text = try String(contentsOf: FormatDiagramSupport.url("Samples/Trips.model"), encoding: .utf8)
         let formatted = formatKeepingMeaning(text, path: "Samples/Trips.model")
-        #expect(formatted == text, "\(FormatDiagramSupport.lineDiff(text, formatted))")
+        #expect(formatted == text, "\(TextDiff.lines(expected: text, actual: formatted))")
     }
 
     @Test func membersGetOneLineEachAndAttributesTheirOwnLine() {

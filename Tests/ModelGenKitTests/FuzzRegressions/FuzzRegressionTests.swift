@@ -4,16 +4,29 @@ import ModelGenKit
 import Testing
 
 /// Replays every input the fuzzer ever found crashing, hanging or breaking a property
-/// (`inputs/`, kept by `Scripts/fuzz.sh`), and the seed corpus, through the fuzz target's checks.
+/// (`inputs/`, kept by `Scripts/fuzz.sh`), and the seed corpus (the `.model` files of the folders
+/// `Fuzz/seed-folders.txt` lists, as the script seeds it), through the fuzz target's checks.
 @Suite struct FuzzRegressionTests {
     static let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let inputs = here.appendingPathComponent("inputs")
-    static let seeds = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/corpus")
+    static let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func files(in directory: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// The seed files: every `.model` file below each folder of `Fuzz/seed-folders.txt`.
+    static func seeds() throws -> [URL] {
+        let list = try String(contentsOf: root.appendingPathComponent("Fuzz/seed-folders.txt"), encoding: .utf8)
+        var seeds: [URL] = []
+        for line in list.split(separator: "\n") where !line.hasPrefix("#") && !line.isEmpty {
+            let folder = root.appendingPathComponent(String(line))
+            let found = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
+            try #require(!found.isEmpty, "seed folder \(line) is missing or empty")
+            seeds += found.filter { $0.hasSuffix(".model") }.sorted().map { folder.appendingPathComponent($0) }
+        }
+        return seeds
     }
 
     @Test func keptInputsBehave() throws {
@@ -24,8 +37,8 @@ import Testing
     }
 
     @Test func seedCorpusBehaves() throws {
-        let files = Self.files(in: Self.seeds)
-        #expect(files.count >= 10)
+        let files = try Self.seeds()
+        #expect(files.count >= 50)
         for file in files {
             let violations = FrontEndOracle.check(Array(try Data(contentsOf: file)))
             #expect(violations.isEmpty, "\(file.lastPathComponent): \(violations)")

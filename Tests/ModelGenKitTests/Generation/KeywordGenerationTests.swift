@@ -32,10 +32,9 @@ import Testing
         """#
 
     static func generate() throws -> String {
-        let result = LintRun.run([SourceFile(path: "Keywords.model", text: model)])
+        let result = try ModelGen.run(.files([SourceFile(path: "Keywords.model", text: model)]))
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
-        let schema = try #require(result.schema)
-        return try CodeGenerator().generate(schema, for: GenerationInput(path: "Keywords.model"))
+        return try #require(result.outputs.first?.contents)
     }
 
     @Test(arguments: [

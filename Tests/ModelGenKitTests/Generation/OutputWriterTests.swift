@@ -28,6 +28,11 @@ func modificationDate(_ url: URL) throws -> Date {
     try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
 }
 
+/// Each output's state against the disk.
+private func states(_ outputs: [PlannedOutput]) -> [OutputState] {
+    outputs.map { OutputWriter.state(of: $0.url, comparedWith: $0.contents) }
+}
+
 @Suite struct OutputWriterTests {
     @Test func writesMissingFilesAndReportsStates() throws {
         let directory = try TemporaryDirectory()
@@ -35,26 +40,26 @@ func modificationDate(_ url: URL) throws -> Date {
             PlannedOutput(url: directory.file("A.model.swift"), contents: "a\n"),
             PlannedOutput(url: directory.file("sub/B.model.swift"), contents: "b\n"),
         ]
-        #expect(OutputWriter().states(of: outputs) == [.missing, .missing])
-        let written = try OutputWriter().write(outputs)
+        #expect(states(outputs) == [.missing, .missing])
+        let written = try OutputWriter.write(outputs)
         #expect(written == outputs)
         #expect(try String(contentsOf: outputs[1].url, encoding: .utf8) == "b\n")
-        #expect(OutputWriter().states(of: outputs) == [.upToDate, .upToDate])
+        #expect(states(outputs) == [.unchanged, .unchanged])
         #expect(try directory.listing() == ["A.model.swift", "sub", "sub/B.model.swift"])
     }
 
     @Test func unchangedFileIsNotRewritten() throws {
         let directory = try TemporaryDirectory()
         let output = PlannedOutput(url: directory.file("A.model.swift"), contents: "a\n")
-        try OutputWriter().write([output])
+        try OutputWriter.write([output])
         let past = Date(timeIntervalSince1970: 1_000_000)
         try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: output.url.path)
-        #expect(try OutputWriter().write([output]).isEmpty)
+        #expect(try OutputWriter.write([output]).isEmpty)
         #expect(try modificationDate(output.url) == past)
 
         let changed = PlannedOutput(url: output.url, contents: "changed\n")
-        #expect(OutputWriter().states(of: [changed]) == [.stale])
-        #expect(try OutputWriter().write([changed]) == [changed])
+        #expect(states([changed]) == [.stale])
+        #expect(try OutputWriter.write([changed]) == [changed])
         #expect(try modificationDate(output.url) != past)
     }
 
@@ -69,7 +74,7 @@ func modificationDate(_ url: URL) throws -> Date {
             PlannedOutput(url: directory.file("C.model.swift"), contents: "c\n"),
             PlannedOutput(url: directory.file("blocker/B.model.swift"), contents: "b\n"),
         ]
-        #expect(throws: OutputWriteError.self) { try OutputWriter().write(outputs) }
+        #expect(throws: OutputWriteError.self) { try OutputWriter.write(outputs) }
         #expect(try String(contentsOf: existing, encoding: .utf8) == "old\n")
         #expect(try directory.listing() == ["A.model.swift", "blocker"])
     }
@@ -81,7 +86,7 @@ func modificationDate(_ url: URL) throws -> Date {
             PlannedOutput(url: directory.file("new/deeper/A.model.swift"), contents: "a\n"),
             PlannedOutput(url: directory.file("blocker/B.model.swift"), contents: "b\n"),
         ]
-        #expect(throws: OutputWriteError.self) { try OutputWriter().write(outputs) }
+        #expect(throws: OutputWriteError.self) { try OutputWriter.write(outputs) }
         #expect(try directory.listing() == ["blocker"])
     }
 
@@ -94,7 +99,7 @@ func modificationDate(_ url: URL) throws -> Date {
             PlannedOutput(url: existing, contents: "new\n"),
             PlannedOutput(url: directory.file("B.model.swift"), contents: "b\n"),
         ]
-        #expect(throws: OutputWriteError.self) { try OutputWriter().write(outputs) }
+        #expect(throws: OutputWriteError.self) { try OutputWriter.write(outputs) }
         #expect(try String(contentsOf: existing, encoding: .utf8) == "old\n")
         #expect(try directory.listing() == ["A.model.swift", "B.model.swift"])
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import ModelGenKit
 
 @Suite struct TemplateOverrideTests {
-    private let input = GenerationInput(path: "Trips.model")
+    private let input = ModelSource(path: "Trips.model", text: "")
 
     @Test func builtinTemplatesAreEmbedded() {
         #expect(Set(TemplateSet.builtin.keys).isSuperset(of: ["file", "entity", "property", "initializer", "persistence", "enum", "container"]))
@@ -28,8 +28,8 @@ import Testing
 
                 """,
         ])
-        let text = try CodeGenerator(templates: templates).generate(SchemaFixtures.trips, for: input)
-        let plain = try CodeGenerator().generate(SchemaFixtures.trips, for: input)
+        let text = try CodeGenerator(schema: SchemaFixtures.trips, templates: templates).generate(input)
+        let plain = try CodeGenerator(schema: SchemaFixtures.trips).generate(input)
         let added = """
             { _$metadata }
 
@@ -49,7 +49,7 @@ import Testing
 
     @Test func overrideReplacesATemplateWhole() throws {
         let templates = TemplateSet(overrides: ["container": "enum {{swiftName}}Names { static let all = [{{#entities}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/entities}}] }"])
-        let text = try CodeGenerator(templates: templates).generate(SchemaFixtures.trips, for: input)
+        let text = try CodeGenerator(schema: SchemaFixtures.trips, templates: templates).generate(input)
         #expect(text.contains("enum TripStoreNames { static let all = [\"Trip\", \"BusinessTrip\", \"PersonalTrip\", \"Accommodation\"] }\n"))
         #expect(!text.contains("ModelStore.Schema("))
     }
@@ -60,7 +60,7 @@ import Testing
         try Data("not a template".utf8).write(to: directory.file("notes.txt"))
         let templates = try TemplateSet(overridesIn: directory.url)
         #expect(Array(templates.overrides.keys) == ["file"])
-        let text = try CodeGenerator(templates: templates).generate(SchemaFixtures.trips, for: input)
+        let text = try CodeGenerator(schema: SchemaFixtures.trips, templates: templates).generate(input)
         #expect(text.hasPrefix("// Custom\n\nimport Foundation\n"))
     }
 
@@ -75,9 +75,9 @@ import Testing
     }
 
     @Test func generationIsDeterministic() throws {
-        let first = try CodeGenerator().generate(SchemaFixtures.trips, for: input)
+        let first = try CodeGenerator(schema: SchemaFixtures.trips).generate(input)
         for _ in 0..<3 {
-            #expect(try CodeGenerator().generate(SchemaFixtures.trips, for: input) == first)
+            #expect(try CodeGenerator(schema: SchemaFixtures.trips).generate(input) == first)
         }
     }
 }

@@ -44,25 +44,3 @@ import Testing
         #expect(try renderer.render(templateNamed: "file", with: [:]) == "user")
     }
 }
-
-@Suite struct MustacheValueEncoderTests {
-    struct Item: Encodable {
-        var name: String
-        var count: Int
-        var ratio: Double
-        var flag: Bool
-        var note: String?
-        var tags: [String]
-        var children: [Item]
-    }
-
-    @Test func encodesStructsListsAndLeavesOutNilKeys() throws {
-        let item = Item(name: "a", count: 2, ratio: 0.5, flag: true, note: nil, tags: ["x"],
-                        children: [Item(name: "b", count: 0, ratio: 0, flag: false, note: "n", tags: [], children: [])])
-        let value = try MustacheValueEncoder.encode(item)
-        #expect(value == [
-            "name": "a", "count": 2, "ratio": .double(0.5), "flag": true, "tags": ["x"],
-            "children": [["name": "b", "count": 0, "ratio": .double(0), "flag": false, "note": "n", "tags": [], "children": []]],
-        ])
-    }
-}

@@ -13,6 +13,10 @@ import Testing
         }
     }
 
+    private func messages(_ source: String) -> [String] {
+        SpecModel.lint(source).diagnostics.filter { $0.rule == .cascadeCycle }.map(\.message)
+    }
+
     @Test func selfRelationship() {
         let source = "entity Person {\n    @Relationship(deleteRule: .cascade)\n    friends: [Person] = []\n}\n"
         #expect(cycles(source) == ["2:31 Person.friends → Person"])
@@ -92,22 +96,25 @@ import Testing
         #expect(cycles(siblings) == [])
     }
 
-    /// A parent-to-children tree (to-many with a to-one inverse) deletes a subtree: not reported.
-    /// Cascading up to the parent as well is.
-    @Test func treesAreNotCycles() {
+    /// A parent-to-children tree (to-many with a to-one inverse) is a self-relationship that cascades:
+    /// SPEC §3 reports it (an entity reaches itself), with a message that says a subtree goes.
+    /// Cascading up to the parent as well is a second loop.
+    @Test func treesAreReportedAsSubtrees() {
         let tree = """
             entity Category {
                 @Relationship(inverse: \\Category.children) parent: Category?
                 @Relationship(deleteRule: .cascade, inverse: \\Category.parent) children: [Category] = []
             }
             """
-        #expect(cycles(tree) == [])
+        #expect(cycles(tree) == ["3:31 Category.children → Category"])
+        #expect(messages(tree).allSatisfy { $0.contains("deletes its whole subtree") })
         let up = tree.replacingOccurrences(of: "@Relationship(inverse: \\Category.children) parent", with: "@Relationship(deleteRule: .cascade, inverse: \\Category.children) parent")
         // Deleting a child deletes its parent, and so every ancestor: the loop through `parent` alone.
         // (`children` then `parent` passes through Category twice: not a loop of its own.)
-        #expect(cycles(up) == ["2:31 Category.parent → Category"])
+        #expect(cycles(up) == ["2:31 Category.parent → Category", "3:31 Category.children → Category"])
+        #expect(messages(up).first?.contains("a whole connected graph") == true)
         let sample = try? String(contentsOf: InvalidSampleGoldenTests.packageRoot.appendingPathComponent("Samples/Shop.model"), encoding: .utf8)
-        #expect(sample.map { cycles($0) } == [], "the Shop sample's category tree is not a cycle")
+        #expect(sample.map { cycles($0) } == ["69:31 Category.children → Category"], "the Shop sample's category tree")
     }
 
     /// Each cycle is named once: a loop made of two smaller loops through one entity is not a third.

@@ -15,10 +15,10 @@ import Testing
         return names.filter { $0.hasSuffix(".model") }.sorted()
     }
 
-    static func lint(_ name: String) throws -> (source: SourceFile, result: LintResult) {
+    static func lint(_ name: String) throws -> (source: SourceFile, result: GeneratorResult) {
         let bytes = Array(try Data(contentsOf: packageRoot.appendingPathComponent(folder).appendingPathComponent(name)))
         let source = SourceFile(path: "\(folder)/\(name)", bytes: bytes)
-        return (source, LintRun.run([source]))
+        return (source, Run.lint([source]))
     }
 
     /// The rule a sample is named after: the longest rule id its name starts with.

@@ -20,7 +20,7 @@ import Testing
         """)
 
     @Test func entitiesReferenceOtherFiles() throws {
-        let result = LintRun.run([Self.trips, Self.business])
+        let result = Run.lint([Self.trips, Self.business])
         #expect(result.diagnostics.map(\.rule) == [.unregisteredBase])
         let schema = try #require(result.schema)
         #expect(schema.entities.map(\.name) == ["Trip", "BusinessTrip"])
@@ -30,7 +30,7 @@ import Testing
 
     @Test func duplicatesAcrossFilesPointAtTheFirst() throws {
         let again = SourceFile(path: "Again.model", text: "entity Trip {\n    title: String\n}\n")
-        let result = LintRun.run([Self.trips, again])
+        let result = Run.lint([Self.trips, again])
         let duplicate = try #require(result.diagnostics.first { $0.rule == .duplicateDeclaration })
         #expect(duplicate.range.file == "Again.model")
         #expect(duplicate.range.start.line == 1)

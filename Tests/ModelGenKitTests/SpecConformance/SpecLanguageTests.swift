@@ -154,7 +154,7 @@ import Testing
     /// "Declarations (top level, any order, any number of files)": an entity may use a later one or one of another file.
     @Test func declarationsInAnyOrderAndFiles() {
         #expect(SpecModel.findings("container S { A }\nentity A { b: B? }\nentity B { a: [A] = []; e: E = .x }\nenum E: String { case x }\n") == [])
-        let result = LintRun.run([
+        let result = Run.lint([
             SourceFile(path: "One.model", bytes: Array("entity A { b: B? }\n".utf8)),
             SourceFile(path: "Two.model", bytes: Array("entity B { a: [A] = [] }\ncontainer S { A, B }\n".utf8)),
         ])

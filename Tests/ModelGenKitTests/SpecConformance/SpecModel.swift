@@ -13,14 +13,13 @@ enum SpecModel {
         lint(source).diagnostics.map(\.rule.rawValue)
     }
 
-    static func lint(_ source: String, path: String = "Spec.model") -> LintResult {
-        LintRun.run([SourceFile(path: path, bytes: Array(source.utf8))])
+    static func lint(_ source: String, path: String = "Spec.model") -> GeneratorResult {
+        Run.lint([SourceFile(path: path, text: source)])
     }
 
     /// The generated Swift for `source`, or `nil` when it has errors.
     static func generate(_ source: String, path: String = "Spec.model") throws -> String? {
-        let result = lint(source, path: path)
-        guard let schema = result.schema, result.errorCount == 0 else { return nil }
-        return try CodeGenerator().generate(schema, for: GenerationInput(path: path))
+        let result = try ModelGen.run(.files([SourceFile(path: path, text: source)]))
+        return result.failed ? nil : result.outputs.first?.contents
     }
 }

@@ -20,7 +20,7 @@ import Testing
     func renderedDiagnostics(name: String) throws {
         let bytes = Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
         let source = SourceFile(path: name, bytes: bytes)
-        let result = LintRun.run([source])
+        let result = Run.lint([source])
         #expect(!result.diagnostics.isEmpty, "a malformed fixture must produce diagnostics")
         #expect(result.diagnostics.allSatisfy { $0.rule == .syntax })
         let rendered = DiagnosticRenderer(sources: [source]).render(result.diagnostics)

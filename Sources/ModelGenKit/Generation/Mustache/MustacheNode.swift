@@ -20,12 +20,12 @@ struct MustacheBlock: Hashable, Sendable {
 }
 
 /// One element of a parsed template.
-indirect enum MustacheNode: Hashable, Sendable {
+indirect enum MustacheNode: Sendable {
     case text(String)
     /// `{{name}}` (escaped) or `{{{name}}}` / `{{&name}}` (not escaped).
-    case variable(name: String, escaped: Bool)
+    case variable(name: MustacheName, escaped: Bool)
     /// `{{#name}}…{{/name}}` or, inverted, `{{^name}}…{{/name}}`.
-    case section(name: String, inverted: Bool, children: [MustacheNode])
+    case section(name: MustacheName, inverted: Bool, children: [MustacheNode])
     /// `{{>name}}`; `indentation` is prefixed to each line of the partial (standalone tags only).
     case partial(name: String, indentation: String)
     /// `{{<name}}…{{/name}}`: the partial `name` rendered with these blocks overridden.

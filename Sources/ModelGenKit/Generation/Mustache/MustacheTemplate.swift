@@ -1,10 +1,10 @@
 /// A parsed Mustache template (the official spec, with partials, set delimiters and
 /// `~inheritance` parents and blocks; no lambdas).
-public struct MustacheTemplate: Hashable, Sendable {
+struct MustacheTemplate: Sendable {
     let nodes: [MustacheNode]
 
     /// Parses template text with the standard `{{ }}` delimiters.
-    public init(_ source: String) throws {
+    init(_ source: String) throws {
         self.nodes = try MustacheTemplate.parse(source, delimiters: .standard)
     }
 
@@ -41,7 +41,7 @@ private struct TreeBuilder {
             textStart = max(textStart, tag.end)
             switch tag.kind {
             case .variable(let escaped):
-                stack[stack.count - 1].children.append(.variable(name: tag.name, escaped: escaped))
+                stack[stack.count - 1].children.append(.variable(name: MustacheName(tag.name), escaped: escaped))
             case .section, .inverted, .parent, .block:
                 stack.append(Frame(tagIndex: index))
             case .partial:
@@ -70,7 +70,7 @@ private struct TreeBuilder {
     private func node(opening: MustacheTag, closing: MustacheTag, children: [MustacheNode]) -> MustacheNode {
         switch opening.kind {
         case .section, .inverted:
-            return .section(name: opening.name, inverted: opening.kind == .inverted, children: children)
+            return .section(name: MustacheName(opening.name), inverted: opening.kind == .inverted, children: children)
         case .parent:
             var blocks: [String: MustacheBlock] = [:]
             for case .block(let name, let block) in children where blocks[name] == nil {

@@ -1,8 +1,8 @@
 /// Spelling names as Swift source: keywords get backticks.
-public enum SwiftIdentifier {
+enum SwiftIdentifier {
     /// Words that cannot be used as a plain identifier in declarations or expressions, plus the
     /// type names that clash with Swift's own (`Type`, `Protocol`, `Self`, `Any`).
-    public static let reservedWords: Set<String> = [
+    static let reservedWords: Set<String> = [
         // Declarations
         "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
         "func", "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
@@ -17,18 +17,18 @@ public enum SwiftIdentifier {
     ]
 
     /// `name`, in backticks when it is a reserved word.
-    public static func escaped(_ name: String) -> String {
+    static func escaped(_ name: String) -> String {
         reservedWords.contains(name) ? "`\(name)`" : name
     }
 
     /// `name` as an argument label at a call site (`super.init(default: …)`): only `inout` needs
     /// backticks there; escaping any other keyword makes swiftc warn.
-    public static func argumentLabel(_ name: String) -> String {
+    static func argumentLabel(_ name: String) -> String {
         name == "inout" ? "`inout`" : name
     }
 
     /// A dotted name (`PersonalTrip.Reason`) with each component escaped.
-    public static func escapedPath(_ name: String) -> String {
+    static func escapedPath(_ name: String) -> String {
         name.split(separator: ".").map { escaped(String($0)) }.joined(separator: ".")
     }
 }

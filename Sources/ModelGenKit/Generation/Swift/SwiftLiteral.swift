@@ -1,7 +1,7 @@
 /// Swift source text for literal values.
-public enum SwiftLiteral {
+enum SwiftLiteral {
     /// A string literal that evaluates to `text` (quotes, backslashes and control characters escaped).
-    public static func string(_ text: String) -> String {
+    static func string(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -32,7 +32,7 @@ public enum SwiftLiteral {
     }
 
     /// The expression for a default value of a property of type `type`.
-    public static func defaultExpression(_ value: DefaultValue, for type: ValueType?) -> String {
+    static func defaultExpression(_ value: DefaultValue, for type: ValueType?) -> String {
         switch value {
         case .string(let text):
             switch type {

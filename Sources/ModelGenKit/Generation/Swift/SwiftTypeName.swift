@@ -1,8 +1,8 @@
 /// Swift spellings of model types.
-public enum SwiftTypeName {
+enum SwiftTypeName {
     /// The Swift type of a value (`Int16`, `[String]`, `PersonalTrip.Reason`). Inside the entity
     /// `context`, its own nested enums are named without the entity (`Reason`).
-    public static func of(_ type: ValueType, in context: String? = nil) -> String {
+    static func of(_ type: ValueType, in context: String? = nil) -> String {
         switch type {
         case .enumeration(let name, _), .enumWithAssociatedValues(let name), .composite(let name):
             if let context, name.hasPrefix(context + "."), !name.dropFirst(context.count + 1).contains(".") {
@@ -16,7 +16,7 @@ public enum SwiftTypeName {
     }
 
     /// The Swift type of a property, optional or relationship included, as spelled inside `context`.
-    public static func of(_ property: CheckedProperty, in context: String? = nil) -> String {
+    static func of(_ property: CheckedProperty, in context: String? = nil) -> String {
         switch property.kind {
         case .attribute(let attribute):
             of(attribute.type, in: context) + (attribute.isOptional ? "?" : "")

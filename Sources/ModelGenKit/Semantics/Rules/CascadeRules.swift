@@ -7,9 +7,10 @@
 // once and passes through each model type once (no two relationships of the cycle are declared on
 // the same entity or on an entity and its base: such a loop is two smaller cycles joined).
 //
-// Not reported: a cycle made only of parent-to-children relationships (to-many, with a to-one
-// inverse), such as `Category.children` cascading to `Category` with `parent: Category?`: each child
-// has one parent, so deleting a model deletes its subtree, never its parent or siblings.
+// A cycle made only of parent-to-children relationships (to-many, with a to-one inverse), such as
+// `Category.children` cascading to `Category` with `parent: Category?`, is reported too: SPEC §3 fires
+// whenever an entity reaches itself through cascades (its "self-relationships"). Deleting such a model
+// deletes its whole subtree; the message says so, so a tree reads differently from a loop.
 //
 // Each cycle is reported once, at the `.cascade` of its relationship that comes first in source
 // order, naming the path from there (`A.bs → B, B.cs → C, C.as → A`). Relationships that lie on no
@@ -120,10 +121,8 @@ enum CascadeRules {
                     next[depth] += 1
                     budget -= 1
                     if candidate == start {
-                        if !path.allSatisfy({ edges[$0].descendsTree }) {
-                            found.append(path)
-                            foundHere += 1
-                        }
+                        found.append(path)
+                        foundHere += 1
                         continue
                     }
                     let candidateOwner = owner[candidate]
@@ -143,7 +142,11 @@ enum CascadeRules {
         let path = cycle.map { "\($0.owner).\($0.property) → \($0.destination)" }.joined(separator: ", ")
         let fix = cycle.count == 1 ? "use .nullify on '\(first.owner).\(first.property)'" : "use .nullify on one of these relationships"
         let notes = cycle.dropFirst().map { DiagnosticNote("'\($0.owner).\($0.property)' cascades to '\($0.destination)' here", at: $0.range) }
-        model.sink.warning(.cascadeCycle, ".cascade delete rules form a cycle (\(path)): deleting one model can delete a whole connected graph of models; \(fix)",
+        // Parent-to-children only: each model has one parent, so a delete takes its subtree, not its parents.
+        let reach = cycle.allSatisfy(\.descendsTree)
+            ? "deleting one model deletes its whole subtree of models"
+            : "deleting one model can delete a whole connected graph of models"
+        model.sink.warning(.cascadeCycle, ".cascade delete rules form a cycle (\(path)): \(reach); \(fix)",
                            at: first.range, notes: notes)
     }
 }

@@ -1,0 +1,84 @@
+/// What the view models of one run share: the checked schema, its entities by name and its
+/// declarations by file, and the access level. Built once per run (`CodeGenerator`).
+final class GenerationContext {
+    let schema: CheckedSchema
+    let accessLevel: AccessLevel
+    /// The position of each entity in `schema.entities`, by name (the first one of a name).
+    private let entityIndexByName: [String: Int]
+    /// The positions of each file's entities, top-level enums and containers, by the file's path.
+    private let declarationsByFile: [String: Declarations]
+
+    struct Declarations {
+        var entities: [Int] = []
+        var enums: [Int] = []
+        var containers: [Int] = []
+    }
+
+    init(schema: CheckedSchema, accessLevel: AccessLevel) {
+        self.schema = schema
+        self.accessLevel = accessLevel
+        var indexByName: [String: Int] = Dictionary(minimumCapacity: schema.entities.count)
+        var byFile: [String: Declarations] = [:]
+        for (index, entity) in schema.entities.enumerated() {
+            if indexByName[entity.name] == nil { indexByName[entity.name] = index }
+            byFile[entity.range.file, default: Declarations()].entities.append(index)
+        }
+        for (index, enumeration) in schema.enums.enumerated() {
+            byFile[enumeration.range.file, default: Declarations()].enums.append(index)
+        }
+        for (index, container) in schema.containers.enumerated() {
+            byFile[container.range.file, default: Declarations()].containers.append(index)
+        }
+        self.entityIndexByName = indexByName
+        self.declarationsByFile = byFile
+    }
+
+    /// The entity named `name` (the first one, as `CheckedSchema.entity(named:)` gives).
+    func entity(named name: String) -> CheckedEntity? {
+        entityIndexByName[name].map { schema.entities[$0] }
+    }
+
+    /// What the file at `path` declares, in schema order.
+    func declarations(in path: String) -> Declarations {
+        declarationsByFile[path] ?? Declarations()
+    }
+
+    /// The view model of the file `source`: the entities, top-level enums and containers it declares.
+    func file(_ source: ModelSource) -> FileViewModel {
+        FileViewModel(source, context: self)
+    }
+
+    /// `///` lines of a doc comment (no trailing space on an empty line).
+    static func docLines(_ lines: [String]) -> [String] {
+        lines.map { $0.isEmpty ? "///" : "/// " + $0 }
+    }
+
+    /// The storage kind of a value type, as the runtime names it.
+    static func kind(of type: ValueType) -> String {
+        switch type {
+        case .bool: "bool"
+        case .int: "int"
+        case .int8: "int8"
+        case .int16: "int16"
+        case .int32: "int32"
+        case .int64: "int64"
+        case .uint8: "uint8"
+        case .uint16: "uint16"
+        case .uint32: "uint32"
+        case .double: "double"
+        case .float: "float"
+        case .string: "string"
+        case .date: "date"
+        case .uuid: "uuid"
+        case .data: "data"
+        case .url: "url"
+        case .decimal: "decimal"
+        case .timeInterval: "double"
+        case .enumeration: "enumeration"
+        // LANG-GENERATION: not generated yet (`PendingGeneration` refuses them).
+        case .enumWithAssociatedValues: "enumWithAssociatedValues"
+        case .composite: "composite"
+        case .array: "array"
+        }
+    }
+}

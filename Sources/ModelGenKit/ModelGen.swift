@@ -1,0 +1,102 @@
+import Foundation
+
+/// The generator as a library: one call runs it all, as `modelgen` does.
+///
+///     let result = try ModelGen.run(.paths(["Models"]), options: GeneratorOptions(output: .write(directory: out)))
+///     print(DiagnosticRenderer(sources: result.sources).render(result.diagnostics))
+///
+/// A run goes through the stages of `GeneratorStage`: load the `.model` files, parse each, check
+/// them together into a `CheckedSchema`, then generate one Swift file per model file and keep,
+/// write or compare it (`OutputMode`). Model problems are diagnostics in the result; a run that
+/// cannot go on (bad input, templates or output) throws. docs/Architecture.md shows the pipeline.
+public enum ModelGen {
+    /// Runs the generator on `input`.
+    ///
+    /// - Returns: The diagnostics, the checked schema and the generated outputs. When the models
+    ///   have errors (or warnings under `warningsAsErrors`) nothing is generated or written, and
+    ///   `failed` is true.
+    /// - Throws: `GeneratorError` when an input is missing, unreadable or past the size limit
+    ///   (`.input`), two inputs would generate the same file name (`.outputNames`), the templates
+    ///   cannot be read or parsed (`.templates`) or fail while rendering (`.rendering`), or an output
+    ///   cannot be written (`.writing`). Nothing is written then.
+    public static func run(_ input: GeneratorInput, options: GeneratorOptions = GeneratorOptions()) throws(GeneratorError) -> GeneratorResult {
+        try GeneratorPipeline(options: options).run(input)
+    }
+
+    /// Formats model files in the canonical layout (`modelgen format`): the load and parse stages of
+    /// `run`, then the formatter on each syntax tree. A file with syntax errors is not formatted.
+    /// With `rewrite`, the files whose text changes are rewritten all or nothing (each through a
+    /// temporary file renamed into place, keeping its permissions); the others are not touched.
+    ///
+    /// - Returns: Each file's formatted text, or only the syntax errors when any file has one.
+    /// - Throws: `GeneratorError` of kind `.input` when an input is missing, unreadable or past the
+    ///   size limit, or `.writing` when a rewritten file cannot be written (then none is changed).
+    public static func format(
+        _ input: GeneratorInput, rewrite: Bool = false, options: GeneratorOptions = GeneratorOptions()
+    ) throws(GeneratorError) -> FormatResult {
+        let pipeline = GeneratorPipeline(options: options)
+        let parsed = pipeline.parse(try pipeline.load(input), keepingComments: true)
+        let sources = parsed.sources.map(\.file)
+        guard parsed.diagnostics.isEmpty else {
+            return FormatResult(
+                sources: sources, diagnostics: parsed.diagnostics.sorted(byFileOrder: sources.map(\.path)), formatted: [])
+        }
+        let result = FormatResult(sources: sources, diagnostics: [], formatted: parsed.trees.map(ModelFormatter.format))
+        if rewrite { try FormatRewriter.rewrite(result.changed) }
+        return result
+    }
+
+    /// Draws the checked schema of `input` (`modelgen diagram`): the load, parse and check stages of
+    /// `run`, then the diagram, when the models have no error.
+    ///
+    /// - Returns: The diagnostics, and the diagram text when there is no error (warnings allowed).
+    /// - Throws: `GeneratorError` of kind `.input` when an input is missing, unreadable or past the
+    ///   size limit.
+    public static func diagram(_ input: GeneratorInput, format: DiagramFormat, options: GeneratorOptions = GeneratorOptions()) throws(GeneratorError) -> DiagramResult {
+        var options = options
+        options.output = .lint
+        options.warningsAsErrors = false
+        let result = try run(input, options: options)
+        let text = result.schema.map { diagram(of: $0, format: format) }
+        return DiagramResult(sources: result.sources, diagnostics: result.diagnostics, text: text)
+    }
+
+    /// The diagram of a checked schema: entities with their attributes, inheritance arrows, and
+    /// relationships with cardinality, inverse and delete rules (docs/Format-and-Diagram.md).
+    public static func diagram(of schema: CheckedSchema, format: DiagramFormat) -> String {
+        switch format {
+        case .mermaid: MermaidDiagram.render(schema)
+        case .dot: DotDiagram.render(schema)
+        }
+    }
+}
+
+/// What `ModelGen.format` produced.
+public struct FormatResult: Sendable {
+    /// The model files read, in input order.
+    public var sources: [SourceFile]
+    /// The syntax errors, sorted; when there is any, nothing is formatted.
+    public var diagnostics: [Diagnostic]
+    /// The formatted text of each source, in order (empty when there are diagnostics).
+    public var formatted: [String]
+
+    /// The sources whose formatted text differs from their bytes, with that text.
+    public var changed: [(source: SourceFile, text: String)] {
+        zip(sources, formatted).filter { $0.bytes != Array($1.utf8) }.map { ($0, $1) }
+    }
+}
+
+/// The diagram languages of `modelgen diagram --format`.
+public enum DiagramFormat: String, CaseIterable, Sendable {
+    case mermaid, dot
+}
+
+/// What `ModelGen.diagram` produced.
+public struct DiagramResult: Sendable {
+    /// The model files read, in input order.
+    public var sources: [SourceFile]
+    /// Every diagnostic, sorted.
+    public var diagnostics: [Diagnostic]
+    /// The diagram; `nil` when the models have errors.
+    public var text: String?
+}
