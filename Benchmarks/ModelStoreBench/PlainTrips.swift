@@ -8,6 +8,8 @@ class PlainTrip {
     var startDate: Date
     var endDate: Date
     var identifier: UUID
+    /// The trip's stays, when read (the prefetch workload).
+    var accommodations: [PlainStay] = []
 
     init(rowID: Int64, name: String, startDate: Date, endDate: Date, identifier: UUID) {
         self.rowID = rowID
@@ -48,5 +50,16 @@ final class PlainPersonalTrip: PlainTrip {
         self.reason = reason
         self.companions = companions
         super.init(rowID: rowID, name: name, startDate: startDate, endDate: endDate, identifier: identifier)
+    }
+}
+
+/// A hand-written `Accommodation`.
+final class PlainStay {
+    var rowID: Int64
+    var name: String
+
+    init(rowID: Int64, name: String) {
+        self.rowID = rowID
+        self.name = name
     }
 }
