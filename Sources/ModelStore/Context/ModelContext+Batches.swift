@@ -34,26 +34,22 @@ extension ModelContext {
     ///   `block` throws (the enumeration stops there).
     public func enumerate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
                                               _ block: (T) throws -> Void) throws {
-        guard batchSize > 0 else { throw ModelStoreError.invalidFetch("batchSize \(batchSize): a batch holds at least one model") }
-        let entity = try entity(for: T.self)
-        let plan = try plan(descriptor, entity: entity)
-        let prefetching = try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, entity: entity)
-        let view = descriptor.includePendingChanges
-            ? try pendingView(plan, predicate: descriptor.predicate) : nil
+        let fetch = try plannedBatches(descriptor, batchSize: batchSize)
+        let entity = fetch.entity, plan = fetch.plan
         var watch = MutationWatch(self, allowed: allowEscapingMutations)
         let outerLog = registrationLog
         registrationLog = []
         defer { registrationLog = outerLog }
 
         func run(_ batch: [ModelObject]) throws {
-            try prefetch(prefetching, of: batch, owners: .keys(batch.compactMap { $0.status == .inserted ? nil : $0.rowID }))
+            try prefetch(fetch.prefetching, of: batch, owners: .keys(batch.compactMap { $0.status == .inserted ? nil : $0.rowID }))
             for object in batch {
                 try block(unsafeDowncast(object, to: T.self))
                 try watch.check(self)
             }
         }
 
-        if plan.terms.isEmpty && (view.map { $0.judgedKeys.isEmpty && $0.matches.isEmpty } ?? true) {
+        if plan.terms.isEmpty && !fetch.merges {
             // Key order: each batch is the rows after the last key of the one before.
             var after: Int64?
             var remaining = plan.limit ?? Int.max
@@ -79,7 +75,7 @@ extension ModelContext {
             }
         } else {
             // The order needs the whole result: its keys first, then the models a batch at a time.
-            let keys = try resultKeys(plan, view: view, types: false)
+            let keys = try resultKeys(plan, view: fetch.view, types: false)
             var start = 0
             while start < keys.count {
                 let range = start..<min(start + batchSize, keys.count)
@@ -113,15 +109,16 @@ extension ModelContext {
     /// - Throws: `ModelStoreError.invalidFetch` for a batch size below 1 or a prefetch key path
     ///   that is not a relationship; what `fetch` throws.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T> {
+        let fetch = try plannedBatches(descriptor, batchSize: batchSize)
+        let keys = try resultKeys(fetch.plan, view: fetch.view, types: false)
+        return FetchResultsCollection(storage: FetchResultsStorage(context: self, entity: fetch.entity, keys: keys, batchSize: batchSize,
+                                                                   prefetching: fetch.prefetching))
+    }
+
+    /// The plan of a batched fetch, after checking the batch size.
+    private func plannedBatches<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> PlannedFetch {
         guard batchSize > 0 else { throw ModelStoreError.invalidFetch("batchSize \(batchSize): a batch holds at least one model") }
-        let entity = try entity(for: T.self)
-        let plan = try plan(descriptor, entity: entity)
-        let prefetching = try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, entity: entity)
-        let view = descriptor.includePendingChanges
-            ? try pendingView(plan, predicate: descriptor.predicate) : nil
-        let keys = try resultKeys(plan, view: view, types: false)
-        return FetchResultsCollection(storage: FetchResultsStorage(context: self, entity: entity, keys: keys, batchSize: batchSize,
-                                                                   prefetching: prefetching))
+        return try planned(descriptor, entity: entity(for: T.self))
     }
 
     // MARK: Releasing a batch's models

@@ -394,24 +394,30 @@ enum SortValueOrder {
 // MARK: The public fetches' planned paths
 
 extension ModelContext {
+    /// Translates `descriptor` and works out what pending changes do to it (when it includes them).
+    func planned<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema) throws -> PlannedFetch {
+        let plan = try plan(descriptor, entity: entity)
+        let prefetching = try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, entity: entity)
+        let view = descriptor.includePendingChanges ? try pendingView(plan, predicate: descriptor.predicate) : nil
+        return PlannedFetch(entity: entity, plan: plan, prefetching: prefetching, view: view)
+    }
+
     /// `fetch` when something is pending, when the store's answer alone is asked for, or with
     /// prefetching.
     func fetchPlanned<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema) throws -> [T] {
-        let plan = try plan(descriptor, entity: entity)
-        let prefetching = try prefetchRelationships(descriptor.relationshipKeyPathsForPrefetching, entity: entity)
-        let view = descriptor.includePendingChanges
-            ? try pendingView(plan, predicate: descriptor.predicate) : nil
+        let fetch = try planned(descriptor, entity: entity)
         let objects: [ModelObject]
         let owners: PrefetchOwners
-        if let view, !view.judgedKeys.isEmpty || !view.matches.isEmpty {
-            objects = try models(in: resultKeys(plan, view: view, types: false), entity: entity).compactMap { $0 }
+        if fetch.merges {
+            objects = try models(in: resultKeys(fetch.plan, view: fetch.view, types: false), entity: entity).compactMap { $0 }
             owners = .keys(objects.compactMap { $0.status == .inserted ? nil : $0.rowID })
         } else {
+            let plan = fetch.plan
             let query: SQLFragment = "\(raw: entity.selectSQL)\(plan.whereClause())\(plan.orderBy)\(plan.window(container.driver.dialect))"
             objects = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: !descriptor.includePendingChanges)
             owners = .query(plan)
         }
-        try prefetch(prefetching, of: objects, owners: owners)
+        try prefetch(fetch.prefetching, of: objects, owners: owners)
         return objects.map { unsafeDowncast($0, to: T.self) }
     }
 
@@ -436,14 +442,25 @@ extension ModelContext {
 
     /// `fetchIdentifiers`: keys and types from the stored query, pending changes merged in.
     func identifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema) throws -> [PersistentIdentifier] {
-        let plan = try plan(descriptor, entity: entity)
-        let view = descriptor.includePendingChanges
-            ? try pendingView(plan, predicate: descriptor.predicate) : nil
-        let keys = try resultKeys(plan, view: view, types: true)
+        let fetch = try planned(descriptor, entity: entity)
+        let keys = try resultKeys(fetch.plan, view: fetch.view, types: true)
         let root = schema.entity(named: entity.baseName ?? entity.name) ?? entity
         return keys.keys.indices.map { position in
             if let object = keys.pending[position] { return object.persistentModelID }
             return PersistentIdentifier(entityName: root.typeNames[Int(keys.types[position])], rowID: keys.keys[position])
         }
     }
+}
+
+/// A fetch descriptor planned: its SQL, its prefetched relationships, and what the context's
+/// pending changes do to it.
+struct PlannedFetch {
+    let entity: EntitySchema
+    let plan: FetchPlan
+    let prefetching: [(relationship: RelationshipSchema, slot: Int)]
+    /// Nil when pending changes are not included or cannot change the answer.
+    let view: PendingView?
+
+    /// Whether pending changes must be merged into the stored query's answer.
+    var merges: Bool { view.map { !$0.judgedKeys.isEmpty || !$0.matches.isEmpty } ?? false }
 }

@@ -149,11 +149,7 @@ extension ModelContext {
                     if let owner = storedKey(of: object, slot: inverse) { byOwner[owner, default: []].append(object) }
                 }
             }
-            for owner in waiting {
-                guard let rowID = owner.rowID, needsToMany(owner, slot: slot) else { continue }
-                RelationshipGraph.ensureSlots(owner, count: slot + 1)
-                owner.slots[slot] = .objects(byOwner[rowID] ?? [])
-            }
+            fill(waiting, slot: slot) { byOwner[$0] ?? [] }
         case .joinTable(let table, let ownColumn, let otherColumn):
             // Many-to-many: the links, then the linked rows.
             let waiting = owners.filter { needsToMany($0, slot: slot) }
@@ -171,11 +167,7 @@ extension ModelContext {
                     if let rowID = object.rowID { related[rowID] = object }
                 }
             }
-            for owner in waiting {
-                guard let rowID = owner.rowID, needsToMany(owner, slot: slot) else { continue }
-                RelationshipGraph.ensureSlots(owner, count: slot + 1)
-                owner.slots[slot] = .objects((links[rowID] ?? []).sorted().compactMap { related[$0] })
-            }
+            fill(waiting, slot: slot) { (links[$0] ?? []).sorted().compactMap { related[$0] } }
         }
     }
 
@@ -183,6 +175,15 @@ extension ModelContext {
     private func ownerChunks(_ source: PrefetchOwners, _ owners: [ModelObject]) -> [ArraySlice<Int64>] {
         if case .keys = source { return KeyList.chunks(owners.compactMap(\.rowID)) }
         return source.chunks
+    }
+
+    /// Sets the to-many slot of each owner still waiting for it to `list(owner's key)`.
+    private func fill(_ owners: [ModelObject], slot: Int, _ list: (Int64) -> [ModelObject]) {
+        for owner in owners {
+            guard let rowID = owner.rowID, needsToMany(owner, slot: slot) else { continue }
+            RelationshipGraph.ensureSlots(owner, count: slot + 1)
+            owner.slots[slot] = .objects(list(rowID))
+        }
     }
 
     /// Whether a saved model's to-many slot must still come from the store.
