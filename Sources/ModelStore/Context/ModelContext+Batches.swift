@@ -42,7 +42,9 @@ extension ModelContext {
         defer { registrationLog = outerLog }
 
         func run(_ batch: [ModelObject]) throws {
-            try prefetch(fetch.prefetching, of: batch, owners: .keys(batch.compactMap { $0.status == .inserted ? nil : $0.rowID }))
+            if !fetch.prefetching.isEmpty {
+                try prefetch(fetch.prefetching, of: batch, owners: .keys(batch.compactMap { $0.status == .inserted ? nil : $0.rowID }))
+            }
             for object in batch {
                 try block(unsafeDowncast(object, to: T.self))
                 try watch.check(self)
@@ -133,49 +135,73 @@ extension ModelContext {
     /// Removes from the identity map the logged models that nothing else holds and that have no
     /// unsaved change. A model held only by another released model goes in a later pass.
     func releaseUnreferenced(_ log: [RegistrationLog]) {
-        var waiting: [(hierarchy: Int, key: Int64)] = log.flatMap { entry in entry.keys.map { (entry.hierarchy, $0) } }
+        var waiting = log
         for _ in 0..<3 where !waiting.isEmpty {
-            var held: [(hierarchy: Int, key: Int64)] = []
-            for (hierarchy, key) in waiting where isUnchanged(hierarchy, key) {
-                if isKnownUniquelyReferenced(&registered[hierarchy][key]) {
-                    registered[hierarchy][key] = nil
-                } else {
-                    held.append((hierarchy, key))
+            var held: [RegistrationLog] = []
+            var released = false
+            for entry in waiting {
+                var keys: [Int64] = []
+                for key in entry.keys {
+                    switch Self.release(&registered[entry.hierarchy][key]) {
+                    case .released: released = true
+                    case .held: keys.append(key)
+                    case .kept: break
+                    }
                 }
+                if !keys.isEmpty { held.append(RegistrationLog(hierarchy: entry.hierarchy, keys: keys)) }
             }
-            if held.count == waiting.count { break }
+            if !released { break }
             waiting = held
         }
     }
 
-    /// Whether the registered model of the row is saved and unchanged (releasing it loses nothing).
-    private func isUnchanged(_ hierarchy: Int, _ key: Int64) -> Bool {
-        guard let object = registered[hierarchy][key] else { return false }
-        return object.status == .persisted && !object.isDirty && !object.relationshipsChanged
+    private enum Release { case released, held, kept }
+
+    /// Empties an identity-map entry whose model is saved, unchanged and referenced by the map
+    /// alone (one hash lookup: the entry is accessed in place).
+    private static func release(_ entry: inout ModelObject?) -> Release {
+        let unchanged = entry.map { $0.status == .persisted && !$0.isDirty && !$0.relationshipsChanged } ?? false
+        guard unchanged else { return .kept }
+        guard isKnownUniquelyReferenced(&entry) else { return .held }
+        entry = nil
+        return .released
     }
 }
 
 /// Whether an `enumerate` block left new unsaved changes in its context.
 private struct MutationWatch {
     let allowed: Bool
-    private var counts: [Int]
+    private var counts: Counts
+
+    /// The sizes of the context's pending lists.
+    private struct Counts {
+        var inserted, deleted, dirty, touched, links: Int
+
+        init(_ context: ModelContext) {
+            inserted = context.inserted.count
+            deleted = context.deleted.count
+            dirty = context.dirty.count
+            touched = context.touched.count
+            links = context.linkChanges.count
+        }
+
+        func exceeds(_ other: Counts) -> Bool {
+            inserted > other.inserted || deleted > other.deleted || dirty > other.dirty || touched > other.touched || links > other.links
+        }
+    }
 
     init(_ context: ModelContext, allowed: Bool) {
         self.allowed = allowed
-        counts = Self.counts(of: context)
+        counts = Counts(context)
     }
 
     /// Throws `escapingMutations` when the context holds more pending inserts, deletes, changes
     /// or links than the fewest seen so far (a save inside the block lowers that).
     mutating func check(_ context: ModelContext) throws {
         guard !allowed else { return }
-        let now = Self.counts(of: context)
-        if zip(now, counts).contains(where: { $0 > $1 }) { throw ModelStoreError.escapingMutations }
+        let now = Counts(context)
+        if now.exceeds(counts) { throw ModelStoreError.escapingMutations }
         counts = now
-    }
-
-    private static func counts(of context: ModelContext) -> [Int] {
-        [context.inserted.count, context.deleted.count, context.dirty.count, context.touched.count, context.linkChanges.count]
     }
 }
 
