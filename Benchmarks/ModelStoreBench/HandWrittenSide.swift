@@ -14,6 +14,8 @@ final class HandWrittenSide: TripStoreSide {
     /// The workload's connection and objects, kept until `finish()` so their release is not timed.
     private var connection: HandConnection?
     private var trips: [PlainTrip] = []
+    /// The prefetch workload's stays, by trip key.
+    private var stays: [Int64: [PlainStay]] = [:]
 
     init(rows: [TripRow], cutoff: Date?) {
         self.rows = rows
@@ -90,6 +92,7 @@ final class HandWrittenSide: TripStoreSide {
 
     func finish() {
         trips = []
+        stays = [:]
         connection = nil
     }
 
@@ -206,22 +209,22 @@ final class HandWrittenSide: TripStoreSide {
     private func readTripsWithStays() throws -> Int {
         let connection = try newConnection()
         trips = try readTrips(connection, sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
-        var byKey: [Int64: PlainTrip] = [:]
-        for trip in trips { byKey[trip.rowID] = trip }
+        // Each trip's stays, by the trip's key (kept beside the trips, as their `accommodations`).
+        stays = Dictionary(uniqueKeysWithValues: trips.map { ($0.rowID, []) })
         let query = try connection.prepare("SELECT \"$pk\", \"name\", \"trip\" FROM \"Accommodation\" WHERE \"trip\" IN (SELECT \"$pk\" FROM \"Trip\") ORDER BY \"$pk\"")
         defer { sqlite3_finalize(query) }
-        var stays = 0
         while true {
             let step = sqlite3_step(query)
             if step == SQLITE_DONE { break }
             guard step == SQLITE_ROW else { throw connection.error("SELECT FROM Accommodation") }
             let stay = PlainStay(rowID: sqlite3_column_int64(query, 0), name: columnText(query, 1) ?? "")
-            byKey[sqlite3_column_int64(query, 2)]?.accommodations.append(stay)
+            stays[sqlite3_column_int64(query, 2)]?.append(stay)
         }
+        var count = 0
         for trip in trips {
-            for stay in trip.accommodations where !stay.name.isEmpty { stays += 1 }
+            for stay in stays[trip.rowID] ?? [] where !stay.name.isEmpty { count += 1 }
         }
-        return stays
+        return count
     }
 
     /// Steps through a `selectAll` query (with `date` bound first, if any), making a plain object

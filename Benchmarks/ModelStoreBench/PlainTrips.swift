@@ -8,8 +8,6 @@ class PlainTrip {
     var startDate: Date
     var endDate: Date
     var identifier: UUID
-    /// The trip's stays, when read (the prefetch workload).
-    var accommodations: [PlainStay] = []
 
     init(rowID: Int64, name: String, startDate: Date, endDate: Date, identifier: UUID) {
         self.rowID = rowID

@@ -13,10 +13,14 @@ extension ModelContext {
     /// `includePendingChanges` (the default) the context's unsaved inserts, changes and deletions
     /// count (see `FetchDescriptor`).
     ///
-    /// - Throws: `ModelStoreError.unsupportedPredicate` for a predicate or sort with no SQL
-    ///   equivalent; `.invalidFetch` for a prefetch key path that is not a relationship;
-    ///   `.unknownEntity`; `.corruptRow`; the store's error (`SQLiteError`, `PostgresError`).
+    /// - Throws: `ModelStoreError.corruptRow` naming the first row met whose stored value does not
+    ///   fit its property (a predicate that leaves it out, `fetchIdentifiers` and `fetchCount` still
+    ///   work); `.unsupportedPredicate` for a predicate or sort with no SQL equivalent;
+    ///   `.invalidFetch` for a prefetch key path that is not a relationship; `.unknownEntity`; the
+    ///   store's error (`SQLiteError`, `PostgresError`).
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
         // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
         if !hasNothingPending || !descriptor.includePendingChanges || !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
@@ -35,6 +39,8 @@ extension ModelContext {
     ///
     /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
         // Pending changes: ModelContext+PendingChanges.swift.
         if descriptor.includePendingChanges && !hasNothingPending, let count = try pendingCount(descriptor, entity: entity) { return count }
@@ -46,15 +52,20 @@ extension ModelContext {
     }
 
     /// The identifiers of the models that match `descriptor`, in its order, read without making
-    /// models for stored rows (pending changes count as in `fetch`).
+    /// models for stored rows (so a row whose values cannot be read still has its identifier);
+    /// pending changes count as in `fetch`.
     ///
     /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        try identifiers(descriptor, entity: entity(for: T.self))
+        guards.enter()
+        defer { guards.leave() }
+        return try identifiers(descriptor, entity: entity(for: T.self))
     }
 
     /// The model with `identifier`: registered in this context, or read from the store.
     public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = schema.entity(named: identifier.entityName) else { return nil }
         guard let rowID = identifier.rowID else {
             return inserted.first { $0.persistentModelID == identifier }
@@ -64,6 +75,8 @@ extension ModelContext {
 
     /// The model with `identifier` if this context has it in memory.
     public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        guards.enter()
+        defer { guards.leave() }
         guard let rowID = identifier.rowID, let entity = schema.entity(named: identifier.entityName) else {
             return inserted.first { $0.persistentModelID == identifier } as? T
         }
@@ -103,6 +116,8 @@ extension ModelContext {
     /// Runs a select of `entity`'s hierarchy columns and returns its models (models deleted in the
     /// context left out, unless `includeDeleted`).
     func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false) throws -> [ModelObject] {
+        guards.enter()
+        defer { guards.leave() }
         let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
@@ -139,13 +154,13 @@ extension ModelContext {
             }
             if !mapWasEmpty, let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
-                    try existing._decode(from: decoder)
+                    try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
                 }
                 if existing.status != .deleted || includeDeleted { results.append(existing) }
                 continue
             }
-            let object = try rowEntity.type.init(from: decoder)
+            let object = try naming(rowID, of: rowEntity, decoder) { try rowEntity.type.init(from: decoder) }
             object.rowID = rowID
             object.entity = rowEntity
             object.link = link
@@ -209,6 +224,8 @@ extension ModelContext {
 
     /// The model of `destination`'s hierarchy with row `key` (registered, or read), nil if gone.
     func resolve(key: Int64, destination: ModelObject.Type) -> ModelObject? {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = schema.entity(for: destination) else { return nil }
         if let object = registered[entity.hierarchyIndex][key] { return object.status == .removed ? nil : object }
         let sql = entity.selectSQL + " WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
@@ -217,6 +234,8 @@ extension ModelContext {
 
     /// Reads a saved model's to-many relationship from the store.
     func loadToMany(of object: ModelObject, slot: Int) -> [ModelObject] {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = object.entity, slot < entity.relationships.count, let rowID = object.rowID else { return [] }
         let relationship = entity.relationships[slot]
         guard let destination = schema.entity(named: relationship.destinationName) else { return [] }

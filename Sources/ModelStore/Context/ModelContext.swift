@@ -38,6 +38,8 @@ public final class ModelContext {
     /// While a batch runs (`enumerate`, `FetchResultsCollection`): the models fetches registered,
     /// let go of afterwards when nothing else holds them (ModelContext+Batches.swift).
     var registrationLog: [RegistrationLog]?
+    /// Checks against use from two threads at once and against nested saves.
+    let guards = ContextGuards()
 
     /// A context on `container`.
     public convenience init(_ container: ModelContainer) {
@@ -84,14 +86,16 @@ public final class ModelContext {
     }
 
     func insertObject(_ object: ModelObject) {
+        guards.enter()
+        defer { guards.leave() }
+        if belongsToAnotherContext(object) {
+            deferError(ModelStoreError.modelInOtherContext(object.persistentModelID.entityName))
+            return
+        }
         switch object.status {
         case .detached, .removed:
-            guard object.link == nil || object.link === link || object.status == .removed else {
-                deferredError = ModelStoreError.modelInOtherContext(object.persistentModelID.entityName)
-                return
-            }
             guard let entity = schema.entity(for: type(of: object)) else {
-                deferredError = ModelStoreError.unknownEntity(String(describing: type(of: object)))
+                deferError(ModelStoreError.unknownEntity(String(describing: type(of: object))))
                 return
             }
             object.entity = entity
@@ -103,7 +107,6 @@ public final class ModelContext {
             noteChange()
             adoptRelated(of: object)
         case .deleted:
-            guard object.link === link else { return }
             object.status = .persisted
             deleted.removeAll { $0 === object }
         case .inserted, .persisted:
@@ -130,7 +133,13 @@ public final class ModelContext {
 
     /// Marks a model for deletion at the next `save()`, where delete rules apply.
     public func delete<T: PersistentModel>(_ model: T) {
+        guards.enter()
+        defer { guards.leave() }
         let object = model._$modelObject
+        if belongsToAnotherContext(object) {
+            deferError(ModelStoreError.modelInOtherContext(object.persistentModelID.entityName))
+            return
+        }
         guard object.link === link else { return }
         switch object.status {
         case .inserted:
@@ -152,6 +161,8 @@ public final class ModelContext {
     ///
     /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
         for model in try fetch(FetchDescriptor<T>(predicate: predicate)) where includeSubclasses || model._$modelObject.entity === entity {
             delete(model)
@@ -162,6 +173,8 @@ public final class ModelContext {
 
     /// Records a saved model's row values before its first change.
     func markDirty(_ object: ModelObject) {
+        guards.enter()
+        defer { guards.leave() }
         guard !object.isDirty, let entity = object.entity else { return }
         let encoder = RowEncoder()
         object._encode(to: encoder)
@@ -186,6 +199,8 @@ public final class ModelContext {
 
     /// Records a join-table row to add or remove.
     func recordLink(owner: ModelObject, slot: Int, other: ModelObject, linked: Bool) {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = owner.entity ?? schema.entity(for: type(of: owner)), slot < entity.relationships.count,
               case .joinTable(let table, let ownColumn, _) = entity.relationships[slot].storage else { return }
         let (source, target) = ownColumn == StorageNames.source ? (owner, other) : (other, owner)
