@@ -39,6 +39,8 @@ enum NameRules {
         for entity in model.entityOrder {
             guard var info = model.entities[entity] else { continue }
             var seen: [String: Identifier] = [:]
+            // Reserved at the count declared, so that no list of a run keeps room it never uses.
+            info.properties.reserveCapacity(info.decl.members.count { if case .property = $0 { true } else { false } })
             for member in info.decl.members {
                 guard case .property(let decl) = member else { continue }
                 let name = decl.name
