@@ -1,24 +1,16 @@
 // Turns a checked `SemanticModel` into the `CheckedSchema` that generation reads.
 //
-// The builder takes the model and frees it as it goes: what one entity's schema needs from other
-// entities (inits built on the base's, the inherited `id`) is worked out first, then each entity's
-// working state is taken out of the model, turned into its `CheckedEntity` and dropped, with the
-// syntax tree it alone still holds. A run so never holds the whole semantic model, its syntax
-// trees and the whole schema at once (docs/Benchmarks.md, generator memory).
+// The builder takes the model and frees it as it goes: each entity's working state is taken out of
+// the model as soon as its `CheckedEntity` is built, with the syntax tree only it still holds,
+// unless a subclass still to be built needs it (a subclass's inits start from its base's, and it
+// inherits its base's `id`). So the run never holds the whole semantic model, the syntax trees and
+// the whole schema at once: the peak of a run is the model at the end of checking
+// (docs/Benchmarks.md, generator memory).
 
 enum CheckedSchemaBuilder {
     /// The schema of `model`. Meant for a model without errors; on a model with errors it still
     /// returns a schema of what resolved (properties that did not resolve are left out).
     static func build(_ model: consuming SemanticModel) -> CheckedSchema {
-        // What each entity takes from others, while they are all there.
-        var initializers: [String: [CheckedInitializer]] = [:]
-        var idPropertyNames: [String: String] = [:]
-        initializers.reserveCapacity(model.entityOrder.count)
-        for name in model.entityOrder {
-            guard let info = model.entities[name] else { continue }
-            initializers[name] = InitializerResolver.initializers(of: name, model: model)
-            if let id = idPropertyName(of: info, model: model) { idPropertyNames[name] = id }
-        }
         var structsByOwner: [String: [CheckedStruct]] = [:]
         var topLevelStructs: [CheckedStruct] = []
         for name in model.structOrder {
@@ -35,14 +27,32 @@ enum CheckedSchemaBuilder {
                              allEntities: info.allEntities, range: info.decl.range)
         }
         model.containers = []
-        var entities: [CheckedEntity] = []
-        entities.reserveCapacity(model.entityOrder.count)
+
+        // Subclasses not yet built, by base; bases already built that wait for them.
+        var pendingSubclasses: [String: Int] = [:]
         for name in model.entityOrder {
-            guard let info = model.entities.removeValue(forKey: name) else { continue }
-            entities.append(entity(info, initializers: initializers.removeValue(forKey: name) ?? [],
-                                   idPropertyName: idPropertyNames[name], structs: structsByOwner.removeValue(forKey: name) ?? []))
+            if let base = model.entities[name]?.baseName { pendingSubclasses[base, default: 0] += 1 }
         }
-        return CheckedSchema(entities: entities, enums: enums, containers: containers, structs: topLevelStructs)
+        var waitingBases: Set<String> = []
+        var entities: [CheckedEntity] = []
+        for name in model.entityOrder {
+            guard let info = model.entities[name] else { continue }
+            entities.append(entity(
+                info, initializers: InitializerResolver.initializers(of: name, model: model),
+                idPropertyName: idPropertyName(of: info, model: model), structs: structsByOwner.removeValue(forKey: name) ?? []))
+            guard pendingSubclasses[name, default: 0] == 0 else {
+                waitingBases.insert(name)
+                continue
+            }
+            // Drop it, then each base that was waiting only for it.
+            var dropped = model.entities.removeValue(forKey: name)
+            while let base = dropped?.baseName {
+                pendingSubclasses[base, default: 0] -= 1
+                guard pendingSubclasses[base, default: 0] == 0, waitingBases.remove(base) != nil else { break }
+                dropped = model.entities.removeValue(forKey: base)
+            }
+        }
+        return CheckedSchema(entities: entities.compacted(), enums: enums, containers: containers, structs: topLevelStructs)
     }
 
     private static func structure(_ info: StructInfo) -> CheckedStruct {
