@@ -187,11 +187,30 @@ final class PropertyDecl: Sendable {
     }
 }
 
+/// One component of a type name as written (`PersonalTrip` in `PersonalTrip.Reason`). It has no
+/// range of its own (the type's range covers the name), so equal names can share one list: the
+/// parser keeps one `[TypeNamePart]` per distinct type name of a file, and every type spelled with
+/// that name refers to it (a type name costs no allocation of its own).
+struct TypeNamePart: Hashable, Sendable {
+    let name: String
+    /// Written in backticks.
+    let isEscaped: Bool
+
+    init(_ identifier: Identifier) {
+        self.init(identifier.name, isEscaped: identifier.isEscaped)
+    }
+
+    init(_ name: String, isEscaped: Bool = false) {
+        self.name = name
+        self.isEscaped = isEscaped
+    }
+}
+
 /// A type as written. Nesting depth is bounded by the parser. Only the cases that hold a type
-/// inline are boxed (`indirect`): a name, the commonest type, costs no allocation beyond its list.
+/// inline are boxed (`indirect`): a name, the commonest type, costs no box.
 enum TypeKind: Hashable, Sendable {
     /// `Name` or `Outer.Inner` (components in order).
-    case named([Identifier])
+    case named([TypeNamePart])
     /// `T?`
     indirect case optional(TypeExpr)
     /// `[T]`
@@ -201,7 +220,7 @@ enum TypeKind: Hashable, Sendable {
     /// `(A, B)` or `()` (never storable: `unsupported-type`).
     case tuple([TypeExpr])
     /// `Name<A, B>`: Swift's generic spelling (`Set<String>`, `Array<Int>`; never storable: `unsupported-type`).
-    indirect case generic([Identifier], [TypeExpr])
+    indirect case generic([TypeNamePart], [TypeExpr])
 }
 
 struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
