@@ -51,15 +51,15 @@ enum ResolvedType: Hashable {
 /// What the attributes of a property say, once checked (`invalid-attribute` drops what does not fit).
 ///
 /// A run holds one per property until the schema is built, so the relationship arguments, rarer
-/// and larger (a key path is 88 bytes), are kept behind one pointer: 32 bytes instead of 184.
+/// and larger (a key path is 88 bytes), are kept behind one pointer: 29 bytes instead of 184.
 struct PropertyOptions {
+    var originalName: String?
+    private var relationshipArguments: RelationshipArguments?
     var isTransient = false
     var isUnique = false
     var preserveValueOnDeletion = false
     var externalStorage = false
     var deleteRule: DeleteRule = .nullify
-    var originalName: String?
-    private var relationshipArguments: RelationshipArguments?
 
     /// The `.noAction`/`.cascade`/… expression as written, when one was.
     var deleteRuleRange: SourceRange? {
@@ -106,19 +106,18 @@ struct PropertyOptions {
     }
 }
 
-/// One property of an entity, as far as it resolved.
+/// One property of an entity, as far as it resolved. A run holds one per property until the
+/// schema is built: the fields are ordered so that the struct has no padding to speak of (104 bytes).
 struct PropertyInfo {
     /// The declaration in the syntax tree (shared, not copied).
     var decl: PropertyDecl
-    /// The entity that declares it.
-    var owner: String
-    /// `nil` when the type did not resolve (already reported): later rules skip the property.
-    var type: ResolvedType?
-    var options = PropertyOptions()
-    /// The default value, resolved against the type (`nil` when none was written or it did not fit).
-    var defaultValue: DefaultValue?
     /// The inverse property's name, once relationship resolution ran.
     var inverseName: String?
+    var options = PropertyOptions()
+    /// `nil` when the type did not resolve (already reported): later rules skip the property.
+    var type: ResolvedType?
+    /// The default value, resolved against the type (`nil` when none was written or it did not fit).
+    var defaultValue: DefaultValue?
     /// True when the inverse was written on this side.
     var inverseDeclaredHere = false
 
@@ -176,16 +175,11 @@ struct StructInfo {
     var isBroken = false
 }
 
-/// An entity declaration.
+/// An entity declaration. The flags come last, so that the struct has no padding to speak of.
 struct EntityInfo {
     var decl: EntityDecl
-    var fileIndex: Int
     /// The resolved base: set only when it names an entity and no cycle is involved.
     var baseName: String?
-    /// An unknown base or a cycle: rules about inits, labels and registration skip the entity.
-    var hierarchyIsBroken = false
-    /// Its base has a base (`flat-hierarchy`, reported): init rules skip the entity.
-    var isTooDeep = false
     /// The top of its hierarchy (itself for a root, or when the hierarchy is broken).
     var rootName: String = ""
     /// Levels from the root down to it: 1 for a root, 2 for a subclass, more for a too-deep one.
@@ -197,8 +191,6 @@ struct EntityInfo {
     /// Every property name declared in the body (also duplicates and ill-typed ones), so that
     /// references to them are not reported as unknown.
     var declaredPropertyNames: Set<String> = []
-    /// Some member failed to resolve: the label-only check skips the entity.
-    var hasInvalidMembers = false
     /// Nested enums by simple name (first declaration wins), and their order.
     var nestedEnums: [String: EnumInfo] = [:]
     var nestedEnumOrder: [String] = []
@@ -211,6 +203,12 @@ struct EntityInfo {
     /// `.unique` properties and `#Unique` groups; `#Index` groups (resolved property names).
     var uniqueConstraints: [[String]] = []
     var indexes: [[String]] = []
+    /// An unknown base or a cycle: rules about inits, labels and registration skip the entity.
+    var hierarchyIsBroken = false
+    /// Its base has a base (`flat-hierarchy`, reported): init rules skip the entity.
+    var isTooDeep = false
+    /// Some member failed to resolve: the label-only check skips the entity.
+    var hasInvalidMembers = false
 
     var name: String { decl.name.name }
 
@@ -240,8 +238,6 @@ struct SemanticModel {
     /// Every struct, top level and nested, by qualified name (`Palette`, `Theme.Palette`), and their source order.
     var structs: [String: StructInfo] = [:]
     var structOrder: [String] = []
-    /// Relationship properties by owner, then destination: indexes into the owner's `properties`.
-    var relationshipIndex: [String: [String: [Int]]] = [:]
     /// The input files, to sort diagnostics by input order.
     var filePaths: [String] = []
 

@@ -57,7 +57,7 @@ enum NameRules {
                     info.hasInvalidMembers = true
                     continue
                 }
-                info.properties.append(PropertyInfo(decl: decl, owner: entity))
+                info.properties.append(PropertyInfo(decl: decl))
             }
             model.entities[entity] = info
         }
