@@ -190,7 +190,7 @@ struct EntityInfo {
     var properties: [PropertyInfo] = []
     /// Every property name declared in the body (also duplicates and ill-typed ones), so that
     /// references to them are not reported as unknown.
-    var declaredPropertyNames: Set<String> = []
+    var declaredPropertyNames = SortedNames()
     /// Nested enums by simple name (first declaration wins), and their order.
     var nestedEnums: [String: EnumInfo] = [:]
     var nestedEnumOrder: [String] = []
@@ -217,6 +217,86 @@ struct EntityInfo {
     }
 }
 
+/// A set of names kept as one sorted list and looked up by binary search: for the few property
+/// names of an entity, about half the room of a `Set` (whose table keeps a quarter of its slots
+/// free), made once at its size.
+struct SortedNames {
+    private var names: [String] = []
+
+    init() {}
+
+    init(_ names: [String]) {
+        var sorted = names.sorted()
+        var kept = 0
+        for name in sorted where kept == 0 || sorted[kept - 1] != name {
+            sorted[kept] = name
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        self.names = sorted.compacted()
+    }
+
+    func contains(_ name: String) -> Bool {
+        var low = 0
+        var high = names.count
+        while low < high {
+            let middle = (low + high) / 2
+            if names[middle] < name { low = middle + 1 } else { high = middle }
+        }
+        return low < names.count && names[low] == name
+    }
+}
+
+/// The entities of a run by name, read and changed like a dictionary. The entities are kept in one
+/// list (in the order they were added) with a table of positions by name: a dictionary of entities
+/// keeps a quarter of its slots free, each as large as an `EntityInfo` (144 bytes).
+struct EntityTable {
+    private var positions: [String: Int] = [:]
+    /// `nil` where an entity was removed.
+    private var storage: [EntityInfo?] = []
+
+    mutating func reserveCapacity(_ count: Int) {
+        positions.reserveCapacity(count)
+        storage.reserveCapacity(count)
+    }
+
+    subscript(name: String) -> EntityInfo? {
+        get {
+            positions[name].flatMap { storage[$0] }
+        }
+        set {
+            if let position = positions[name] {
+                storage[position] = newValue
+            } else if let newValue {
+                positions[name] = storage.count
+                storage.append(newValue)
+            }
+        }
+        // In place: changing an entity's properties through the table copies nothing.
+        _modify {
+            if let position = positions[name] {
+                yield &storage[position]
+            } else {
+                var added: EntityInfo?
+                yield &added
+                if let added {
+                    positions[name] = storage.count
+                    storage.append(added)
+                }
+            }
+        }
+    }
+
+    /// Removes the entity named `name` and returns it (its place in the list stays, empty).
+    @discardableResult
+    mutating func removeValue(forKey name: String) -> EntityInfo? {
+        guard let position = positions[name] else { return nil }
+        let removed = storage[position]
+        storage[position] = nil
+        return removed
+    }
+}
+
 /// A container declaration and what it resolves to.
 struct ContainerInfo {
     var decl: ContainerDecl
@@ -227,7 +307,7 @@ struct ContainerInfo {
 /// The whole run, as the rule families see it.
 struct SemanticModel {
     var sink = DiagnosticSink()
-    var entities: [String: EntityInfo] = [:]
+    var entities = EntityTable()
     /// Entity names in schema order: by file (input order), then position.
     var entityOrder: [String] = []
     /// Top-level enums by name, and their order.
