@@ -41,6 +41,7 @@ struct GeneratorPipeline {
             sources: sources.map(\.file), diagnostics: checked.diagnostics, schema: checked.schema, outputs: [],
             warningsAsErrors: options.warningsAsErrors)
         guard !result.failed, let schema = checked.schema, let templates else { return result }
+        if sources.reduce(0, { $0 + $1.file.bytes.count }) >= FreedMemory.minimumInputBytes { FreedMemory.release() }
         do {
             result.outputs = try generate(schema, sources: sources, names: names, templates: templates)
         } catch {
@@ -55,7 +56,6 @@ struct GeneratorPipeline {
 
     /// The model files of `input`, read, in input order.
     func load(_ input: GeneratorInput) throws(GeneratorError) -> [ModelSource] {
-        options.stageObserver?(.load)
         do {
             switch input {
             case .paths(let paths): return try SourceLoader.load(paths, maximumBytes: options.maximumInputBytes)
