@@ -56,6 +56,7 @@ struct GeneratorPipeline {
 
     /// The model files of `input`, read, in input order.
     func load(_ input: GeneratorInput) throws(GeneratorError) -> [ModelSource] {
+        options.stageObserver?(.load)
         do {
             switch input {
             case .paths(let paths): return try SourceLoader.load(paths, maximumBytes: options.maximumInputBytes)
