@@ -69,6 +69,9 @@ final class PostgresStoreConnection: StoreConnection {
     /// The connection of the open transaction.
     private(set) var held: PostgresConnection?
     private var statements: [String: PostgresStoreStatement] = [:]
+    /// Called with the SQL text (`?` placeholders) of each statement as it is sent to the server
+    /// (as SQLite's `sqlite3_trace_v2` statement hook): tests count queries through it.
+    var trace: ((String) -> Void)?
 
     init(pool: PostgresConnectionPool) {
         self.pool = pool
@@ -91,6 +94,7 @@ final class PostgresStoreConnection: StoreConnection {
     /// Runs `sql`; after a schema change (`CREATE`, `ALTER`, `DROP`) the connection's prepared
     /// statements are prepared again on their next use (see `discardPreparedStatements`).
     func execute(_ sql: String) throws {
+        trace?(sql)
         try withConnection { connection in
             try connection.execute(sql)
             if Self.changesSchema(sql) { try connection.discardPreparedStatements() }
@@ -184,6 +188,7 @@ final class PostgresStoreStatement: StoreStatement {
 
     func step() throws -> Bool {
         if rows == nil {
+            owner.trace?(sql)
             rows = try owner.withConnection { connection in
                 let statement: PostgresStatement
                 if let prepared, preparedOn === connection {
