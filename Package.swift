@@ -158,11 +158,11 @@ let package = Package(
             name: "BenchSupport",
             path: "Benchmarks/BenchSupport"
         ),
-        // Generated Trips code against hand-written SQLite: ModelGenPlugin generates it at build
+        // Generated Trips code against hand-written SQLite (or libpq: --store postgresql): ModelGenPlugin generates it at build
         // time from `Trips.model` there (a link to Samples/Trips.model).
         .executableTarget(
             name: "ModelStoreBench",
-            dependencies: ["ModelStore", "CSQLite", "BenchSupport"],
+            dependencies: ["ModelStore", "CSQLite", "CLibPQ", "BenchSupport", "StoreTestSupport"],
             path: "Benchmarks/ModelStoreBench",
             plugins: ["ModelGenPlugin"]
         ),
