@@ -150,7 +150,7 @@ let package = Package(
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["modelgen", "TemplateEmbedder", "GoldenFiles"],
+            dependencies: ["modelgen", "TemplateEmbedder", "GoldenFiles", "StoreTestSupport"],
             exclude: ["Fixtures"]
         ),
         // Timing, peak memory, arguments and tables shared by the benchmarks.

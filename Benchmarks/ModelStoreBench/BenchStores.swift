@@ -35,7 +35,7 @@ final class BenchStores {
             return directory.appending(path: name + ".store")
         case .postgresql:
             let database = try self.database(name)
-            guard let url = URL(string: database.url.description) else { throw HandSQLiteError(message: "bad database URL \(database.url)") }
+            guard let url = database.storeURL else { throw HandSQLiteError(message: "bad database URL \(database.url)") }
             return url
         }
     }

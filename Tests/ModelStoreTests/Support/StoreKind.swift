@@ -49,7 +49,7 @@ final class TestStore {
             let database = try PostgresTestServer.shared().makeDatabase()
             self.database = database
             file = nil
-            configuration = ModelConfiguration(url: try #require(URL(string: database.url.description)))
+            configuration = ModelConfiguration(url: try #require(database.storeURL))
         }
     }
 

@@ -2,8 +2,9 @@ import Foundation
 
 // How `#Predicate` and `SortDescriptor` read on PostgreSQL (docs/PostgreSQL.md, "Predicates").
 // SQLite runs Swift's own code in registered functions; PostgreSQL cannot, so each operation is
-// the built-in SQL closest to Swift's semantics, checked against Swift on corpora of hard strings
-// (Tests/ModelStoreTests/PostgreSQL/PostgreSQLPredicateSemanticsTests.swift):
+// the built-in SQL closest to Swift's semantics, checked against Foundation by the predicate, sort
+// and pending-changes oracles, which run on every store (Tests/ModelStoreTests/Predicate/, Query/),
+// and for sorts on 3,000 hard strings (PostgreSQLCollationTests):
 //
 // - `==`, `<`…: Swift compares the NFC forms of strings in code point order (canonical
 //   equivalence): `normalize(x, NFC)`, ordered `COLLATE "C"`. Exact.
