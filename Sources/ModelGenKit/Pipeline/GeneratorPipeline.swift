@@ -16,11 +16,15 @@ struct ParsedModels {
     var diagnostics: [Diagnostic]
 }
 
-/// What the check stage hands to the generate stage: the checked schema and every diagnostic.
+/// What the check stage hands to the generate stage: the checked schema, the model's history and
+/// every diagnostic.
 struct CheckedModels {
     var sources: [ModelSource]
-    /// `nil` when any error was found.
+    /// The current model's schema (its `.model` files); `nil` when any error was found.
     var schema: CheckedSchema?
+    /// The frozen versions and the steps between them; `nil` without a `.modelversion` input, or
+    /// when the current model or a version has errors.
+    var history: MigrationHistory?
     /// Syntax and rule diagnostics, sorted by file (input order), then position.
     var diagnostics: [Diagnostic]
 }
@@ -40,9 +44,10 @@ struct GeneratorPipeline {
         var result = GeneratorResult(
             sources: sources.map(\.file), diagnostics: checked.diagnostics, schema: checked.schema, outputs: [],
             warningsAsErrors: options.warningsAsErrors)
+        result.history = checked.history
         guard !result.failed, let schema = checked.schema, let templates else { return result }
         do {
-            result.outputs = try generate(schema, sources: sources, names: names, templates: templates)
+            result.outputs = try generate(schema, history: checked.history, sources: sources, names: names, templates: templates)
         } catch {
             var error = error
             (error.diagnostics, error.sources) = (result.diagnostics, result.sources)
@@ -53,14 +58,17 @@ struct GeneratorPipeline {
 
     // MARK: Stage 1: load (`Input/`)
 
-    /// The model files of `input`, read, in input order.
+    /// The model files of `input`, read, in input order (frozen versions among them).
     func load(_ input: GeneratorInput) throws(GeneratorError) -> [ModelSource] {
         options.stageObserver?(.load)
         do {
+            let sources: [ModelSource]
             switch input {
-            case .paths(let paths): return try SourceLoader.load(paths, maximumBytes: options.maximumInputBytes)
-            case .sources(let sources): return try SourceLoader.check(sources, maximumBytes: options.maximumInputBytes)
+            case .paths(let paths): sources = try SourceLoader.load(paths, maximumBytes: options.maximumInputBytes)
+            case .sources(let given): sources = try SourceLoader.check(given, maximumBytes: options.maximumInputBytes)
             }
+            try VersionFiles.check(sources)
+            return sources
         } catch {
             throw GeneratorError(.input, error.message)
         }
@@ -95,24 +103,58 @@ struct GeneratorPipeline {
 
     // MARK: Stage 3: check (`Semantics/`)
 
-    /// Checks every file together. Semantic rules run on whatever parsed, also when some files have
-    /// `syntax` errors, so one run reports every error; diagnostics that a syntax error may have
-    /// caused are dropped (`SyntaxCascadeFilter`). A run with any error has no schema.
+    /// Checks every `.model` file together (the current model), and each `.modelversion` file alone
+    /// (a frozen version: its names never clash with the current model's), then the history: the
+    /// steps between versions and their `migration` declarations (`HistoryChecker`). Semantic rules
+    /// run on whatever parsed, also when some files have `syntax` errors, so one run reports every
+    /// error; diagnostics that a syntax error may have caused are dropped (`SyntaxCascadeFilter`).
+    /// A run with any error has no schema.
     func check(_ parsed: ParsedModels) -> CheckedModels {
         options.stageObserver?(.check)
-        let checked = SchemaChecker.check(parsed.trees)
-        var diagnostics = parsed.diagnostics
-        diagnostics += SyntaxCascadeFilter.filter(checked.diagnostics, files: parsed.trees, syntaxErrors: parsed.diagnostics)
-        let schema = diagnostics.contains { $0.severity == .error } ? nil : checked.schema
+        var modelTrees: [ModelFile] = []
+        var versionIndexes: [Int] = []
+        for (index, source) in parsed.sources.enumerated() {
+            if source.isVersionFile { versionIndexes.append(index) } else { modelTrees.append(parsed.trees[index]) }
+        }
+        let current = checkSchema(of: modelTrees, syntaxErrors: parsed.diagnostics)
+        var diagnostics = current.diagnostics
+        var history: MigrationHistory?
+        if !versionIndexes.isEmpty {
+            var versions: [VersionInput] = []
+            for index in versionIndexes {
+                let checked = checkSchema(of: [parsed.trees[index]], syntaxErrors: parsed.diagnostics)
+                diagnostics += checked.diagnostics
+                // `VersionFiles.check` let only version files named by a version through.
+                guard let number = parsed.sources[index].version else { continue }
+                versions.append(VersionInput(version: number, source: parsed.sources[index], tree: parsed.trees[index], schema: checked.schema))
+            }
+            let (checkedHistory, found) = HistoryChecker.check(versions: versions, currentTrees: modelTrees, current: current.schema)
+            diagnostics += found
+            history = checkedHistory
+        }
+        let schema = diagnostics.contains { $0.severity == .error } ? nil : current.schema
         return CheckedModels(
-            sources: parsed.sources, schema: schema, diagnostics: diagnostics.sorted(byFileOrder: parsed.sources.map(\.path)))
+            sources: parsed.sources, schema: schema, history: history,
+            diagnostics: diagnostics.sorted(byFileOrder: parsed.sources.map(\.path)))
+    }
+
+    /// Checks `trees` together as one schema (the current model's `.model` files, or one frozen
+    /// version): the schema, `nil` when the files have an error, and their diagnostics, the syntax
+    /// errors of those files among them.
+    func checkSchema(of trees: [ModelFile], syntaxErrors: [Diagnostic]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {
+        let paths = Set(trees.map(\.source.path))
+        let own = syntaxErrors.filter { paths.contains($0.range.file) }
+        let checked = SchemaChecker.check(trees)
+        let diagnostics = own + SyntaxCascadeFilter.filter(checked.diagnostics, files: trees, syntaxErrors: own)
+        return (diagnostics.contains { $0.severity == .error } ? nil : checked.schema, diagnostics)
     }
 
     /// LANG-GENERATION: what the schema uses that generation cannot write yet is an error of a run
     /// that generates (`PendingGeneration`); such a run then generates nothing.
     func reportPendingGeneration(_ checked: inout CheckedModels) {
         guard let schema = checked.schema else { return }
-        let pending = PendingGeneration.diagnostics(for: schema)
+        var pending = PendingGeneration.diagnostics(for: schema)
+        for version in checked.history?.versions ?? [] { pending += PendingGeneration.diagnostics(for: version.schema) }
         guard !pending.isEmpty else { return }
         checked.diagnostics = (checked.diagnostics + pending).sorted(byFileOrder: checked.sources.map(\.path))
         checked.schema = nil
@@ -135,12 +177,13 @@ struct GeneratorPipeline {
     }
 
     /// Generates one Swift file per source, and hands each to the output as soon as it is made, so
-    /// a run holds one generated text at a time unless it keeps them in memory.
+    /// a run holds one generated text at a time unless it keeps them in memory. A frozen version's
+    /// file holds its `SchemaV…` enum; the newest one's also holds the migration plans.
     func generate(
-        _ schema: CheckedSchema, sources: [ModelSource], names: [String], templates: TemplateSet
+        _ schema: CheckedSchema, history: MigrationHistory?, sources: [ModelSource], names: [String], templates: TemplateSet
     ) throws(GeneratorError) -> [GeneratedOutput] {
         options.stageObserver?(.generate)
-        let generator = CodeGenerator(schema: schema, templates: templates, accessLevel: options.accessLevel)
+        let generator = CodeGenerator(schema: schema, history: history, templates: templates, accessLevel: options.accessLevel)
         var output = OutputStage(options.output)
         do throws(GeneratorError) {
             for (source, name) in zip(sources, names) {
