@@ -107,8 +107,8 @@ let package = Package(
             name: "ModelGenKitTests",
             dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles"],
             exclude: [
-                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec",
-                "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
+                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "History/Goldens",
+                "Mustache/spec", "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
             ]
         ),
         // What store tests share: a throwaway PostgreSQL server (`PostgresTestServer`), or the one
