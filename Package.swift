@@ -107,7 +107,7 @@ let package = Package(
             name: "ModelGenKitTests",
             dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles"],
             exclude: [
-                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "History/Goldens",
+                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "History/Fixtures", "History/Goldens",
                 "Mustache/spec", "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
             ]
         ),

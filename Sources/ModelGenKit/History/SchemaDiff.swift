@@ -283,6 +283,7 @@ struct SchemaDiff {
                 else { continue }
                 let wasJoin = usesJoinTable(was, in: oldEntities)
                 let isJoin = usesJoinTable(relationship, in: newEntities)
+                let count = changes.count
                 if wasJoin && !isJoin {
                     changes.append(SchemaChange(
                         "\(label): its links move from a join table to the key of \(relationship.destination).\(relationship.inverseName ?? "?") (the inverse became to-one)",
@@ -293,6 +294,10 @@ struct SchemaDiff {
                     previousInverse.name != was.inverseName
                 {
                     changes.append(SchemaChange("\(label): inverse changed (\(was.inverseName ?? "none") → \(inverse))", .needsCode, at: property.range))
+                }
+                if changes.count > count {
+                    // The change found here says more than the recorded inverse change.
+                    changes.removeAll { $0.description.hasPrefix(label + ": ") && $0.description.hasSuffix(" changed (recorded)") }
                 }
             }
         }

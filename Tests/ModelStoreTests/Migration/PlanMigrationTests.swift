@@ -120,20 +120,6 @@ enum DeletingPlan: SchemaMigrationPlan {
     }
 }
 
-/// Memo.text becomes required without a default; `willMigrate` fills the nils.
-enum FillingPlan: SchemaMigrationPlan {
-    static var schemas: [any VersionedSchema.Type] { [MemoV1.self, MemoV2.self] }
-    static var stages: [MigrationStage] {
-        [.custom(fromVersion: MemoV1.self, toVersion: MemoV2.self,
-                 willMigrate: { context in
-                     for memo in try context.fetch(FetchDescriptor<MemoV1.Memo>(predicate: #Predicate { $0.text == nil })) {
-                         memo.text = "(empty)"
-                     }
-                 },
-                 didMigrate: nil)]
-    }
-}
-
 /// The same step, with a custom stage that leaves the nils.
 enum NotFillingPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [MemoV1.self, MemoV2.self] }
@@ -388,7 +374,7 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(underlying as? ModelStoreError == .incompatibleSchema(
             ["Memo.text: 1 stored row has no value, and the property becomes required without a default value"]))
 
-        let container = try ModelContainer(for: Schema(versionedSchema: MemoV2.self), migrationPlan: FillingPlan.self,
+        let container = try ModelContainer(for: Schema(versionedSchema: MemoV2.self), migrationPlan: MemoStoreMigrationPlan.self,
                                            configurations: store.configuration)
         #expect(try ModelContext(container).fetch(FetchDescriptor<MemoV2.Memo>(sortBy: [SortDescriptor(\.text)])).map(\.text)
                 == ["(empty)", "kept"])
