@@ -10,7 +10,13 @@ extension ModelContext {
 
     /// The models that match `descriptor`, each of its own dynamic type (a `Trip` fetch returns
     /// `BusinessTrip` and `PersonalTrip` instances too), one instance per row per context.
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` naming the first row met whose stored value does not
+    ///   fit its property (a predicate that leaves it out, `fetchIdentifiers` and `fetchCount` still
+    ///   work); `.unsupportedPredicate`; `.unknownEntity`; the store's error (`SQLiteError`).
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.selectSQL)
         let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
@@ -21,7 +27,11 @@ extension ModelContext {
     }
 
     /// The number of saved models that match `descriptor` (limit and offset apply).
+    ///
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)) FROM \(SQLQuote.identifier(entity.tableName))")
         appendWindow(of: descriptor, to: &sql, &bindings)
@@ -30,13 +40,30 @@ extension ModelContext {
         return Int(count)
     }
 
-    /// The identifiers of the models that match `descriptor`.
+    /// The identifiers of the models that match `descriptor`, read without making models (so a
+    /// row whose values cannot be read still has its identifier).
+    ///
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        try fetch(descriptor).map(\.persistentModelID)
+        guards.enter()
+        defer { guards.leave() }
+        let entity = try entity(for: T.self)
+        let select = "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)), \(SQLQuote.identifier(StorageNames.type)) FROM \(SQLQuote.identifier(entity.tableName))"
+        var (sql, bindings) = try query(for: descriptor, entity: entity, select: select)
+        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
+        sql += order.sql
+        bindings += order.bindings
+        appendWindow(of: descriptor, to: &sql, &bindings)
+        return try connection().rows(sql, bindings).compactMap { row in
+            guard row.count == 2, case .integer(let rowID) = row[0], case .text(let name) = row[1] else { return nil }
+            return PersistentIdentifier(entityName: name, rowID: rowID)
+        }
     }
 
     /// The model with `identifier`: registered in this context, or read from the store.
     public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = schema.entity(named: identifier.entityName) else { return nil }
         guard let rowID = identifier.rowID else {
             return inserted.first { $0.persistentModelID == identifier }
@@ -46,6 +73,8 @@ extension ModelContext {
 
     /// The model with `identifier` if this context has it in memory.
     public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        guards.enter()
+        defer { guards.leave() }
         guard let rowID = identifier.rowID, let entity = schema.entity(named: identifier.entityName) else {
             return inserted.first { $0.persistentModelID == identifier } as? T
         }
@@ -84,6 +113,8 @@ extension ModelContext {
 
     /// Runs a select of `entity`'s hierarchy columns and returns its models (deleted ones left out).
     func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema) throws -> [ModelObject] {
+        guards.enter()
+        defer { guards.leave() }
         let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
@@ -116,13 +147,13 @@ extension ModelContext {
             }
             if !mapWasEmpty, let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
-                    try existing._decode(from: decoder)
+                    try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
                 }
                 if existing.status != .deleted { results.append(existing) }
                 continue
             }
-            let object = try rowEntity.type.init(from: decoder)
+            let object = try naming(rowID, of: rowEntity, decoder) { try rowEntity.type.init(from: decoder) }
             object.rowID = rowID
             object.entity = rowEntity
             object.link = link
@@ -185,6 +216,8 @@ extension ModelContext {
 
     /// The model of `destination`'s hierarchy with row `key` (registered, or read), nil if gone.
     func resolve(key: Int64, destination: ModelObject.Type) -> ModelObject? {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = schema.entity(for: destination) else { return nil }
         if let object = registered[entity.hierarchyIndex][key] { return object.status == .removed ? nil : object }
         let sql = entity.selectSQL + " WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
@@ -193,6 +226,8 @@ extension ModelContext {
 
     /// Reads a saved model's to-many relationship from the store.
     func loadToMany(of object: ModelObject, slot: Int) -> [ModelObject] {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = object.entity, slot < entity.relationships.count, let rowID = object.rowID else { return [] }
         let relationship = entity.relationships[slot]
         guard let destination = schema.entity(named: relationship.destinationName) else { return [] }

@@ -35,6 +35,8 @@ public final class ModelContext {
     var linkOrder: [LinkKey] = []
     /// An error from a non-throwing call (e.g. `insert` of an unknown type), thrown by the next `save()`.
     var deferredError: Error?
+    /// Checks against use from two threads at once and against nested saves.
+    let guards = ContextGuards()
 
     /// A context on `container`.
     public convenience init(_ container: ModelContainer) {
@@ -81,14 +83,16 @@ public final class ModelContext {
     }
 
     func insertObject(_ object: ModelObject) {
+        guards.enter()
+        defer { guards.leave() }
+        if belongsToAnotherContext(object) {
+            deferError(ModelStoreError.modelInOtherContext(object.persistentModelID.entityName))
+            return
+        }
         switch object.status {
         case .detached, .removed:
-            guard object.link == nil || object.link === link || object.status == .removed else {
-                deferredError = ModelStoreError.modelInOtherContext(object.persistentModelID.entityName)
-                return
-            }
             guard let entity = schema.entity(for: type(of: object)) else {
-                deferredError = ModelStoreError.unknownEntity(String(describing: type(of: object)))
+                deferError(ModelStoreError.unknownEntity(String(describing: type(of: object))))
                 return
             }
             object.entity = entity
@@ -100,7 +104,6 @@ public final class ModelContext {
             noteChange()
             adoptRelated(of: object)
         case .deleted:
-            guard object.link === link else { return }
             object.status = .persisted
             deleted.removeAll { $0 === object }
         case .inserted, .persisted:
@@ -127,7 +130,13 @@ public final class ModelContext {
 
     /// Marks a model for deletion at the next `save()`, where delete rules apply.
     public func delete<T: PersistentModel>(_ model: T) {
+        guards.enter()
+        defer { guards.leave() }
         let object = model._$modelObject
+        if belongsToAnotherContext(object) {
+            deferError(ModelStoreError.modelInOtherContext(object.persistentModelID.entityName))
+            return
+        }
         guard object.link === link else { return }
         switch object.status {
         case .inserted:
@@ -145,6 +154,8 @@ public final class ModelContext {
     /// Marks every model of `model` (and, if `includeSubclasses`, its subclasses) that satisfies
     /// `predicate` for deletion at the next `save()`.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
+        guards.enter()
+        defer { guards.leave() }
         var descriptor = FetchDescriptor<T>(predicate: predicate)
         descriptor.includePendingChanges = true
         let entity = try entity(for: T.self)
@@ -161,6 +172,8 @@ public final class ModelContext {
 
     /// Records a saved model's row values before its first change.
     func markDirty(_ object: ModelObject) {
+        guards.enter()
+        defer { guards.leave() }
         guard !object.isDirty, let entity = object.entity else { return }
         let encoder = RowEncoder()
         object._encode(to: encoder)
@@ -185,6 +198,8 @@ public final class ModelContext {
 
     /// Records a join-table row to add or remove.
     func recordLink(owner: ModelObject, slot: Int, other: ModelObject, linked: Bool) {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = owner.entity ?? schema.entity(for: type(of: owner)), slot < entity.relationships.count,
               case .joinTable(let table, let ownColumn, _) = entity.relationships[slot].storage else { return }
         let (source, target) = ownColumn == StorageNames.source ? (owner, other) : (other, owner)

@@ -79,8 +79,24 @@ public final class RowDecoder {
         throw corrupt(position)
     }
 
+    /// The error for the attribute at `position`, which does not fit its type. The row is not known
+    /// here and the property only by position: `ModelContext.materialize` names both.
     @usableFromInline func corrupt(_ position: Int) -> ModelStoreError {
-        ModelStoreError.corruptRow(entity: state.pointee.entityName, column: position)
+        ModelStoreError.corruptRow(entity: state.pointee.entityName, identifier: nil,
+                                   property: "attribute \(position)", storedValue: storedValueDescription(at: position))
+    }
+
+    /// The stored value at attribute `position` as short text for messages.
+    func storedValueDescription(at position: Int) -> String {
+        let value: SQLValue?
+        if let statement {
+            value = position < state.pointee.columns.count ? statement.value(at: state.pointee.columns[position]) : nil
+        } else if let storeStatement {
+            value = position < state.pointee.columns.count ? storeStatement.value(at: state.pointee.columns[position]) : nil
+        } else {
+            value = position < values.count ? values[position] : nil
+        }
+        return value.map(SQLValue.shortDescription) ?? "(missing)"
     }
 }
 
@@ -96,6 +112,10 @@ public final class RowEncoder {
         @usableFromInline var storeStatement: (any StoreStatement)?
         @usableFromInline var index: Int32
         @usableFromInline var values: [SQLValue]
+        /// The parameter index of the row's first attribute (statement mode).
+        var firstIndex: Int32 = 1
+        /// The first attribute of the row that cannot be stored: its position and why.
+        var problem: (position: Int, reason: String)?
     }
 
     @usableFromInline let state: UnsafeMutablePointer<State>
@@ -131,10 +151,25 @@ public final class RowEncoder {
             state.pointee.storeStatement = statement
         }
         state.pointee.index = firstIndex
+        state.pointee.firstIndex = firstIndex
+        state.pointee.problem = nil
+    }
+
+    /// The first attribute written since the last restart that the store cannot give back as it
+    /// is (`SQLStorable.storageProblem`): its position in `_encode` order and why.
+    var problem: (position: Int, reason: String)? { state.pointee.problem }
+
+    /// Records a value the store cannot give back (the first of the row only).
+    @usableFromInline func noteProblem(_ reason: String) {
+        guard state.pointee.problem == nil else { return }
+        let position = state.pointee.statement != nil || state.pointee.storeStatement != nil
+            ? Int(state.pointee.index - state.pointee.firstIndex) : state.pointee.values.count
+        state.pointee.problem = (position, reason)
     }
 
     /// Writes the next attribute value.
     @inlinable public func write<Value: SQLStorable>(_ value: Value) {
+        if let problem = value.storageProblem { noteProblem(problem) }
         if let statement = state.pointee.statement {
             let index = state.pointee.index
             value.bind(to: statement, at: index)
@@ -145,6 +180,19 @@ public final class RowEncoder {
             state.pointee.index = index + 1
         } else {
             state.pointee.values.append(value.sqlValue)
+        }
+    }
+}
+
+extension SQLValue {
+    /// The value as short text for error messages (long text and blobs abbreviated).
+    static func shortDescription(_ value: SQLValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let number): return String(number)
+        case .real(let number): return "\(number)"
+        case .text(let text): return text.count > 40 ? "'\(text.prefix(40))…' (\(text.utf8.count) bytes)" : "'\(text)'"
+        case .blob(let data): return "a blob of \(data.count) bytes"
         }
     }
 }

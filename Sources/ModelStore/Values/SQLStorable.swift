@@ -17,6 +17,9 @@ public protocol SQLStorable {
     static func read(from statement: SQLiteStatement, at column: Int32) -> Self?
     /// Binds the value straight into a statement parameter (the fast path of saves).
     func bind(to statement: SQLiteStatement, at index: Int32)
+    /// Why the store could not give this value back as it is (`Decimal.nan`, a NaN, an array
+    /// JSON cannot hold…), or nil when it can: such a value is refused by `save()`.
+    var storageProblem: String? { get }
 }
 
 extension SQLStorable {
@@ -38,6 +41,9 @@ extension SQLStorable {
     @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bind(sqlValue, at: index)
     }
+
+    /// Most values always come back as they were.
+    @inlinable public var storageProblem: String? { nil }
 }
 
 extension Optional: SQLStorable where Wrapped: SQLStorable {
@@ -66,6 +72,8 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
     @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         if let self { self.bind(to: statement, at: index) } else { statement.bind(.null, at: index) }
     }
+
+    @inlinable public var storageProblem: String? { self?.storageProblem }
 }
 
 // MARK: Integers
@@ -146,6 +154,10 @@ extension Double: SQLStorable {
     @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindDouble(self, at: index)
     }
+    /// NaN: SQLite has no NaN (it would store NULL).
+    @inlinable public var storageProblem: String? {
+        isNaN ? ValueProblem.nan : nil
+    }
 }
 
 extension Float: SQLStorable {
@@ -155,6 +167,10 @@ extension Float: SQLStorable {
         self = Float(number)
     }
     public var sqlValue: SQLValue { .real(Double(self)) }
+    /// NaN: SQLite has no NaN (it would store NULL).
+    @inlinable public var storageProblem: String? {
+        isNaN ? ValueProblem.nan : nil
+    }
 }
 
 // MARK: Text and bytes
@@ -202,6 +218,10 @@ extension Date: SQLStorable {
     }
     @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindDouble(timeIntervalSinceReferenceDate, at: index)
+    }
+    /// A date whose interval is NaN: SQLite has no NaN.
+    @inlinable public var storageProblem: String? {
+        timeIntervalSinceReferenceDate.isNaN ? ValueProblem.nanDate : nil
     }
 }
 
@@ -257,6 +277,10 @@ extension Decimal: SQLStorable {
         }
     }
     public var sqlValue: SQLValue { .text(description) }
+    /// `Decimal.nan`: its text, "NaN", does not read back as a decimal.
+    public var storageProblem: String? {
+        isNaN ? ValueProblem.nanDecimal : nil
+    }
 }
 
 // MARK: Enums and arrays
@@ -303,5 +327,38 @@ extension Array: SQLStorable where Element: Codable {
         }
         guard let data = try? JSONEncoder().encode(self) else { return .text("[]") }
         return .text(String(decoding: data, as: UTF8.self))
+    }
+    /// Elements JSON cannot hold (a NaN or an infinite `Double`: `sqlValue` would be `[]`), or
+    /// whose JSON does not read back (`Decimal.nan` is written as `NaN`).
+    public var storageProblem: String? {
+        if Element.self == String.self || Element.self == Int.self || isEmpty { return nil }
+        do {
+            _ = try JSONDecoder().decode([Element].self, from: try JSONEncoder().encode(self))
+            return nil
+        } catch {
+            return ValueProblem.array(error)
+        }
+    }
+}
+
+/// Why a value cannot be stored (`SQLStorable.storageProblem`), as message text.
+@usableFromInline enum ValueProblem {
+    /// A NaN `Double` or `Float`.
+    @usableFromInline static let nan = "NaN (not a number) cannot be stored: SQLite has no NaN and would store NULL"
+    /// A `Date` whose interval is NaN.
+    @usableFromInline static let nanDate = "a date whose time interval is NaN cannot be stored: SQLite has no NaN"
+    /// `Decimal.nan`.
+    @usableFromInline static let nanDecimal = "Decimal.nan cannot be stored: its text, NaN, does not read back as a Decimal"
+
+    /// An array that JSON cannot encode, or whose JSON does not read back.
+    static func array(_ error: Error) -> String {
+        switch error {
+        case EncodingError.invalidValue(let value, _):
+            return "the array cannot be stored as JSON: it holds \(value), which JSON cannot hold"
+        case is DecodingError:
+            return "the array's JSON does not read back (an element such as Decimal.nan has no JSON number)"
+        default:
+            return "the array cannot be stored as JSON: \(error)"
+        }
     }
 }
