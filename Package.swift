@@ -126,7 +126,8 @@ let package = Package(
         // Child process of the migration crash test: migrates a store through a plan until killed.
         .executableTarget(
             name: "CrashMigrator",
-            dependencies: ["ModelStore"]
+            dependencies: ["ModelStore"],
+            plugins: ["ModelGenPlugin"]  // Crash.model and its versions (ModelVersions/): classes and plan
         ),
         // Child process of the multi-process misuse tests (#20): holds a store's write lock, or
         // shares one ModelContext between two threads.
