@@ -68,4 +68,19 @@ extension IntegrationTests {
         let line = build.output.split(separator: "\n").first { $0.hasPrefix("\(version.path(percentEncoded: false)):8:5: error: ") }
         #expect(line?.hasSuffix("[migration-not-inferable]") == true, "no migration-not-inferable line:\n\(build.output)")
     }
+
+    @Test("generate-models writes the frozen versions' files too")
+    func commandPluginGeneratesTheHistory() throws {
+        let generated = Workspace.migrationDemo.appending(path: "\(Self.migrationSources)/Generated", directoryHint: .isDirectory)
+        try? FileManager.default.removeItem(at: generated)
+        defer { try? FileManager.default.removeItem(at: generated) }
+        let result = try migrationDemo.swift(["package", "--scratch-path", migrationDemo.scratchPath.path(percentEncoded: false),
+                                              "--allow-writing-to-package-directory", "generate-models"])
+        try #require(result.status == 0, "generate-models failed:\n\(result.output)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: generated.path(percentEncoded: false)).sorted()
+        #expect(names == [
+            "ModelVersions_1.0.0.modelversion.swift", "ModelVersions_2.0.0.modelversion.swift",
+            "ModelVersions_3.0.0.modelversion.swift", "Trips.model.swift",
+        ])
+    }
 }
