@@ -251,12 +251,20 @@ struct SchemaDiff {
     }
 
     private mutating func compareConstraints(of entity: CheckedEntity, origin: CheckedEntity) {
-        // Unique groups of one property are reported on the property (`.unique`).
+        if origin.name == entity.name, origin.originalName != entity.originalName {
+            changes.append(SchemaChange("\(entity.name): originalName changed (recorded)", .inferred, at: entity.range))
+        }
         let renamed = { (group: [String]) in group.map { self.oldName(of: $0, in: entity) } }
-        let newGroups = Set(entity.uniqueConstraints.filter { $0.count > 1 }.map(renamed))
-        let oldGroups = Set(origin.uniqueConstraints.filter { $0.count > 1 })
-        if newGroups != oldGroups {
-            changes.append(SchemaChange("\(entity.name): #Unique groups changed (stored duplicates of a new group fail the migration)", .inferred, at: entity.range))
+        var differing = Set(entity.uniqueConstraints.map(renamed)).symmetricDifference(Set(origin.uniqueConstraints))
+        // A `.unique` that came or went is reported on its property.
+        for property in stored(entity) {
+            guard let attribute = property.asAttribute, let (_, previous) = propertyOrigin[entity.name + "." + property.name],
+                let was = previous.asAttribute, was.isUnique != attribute.isUnique
+            else { continue }
+            differing.remove([previous.name])
+        }
+        if !differing.isEmpty {
+            changes.append(SchemaChange("\(entity.name): unique constraints changed (stored duplicates of a new one fail the migration)", .inferred, at: entity.range))
         }
         if Set(entity.indexes.map(renamed)) != Set(origin.indexes) {
             changes.append(SchemaChange("\(entity.name): #Index groups changed", .inferred, at: entity.range))

@@ -125,10 +125,15 @@ import Testing
                 "A.b: default changed (recorded) (inferred)",
                 "A.c: enum cases changed (inferred)",
                 "A.d: attribute options changed (recorded) (inferred)",
-                "A: #Unique groups changed (stored duplicates of a new group fail the migration) (inferred)",
+                "A: unique constraints changed (stored duplicates of a new one fail the migration) (inferred)",
                 "A: #Index groups changed (inferred)",
             ])
         expectChanges("entity A { a: Int; b: Int }\n", "entity A { b: Int; a: Int }\n", ["A: properties reordered (the table is rebuilt) (inferred)"])
+        // A unique group of one property written as #Unique, and an original name added: recorded.
+        expectChanges("entity A { a: Int }\n", "@Entity(originalName: \"Z\") entity A { a: Int; #Unique([\\.a]) }\n", [
+            "A: originalName changed (recorded) (inferred)",
+            "A: unique constraints changed (stored duplicates of a new one fail the migration) (inferred)",
+        ])
     }
 
     /// What the store does not record is no change: docs, inits, comments, transient properties.
