@@ -42,6 +42,12 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     case historyTokenExpired
     /// A stored history transaction or change cannot be read.
     case corruptHistory(String)
+    /// A fetch descriptor or batch setting that cannot be used (a batch size below 1, a key path
+    /// in `relationshipKeyPathsForPrefetching` that is not a relationship of the fetched entity).
+    case invalidFetch(String)
+    /// The block of `enumerate(_:batchSize:allowEscapingMutations:_:)` left unsaved changes in the
+    /// context while `allowEscapingMutations` was false.
+    case escapingMutations
 
     public var description: String {
         switch self {
@@ -84,6 +90,10 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
             return "the history after this token was deleted: fetch the history from its start again"
         case .corruptHistory(let message):
             return "unreadable history: \(message)"
+        case .invalidFetch(let message):
+            return "invalid fetch: \(message)"
+        case .escapingMutations:
+            return "the enumerate block left unsaved changes in the context: save them inside the block, or pass allowEscapingMutations: true"
         }
     }
 }

@@ -6,7 +6,8 @@
 struct VersionInput {
     var version: SchemaVersion
     var source: ModelSource
-    var tree: ModelFile
+    /// The `migration` declarations in the file (an error: steps are declared in the current model).
+    var migrations: [MigrationDecl]
     /// Its checked schema; nil when the file has errors (its steps are then not checked).
     var schema: CheckedSchema?
 }
@@ -16,11 +17,15 @@ struct VersionInput {
 enum HistoryChecker {
     /// The history (nil when the current model or a version has errors, or there is no version)
     /// and the diagnostics about it.
-    static func check(versions unsorted: [VersionInput], currentTrees: [ModelFile], current: CheckedSchema?) -> (MigrationHistory?, [Diagnostic]) {
+    /// `migrations` are the `migration` declarations of the current model's files; `firstPath` is
+    /// the first of those files (where a change without a position of its own is reported).
+    static func check(
+        versions unsorted: [VersionInput], migrations: [MigrationDecl], firstPath: String?, current: CheckedSchema?
+    ) -> (MigrationHistory?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         // A step is declared in the current model only: a frozen version is a schema.
         for version in unsorted {
-            for case .migration(let declaration) in version.tree.declarations {
+            for declaration in version.migrations {
                 diagnostics.append(.error(
                     .syntax,
                     "a 'migration' declaration belongs in the current model (a .model file), not in a frozen version: "
@@ -57,58 +62,56 @@ enum HistoryChecker {
         // The declarations: each names a step of the history, once.
         var pendingTarget: (version: SchemaVersion, range: SourceRange)?
         var declared: [SchemaVersion: SourceRange] = [:]
-        for tree in currentTrees {
-            for case .migration(let declaration) in tree.declarations {
-                guard let from = SchemaVersion(declaration.from.text), let to = SchemaVersion(declaration.to.text) else { continue }
-                let frozen = known.isEmpty ? "the model has no frozen version yet" : "frozen versions: " + known.map(\.description).joined(separator: ", ")
-                guard known.contains(from) else {
-                    diagnostics.append(.error(
-                        .unknownType, "the migration names version \(from), which no .modelversion input holds (\(frozen))",
-                        at: declaration.from.range))
-                    continue
-                }
-                guard to > from else {
-                    diagnostics.append(.error(
-                        .unknownType, "the migration goes from \(from) back to \(to): a step goes from a version to a later one",
-                        at: declaration.to.range))
-                    continue
-                }
-                guard known.contains(to) else {
-                    if from == newest {
-                        // The step to the current model, declared before the model is frozen as `to`.
-                        pendingTarget = (to, declaration.to.range)
-                        if unfrozen?.needsCode != true {
-                            diagnostics.append(.error(
-                                .unknownType,
-                                "the migration goes to version \(to), which is not frozen yet: freeze the model as \(to) "
-                                    + "('modelgen freeze --version \(to)'); a custom stage runs between frozen versions only",
-                                at: declaration.to.range))
-                        }
-                    } else {
+        for declaration in migrations {
+            guard let from = SchemaVersion(declaration.from.text), let to = SchemaVersion(declaration.to.text) else { continue }
+            let frozen = known.isEmpty ? "the model has no frozen version yet" : "frozen versions: " + known.map(\.description).joined(separator: ", ")
+            guard known.contains(from) else {
+                diagnostics.append(.error(
+                    .unknownType, "the migration names version \(from), which no .modelversion input holds (\(frozen))",
+                    at: declaration.from.range))
+                continue
+            }
+            guard to > from else {
+                diagnostics.append(.error(
+                    .unknownType, "the migration goes from \(from) back to \(to): a step goes from a version to a later one",
+                    at: declaration.to.range))
+                continue
+            }
+            guard known.contains(to) else {
+                if from == newest {
+                    // The step to the current model, declared before the model is frozen as `to`.
+                    pendingTarget = (to, declaration.to.range)
+                    if unfrozen?.needsCode != true {
                         diagnostics.append(.error(
-                            .unknownType, "the migration names version \(to), which no .modelversion input holds (\(frozen))",
+                            .unknownType,
+                            "the migration goes to version \(to), which is not frozen yet: freeze the model as \(to) "
+                                + "('modelgen freeze --version \(to)'); a custom stage runs between frozen versions only",
                             at: declaration.to.range))
                     }
-                    continue
-                }
-                guard let next = known.first(where: { $0 > from }), next == to else {
-                    let next = known.first { $0 > from }.map(\.description) ?? "?"
+                } else {
                     diagnostics.append(.error(
-                        .unknownType,
-                        "versions \(from) and \(to) are not consecutive: the step from \(from) goes to \(next) (declare each step of the way)",
+                        .unknownType, "the migration names version \(to), which no .modelversion input holds (\(frozen))",
                         at: declaration.to.range))
-                    continue
                 }
-                if let first = declared[from] {
-                    diagnostics.append(.error(
-                        .duplicateDeclaration, "the step \(from) → \(to) is declared custom twice", at: declaration.keywordRange,
-                        notes: [DiagnosticNote("first declared here", at: first)]))
-                    continue
-                }
-                declared[from] = declaration.keywordRange
-                if let index = steps.firstIndex(where: { $0.from == from && $0.to == to }) {
-                    steps[index].customDeclaration = declaration.range
-                }
+                continue
+            }
+            guard let next = known.first(where: { $0 > from }), next == to else {
+                let next = known.first { $0 > from }.map(\.description) ?? "?"
+                diagnostics.append(.error(
+                    .unknownType,
+                    "versions \(from) and \(to) are not consecutive: the step from \(from) goes to \(next) (declare each step of the way)",
+                    at: declaration.to.range))
+                continue
+            }
+            if let first = declared[from] {
+                diagnostics.append(.error(
+                    .duplicateDeclaration, "the step \(from) → \(to) is declared custom twice", at: declaration.keywordRange,
+                    notes: [DiagnosticNote("first declared here", at: first)]))
+                continue
+            }
+            declared[from] = declaration.keywordRange
+            if let index = steps.firstIndex(where: { $0.from == from && $0.to == to }) {
+                steps[index].customDeclaration = declaration.range
             }
         }
 
@@ -135,7 +138,7 @@ enum HistoryChecker {
             }
         }
         if let unfrozen {
-            let fallback = currentTrees.first.map { SourceRange(file: $0.source.path, start: .init(line: 1, column: 1, offset: 0), end: .init(line: 1, column: 1, offset: 0)) }
+            let fallback = firstPath.map { SourceRange(file: $0, start: .init(line: 1, column: 1, offset: 0), end: .init(line: 1, column: 1, offset: 0)) }
             for change in unfrozen.changes where change.classification != .inferred {
                 let message: String
                 if change.classification == .impossible {

@@ -46,6 +46,7 @@ struct GeneratorPipeline {
             warningsAsErrors: options.warningsAsErrors)
         result.history = checked.history
         guard !result.failed, let schema = checked.schema, let templates else { return result }
+        if sources.reduce(0, { $0 + $1.file.bytes.count }) >= FreedMemory.minimumInputBytes { FreedMemory.release() }
         do {
             result.outputs = try generate(schema, history: checked.history, sources: sources, names: names, templates: templates)
         } catch {
@@ -109,43 +110,64 @@ struct GeneratorPipeline {
     /// run on whatever parsed, also when some files have `syntax` errors, so one run reports every
     /// error; diagnostics that a syntax error may have caused are dropped (`SyntaxCascadeFilter`).
     /// A run with any error has no schema.
-    func check(_ parsed: ParsedModels) -> CheckedModels {
+    ///
+    /// The syntax trees are handed on, not kept: only the `migration` declarations are taken out
+    /// first; without syntax errors nothing else here needs the trees again, and the checker frees
+    /// them while it builds the schema (the run's peak of memory).
+    func check(_ parsed: consuming ParsedModels) -> CheckedModels {
         options.stageObserver?(.check)
+        let sources = parsed.sources
+        let syntaxErrors = parsed.diagnostics
+        let trees = parsed.trees
+        parsed.trees = []
         var modelTrees: [ModelFile] = []
-        var versionIndexes: [Int] = []
-        for (index, source) in parsed.sources.enumerated() {
-            if source.isVersionFile { versionIndexes.append(index) } else { modelTrees.append(parsed.trees[index]) }
+        var versionTrees: [(source: ModelSource, tree: ModelFile)] = []
+        for (source, tree) in zip(sources, consume trees) {
+            if source.isVersionFile { versionTrees.append((source, tree)) } else { modelTrees.append(tree) }
         }
-        let current = checkSchema(of: modelTrees, syntaxErrors: parsed.diagnostics)
+        let migrations = modelTrees.flatMap(Self.migrations(in:))
+        let firstPath = modelTrees.first?.source.path
+        let current = checkSchema(of: consume modelTrees, syntaxErrors: syntaxErrors)
         var diagnostics = current.diagnostics
         var history: MigrationHistory?
-        if !versionIndexes.isEmpty {
+        if !versionTrees.isEmpty {
             var versions: [VersionInput] = []
-            for index in versionIndexes {
-                let checked = checkSchema(of: [parsed.trees[index]], syntaxErrors: parsed.diagnostics)
+            for (source, tree) in versionTrees {
+                let declared = Self.migrations(in: tree)
+                let checked = checkSchema(of: [tree], syntaxErrors: syntaxErrors)
                 diagnostics += checked.diagnostics
                 // `VersionFiles.check` let only version files named by a version through.
-                guard let number = parsed.sources[index].version else { continue }
-                versions.append(VersionInput(version: number, source: parsed.sources[index], tree: parsed.trees[index], schema: checked.schema))
+                guard let number = source.version else { continue }
+                versions.append(VersionInput(version: number, source: source, migrations: declared, schema: checked.schema))
             }
-            let (checkedHistory, found) = HistoryChecker.check(versions: versions, currentTrees: modelTrees, current: current.schema)
+            let (checkedHistory, found) = HistoryChecker.check(
+                versions: versions, migrations: migrations, firstPath: firstPath, current: current.schema)
             diagnostics += found
             history = checkedHistory
         }
         let schema = diagnostics.contains { $0.severity == .error } ? nil : current.schema
         return CheckedModels(
-            sources: parsed.sources, schema: schema, history: history,
-            diagnostics: diagnostics.sorted(byFileOrder: parsed.sources.map(\.path)))
+            sources: sources, schema: schema, history: history,
+            diagnostics: diagnostics.sorted(byFileOrder: sources.map(\.path)))
+    }
+
+    /// The `migration` declarations of a file.
+    private static func migrations(in tree: ModelFile) -> [MigrationDecl] {
+        tree.declarations.compactMap { declaration in
+            if case .migration(let migration) = declaration { migration } else { nil }
+        }
     }
 
     /// Checks `trees` together as one schema (the current model's `.model` files, or one frozen
     /// version): the schema, `nil` when the files have an error, and their diagnostics, the syntax
-    /// errors of those files among them.
-    func checkSchema(of trees: [ModelFile], syntaxErrors: [Diagnostic]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {
+    /// errors of those files among them. The trees are kept for the cascade filter only when those
+    /// files have syntax errors.
+    func checkSchema(of trees: consuming [ModelFile], syntaxErrors: [Diagnostic]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {
         let paths = Set(trees.map(\.source.path))
         let own = syntaxErrors.filter { paths.contains($0.range.file) }
-        let checked = SchemaChecker.check(trees)
-        let diagnostics = own + SyntaxCascadeFilter.filter(checked.diagnostics, files: trees, syntaxErrors: own)
+        let keptForFilter = own.isEmpty ? [] : trees
+        let checked = SchemaChecker.check(consume trees)
+        let diagnostics = own + SyntaxCascadeFilter.filter(checked.diagnostics, files: keptForFilter, syntaxErrors: own)
         return (diagnostics.contains { $0.severity == .error } ? nil : checked.schema, diagnostics)
     }
 

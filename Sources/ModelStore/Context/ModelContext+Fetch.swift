@@ -9,15 +9,23 @@ extension ModelContext {
     }
 
     /// The models that match `descriptor`, each of its own dynamic type (a `Trip` fetch returns
-    /// `BusinessTrip` and `PersonalTrip` instances too), one instance per row per context.
+    /// `BusinessTrip` and `PersonalTrip` instances too), one instance per row per context. With
+    /// `includePendingChanges` (the default) the context's unsaved inserts, changes and deletions
+    /// count (see `FetchDescriptor`).
     ///
     /// - Throws: `ModelStoreError.corruptRow` naming the first row met whose stored value does not
     ///   fit its property (a predicate that leaves it out, `fetchIdentifiers` and `fetchCount` still
-    ///   work); `.unsupportedPredicate`; `.unknownEntity`; the store's error (`SQLiteError`).
+    ///   work); `.unsupportedPredicate` for a predicate or sort with no SQL equivalent;
+    ///   `.invalidFetch` for a prefetch key path that is not a relationship; `.unknownEntity`; the
+    ///   store's error (`SQLiteError`, `PostgresError`).
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         guards.enter()
         defer { guards.leave() }
         let entity = try entity(for: T.self)
+        // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
+        if !hasNothingPending || !descriptor.includePendingChanges || !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
+            return try fetchPlanned(descriptor, entity: entity)
+        }
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.selectSQL)
         let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
         sql += order.sql
@@ -26,13 +34,16 @@ extension ModelContext {
         return try materialize(sql: sql, bindings: bindings, entity: entity).map { unsafeDowncast($0, to: T.self) }
     }
 
-    /// The number of saved models that match `descriptor` (limit and offset apply).
+    /// The number of models that match `descriptor` (limit and offset apply), with the context's
+    /// unsaved changes when `includePendingChanges` (the default).
     ///
     /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         guards.enter()
         defer { guards.leave() }
         let entity = try entity(for: T.self)
+        // Pending changes: ModelContext+PendingChanges.swift.
+        if descriptor.includePendingChanges && !hasNothingPending, let count = try pendingCount(descriptor, entity: entity) { return count }
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)) FROM \(SQLQuote.identifier(entity.tableName))")
         appendWindow(of: descriptor, to: &sql, &bindings)
         let rows = try connection().rows("SELECT count(*) FROM (\(sql)) AS \(SQLQuote.identifier("$rows"))", bindings)
@@ -40,24 +51,15 @@ extension ModelContext {
         return Int(count)
     }
 
-    /// The identifiers of the models that match `descriptor`, read without making models (so a
-    /// row whose values cannot be read still has its identifier).
+    /// The identifiers of the models that match `descriptor`, in its order, read without making
+    /// models for stored rows (so a row whose values cannot be read still has its identifier);
+    /// pending changes count as in `fetch`.
     ///
     /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
         guards.enter()
         defer { guards.leave() }
-        let entity = try entity(for: T.self)
-        let select = "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)), \(SQLQuote.identifier(StorageNames.type)) FROM \(SQLQuote.identifier(entity.tableName))"
-        var (sql, bindings) = try query(for: descriptor, entity: entity, select: select)
-        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
-        sql += order.sql
-        bindings += order.bindings
-        appendWindow(of: descriptor, to: &sql, &bindings)
-        return try connection().rows(sql, bindings).compactMap { row in
-            guard row.count == 2, case .integer(let rowID) = row[0], case .text(let name) = row[1] else { return nil }
-            return PersistentIdentifier(entityName: name, rowID: rowID)
-        }
+        return try identifiers(descriptor, entity: entity(for: T.self))
     }
 
     /// The model with `identifier`: registered in this context, or read from the store.
@@ -111,20 +113,21 @@ extension ModelContext {
 
     // MARK: Rows to models
 
-    /// Runs a select of `entity`'s hierarchy columns and returns its models (deleted ones left out).
-    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema) throws -> [ModelObject] {
+    /// Runs a select of `entity`'s hierarchy columns and returns its models (models deleted in the
+    /// context left out, unless `includeDeleted`).
+    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false) throws -> [ModelObject] {
         guards.enter()
         defer { guards.leave() }
         let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
         // SQLite's statement type is known here, so its reads are direct calls in that copy of the loop.
-        if let sqlite = statement as? SQLiteStatement { return try materialize(sqlite, entity: entity) }
-        return try materialize(statement, entity: entity)
+        if let sqlite = statement as? SQLiteStatement { return try materialize(sqlite, entity: entity, includeDeleted: includeDeleted) }
+        return try materialize(statement, entity: entity, includeDeleted: includeDeleted)
     }
 
     /// Steps through a select of `entity`'s hierarchy columns, making or refreshing one model per row.
-    private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema) throws -> [ModelObject] {
+    private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool) throws -> [ModelObject] {
         let members = hierarchyMembers(of: entity)
         let decoder = RowDecoder(statement: statement, columns: [], entityName: entity.name)
         var results: [ModelObject] = []
@@ -136,6 +139,10 @@ extension ModelContext {
         let mapWasEmpty = map.isEmpty
         let link = self.link
         var decoderEntity: EntitySchema?
+        // Batches (ModelContext+Batches.swift) note the models they register, to let them go after.
+        let logging = registrationLog != nil
+        var registeredKeys: [Int64] = []
+        defer { if logging { registrationLog?.append(RegistrationLog(hierarchy: entity.hierarchyIndex, keys: registeredKeys)) } }
         while try statement.step() {
             let rowID = statement.int64(at: 0)
             let rowEntity = members.count == 1 ? members[0].entity : try memberEntity(statement, members)
@@ -150,7 +157,7 @@ extension ModelContext {
                     try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
                 }
-                if existing.status != .deleted { results.append(existing) }
+                if existing.status != .deleted || includeDeleted { results.append(existing) }
                 continue
             }
             let object = try naming(rowID, of: rowEntity, decoder) { try rowEntity.type.init(from: decoder) }
@@ -168,6 +175,7 @@ extension ModelContext {
                 }
             }
             if !mapWasEmpty { map[rowID] = object }
+            if logging { registeredKeys.append(rowID) }
             results.append(object)
         }
         if mapWasEmpty {

@@ -35,6 +35,9 @@ public final class ModelContext {
     var linkOrder: [LinkKey] = []
     /// An error from a non-throwing call (e.g. `insert` of an unknown type), thrown by the next `save()`.
     var deferredError: Error?
+    /// While a batch runs (`enumerate`, `FetchResultsCollection`): the models fetches registered,
+    /// let go of afterwards when nothing else holds them (ModelContext+Batches.swift).
+    var registrationLog: [RegistrationLog]?
     /// Checks against use from two threads at once and against nested saves.
     let guards = ContextGuards()
 
@@ -152,19 +155,17 @@ public final class ModelContext {
     }
 
     /// Marks every model of `model` (and, if `includeSubclasses`, its subclasses) that satisfies
-    /// `predicate` for deletion at the next `save()`.
+    /// `predicate` for deletion at the next `save()`. The context's unsaved changes count, as in
+    /// `fetch`: inserted models that match are removed, changed models are judged on their values
+    /// in memory.
+    ///
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
         guards.enter()
         defer { guards.leave() }
-        var descriptor = FetchDescriptor<T>(predicate: predicate)
-        descriptor.includePendingChanges = true
         let entity = try entity(for: T.self)
-        for model in try fetch(descriptor) where includeSubclasses || model._$modelObject.entity === entity {
+        for model in try fetch(FetchDescriptor<T>(predicate: predicate)) where includeSubclasses || model._$modelObject.entity === entity {
             delete(model)
-        }
-        for object in inserted where object.entity === entity || (includeSubclasses && object.entity?.baseName == entity.name) {
-            if let predicate, let typed = object as? T, (try? predicate.evaluate(typed)) != true { continue }
-            delete(object)
         }
     }
 
