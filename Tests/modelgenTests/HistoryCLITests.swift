@@ -85,6 +85,27 @@ import Testing
         #expect(unwritable.stderr.hasPrefix("modelgen: cannot write"))
     }
 
+    /// Both commands read `--config FILE` like every command that reads models (SPEC §4, §10): a bad
+    /// file is a usage error; a good one changes neither the frozen text nor the plan.
+    @Test func bothCommandsTakeAConfiguration() throws {
+        let root = try folder([
+            "Models/Trips.model": Self.v1, "public.json": "{\"accessLevel\": \"public\"}\n", "bad.json": "{\"accessLevel\": \"open\"}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        for command in [["freeze", "--version", "1.0.0"], ["migrations"]] {
+            let bad = try ToolRunner.run(command + ["--config", "bad.json", "Models"], in: root)
+            #expect(bad.status == 2, "\(command)")
+            #expect(bad.stderr.contains("bad.json") && bad.stderr.contains("accessLevel"), "\(bad.stderr)")
+        }
+        #expect(text(root, "Models/ModelVersions/1.0.0.modelversion") == nil)
+        let frozen = try ToolRunner.run(["freeze", "--version", "1.0.0", "--config", "public.json", "Models"], in: root)
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+        #expect(text(root, "Models/ModelVersions/1.0.0.modelversion")?.hasSuffix("\n\n" + Self.v1) == true)
+        let plan = try ToolRunner.run(["migrations", "--config", "public.json", "Models"], in: root)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("1.0.0"), "\(plan.stdout)")
+    }
+
     @Test func migrationsPrintsTheDemoPlan() throws {
         let demo = ToolRunner.packageRoot.appendingPathComponent("Samples/MigrationDemo")
         let output = try ToolRunner.run(["migrations", "Sources/MigrationDemo"], in: demo)

@@ -31,6 +31,17 @@ import Testing
         #expect(history.steps[0].didMigrateName == "didMigrateV1_0_0ToV2_0_0")
     }
 
+    /// Versions are ordered by their numbers, not their spelling: 9 < 9.1 < 10.
+    @Test func versionsAreOrderedSemantically() throws {
+        let model = Self.v3 + "migration \"9\" -> \"9.1\" { custom }\n"
+        let result = History.lint(model: model, versions: [("10.0.0", Self.v3), ("9.1", Self.v2), ("9", Self.v1)])
+        #expect(History.summary(result) == [])
+        let history = try #require(result.history)
+        #expect(history.versions.map(\.version.description) == ["9.0.0", "9.1.0", "10.0.0"])
+        #expect(history.steps.map { "\($0.from) → \($0.to.map(\.description) ?? "current")" } == ["9.0.0 → 9.1.0", "9.1.0 → 10.0.0"])
+        #expect(history.steps.map(\.isCustom) == [true, false])
+    }
+
     @Test func theStepToTheCurrentModelMustBeFrozenToBeCustom() throws {
         let result = History.lint(model: Self.v2, versions: [("1.0.0", Self.v1)])
         #expect(History.summary(result) == [
