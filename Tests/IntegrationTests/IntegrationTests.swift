@@ -209,7 +209,7 @@ extension IntegrationTests {
                                              "--allow-writing-to-package-directory", "generate-models", "--target", "Catalog"])
         try #require(result.status == 0, "generate-models failed:\n\(result.output)")
         let text = try String(contentsOf: generated.appending(path: "Catalog.model.swift"), encoding: .utf8)
-        #expect(text.contains("public class Product: ModelStore.ModelObject {"))
+        #expect(text.contains("public class Product: ModelStore.ModelObject, ModelStore.PersistentModel {"))
     }
 }
 

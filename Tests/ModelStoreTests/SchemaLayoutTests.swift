@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The SQL schema a store gets, kept as reviewed golden files.
 @Suite struct SchemaLayoutTests {

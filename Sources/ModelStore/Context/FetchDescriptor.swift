@@ -10,6 +10,13 @@ public struct FetchDescriptor<T: PersistentModel> {
     public var fetchLimit: Int?
     /// Skip this many results first.
     public var fetchOffset: Int?
+    /// The attributes to read (SwiftData's `propertiesToFetch`); empty: all of them. Only these
+    /// columns (and the to-one keys) are read from the store; the model's other attributes hold a
+    /// placeholder until first accessed (read or set), which loads them in one query for that
+    /// model. Observation and change tracking see no difference. Attributes whose type has no
+    /// placeholder (an enum with associated values, a struct holding one) are always read; a
+    /// subclass's own attributes load later unless named through its own key paths.
+    public var propertiesToFetch: [PartialKeyPath<T>] = []
     /// Kept for SwiftData compatibility. Fetches read saved rows; models deleted but not
     /// saved are left out, models inserted but not saved are not found until `save()`.
     public var includePendingChanges: Bool = true

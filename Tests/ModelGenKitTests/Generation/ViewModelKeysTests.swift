@@ -18,6 +18,9 @@ import Testing
         table("Key-path group (an entity's `uniqueConstraints`, `indexes`)", KeyPathGroupViewModel.templateKeys),
         table("Enum (template `enum`)", EnumViewModel.templateKeys),
         table("Enum case (an enum's `cases`)", EnumCaseViewModel.templateKeys),
+        table("Struct (template `struct`)", StructViewModel.templateKeys),
+        table("Struct field (a struct's `fields`)", StructFieldViewModel.templateKeys),
+        table("Field path (a struct attribute's `fieldPaths`)", FieldPathViewModel.templateKeys),
         table("Container (template `container`)", ContainerViewModel.templateKeys),
         table("Name (`subclasses`, `superArguments`, a container's entities, a group's properties)", NameViewModel.templateKeys),
     ]

@@ -1,5 +1,5 @@
 import Foundation
-import ModelStore
+@_spi(ModelStoreGenerated) import ModelStore
 
 // The worked example of docs/Migrations.md, as the generator will emit it (trimmed: no observation
 // registrar): each version's classes nested in its `VersionedSchema`. 1.0.0 stores a trip's
@@ -11,69 +11,76 @@ enum SchemaV1_0_0: VersionedSchema {
     static var versionIdentifier: Schema.Version { Schema.Version(1, 0, 0) }
     static var models: [any PersistentModel.Type] { [Trip.self, Accommodation.self] }
 
-    final class Trip: ModelObject {
+    final class Trip: ModelObject, PersistentModel {
+        private static let _$name = AttributeIndex(0, "name")
+        private static let _$duration = AttributeIndex(1, "duration")
+        private static let _$accommodations = RelationshipIndex(0, "accommodations")
+        var id: PersistentIdentifier { persistentModelID }
         private var _name: String
         private var _duration: String
-        var name: String { get { _name } set { _$willChange(); _name = newValue } }
-        var duration: String { get { _duration } set { _$willChange(); _duration = newValue } }
-        var accommodations: [Accommodation] { get { _$toMany(0) } set { _$setToMany(newValue, 0) } }
+        var name: String { get { _name } set { _$willSet(Trip._$name, \.name); let oldValue = _name; _name = newValue; _$didSet(Trip._$name, \.name, oldValue) } }
+        var duration: String { get { _duration } set { _$willSet(Trip._$duration, \.duration); let oldValue = _duration; _duration = newValue; _$didSet(Trip._$duration, \.duration, oldValue) } }
+        var accommodations: [Accommodation] { get { _$toMany(Trip._$accommodations, \.accommodations) } set { _$setToMany(newValue, Trip._$accommodations) } }
         init(name: String, duration: String) {
             _name = name
             _duration = duration
             super.init()
         }
         required init(from row: RowDecoder) throws {
-            _name = try row.read()
-            _duration = try row.read()
+            _name = try row.read(Trip._$name)
+            _duration = try row.read(Trip._$duration)
             try super.init(from: row)
         }
         override func _decode(from row: RowDecoder) throws {
-            _name = try row.read()
-            _duration = try row.read()
+            try row.read(Trip._$name, into: &_name)
+            try row.read(Trip._$duration, into: &_duration)
             try super._decode(from: row)
         }
         override func _encode(to row: RowEncoder) {
-            row.write(_name)
-            row.write(_duration)
+            row.write(_name, Trip._$name)
+            row.write(_duration, Trip._$duration)
             super._encode(to: row)
         }
         private static let _$metadata = EntityMetadata(
             name: "Trip", base: nil, subclasses: [],
             properties: [
-                .attribute("name", \Trip.name),
-                .attribute("duration", \Trip.duration),
-                .toMany("accommodations", \Trip.accommodations, deleteRule: .cascade, inverse: "trip"),
+                .attribute(Trip._$name, \Trip.name),
+                .attribute(Trip._$duration, \Trip.duration),
+                .toMany(Trip._$accommodations, \Trip.accommodations, deleteRule: .cascade, inverse: "trip"),
             ],
             uniqueConstraints: [], indexes: []
         )
         override class var schemaMetadata: EntityMetadata { _$metadata }
     }
 
-    final class Accommodation: ModelObject {
+    final class Accommodation: ModelObject, PersistentModel {
+        private static let _$name = AttributeIndex(0, "name")
+        private static let _$trip = RelationshipIndex(0, "trip")
+        var id: PersistentIdentifier { persistentModelID }
         private var _name: String
-        var name: String { get { _name } set { _$willChange(); _name = newValue } }
-        var trip: Trip? { get { _$toOne(0) } set { _$setToOne(newValue, 0) } }
+        var name: String { get { _name } set { _$willSet(Accommodation._$name, \.name); let oldValue = _name; _name = newValue; _$didSet(Accommodation._$name, \.name, oldValue) } }
+        var trip: Trip? { get { _$toOne(Accommodation._$trip, \.trip) } set { _$setToOne(newValue, Accommodation._$trip) } }
         init(name: String) {
             _name = name
             super.init()
         }
         required init(from row: RowDecoder) throws {
-            _name = try row.read()
+            _name = try row.read(Accommodation._$name)
             try super.init(from: row)
         }
         override func _decode(from row: RowDecoder) throws {
-            _name = try row.read()
+            try row.read(Accommodation._$name, into: &_name)
             try super._decode(from: row)
         }
         override func _encode(to row: RowEncoder) {
-            row.write(_name)
+            row.write(_name, Accommodation._$name)
             super._encode(to: row)
         }
         private static let _$metadata = EntityMetadata(
             name: "Accommodation", base: nil, subclasses: [],
             properties: [
-                .attribute("name", \Accommodation.name),
-                .toOne("trip", \Accommodation.trip, deleteRule: .nullify, inverse: "accommodations"),
+                .attribute(Accommodation._$name, \Accommodation.name),
+                .toOne(Accommodation._$trip, \Accommodation.trip, deleteRule: .nullify, inverse: "accommodations"),
             ],
             uniqueConstraints: [], indexes: []
         )
@@ -86,69 +93,76 @@ enum SchemaV2_0_0: VersionedSchema {
     static var versionIdentifier: Schema.Version { Schema.Version(2, 0, 0) }
     static var models: [any PersistentModel.Type] { [Trip.self, Accommodation.self] }
 
-    final class Trip: ModelObject {
+    final class Trip: ModelObject, PersistentModel {
+        private static let _$name = AttributeIndex(0, "name")
+        private static let _$duration = AttributeIndex(1, "duration")
+        private static let _$accommodations = RelationshipIndex(0, "accommodations")
+        var id: PersistentIdentifier { persistentModelID }
         private var _name: String
         private var _duration: Int
-        var name: String { get { _name } set { _$willChange(); _name = newValue } }
-        var duration: Int { get { _duration } set { _$willChange(); _duration = newValue } }
-        var accommodations: [Accommodation] { get { _$toMany(0) } set { _$setToMany(newValue, 0) } }
+        var name: String { get { _name } set { _$willSet(Trip._$name, \.name); let oldValue = _name; _name = newValue; _$didSet(Trip._$name, \.name, oldValue) } }
+        var duration: Int { get { _duration } set { _$willSet(Trip._$duration, \.duration); let oldValue = _duration; _duration = newValue; _$didSet(Trip._$duration, \.duration, oldValue) } }
+        var accommodations: [Accommodation] { get { _$toMany(Trip._$accommodations, \.accommodations) } set { _$setToMany(newValue, Trip._$accommodations) } }
         init(name: String, duration: Int) {
             _name = name
             _duration = duration
             super.init()
         }
         required init(from row: RowDecoder) throws {
-            _name = try row.read()
-            _duration = try row.read()
+            _name = try row.read(Trip._$name)
+            _duration = try row.read(Trip._$duration)
             try super.init(from: row)
         }
         override func _decode(from row: RowDecoder) throws {
-            _name = try row.read()
-            _duration = try row.read()
+            try row.read(Trip._$name, into: &_name)
+            try row.read(Trip._$duration, into: &_duration)
             try super._decode(from: row)
         }
         override func _encode(to row: RowEncoder) {
-            row.write(_name)
-            row.write(_duration)
+            row.write(_name, Trip._$name)
+            row.write(_duration, Trip._$duration)
             super._encode(to: row)
         }
         private static let _$metadata = EntityMetadata(
             name: "Trip", base: nil, subclasses: [],
             properties: [
-                .attribute("name", \Trip.name),
-                .attribute("duration", \Trip.duration),
-                .toMany("accommodations", \Trip.accommodations, deleteRule: .cascade, inverse: "trip"),
+                .attribute(Trip._$name, \Trip.name),
+                .attribute(Trip._$duration, \Trip.duration),
+                .toMany(Trip._$accommodations, \Trip.accommodations, deleteRule: .cascade, inverse: "trip"),
             ],
             uniqueConstraints: [], indexes: []
         )
         override class var schemaMetadata: EntityMetadata { _$metadata }
     }
 
-    final class Accommodation: ModelObject {
+    final class Accommodation: ModelObject, PersistentModel {
+        private static let _$name = AttributeIndex(0, "name")
+        private static let _$trip = RelationshipIndex(0, "trip")
+        var id: PersistentIdentifier { persistentModelID }
         private var _name: String
-        var name: String { get { _name } set { _$willChange(); _name = newValue } }
-        var trip: Trip? { get { _$toOne(0) } set { _$setToOne(newValue, 0) } }
+        var name: String { get { _name } set { _$willSet(Accommodation._$name, \.name); let oldValue = _name; _name = newValue; _$didSet(Accommodation._$name, \.name, oldValue) } }
+        var trip: Trip? { get { _$toOne(Accommodation._$trip, \.trip) } set { _$setToOne(newValue, Accommodation._$trip) } }
         init(name: String) {
             _name = name
             super.init()
         }
         required init(from row: RowDecoder) throws {
-            _name = try row.read()
+            _name = try row.read(Accommodation._$name)
             try super.init(from: row)
         }
         override func _decode(from row: RowDecoder) throws {
-            _name = try row.read()
+            try row.read(Accommodation._$name, into: &_name)
             try super._decode(from: row)
         }
         override func _encode(to row: RowEncoder) {
-            row.write(_name)
+            row.write(_name, Accommodation._$name)
             super._encode(to: row)
         }
         private static let _$metadata = EntityMetadata(
             name: "Accommodation", base: nil, subclasses: [],
             properties: [
-                .attribute("name", \Accommodation.name),
-                .toOne("trip", \Accommodation.trip, deleteRule: .nullify, inverse: "accommodations"),
+                .attribute(Accommodation._$name, \Accommodation.name),
+                .toOne(Accommodation._$trip, \Accommodation.trip, deleteRule: .nullify, inverse: "accommodations"),
             ],
             uniqueConstraints: [], indexes: []
         )
@@ -161,69 +175,76 @@ enum SchemaV3_0_0: VersionedSchema {
     static var versionIdentifier: Schema.Version { Schema.Version(3, 0, 0) }
     static var models: [any PersistentModel.Type] { [Trip.self, Accommodation.self] }
 
-    final class Trip: ModelObject {
+    final class Trip: ModelObject, PersistentModel {
+        private static let _$title = AttributeIndex(0, "title")
+        private static let _$duration = AttributeIndex(1, "duration")
+        private static let _$accommodations = RelationshipIndex(0, "accommodations")
+        var id: PersistentIdentifier { persistentModelID }
         private var _title: String
         private var _duration: Int
-        var title: String { get { _title } set { _$willChange(); _title = newValue } }
-        var duration: Int { get { _duration } set { _$willChange(); _duration = newValue } }
-        var accommodations: [Accommodation] { get { _$toMany(0) } set { _$setToMany(newValue, 0) } }
+        var title: String { get { _title } set { _$willSet(Trip._$title, \.title); let oldValue = _title; _title = newValue; _$didSet(Trip._$title, \.title, oldValue) } }
+        var duration: Int { get { _duration } set { _$willSet(Trip._$duration, \.duration); let oldValue = _duration; _duration = newValue; _$didSet(Trip._$duration, \.duration, oldValue) } }
+        var accommodations: [Accommodation] { get { _$toMany(Trip._$accommodations, \.accommodations) } set { _$setToMany(newValue, Trip._$accommodations) } }
         init(title: String, duration: Int) {
             _title = title
             _duration = duration
             super.init()
         }
         required init(from row: RowDecoder) throws {
-            _title = try row.read()
-            _duration = try row.read()
+            _title = try row.read(Trip._$title)
+            _duration = try row.read(Trip._$duration)
             try super.init(from: row)
         }
         override func _decode(from row: RowDecoder) throws {
-            _title = try row.read()
-            _duration = try row.read()
+            try row.read(Trip._$title, into: &_title)
+            try row.read(Trip._$duration, into: &_duration)
             try super._decode(from: row)
         }
         override func _encode(to row: RowEncoder) {
-            row.write(_title)
-            row.write(_duration)
+            row.write(_title, Trip._$title)
+            row.write(_duration, Trip._$duration)
             super._encode(to: row)
         }
         private static let _$metadata = EntityMetadata(
             name: "Trip", base: nil, subclasses: [],
             properties: [
-                .attribute("title", \Trip.title, originalName: "name"),
-                .attribute("duration", \Trip.duration),
-                .toMany("accommodations", \Trip.accommodations, deleteRule: .cascade, inverse: "trip"),
+                .attribute(Trip._$title, \Trip.title, originalName: "name"),
+                .attribute(Trip._$duration, \Trip.duration),
+                .toMany(Trip._$accommodations, \Trip.accommodations, deleteRule: .cascade, inverse: "trip"),
             ],
             uniqueConstraints: [], indexes: []
         )
         override class var schemaMetadata: EntityMetadata { _$metadata }
     }
 
-    final class Accommodation: ModelObject {
+    final class Accommodation: ModelObject, PersistentModel {
+        private static let _$name = AttributeIndex(0, "name")
+        private static let _$trip = RelationshipIndex(0, "trip")
+        var id: PersistentIdentifier { persistentModelID }
         private var _name: String
-        var name: String { get { _name } set { _$willChange(); _name = newValue } }
-        var trip: Trip? { get { _$toOne(0) } set { _$setToOne(newValue, 0) } }
+        var name: String { get { _name } set { _$willSet(Accommodation._$name, \.name); let oldValue = _name; _name = newValue; _$didSet(Accommodation._$name, \.name, oldValue) } }
+        var trip: Trip? { get { _$toOne(Accommodation._$trip, \.trip) } set { _$setToOne(newValue, Accommodation._$trip) } }
         init(name: String) {
             _name = name
             super.init()
         }
         required init(from row: RowDecoder) throws {
-            _name = try row.read()
+            _name = try row.read(Accommodation._$name)
             try super.init(from: row)
         }
         override func _decode(from row: RowDecoder) throws {
-            _name = try row.read()
+            try row.read(Accommodation._$name, into: &_name)
             try super._decode(from: row)
         }
         override func _encode(to row: RowEncoder) {
-            row.write(_name)
+            row.write(_name, Accommodation._$name)
             super._encode(to: row)
         }
         private static let _$metadata = EntityMetadata(
             name: "Accommodation", base: nil, subclasses: [],
             properties: [
-                .attribute("name", \Accommodation.name),
-                .toOne("trip", \Accommodation.trip, deleteRule: .nullify, inverse: "accommodations"),
+                .attribute(Accommodation._$name, \Accommodation.name),
+                .toOne(Accommodation._$trip, \Accommodation.trip, deleteRule: .nullify, inverse: "accommodations"),
             ],
             uniqueConstraints: [], indexes: []
         )
