@@ -55,18 +55,19 @@ extension ModelObject {
 // MARK: Accessors of stored attributes
 
 @_spi(ModelStoreGenerated) extension PersistentModel where Self: ModelObject {
-    /// The getter of a stored attribute, before it returns the value: loads the attribute if a
-    /// fetch left it unread (`FetchDescriptor.propertiesToFetch`), and tells Observation of the read.
+    /// The getter of a stored attribute, before it returns the value: loads the attribute (with the
+    /// model's other unread ones, in one query) if a fetch left it unread
+    /// (`FetchDescriptor.propertiesToFetch`), and tells Observation of the read.
     @inlinable public func _$access<Value>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>) {
-        if unfetched != nil { loadUnfetchedAttributes() }
+        if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
         makeRegistrar().access(self, keyPath: keyPath)
     }
 
-    /// The setter of a stored attribute, before it changes the value: loads the model's unread
-    /// attributes (so the value it replaces is the stored one), and tells Observation's observers
+    /// The setter of a stored attribute, before it changes the value: loads the attribute if a fetch
+    /// left it unread (so the value it replaces is the stored one), and tells Observation's observers
     /// that the value will change (`withObservationTracking`'s `onChange` runs now).
     @inlinable public func _$willSet<Value>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>) {
-        if unfetched != nil { loadUnfetchedAttributes() }
+        if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
         registrar?.willSet(self, keyPath: keyPath)
     }
 
