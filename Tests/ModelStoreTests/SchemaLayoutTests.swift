@@ -22,6 +22,13 @@ import Testing
         try expectGolden(layout(of: Shop.schema), named: "Shop.schema.sql")
     }
 
+    /// Structs flattened into columns (`location.latitude`, a subclass's `GuidedSighting.meetingPoint.latitude`),
+    /// a presence column for an optional struct (`location`), an enum with associated values and
+    /// arrays of structs as JSON text.
+    @Test func birdingLayout() throws {
+        try expectGolden(layout(of: Birding.schema), named: "Birding.schema.sql")
+    }
+
     @Test func theFingerprintIsDeterministic() throws {
         let first = Schema([Trip.self, Accommodation.self, Itinerary.self]).storage
         let second = Schema([Itinerary.self, BusinessTrip.self, Accommodation.self]).storage

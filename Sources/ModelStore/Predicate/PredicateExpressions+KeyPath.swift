@@ -11,6 +11,8 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
             return .scalar(try valueProperty(of: value))
         case .identifier:
             throw PredicateTranslationError.unsupported("key path \(keyPath) on a persistentModelID")
+        case .composite(let composite):
+            return try composite.field(keyPath, valueType: Output.self, &context)
         }
     }
 
@@ -23,6 +25,9 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
                 return .identifier(model)
             }
             throw PredicateTranslationError.unsupported("key path \(keyPath) is not a stored property of \(entity.name)")
+        }
+        if let stored = entity.storedAttribute(named: name), stored.isComposite {
+            return .composite(.attribute(stored, of: model, &context))
         }
         if let attribute = entity.attribute(named: name) {
             return .scalar(ScalarTerm(model.column(attribute.column, &context), kind: .of(Output.self)))

@@ -135,6 +135,9 @@ struct StoredAttribute {
     let columnCount: Int
 
     var columns: Range<Int> { firstColumn..<(firstColumn + columnCount) }
+
+    /// Whether it is a struct (stored as columns of its fields).
+    var isComposite: Bool { metadata.columns.contains { $0.isPresence || !$0.path.isEmpty } }
 }
 
 /// A relationship resolved against the schema.
