@@ -128,9 +128,16 @@ let package = Package(
             name: "CrashMigrator",
             dependencies: ["ModelStore"]
         ),
+        // Child process of the multi-process misuse tests (#20): holds a store's write lock, or
+        // shares one ModelContext between two threads.
+        .executableTarget(
+            name: "MisuseProbe",
+            dependencies: ["ModelStore", "CSQLite"],
+            plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
+        ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport"],
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport", "MisuseProbe"],
             exclude: ["Goldens", "Fixtures/Zoo.model"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.

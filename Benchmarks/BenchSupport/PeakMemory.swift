@@ -4,11 +4,13 @@ import Foundation
 public enum PeakMemory {
     /// Resets the peak to the current resident size (writes `5` to `/proc/self/clear_refs`),
     /// after handing the memory the allocator keeps free back to the system (`malloc_trim`), so
-    /// that what an earlier workload freed does not hide what the next one needs.
+    /// that what an earlier workload freed does not hide what the next one needs. Without
+    /// `trimmingAllocator` the allocator is left alone: the peaks of the parts of one workload,
+    /// measured one after the other, then have the whole workload's peak as their maximum.
     /// Returns false where that is not possible; the peak then covers the whole run so far.
     @discardableResult
-    public static func reset() -> Bool {
-        trimAllocator()
+    public static func reset(trimmingAllocator: Bool = true) -> Bool {
+        if trimmingAllocator { trimAllocator() }
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
         defer { try? handle.close() }
         do {

@@ -17,6 +17,10 @@ enum GeneratorRun {
         let generate: Timing.Sample
         /// Peak resident memory above what was resident before the run (median).
         let peakBytes: Int
+        /// The stage during which the run with the median peak reached it.
+        let peakStage: GeneratorStage
+        /// Each stage's peak resident memory above what was resident before the run (median).
+        let stagePeaks: [GeneratorStage: Int]
         var wall: Double { load.wall + parse.wall + check.wall + generate.wall }
         var cpu: Double { load.cpu + parse.cpu + check.cpu + generate.cpu }
         var bytesPerEntity: Double { Double(peakBytes) / Double(entities) }
@@ -40,28 +44,37 @@ enum GeneratorRun {
         }
         let lines = files.reduce(0) { $0 + $1.text.split(separator: "\n", omittingEmptySubsequences: false).count }
         func stage(_ stage: GeneratorStage) -> Timing.Sample { median(runs.map { $0.stages[stage] ?? Timing.Sample(wall: 0, cpu: 0) }) }
+        let medianPeak = runs.sorted { $0.peakBytes < $1.peakBytes }[runs.count / 2]
         return SizeResult(
             entities: entities, lines: lines, outputBytes: runs.last?.outputBytes ?? 0,
             load: stage(.load), parse: stage(.parse), check: stage(.check), generate: stage(.generate),
-            peakBytes: Int(Timing.median(runs.map { Double($0.peakBytes) })))
+            peakBytes: medianPeak.peakBytes, peakStage: medianPeak.peakStage,
+            stagePeaks: Dictionary(uniqueKeysWithValues: GeneratorStage.allCases.map { stage in
+                (stage, Int(Timing.median(runs.map { Double($0.stagePeaks[stage] ?? 0) })))
+            }))
     }
 
     /// One repetition's figures.
     struct Run {
         var stages: [GeneratorStage: Timing.Sample]
         var peakBytes: Int
+        var peakStage: GeneratorStage
+        var stagePeaks: [GeneratorStage: Int]
         var outputBytes: Int
     }
 
     /// `modelgen generate --output OUTPUT INPUT`, once, timed stage by stage.
     static func runOnce(input: URL, output: URL) throws -> Run {
         let clock = StageClock()
-        let options = GeneratorOptions(output: .write(directory: output), stageObserver: { clock.start($0) })
         PeakMemory.reset()
-        let resident = PeakMemory.residentBytes()
+        let memory = StagePeaks(resident: PeakMemory.residentBytes())
+        let options = GeneratorOptions(output: .write(directory: output), stageObserver: { stage in
+            memory.start(stage)
+            clock.start(stage)
+        })
         let result = try ModelGen.run(.paths([input.path]), options: options)
         clock.stop()
-        let peak = PeakMemory.peakBytes() - resident
+        memory.stop()
         guard !result.failed else {
             let first = result.diagnostics.first.map { "\($0)" } ?? "no schema"
             throw BenchError("synthesized model does not check: \(first)")
@@ -69,7 +82,8 @@ enum GeneratorRun {
         let bytes = try result.outputs.reduce(0) { total, output in
             total + ((try FileManager.default.attributesOfItem(atPath: output.url?.path ?? ""))[.size] as? Int ?? 0)
         }
-        return Run(stages: clock.samples, peakBytes: peak, outputBytes: bytes)
+        let (peakStage, peak) = memory.peak
+        return Run(stages: clock.samples, peakBytes: peak, peakStage: peakStage, stagePeaks: memory.peaks, outputBytes: bytes)
     }
 
     /// The medians of wall and CPU time, separately.
@@ -95,6 +109,18 @@ enum GeneratorRun {
         return table
     }
 
+    /// Each stage's peak memory (where a run's memory goes: the syntax trees are made while parsing,
+    /// the semantic model and the schema while checking, one file's view models and text at a time
+    /// while generating).
+    static func stageTable(_ results: [SizeResult]) -> TextTable {
+        var table = TextTable(header: ["entities"] + GeneratorStage.allCases.map { "peak +memory during \($0.rawValue)" } + ["KB per entity at the peak"])
+        for result in results {
+            table.append([String(result.entities)] + GeneratorStage.allCases.map { PeakMemory.format(result.stagePeaks[$0] ?? 0) }
+                + [Cell.fixed(result.bytesPerEntity / 1024, 1)])
+        }
+        return table
+    }
+
     /// Whether growth is linear (CPU time per entity at the largest size within 1.5x of the
     /// smallest's), whether the largest size meets the 2 s target, and its memory per entity
     /// against the 5 KB target.
@@ -109,7 +135,7 @@ enum GeneratorRun {
         return [
             "CPU time per entity, \(last.entities) vs \(first.entities) entities: \(Cell.fixed(growth, 2))x (\(shape))",
             "\(last.entities) entities: \(Cell.fixed(last.wall, 3)) s wall, \(Cell.fixed(last.cpu, 3)) s CPU (target < 2 s: \(target))",
-            "\(last.entities) entities: \(Cell.fixed(last.bytesPerEntity / 1024, 1)) KB of peak memory per entity (target < 5 KB: \(memory))",
+            "\(last.entities) entities: \(Cell.fixed(last.bytesPerEntity / 1024, 1)) KB of peak memory per entity, reached while it was at \(last.peakStage.rawValue) (target < 5 KB: \(memory))",
         ]
     }
 }
@@ -132,6 +158,35 @@ final class StageClock: @unchecked Sendable {
         samples[current.stage] = Timing.Sample(
             wall: Double(parts.seconds) + Double(parts.attoseconds) * 1e-18, cpu: Timing.threadCPUSeconds() - current.cpu)
         self.current = nil
+    }
+}
+
+/// The peak resident memory of each stage, above what was resident before the run: the peak is
+/// reset as each stage starts (the allocator left alone), so the largest of them is the run's.
+final class StagePeaks: @unchecked Sendable {
+    private let resident: Int
+    private var current: GeneratorStage?
+    private(set) var peaks: [GeneratorStage: Int] = [:]
+
+    init(resident: Int) { self.resident = resident }
+
+    /// A stage starts: the previous one's peak is read.
+    func start(_ stage: GeneratorStage) {
+        stop()
+        PeakMemory.reset(trimmingAllocator: false)
+        current = stage
+    }
+
+    func stop() {
+        guard let current else { return }
+        peaks[current] = PeakMemory.peakBytes() - resident
+        self.current = nil
+    }
+
+    /// The stage with the largest peak, and that peak.
+    var peak: (stage: GeneratorStage, bytes: Int) {
+        let largest = peaks.max { $0.value < $1.value }
+        return (largest?.key ?? .load, largest?.value ?? 0)
     }
 }
 

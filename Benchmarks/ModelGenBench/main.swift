@@ -27,6 +27,10 @@ do {
     print("median of \(repetitions) runs, \(SyntheticModel.groupSize) entities per group, 100 entities per file, load average \(load)")
     let table = GeneratorRun.table(results)
     print(arguments["markdown"] == 0 ? table.text : table.markdown)
+    print("")
+    let stages = GeneratorRun.stageTable(results)
+    print(arguments["markdown"] == 0 ? stages.text : stages.markdown)
+    print("")
     for line in GeneratorRun.verdict(results) { print(line) }
 } catch {
     FileHandle.standardError.write(Data("modelgen-bench: \(error)\n".utf8))

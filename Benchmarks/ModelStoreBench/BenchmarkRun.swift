@@ -16,6 +16,8 @@ struct BenchmarkRun {
         var samples: [Timing.Sample] = []
         var peakBytes = 0
         var count: Int?
+        /// The queries (`SELECT`s) the last repetition ran.
+        var queries = 0
     }
 
     /// One table row's figures.
@@ -46,13 +48,16 @@ struct BenchmarkRun {
                     releaseFreeMemory()
                     PeakMemory.reset()
                     let resident = PeakMemory.residentBytes()
+                    QueryCount.reset()
                     let (sample, count) = try Timing.measure { try side.run(workload) }
+                    let queries = QueryCount.count
                     // What the workload needed above what was resident when it started.
                     let peak = max(0, PeakMemory.peakBytes() - resident)
                     side.finish()
                     var entry = samples[workload, default: [:]][isGenerated, default: Samples()]
                     entry.samples.append(sample)
                     entry.peakBytes = max(entry.peakBytes, peak)
+                    entry.queries = queries
                     if let previous = entry.count, previous != count {
                         throw HandSQLiteError(message: "\(workload): \(count) rows, \(previous) before")
                     }

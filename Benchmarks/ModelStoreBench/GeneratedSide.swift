@@ -38,21 +38,16 @@ final class GeneratedSide: TripStoreSide {
             guard let directory else { return }
             workloadContainer = try Self.openContainer(directory.appending(path: "generated.store"), history: true)
             trips = try newContext().fetch(FetchDescriptor<Trip>())
+        case .prefetch:
+            guard let directory else { return }
+            let container = try Self.openContainer(directory.appending(path: "generated-prefetch.store"), history: false)
+            try Self.insertTripsWithStays(rows.prefix(Workload.prefetchTripCount(rows: rows.count)), into: container)
+            workloadContainer = container
         case .cascadeDelete:
             guard let directory else { return }
             let container = try Self.openContainer(directory.appending(path: "generated-cascade.store"), history: true)
             self.container = container
-            let setup = ModelContext(container)
-            for row in rows.prefix(Workload.cascadeTripCount(rows: rows.count)) {
-                let trip = Self.makeTrip(row)
-                setup.insert(trip)
-                for stay in 1...2 {
-                    let accommodation = Accommodation(name: "Stay \(stay) of \(row.name)")
-                    setup.insert(accommodation)
-                    accommodation.trip = trip
-                }
-            }
-            try setup.save()
+            try Self.insertTripsWithStays(rows.prefix(Workload.cascadeTripCount(rows: rows.count)), into: container)
             let context = try newContext()
             trips = try context.fetch(FetchDescriptor<Trip>())
         default:
@@ -70,6 +65,21 @@ final class GeneratedSide: TripStoreSide {
         case .fetchAll:
             trips = try newContext().fetch(FetchDescriptor<Trip>())
             return trips.count
+        case .enumerateAll:
+            var count = 0
+            try newContext().enumerate(FetchDescriptor<Trip>(), batchSize: Workload.enumerateBatchSize) { trip in
+                if !trip.name.isEmpty { count += 1 }
+            }
+            return count
+        case .prefetch:
+            var descriptor = FetchDescriptor<Trip>()
+            descriptor.relationshipKeyPathsForPrefetching = [\.accommodations]
+            trips = try newContext().fetch(descriptor)
+            var stays = 0
+            for trip in trips {
+                for stay in trip.accommodations where !stay.name.isEmpty { stays += 1 }
+            }
+            return stays
         case .fetchSubclass:
             var descriptor = FetchDescriptor<BusinessTrip>(sortBy: [SortDescriptor(\.startDate)])
             if let cutoff { descriptor.predicate = #Predicate<BusinessTrip> { $0.endDate > cutoff } }
@@ -116,6 +126,21 @@ final class GeneratedSide: TripStoreSide {
         var configuration = ModelConfiguration(url: url)
         configuration.recordsHistory = history
         return try ModelContainer(for: TripStore.schema, configurations: configuration)
+    }
+
+    /// Inserts a trip per row with two accommodations each, in one save (not timed).
+    private static func insertTripsWithStays(_ rows: ArraySlice<TripRow>, into container: ModelContainer) throws {
+        let setup = ModelContext(container)
+        for row in rows {
+            let trip = makeTrip(row)
+            setup.insert(trip)
+            for stay in 1...2 {
+                let accommodation = Accommodation(name: "Stay \(stay) of \(row.name)")
+                setup.insert(accommodation)
+                accommodation.trip = trip
+            }
+        }
+        try setup.save()
     }
 
     /// The generated model of a row.

@@ -14,6 +14,8 @@ final class HandWrittenSide: TripStoreSide {
     /// The workload's connection and objects, kept until `finish()` so their release is not timed.
     private var connection: HandConnection?
     private var trips: [PlainTrip] = []
+    /// The prefetch workload's stays, by trip key.
+    private var stays: [Int64: [PlainStay]] = [:]
 
     init(rows: [TripRow], cutoff: Date?) {
         self.rows = rows
@@ -38,10 +40,15 @@ final class HandWrittenSide: TripStoreSide {
             try createTables()
         case .updateNames, .updateNamesWithHistory:
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+        case .prefetch:
+            mainStoreURL = storeURL
+            storeURL = directory?.appending(path: "hand-written-prefetch.store")
+            try createTables()
+            try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count))
         case .cascadeDelete:
             storeURL = directory?.appending(path: "hand-written-cascade.store")
             try createTables()
-            try insertCascadeRows()
+            try insertTripsWithStays(count: Workload.cascadeTripCount(rows: rows.count))
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
         default:
             break
@@ -59,6 +66,14 @@ final class HandWrittenSide: TripStoreSide {
         case .fetchAll:
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
             return trips.count
+        case .enumerateAll:
+            var count = 0
+            try stepTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil) { trip in
+                if !trip.name.isEmpty { count += 1 }
+            }
+            return count
+        case .prefetch:
+            return try readTripsWithStays()
         case .fetchSubclass:
             let filter = cutoff == nil ? "" : " AND \"endDate\" > ?"
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " WHERE \"$type\" = 'BusinessTrip'" + filter
@@ -77,6 +92,7 @@ final class HandWrittenSide: TripStoreSide {
 
     func finish() {
         trips = []
+        stays = [:]
         connection = nil
     }
 
@@ -184,10 +200,39 @@ final class HandWrittenSide: TripStoreSide {
 
     /// Runs a `selectAll` query (with `date` bound first, if any) into plain objects of each row's class.
     private func readTrips(_ connection: HandConnection, sql: String, date: Date?) throws -> [PlainTrip] {
+        var result: [PlainTrip] = []
+        try stepTrips(connection, sql: sql, date: date) { result.append($0) }
+        return result
+    }
+
+    /// The trips and, in a second query, their stays (the prefetch workload); returns the stays read.
+    private func readTripsWithStays() throws -> Int {
+        let connection = try newConnection()
+        trips = try readTrips(connection, sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+        // Each trip's stays, by the trip's key (kept beside the trips, as their `accommodations`).
+        stays = Dictionary(uniqueKeysWithValues: trips.map { ($0.rowID, []) })
+        let query = try connection.prepare("SELECT \"$pk\", \"name\", \"trip\" FROM \"Accommodation\" WHERE \"trip\" IN (SELECT \"$pk\" FROM \"Trip\") ORDER BY \"$pk\"")
+        defer { sqlite3_finalize(query) }
+        while true {
+            let step = sqlite3_step(query)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw connection.error("SELECT FROM Accommodation") }
+            let stay = PlainStay(rowID: sqlite3_column_int64(query, 0), name: columnText(query, 1) ?? "")
+            stays[sqlite3_column_int64(query, 2)]?.append(stay)
+        }
+        var count = 0
+        for trip in trips {
+            for stay in stays[trip.rowID] ?? [] where !stay.name.isEmpty { count += 1 }
+        }
+        return count
+    }
+
+    /// Steps through a `selectAll` query (with `date` bound first, if any), making a plain object
+    /// of each row's class and handing it to `body`.
+    private func stepTrips(_ connection: HandConnection, sql: String, date: Date?, _ body: (PlainTrip) -> Void) throws {
         let query = try connection.prepare(sql)
         defer { sqlite3_finalize(query) }
         if let date { sqlite3_bind_double(query, 1, date.timeIntervalSinceReferenceDate) }
-        var result: [PlainTrip] = []
         while true {
             let step = sqlite3_step(query)
             if step == SQLITE_DONE { break }
@@ -200,21 +245,20 @@ final class HandWrittenSide: TripStoreSide {
             let identifier = try columnUUID(query, 5)
             // The type column tells the class: compare its first letter, then its length.
             if type.count == 12, type[0] == UInt8(ascii: "B") {
-                result.append(PlainBusinessTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier,
-                                                company: columnText(query, 6) ?? "", expenseReport: columnText(query, 7),
-                                                meetingAgenda: columnText(query, 8)))
+                body(PlainBusinessTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier,
+                                       company: columnText(query, 6) ?? "", expenseReport: columnText(query, 7),
+                                       meetingAgenda: columnText(query, 8)))
             } else if type.count == 12, type[0] == UInt8(ascii: "P") {
                 guard let reason = PlainPersonalTrip.Reason(rawValue: columnText(query, 9) ?? ""),
                       let companions = StringArrayJSON.decode(columnBytes(query, 10)) else {
                     throw HandSQLiteError(message: "bad PersonalTrip row \(rowID)")
                 }
-                result.append(PlainPersonalTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier,
-                                                reason: reason, companions: companions))
+                body(PlainPersonalTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier,
+                                       reason: reason, companions: companions))
             } else {
-                result.append(PlainTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier))
+                body(PlainTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier))
             }
         }
-        return result
     }
 
     // MARK: Setup
@@ -238,10 +282,9 @@ final class HandWrittenSide: TripStoreSide {
             """)
     }
 
-    /// The cascade workload's trips, each with two accommodations (not timed).
-    private func insertCascadeRows() throws {
+    /// The first `tripCount` rows' trips, each with two accommodations (not timed).
+    private func insertTripsWithStays(count tripCount: Int) throws {
         let connection = try newConnection()
-        let tripCount = Workload.cascadeTripCount(rows: rows.count)
         let trips = rows.prefix(tripCount).map(Self.makeTrip)
         try insert(trips, connection: connection, history: false)
         let stay = try connection.prepare("INSERT INTO \"Accommodation\" (\"$type\", \"name\", \"trip\") VALUES ('Accommodation', ?, ?)")

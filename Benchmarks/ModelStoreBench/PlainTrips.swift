@@ -50,3 +50,14 @@ final class PlainPersonalTrip: PlainTrip {
         super.init(rowID: rowID, name: name, startDate: startDate, endDate: endDate, identifier: identifier)
     }
 }
+
+/// A hand-written `Accommodation`.
+final class PlainStay {
+    var rowID: Int64
+    var name: String
+
+    init(rowID: Int64, name: String) {
+        self.rowID = rowID
+        self.name = name
+    }
+}

@@ -8,6 +8,9 @@ enum Workload: CaseIterable {
     case insertWithHistory
     /// Fetch every trip, each as its own class, into objects.
     case fetchAll
+    /// Visit every trip, each as its own class, a batch of 1,000 at a time, reading its name
+    /// (hand-written: one statement stepped through, a plain object per row, none kept).
+    case enumerateAll
     /// Fetch one subclass (`BusinessTrip`), with a predicate on a date, sorted by date.
     case fetchSubclass
     /// Rename every trip, in one save (history off).
@@ -16,6 +19,10 @@ enum Workload: CaseIterable {
     case updateNamesWithHistory
     /// Count the trips that match a predicate on a date.
     case count
+    /// Fetch 10,000 trips (fewer if N is smaller) with their accommodations, two each, loaded
+    /// together (`relationshipKeyPathsForPrefetching`), reading every stay's name (hand-written:
+    /// two queries).
+    case prefetch
     /// Delete a third as many trips as rows, each with two accommodations (cascade), in one save,
     /// history on (the trips' preserved identifiers go into it).
     case cascadeDelete
@@ -24,6 +31,12 @@ enum Workload: CaseIterable {
     /// accommodations, so the store holds as many rows as the other workloads').
     static func cascadeTripCount(rows: Int) -> Int { max(1, rows / 3) }
 
+    /// How many trips the prefetch workload fetches.
+    static func prefetchTripCount(rows: Int) -> Int { min(rows, 10_000) }
+
+    /// The batch size of the enumeration.
+    static let enumerateBatchSize = 1_000
+
     /// The workload's name in the table.
     func title(rows: Int, predicates: Bool) -> String {
         let suffix = predicates ? "" : " (no predicate)"
@@ -31,10 +44,14 @@ enum Workload: CaseIterable {
         case .insert: return "insert \(rows) mixed, one save"
         case .insertWithHistory: return "insert \(rows) mixed, one save, history on"
         case .fetchAll: return "fetch all (polymorphic)"
+        case .enumerateAll: return "enumerate all, batches of \(Workload.enumerateBatchSize)"
         case .fetchSubclass: return "fetch BusinessTrip sorted" + (predicates ? ", endDate >" : "") + suffix
         case .updateNames: return "update every name, one save"
         case .updateNamesWithHistory: return "update every name, one save, history on"
         case .count: return "fetchCount startDate <" + suffix
+        case .prefetch:
+            let trips = Workload.prefetchTripCount(rows: rows)
+            return "fetch \(trips) trips + \(2 * trips) stays, prefetched"
         case .cascadeDelete: return "cascade delete \(Workload.cascadeTripCount(rows: rows)) trips + 2 stays each, history on"
         }
     }

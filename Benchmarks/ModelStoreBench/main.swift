@@ -45,12 +45,16 @@ do {
     let repetitions = arguments["repeat"]
     let predicates = try GeneratedSide.supportsPredicates()
     if !predicates { log("the runtime has no predicates yet: the predicate workloads run without one on both sides") }
+    QueryCount.install()
     let run = BenchmarkRun(rowCount: rowCount, repetitions: repetitions, predicates: predicates)
     let results = try run.run(log: log)
     let (table, maxRatio) = report(results, rowCount: rowCount, predicates: predicates)
     let load = Cell.fixed(Timing.loadAverage(), 1)
     print("N = \(rowCount), median of \(repetitions) repetitions (wall clock; CPU ratio: thread CPU time), load average \(load)")
     print(arguments["markdown"] == 0 ? table.text : table.markdown)
+    for result in results where result.workload == .enumerateAll || result.workload == .prefetch {
+        print("queries, \(result.workload.title(rows: rowCount, predicates: predicates)): generated \(result.generated.queries), hand-written \(result.handWritten.queries)")
+    }
     print("max ratio: " + Cell.fixed(maxRatio, 2))
 } catch {
     log("modelstore-bench: \(error)")

@@ -155,8 +155,9 @@ import Testing
     }
 
     /// #20 item 6: `withObservationTracking`'s `onChange` runs at `willSet`, before the new value is
-    /// set; a `save()` there must not take the change for saved.
-    @Test("A save() from onChange of an attribute leaves the change pending; the next save writes the new value")
+    /// set; a `save()` there must not take the change for saved. The setter counts the change as in
+    /// progress until `_$didSet`: the nested save throws `saveInProgress` and writes nothing.
+    @Test("A save() from onChange of an attribute throws saveInProgress; the next save writes the new value and the other changes")
     func saveInsideTheMutationKeepsTheChangePending() throws {
         let context = ModelContext(container)
         let trip = try fetchTrip(context, "Rome")
@@ -172,6 +173,8 @@ import Testing
             do { try saver.context.save() } catch { saver.error = error }
         }
         trip.name = "Roma"
+        #expect((saver.error as? ModelStoreError) == .saveInProgress)
+        #expect(try fetchTrip(ModelContext(container), "Offsite").endDate != Day.at(9), "the nested save wrote something")
         #expect(trip.hasChanges && context.hasChanges, "the change was marked saved with the old value")
         try context.save()
         let reader = ModelContext(container)

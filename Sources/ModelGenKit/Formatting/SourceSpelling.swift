@@ -8,6 +8,10 @@ struct SourceSpelling {
         identifier.isEscaped ? "`\(identifier.name)`" : identifier.name
     }
 
+    func name(_ part: TypeNamePart) -> String {
+        part.isEscaped ? "`\(part.name)`" : part.name
+    }
+
     func type(_ type: TypeExpr) -> String {
         switch type.kind {
         case .named(let parts): parts.map(name).joined(separator: ".")

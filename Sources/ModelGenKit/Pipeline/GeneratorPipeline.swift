@@ -40,6 +40,7 @@ struct GeneratorPipeline {
             sources: sources.map(\.file), diagnostics: checked.diagnostics, schema: checked.schema, outputs: [],
             warningsAsErrors: options.warningsAsErrors)
         guard !result.failed, let schema = checked.schema, let templates else { return result }
+        if sources.reduce(0, { $0 + $1.file.bytes.count }) >= FreedMemory.minimumInputBytes { FreedMemory.release() }
         do {
             result.outputs = try generate(schema, sources: sources, names: names, templates: templates)
         } catch {
@@ -97,14 +98,22 @@ struct GeneratorPipeline {
     /// Checks every file together. Semantic rules run on whatever parsed, also when some files have
     /// `syntax` errors, so one run reports every error; diagnostics that a syntax error may have
     /// caused are dropped (`SyntaxCascadeFilter`). A run with any error has no schema.
-    func check(_ parsed: ParsedModels) -> CheckedModels {
+    ///
+    /// The syntax trees are handed on, not kept: without syntax errors nothing here needs them
+    /// again, and the checker frees them while it builds the schema (the run's peak of memory).
+    func check(_ parsed: consuming ParsedModels) -> CheckedModels {
         options.stageObserver?(.check)
-        let checked = SchemaChecker.check(parsed.trees)
-        var diagnostics = parsed.diagnostics
-        diagnostics += SyntaxCascadeFilter.filter(checked.diagnostics, files: parsed.trees, syntaxErrors: parsed.diagnostics)
+        let sources = parsed.sources
+        let syntaxErrors = parsed.diagnostics
+        let trees = parsed.trees
+        parsed.trees = []
+        let keptForFilter = syntaxErrors.isEmpty ? [] : trees
+        let checked = SchemaChecker.check(consume trees)
+        var diagnostics = syntaxErrors
+        diagnostics += SyntaxCascadeFilter.filter(checked.diagnostics, files: keptForFilter, syntaxErrors: syntaxErrors)
         let schema = diagnostics.contains { $0.severity == .error } ? nil : checked.schema
         return CheckedModels(
-            sources: parsed.sources, schema: schema, diagnostics: diagnostics.sorted(byFileOrder: parsed.sources.map(\.path)))
+            sources: sources, schema: schema, diagnostics: diagnostics.sorted(byFileOrder: sources.map(\.path)))
     }
 
     // MARK: Stage 4: generate (`Generation/`), then output (`Output/`)

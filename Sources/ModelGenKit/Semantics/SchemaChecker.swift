@@ -7,16 +7,21 @@
 enum SchemaChecker {
     /// Checks all files of one run together. The schema is `nil` when any error was found.
     /// Diagnostics are sorted by file (in input order) and position.
-    public static func check(_ files: [ModelFile]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {
-        let model = analyze(files)
+    ///
+    /// The files are taken: once the symbol table has collected their declarations, the semantic
+    /// model holds the only references to them (unless the caller keeps the files), and building the
+    /// schema frees them entity by entity.
+    static func check(_ files: consuming [ModelFile]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {
+        let model = analyze(consume files)
         let diagnostics = model.sink.diagnostics.sorted(byFileOrder: model.filePaths)
-        return (model.sink.hasErrors ? nil : CheckedSchemaBuilder.build(model), diagnostics)
+        return (model.sink.hasErrors ? nil : CheckedSchemaBuilder.build(consume model), diagnostics)
     }
 
     /// Runs every stage in order and returns the resolved model with its diagnostics.
-    static func analyze(_ files: [ModelFile]) -> SemanticModel {
+    static func analyze(_ files: consuming [ModelFile]) -> SemanticModel {
         var model = SemanticModel()
         let duplicates = SymbolTable.collect(files, into: &model)
+        files = []
         NameRules.reportDuplicates(duplicates, in: &model)
         NameRules.checkTypeNames(&model)
         HierarchyRules.resolveBases(&model)

@@ -49,33 +49,75 @@ enum ResolvedType: Hashable {
 }
 
 /// What the attributes of a property say, once checked (`invalid-attribute` drops what does not fit).
+///
+/// A run holds one per property until the schema is built, so the relationship arguments, rarer
+/// and larger (a key path is 88 bytes), are kept behind one pointer: 29 bytes instead of 184.
 struct PropertyOptions {
+    var originalName: String?
+    private var relationshipArguments: RelationshipArguments?
     var isTransient = false
     var isUnique = false
     var preserveValueOnDeletion = false
     var externalStorage = false
-    var originalName: String?
     var deleteRule: DeleteRule = .nullify
+
     /// The `.noAction`/`.cascade`/… expression as written, when one was.
-    var deleteRuleRange: SourceRange?
+    var deleteRuleRange: SourceRange? {
+        get { relationshipArguments?.deleteRuleRange }
+        set { updateRelationshipArguments { $0.deleteRuleRange = newValue } }
+    }
     /// `inverse: \E.prop` as written, with the range of the whole argument.
-    var inverse: KeyPathExpr?
-    var minimumModelCount: Int?
-    var maximumModelCount: Int?
+    var inverse: KeyPathExpr? {
+        get { relationshipArguments?.inverse }
+        set { updateRelationshipArguments { $0.inverse = newValue } }
+    }
+    var minimumModelCount: Int? {
+        get { relationshipArguments?.minimumModelCount }
+        set { updateRelationshipArguments { $0.minimumModelCount = newValue } }
+    }
+    var maximumModelCount: Int? {
+        get { relationshipArguments?.maximumModelCount }
+        set { updateRelationshipArguments { $0.maximumModelCount = newValue } }
+    }
+
+    /// Replaces the box (never changed in place: copies of the options keep their values).
+    private mutating func updateRelationshipArguments(_ change: (inout RelationshipArguments.Values) -> Void) {
+        var values = relationshipArguments?.values ?? RelationshipArguments.Values()
+        change(&values)
+        relationshipArguments = RelationshipArguments(values)
+    }
+
+    /// The arguments of `@Relationship` other than the delete rule itself, boxed.
+    private final class RelationshipArguments {
+        struct Values {
+            var deleteRuleRange: SourceRange?
+            var inverse: KeyPathExpr?
+            var minimumModelCount: Int?
+            var maximumModelCount: Int?
+        }
+
+        let values: Values
+        init(_ values: Values) { self.values = values }
+
+        var deleteRuleRange: SourceRange? { values.deleteRuleRange }
+        var inverse: KeyPathExpr? { values.inverse }
+        var minimumModelCount: Int? { values.minimumModelCount }
+        var maximumModelCount: Int? { values.maximumModelCount }
+    }
 }
 
-/// One property of an entity, as far as it resolved.
+/// One property of an entity, as far as it resolved. A run holds one per property until the
+/// schema is built: the fields are ordered so that the struct has no padding to speak of (104 bytes).
 struct PropertyInfo {
+    /// The declaration in the syntax tree (shared, not copied).
     var decl: PropertyDecl
-    /// The entity that declares it.
-    var owner: String
-    /// `nil` when the type did not resolve (already reported): later rules skip the property.
-    var type: ResolvedType?
-    var options = PropertyOptions()
-    /// The default value, resolved against the type (`nil` when none was written or it did not fit).
-    var defaultValue: DefaultValue?
     /// The inverse property's name, once relationship resolution ran.
     var inverseName: String?
+    var options = PropertyOptions()
+    /// `nil` when the type did not resolve (already reported): later rules skip the property.
+    var type: ResolvedType?
+    /// The default value, resolved against the type (`nil` when none was written or it did not fit).
+    var defaultValue: DefaultValue?
     /// True when the inverse was written on this side.
     var inverseDeclaredHere = false
 
@@ -133,16 +175,11 @@ struct StructInfo {
     var isBroken = false
 }
 
-/// An entity declaration.
+/// An entity declaration. The flags come last, so that the struct has no padding to speak of.
 struct EntityInfo {
     var decl: EntityDecl
-    var fileIndex: Int
     /// The resolved base: set only when it names an entity and no cycle is involved.
     var baseName: String?
-    /// An unknown base or a cycle: rules about inits, labels and registration skip the entity.
-    var hierarchyIsBroken = false
-    /// Its base has a base (`flat-hierarchy`, reported): init rules skip the entity.
-    var isTooDeep = false
     /// The top of its hierarchy (itself for a root, or when the hierarchy is broken).
     var rootName: String = ""
     /// Levels from the root down to it: 1 for a root, 2 for a subclass, more for a too-deep one.
@@ -153,9 +190,7 @@ struct EntityInfo {
     var properties: [PropertyInfo] = []
     /// Every property name declared in the body (also duplicates and ill-typed ones), so that
     /// references to them are not reported as unknown.
-    var declaredPropertyNames: Set<String> = []
-    /// Some member failed to resolve: the label-only check skips the entity.
-    var hasInvalidMembers = false
+    var declaredPropertyNames = SortedNames()
     /// Nested enums by simple name (first declaration wins), and their order.
     var nestedEnums: [String: EnumInfo] = [:]
     var nestedEnumOrder: [String] = []
@@ -168,11 +203,97 @@ struct EntityInfo {
     /// `.unique` properties and `#Unique` groups; `#Index` groups (resolved property names).
     var uniqueConstraints: [[String]] = []
     var indexes: [[String]] = []
+    /// An unknown base or a cycle: rules about inits, labels and registration skip the entity.
+    var hierarchyIsBroken = false
+    /// Its base has a base (`flat-hierarchy`, reported): init rules skip the entity.
+    var isTooDeep = false
+    /// Some member failed to resolve: the label-only check skips the entity.
+    var hasInvalidMembers = false
 
     var name: String { decl.name.name }
 
     func property(named name: String) -> PropertyInfo? {
         properties.first { $0.name == name }
+    }
+}
+
+/// A set of names kept as one sorted list and looked up by binary search: for the few property
+/// names of an entity, about half the room of a `Set` (whose table keeps a quarter of its slots
+/// free), made once at its size.
+struct SortedNames {
+    private var names: [String] = []
+
+    init() {}
+
+    init(_ names: [String]) {
+        var sorted = names.sorted()
+        var kept = 0
+        for name in sorted where kept == 0 || sorted[kept - 1] != name {
+            sorted[kept] = name
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        self.names = sorted.compacted()
+    }
+
+    func contains(_ name: String) -> Bool {
+        var low = 0
+        var high = names.count
+        while low < high {
+            let middle = (low + high) / 2
+            if names[middle] < name { low = middle + 1 } else { high = middle }
+        }
+        return low < names.count && names[low] == name
+    }
+}
+
+/// The entities of a run by name, read and changed like a dictionary. The entities are kept in one
+/// list (in the order they were added) with a table of positions by name: a dictionary of entities
+/// keeps a quarter of its slots free, each as large as an `EntityInfo` (144 bytes).
+struct EntityTable {
+    private var positions: [String: Int] = [:]
+    /// `nil` where an entity was removed.
+    private var storage: [EntityInfo?] = []
+
+    mutating func reserveCapacity(_ count: Int) {
+        positions.reserveCapacity(count)
+        storage.reserveCapacity(count)
+    }
+
+    subscript(name: String) -> EntityInfo? {
+        get {
+            positions[name].flatMap { storage[$0] }
+        }
+        set {
+            if let position = positions[name] {
+                storage[position] = newValue
+            } else if let newValue {
+                positions[name] = storage.count
+                storage.append(newValue)
+            }
+        }
+        // In place: changing an entity's properties through the table copies nothing.
+        _modify {
+            if let position = positions[name] {
+                yield &storage[position]
+            } else {
+                var added: EntityInfo?
+                yield &added
+                if let added {
+                    positions[name] = storage.count
+                    storage.append(added)
+                }
+            }
+        }
+    }
+
+    /// Removes the entity named `name` and returns it (its place in the list stays, empty).
+    @discardableResult
+    mutating func removeValue(forKey name: String) -> EntityInfo? {
+        guard let position = positions[name] else { return nil }
+        let removed = storage[position]
+        storage[position] = nil
+        return removed
     }
 }
 
@@ -186,7 +307,7 @@ struct ContainerInfo {
 /// The whole run, as the rule families see it.
 struct SemanticModel {
     var sink = DiagnosticSink()
-    var entities: [String: EntityInfo] = [:]
+    var entities = EntityTable()
     /// Entity names in schema order: by file (input order), then position.
     var entityOrder: [String] = []
     /// Top-level enums by name, and their order.
@@ -197,8 +318,6 @@ struct SemanticModel {
     /// Every struct, top level and nested, by qualified name (`Palette`, `Theme.Palette`), and their source order.
     var structs: [String: StructInfo] = [:]
     var structOrder: [String] = []
-    /// Relationship properties by owner, then destination: indexes into the owner's `properties`.
-    var relationshipIndex: [String: [String: [Int]]] = [:]
     /// The input files, to sort diagnostics by input order.
     var filePaths: [String] = []
 

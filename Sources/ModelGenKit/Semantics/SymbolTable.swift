@@ -20,6 +20,10 @@ enum SymbolTable {
         var duplicates: [DuplicateDeclaration] = []
         var taken: [String: Identifier] = [:]
         model.filePaths = files.map(\.source.path)
+        // Sized once: a table that grows holds its old and new storage at once while it moves.
+        let declarationCount = files.reduce(0) { $0 + $1.declarations.count }
+        taken.reserveCapacity(declarationCount)
+        model.entities.reserveCapacity(files.reduce(0) { count, file in count + file.declarations.count { if case .entity = $0 { true } else { false } } })
 
         func claim(_ name: Identifier, kind: String) -> Bool {
             if let first = taken[name.name] {
@@ -30,12 +34,12 @@ enum SymbolTable {
             return true
         }
 
-        for (fileIndex, file) in files.enumerated() {
+        for file in files {
             for declaration in file.declarations {
                 switch declaration {
                 case .entity(let decl):
                     guard claim(decl.name, kind: "entity") else { continue }
-                    var info = EntityInfo(decl: decl, fileIndex: fileIndex)
+                    var info = EntityInfo(decl: decl)
                     collectNestedTypes(of: decl, into: &info, model: &model, duplicates: &duplicates)
                     model.entities[decl.name.name] = info
                     model.entityOrder.append(decl.name.name)

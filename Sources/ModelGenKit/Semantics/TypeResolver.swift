@@ -139,7 +139,7 @@ enum TypeResolver {
 
     /// Resolves a (possibly qualified) type name: nested enum or struct, entity, top-level enum or
     /// struct, value type.
-    private static func named(_ parts: [Identifier], range: SourceRange, in entity: String?, owner: String, model: inout SemanticModel) -> NamedType? {
+    private static func named(_ parts: [TypeNamePart], range: SourceRange, in entity: String?, owner: String, model: inout SemanticModel) -> NamedType? {
         let written = parts.map(\.name).joined(separator: ".")
         if parts.count == 1 {
             let name = parts[0].name

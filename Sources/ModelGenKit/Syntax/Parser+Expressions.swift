@@ -30,11 +30,12 @@ extension Parser {
             try expect(")", "',' or ')' in the tuple type")
             type = TypeExpr(.tuple(elements), range: range(from: start))
         } else if current.kind == .identifier {
-            var parts = [try expectName("a type")]
+            var parts = [TypeNamePart(try expectName("a type"))]
             while current.isPunctuation(".") {
                 advance()
-                parts.append(try expectName("a type name after '.'"))
+                parts.append(TypeNamePart(try expectName("a type name after '.'")))
             }
+            parts = interned(parts)
             if current.isPunctuation("<") {
                 advance()
                 var arguments: [TypeExpr] = []
@@ -59,6 +60,14 @@ extension Parser {
             type = TypeExpr(.optional(type), range: range(from: start))
         }
         return type
+    }
+
+    /// The list of the file that holds these parts, so that every type spelled alike shares it.
+    private func interned(_ parts: [TypeNamePart]) -> [TypeNamePart] {
+        if let shared = typeNames[parts] { return shared }
+        let shared = parts.compacted()
+        typeNames[shared] = shared
+        return shared
     }
 
     private func tooDeep() -> Failure {

@@ -26,6 +26,8 @@ final class Parser {
     /// True while reading the parenthesised arguments of an attribute or macro, which may span
     /// lines: recovery from an error there skips to the closing parenthesis, across line breaks.
     var inMultilineArguments = false
+    /// Every distinct type name read so far, as the one list the syntax tree shares for it.
+    var typeNames: [[TypeNamePart]: [TypeNamePart]] = [:]
 
     init(source: SourceFile) {
         self.source = source

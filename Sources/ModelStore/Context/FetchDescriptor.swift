@@ -17,9 +17,14 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// placeholder (an enum with associated values, a struct holding one) are always read; a
     /// subclass's own attributes load later unless named through its own key paths.
     public var propertiesToFetch: [PartialKeyPath<T>] = []
-    /// Kept for SwiftData compatibility. Fetches read saved rows; models deleted but not
-    /// saved are left out, models inserted but not saved are not found until `save()`.
+    /// Whether the context's unsaved changes count (SwiftData's default, true): models inserted
+    /// and not saved are found, models deleted and not saved are left out, and changed models are
+    /// judged and ordered on their values in memory. False: the store's answer, on saved values
+    /// only (no inserted model; a model deleted in the context and not saved is still found).
     public var includePendingChanges: Bool = true
+    /// Relationships of `T` (to-one or to-many) to load for every fetched model at once: one
+    /// query per relationship for the whole result (two for a many-to-many), not one per model.
+    public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
 
     /// Creates a descriptor.
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {

@@ -9,10 +9,24 @@ extension ModelContext {
     }
 
     /// The models that match `descriptor`, each of its own dynamic type (a `Trip` fetch returns
-    /// `BusinessTrip` and `PersonalTrip` instances too), one instance per row per context.
+    /// `BusinessTrip` and `PersonalTrip` instances too), one instance per row per context. With
+    /// `includePendingChanges` (the default) the context's unsaved inserts, changes and deletions
+    /// count (see `FetchDescriptor`).
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` naming the first row met whose stored value does not
+    ///   fit its property (a predicate that leaves it out, `fetchIdentifiers` and `fetchCount` still
+    ///   work); `.unsupportedPredicate` for a predicate or sort with no SQL equivalent;
+    ///   `.invalidFetch` for a prefetch key path that is not a relationship; `.unknownEntity`; the
+    ///   store's error (`SQLiteError`, `PostgresError`).
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
         let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
+        // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
+        if !hasNothingPending || !descriptor.includePendingChanges || !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
+            return try fetchPlanned(descriptor, entity: entity, partial: partial)
+        }
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: partial?.selectSQL ?? entity.selectSQL)
         let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
         sql += order.sql
@@ -21,9 +35,16 @@ extension ModelContext {
         return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).map { unsafeDowncast($0, to: T.self) }
     }
 
-    /// The number of saved models that match `descriptor` (limit and offset apply).
+    /// The number of models that match `descriptor` (limit and offset apply), with the context's
+    /// unsaved changes when `includePendingChanges` (the default).
+    ///
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
+        // Pending changes: ModelContext+PendingChanges.swift.
+        if descriptor.includePendingChanges && !hasNothingPending, let count = try pendingCount(descriptor, entity: entity) { return count }
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)) FROM \(SQLQuote.identifier(entity.tableName))")
         appendWindow(of: descriptor, to: &sql, &bindings)
         let rows = try connection().rows("SELECT count(*) FROM (\(sql)) AS \(SQLQuote.identifier("$rows"))", bindings)
@@ -31,13 +52,21 @@ extension ModelContext {
         return Int(count)
     }
 
-    /// The identifiers of the models that match `descriptor`.
+    /// The identifiers of the models that match `descriptor`, in its order, read without making
+    /// models for stored rows (so a row whose values cannot be read still has its identifier);
+    /// pending changes count as in `fetch`.
+    ///
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        try fetch(descriptor).map(\.persistentModelID)
+        guards.enter()
+        defer { guards.leave() }
+        return try identifiers(descriptor, entity: entity(for: T.self))
     }
 
     /// The model with `identifier`: registered in this context, or read from the store.
     public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = schema.entity(named: identifier.entityName) else { return nil }
         guard let rowID = identifier.rowID else {
             return inserted.first { $0.persistentModelID == identifier } as? any PersistentModel
@@ -47,6 +76,8 @@ extension ModelContext {
 
     /// The model with `identifier` if this context has it in memory.
     public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        guards.enter()
+        defer { guards.leave() }
         guard let rowID = identifier.rowID, let entity = schema.entity(named: identifier.entityName) else {
             return inserted.first { $0.persistentModelID == identifier } as? T
         }
@@ -84,18 +115,22 @@ extension ModelContext {
     // MARK: Rows to models
 
     /// Runs a select of `entity`'s hierarchy columns (those of `partial`, when given) and returns
-    /// its models (deleted ones left out).
-    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, partial: PartialRow? = nil) throws -> [ModelObject] {
+    /// its models (models deleted in the context left out, unless `includeDeleted`).
+    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
+                     partial: PartialRow? = nil) throws -> [ModelObject] {
+        guards.enter()
+        defer { guards.leave() }
         let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
         // SQLite's statement type is known here, so its reads are direct calls in that copy of the loop.
-        if let sqlite = statement as? SQLiteStatement { return try materialize(sqlite, entity: entity, partial: partial) }
-        return try materialize(statement, entity: entity, partial: partial)
+        if let sqlite = statement as? SQLiteStatement { return try materialize(sqlite, entity: entity, includeDeleted: includeDeleted, partial: partial) }
+        return try materialize(statement, entity: entity, includeDeleted: includeDeleted, partial: partial)
     }
 
     /// Steps through a select of `entity`'s hierarchy columns, making or refreshing one model per row.
-    private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, partial: PartialRow?) throws -> [ModelObject] {
+    private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool,
+                                                        partial: PartialRow?) throws -> [ModelObject] {
         let members = hierarchyMembers(of: entity)
         let decoder = RowDecoder(statement: statement, positions: [], entityName: entity.name)
         var results: [ModelObject] = []
@@ -107,6 +142,10 @@ extension ModelContext {
         let mapWasEmpty = map.isEmpty
         let link = self.link
         var decoderEntity: EntitySchema?
+        // Batches (ModelContext+Batches.swift) note the models they register, to let them go after.
+        let logging = registrationLog != nil
+        var registeredKeys: [Int64] = []
+        defer { if logging { registrationLog?.append(RegistrationLog(hierarchy: entity.hierarchyIndex, keys: registeredKeys)) } }
         while try statement.step() {
             let rowID = statement.int64(at: 0)
             let rowEntity = members.count == 1 ? members[0].entity : try memberEntity(statement, members)
@@ -116,7 +155,7 @@ extension ModelContext {
             }
             if !mapWasEmpty, let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
-                    try existing._decode(from: decoder)
+                    try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
                 } else if existing.status == .persisted, let missing = existing.unfetched {
                     // Changed (a relationship), so not refreshed: only its unread attributes are read.
@@ -124,14 +163,14 @@ extension ModelContext {
                         missing.contains($0.offset) ? $0.element : -1
                     }
                     decoder.start(positions: positions, entityName: rowEntity.name)
-                    try existing._decode(from: decoder)
+                    try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
                     decoderEntity = nil
                 }
                 if existing.unfetched != nil { existing.unfetched = PartialRow.stillUnfetched(existing.unfetched, after: partial, entity: rowEntity) }
-                if existing.status != .deleted { results.append(existing) }
+                if existing.status != .deleted || includeDeleted { results.append(existing) }
                 continue
             }
-            let object = try rowEntity.type.init(from: decoder)
+            let object = try naming(rowID, of: rowEntity, decoder) { try rowEntity.type.init(from: decoder) }
             if let partial, let unfetched = partial.unfetched[rowEntity.index] { object.unfetched = unfetched }
             object.rowID = rowID
             object.entity = rowEntity
@@ -147,6 +186,7 @@ extension ModelContext {
                 }
             }
             if !mapWasEmpty { map[rowID] = object }
+            if logging { registeredKeys.append(rowID) }
             results.append(object)
         }
         if mapWasEmpty {
@@ -217,6 +257,8 @@ extension ModelContext {
 
     /// The model of `destination`'s hierarchy with row `key` (registered, or read), nil if gone.
     func resolve(key: Int64, destination: ModelObject.Type) -> ModelObject? {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = schema.entity(for: destination) else { return nil }
         if let object = registered[entity.hierarchyIndex][key] { return object.status == .removed ? nil : object }
         let sql = entity.selectSQL + " WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
@@ -225,6 +267,8 @@ extension ModelContext {
 
     /// Reads a saved model's to-many relationship from the store.
     func loadToMany(of object: ModelObject, slot: Int) -> [ModelObject] {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = object.entity, slot < entity.relationships.count, let rowID = object.rowID else { return [] }
         let relationship = entity.relationships[slot]
         guard let destination = schema.entity(named: relationship.destinationName) else { return [] }

@@ -1,8 +1,71 @@
 import Foundation
 
+/// Where the owners of a prefetch come from.
+enum PrefetchOwners {
+    /// The rows of a fetch's stored query: its condition, order and window run again as a subquery,
+    /// so one query loads a relationship for the whole result.
+    case query(FetchPlan)
+    /// These row keys (read in chunks of `KeyList.chunk`).
+    case keys([Int64])
+
+    /// `column IN (…)` for the owners: the stored query selecting `ownerColumn` (a column of the
+    /// fetched table), or the keys of a chunk.
+    fileprivate func membership(_ column: String, ownerColumn: String, chunk: ArraySlice<Int64>, _ dialect: any SQLDialect) -> SQLFragment {
+        switch self {
+        case .query(let plan):
+            let selected = plan.table + "." + SQLQuote.identifier(ownerColumn)
+            var subquery: SQLFragment = "SELECT \(raw: selected) FROM \(raw: plan.table)\(plan.whereClause())"
+            if plan.limit != nil || plan.offset > 0 {
+                // The window needs the order; without one, any order gives the same rows.
+                subquery = "\(subquery)\(plan.orderBy)\(plan.window(dialect))"
+            }
+            return "\(raw: column) IN (\(subquery))"
+        case .keys:
+            return KeyList.membership(column, chunk)
+        }
+    }
+
+    /// The chunks to run one query each for (one, unused, for `.query`).
+    fileprivate var chunks: [ArraySlice<Int64>] {
+        switch self {
+        case .query: return [[]]
+        case .keys(let keys): return KeyList.chunks(keys)
+        }
+    }
+}
+
 extension ModelContext {
-    /// Owners per query when to-many relationships are loaded together.
+    /// Owners per query when delete rules load to-many relationships together.
     static let prefetchChunk = 500
+
+    // MARK: relationshipKeyPathsForPrefetching
+
+    /// The relationships `keyPaths` name on `entity`, with their slots.
+    ///
+    /// - Throws: `ModelStoreError.invalidFetch` naming a key path that is not a relationship of `entity`.
+    func prefetchRelationships<T>(_ keyPaths: [PartialKeyPath<T>], entity: EntitySchema) throws -> [(relationship: RelationshipSchema, slot: Int)] {
+        try keyPaths.enumerated().map { index, keyPath in
+            guard let name = entity.property(forKeyPath: keyPath),
+                  let slot = entity.relationships.firstIndex(where: { $0.name == name }) else {
+                // A generated property's key path prints as an accessor address: name the position and the choices.
+                let names = entity.relationships.map(\.name).joined(separator: ", ")
+                throw ModelStoreError.invalidFetch("relationshipKeyPathsForPrefetching[\(index)] (\(keyPath)) is not a relationship of \(entity.name) (\(names))")
+            }
+            return (entity.relationships[slot], slot)
+        }
+    }
+
+    /// Loads the named relationships of `objects` (a fetch's result, whose stored rows `owners`
+    /// describes), one query per relationship (two for a many-to-many; per chunk of keys for
+    /// `.keys`). Relationships already in memory are kept as they are.
+    func prefetch(_ relationships: [(relationship: RelationshipSchema, slot: Int)], of objects: [ModelObject], owners: PrefetchOwners) throws {
+        guard !objects.isEmpty else { return }
+        for (relationship, slot) in relationships {
+            try prefetch(relationship, slot: slot, owners: objects, source: owners)
+        }
+    }
+
+    // MARK: Delete rules
 
     /// Loads, a few queries per relationship instead of one per model, the unloaded to-many
     /// relationships of `objects` that delete rules follow (`.cascade`, `.deny`) and that are stored
@@ -31,39 +94,112 @@ extension ModelContext {
         for group in groups where group.owners.count > 1 {
             var start = 0
             while start < group.owners.count {
-                let chunk = group.owners[start..<min(start + Self.prefetchChunk, group.owners.count)]
-                prefetch(group.relationship, slot: group.slot, owners: chunk)
+                let chunk = Array(group.owners[start..<min(start + Self.prefetchChunk, group.owners.count)])
+                // A failure leaves the models unloaded: the one-by-one path loads them (and reports).
+                try? prefetch(group.relationship, slot: group.slot, owners: chunk, source: .keys(chunk.compactMap(\.rowID)))
                 start += Self.prefetchChunk
             }
         }
     }
 
-    private func prefetch(_ relationship: RelationshipSchema, slot: Int, owners: ArraySlice<ModelObject>) {
-        guard case .inverseKeyColumn(_, let column) = relationship.storage,
-              let destination = schema.entity(named: relationship.destinationName),
-              let connection = try? connection() else { return }
+    // MARK: Loading
+
+    /// Loads `relationship` (at `slot`) of the saved `owners` whose slot is not in memory yet.
+    private func prefetch(_ relationship: RelationshipSchema, slot: Int, owners: [ModelObject], source: PrefetchOwners) throws {
+        guard let destination = schema.entity(named: relationship.destinationName) else { return }
         let pk = SQLQuote.identifier(StorageNames.primaryKey)
-        let keys = owners.compactMap(\.rowID)
-        let filter = " WHERE \(SQLQuote.identifier(column)) IN (" + Array(repeating: "?", count: keys.count).joined(separator: ", ") + ")"
-        let bindings = keys.map(SQLValue.integer)
-        // Which owner each related row names in the store (the in-memory side may have moved on).
-        guard let pairs = try? connection.rows("SELECT \(pk), \(SQLQuote.identifier(column)) FROM \(SQLQuote.identifier(destination.tableName))" + filter, bindings),
-              let related = try? materialize(sql: destination.selectSQL + filter + " ORDER BY \(pk)", bindings: bindings, entity: destination)
-        else { return }
-        var ownerOfRow: [Int64: Int64] = [:]
-        for pair in pairs {
-            if pair.count == 2, case .integer(let row) = pair[0], case .integer(let owner) = pair[1] { ownerOfRow[row] = owner }
+        let dialect = container.driver.dialect
+        switch relationship.storage {
+        case .keyColumn(let column):
+            // To-one: the related rows the owners' stored keys name.
+            var waiting: [(owner: ModelObject, key: Int64)] = []
+            for owner in owners where owner.rowID != nil && slot < owner.slots.count {
+                if case .key(let key?) = owner.slots[slot] { waiting.append((owner, key)) }
+            }
+            guard !waiting.isEmpty else { return }
+            var related: [Int64: ModelObject] = [:]
+            let filters: [SQLFragment]
+            if case .query = source {
+                filters = [source.membership(pk, ownerColumn: column, chunk: [], dialect)]
+            } else {
+                filters = KeyList.chunks(Set(waiting.map(\.key))).map { KeyList.membership(pk, $0) }
+            }
+            for filter in filters {
+                for object in try materialize(sql: destination.selectSQL + " WHERE " + filter.sql, bindings: filter.bindings, entity: destination) {
+                    if let rowID = object.rowID { related[rowID] = object }
+                }
+            }
+            for (owner, key) in waiting {
+                if let object = related[key], case .key(key) = owner.slots[slot] { owner.slots[slot] = .object(object) }
+            }
+        case .inverseKeyColumn(_, let column):
+            // One-to-many: the rows whose stored key names an owner, by key order (as `loadToMany`).
+            let waiting = owners.filter { needsToMany($0, slot: slot) }
+            guard !waiting.isEmpty else { return }
+            var byOwner: [Int64: [ModelObject]] = [:]
+            var inverseSlots: [ObjectIdentifier: Int] = [:]
+            for chunk in ownerChunks(source, waiting) {
+                let filter = source.membership(SQLQuote.identifier(column), ownerColumn: StorageNames.primaryKey, chunk: chunk, dialect)
+                let sql = destination.selectSQL + " WHERE " + filter.sql + " ORDER BY \(pk)"
+                for object in try materialize(sql: sql, bindings: filter.bindings, entity: destination) {
+                    guard let entity = object.entity else { continue }
+                    let inverse = inverseSlots[ObjectIdentifier(entity)] ?? entity.relationships.firstIndex { $0.storage == .keyColumn(column) }
+                    guard let inverse else { continue }
+                    inverseSlots[ObjectIdentifier(entity)] = inverse
+                    if let owner = storedKey(of: object, slot: inverse) { byOwner[owner, default: []].append(object) }
+                }
+            }
+            fill(waiting, slot: slot) { byOwner[$0] ?? [] }
+        case .joinTable(let table, let ownColumn, let otherColumn):
+            // Many-to-many: the links, then the linked rows.
+            let waiting = owners.filter { needsToMany($0, slot: slot) }
+            guard !waiting.isEmpty else { return }
+            var links: [Int64: [Int64]] = [:]
+            var related: [Int64: ModelObject] = [:]
+            for chunk in ownerChunks(source, waiting) {
+                let filter = source.membership(SQLQuote.identifier(ownColumn), ownerColumn: StorageNames.primaryKey, chunk: chunk, dialect)
+                let pairs: SQLFragment = "SELECT \(identifier: ownColumn), \(identifier: otherColumn) FROM \(identifier: table) WHERE \(filter)"
+                for row in try connection().rows(pairs.sql, pairs.bindings) {
+                    if row.count == 2, case .integer(let owner) = row[0], case .integer(let other) = row[1] { links[owner, default: []].append(other) }
+                }
+                let rows: SQLFragment = "\(raw: destination.selectSQL) WHERE \(raw: pk) IN (SELECT \(identifier: otherColumn) FROM \(identifier: table) WHERE \(filter))"
+                for object in try materialize(sql: rows.sql, bindings: rows.bindings, entity: destination) {
+                    if let rowID = object.rowID { related[rowID] = object }
+                }
+            }
+            fill(waiting, slot: slot) { (links[$0] ?? []).sorted().compactMap { related[$0] } }
         }
-        var byOwner: [Int64: [ModelObject]] = [:]
-        for object in related {
-            guard let row = object.rowID, let owner = ownerOfRow[row] else { continue }
-            byOwner[owner, default: []].append(object)
-        }
+    }
+
+    /// The chunks of owner keys to query by (one unused chunk when the owners are a query).
+    private func ownerChunks(_ source: PrefetchOwners, _ owners: [ModelObject]) -> [ArraySlice<Int64>] {
+        if case .keys = source { return KeyList.chunks(owners.compactMap(\.rowID)) }
+        return source.chunks
+    }
+
+    /// Sets the to-many slot of each owner still waiting for it to `list(owner's key)`.
+    private func fill(_ owners: [ModelObject], slot: Int, _ list: (Int64) -> [ModelObject]) {
         for owner in owners {
-            guard let rowID = owner.rowID else { continue }
+            guard let rowID = owner.rowID, needsToMany(owner, slot: slot) else { continue }
             RelationshipGraph.ensureSlots(owner, count: slot + 1)
-            if case .objects = owner.slots[slot] { continue }
-            owner.slots[slot] = .objects(byOwner[rowID] ?? [])
+            owner.slots[slot] = .objects(list(rowID))
         }
+    }
+
+    /// Whether a saved model's to-many slot must still come from the store.
+    private func needsToMany(_ owner: ModelObject, slot: Int) -> Bool {
+        guard owner.rowID != nil, owner.status == .persisted || owner.status == .deleted else { return false }
+        if slot < owner.slots.count, case .objects = owner.slots[slot] { return false }
+        return true
+    }
+
+    /// The key a model's to-one slot holds in the store (its value before any unsaved change).
+    private func storedKey(of object: ModelObject, slot: Int) -> Int64? {
+        if let record = object.changes, let entity = object.entity, let index = entity.keySlots.firstIndex(of: slot),
+           let saved = record.savedValue(of: entity.attributes.count + index) {
+            if case .integer(let key) = saved { return key }
+            return nil
+        }
+        return keyValue(of: object, slot: slot)
     }
 }

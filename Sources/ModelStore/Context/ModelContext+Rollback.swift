@@ -2,6 +2,8 @@ extension ModelContext {
     /// Discards every unsaved insert, delete and change: saved models get their saved values
     /// back (relationships reload from the store on next access), inserted models leave the context.
     public func rollback() {
+        guards.enter()
+        defer { guards.leave() }
         for object in inserted {
             object.status = .detached
             object.link = nil
@@ -21,13 +23,18 @@ extension ModelContext {
                 if case .objects = object.slots[index] { object.slots[index] = .unloaded }
             }
         }
+        clearPendingLists()
+        deferredError = nil
+    }
+
+    /// Empties the lists of unsaved inserts, deletes, changes and join-table changes.
+    func clearPendingLists() {
         inserted = []
         deleted = []
         dirty = []
         touched = [:]
         linkChanges = [:]
         linkOrder = []
-        deferredError = nil
     }
 
     /// Gives a changed saved model back the values its changed columns held when saved (the

@@ -4,11 +4,23 @@ extension ModelContext {
     /// Writes every insert, change and delete in one transaction, applying delete rules
     /// (cascade, nullify, deny, noAction) and upserts (unique values). On error nothing is
     /// written and the context keeps its unsaved changes.
+    ///
+    /// - Throws: the error a non-throwing call deferred (`ModelStoreError.modelInOtherContext`,
+    ///   `.unknownEntity`), once; `ModelStoreError.saveInProgress` when called during a save or a
+    ///   model change of this context; `.relationshipAcrossContexts` while a changed model is related
+    ///   to a model of another context; `.deleteDenied`; `.unstorableValue` for a value the store
+    ///   cannot give back; `.rowMissing` when a changed row is no longer stored; the
+    ///   store's error (`SQLiteError`) when it cannot be written.
     public func save() throws {
+        guards.enter()
+        defer { guards.leave() }
+        try beginSave()
+        defer { endSave() }
         if let deferredError {
             self.deferredError = nil
             throw deferredError
         }
+        try checkRelationshipsStayInContext()
         guard hasChanges else { return }
         postWillSave()
         let removals = try deletionClosure()
@@ -20,7 +32,7 @@ extension ModelContext {
             do {
                 try connection.beginWriteTransaction()
                 try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)
-                try writeUpdates(connection, removals: removals)
+                try writeUpdates(connection, removals: removals, displaced: upserted.map(\.0))
                 try writeLinks(connection)
                 saved = try recordSave(connection, removals: removals)
                 try writeDeletes(connection, removals: removals)
@@ -32,11 +44,14 @@ extension ModelContext {
             }
         }
         finishSave(removals: removals, upserted: upserted)
+        endSave()  // the save is over: a `didSave` observer may save again
         saveDidFinish(saved)
     }
 
     /// Runs `block`, then saves; if `block` throws, its changes are rolled back.
     public func transaction(block: () throws -> Void) throws {
+        guards.enter()
+        defer { guards.leave() }
         do {
             try block()
         } catch {
@@ -91,6 +106,8 @@ extension ModelContext {
         var fixups: [(ModelObject, Int)] = []
         var encoder: RowEncoder?
         var statements: [ObjectIdentifier: any StoreStatement] = [:]
+        // The model of this save each upserted row went to so far (two new models with the same unique values share a row).
+        var upsertedRows: [RowKey: ModelObject] = [:]
         for object in inserted where !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity else { continue }
             let sql = container.entitySQL[entity.index]
@@ -106,6 +123,7 @@ extension ModelContext {
             rowEncoder.restart(statement: statement, positions: sql.insertPositions)
             encoder = rowEncoder
             object._encode(to: rowEncoder)
+            try checkStorable(rowEncoder, entity: entity)
             var index = Int32(2 + entity.attributes.count)
             for slot in entity.keySlots {
                 if let key = keyValue(of: object, slot: slot) {
@@ -121,7 +139,10 @@ extension ModelContext {
                 guard try statement.step() else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key") }
                 rowID = statement.int64(at: 0)
                 try statement.run()
-                if sql.isUpsert, let existing = registered[entity.hierarchyIndex][rowID], existing !== object { upserted.append((existing, rowID)) }
+                if sql.isUpsert, let existing = upsertedRows[RowKey(entity, rowID)] ?? registered[entity.hierarchyIndex][rowID], existing !== object {
+                    upserted.append((existing, rowID))
+                }
+                if sql.isUpsert { upsertedRows[RowKey(entity, rowID)] = object }
             } else {
                 try statement.run()
                 guard let key = connection.lastInsertedKey else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) reported no key") }
@@ -131,8 +152,9 @@ extension ModelContext {
             object.rowID = rowID
             assigned.append(object)
         }
-        // Keys to models inserted later in the same save.
-        for (object, slot) in fixups {
+        // Keys to models inserted later in the same save (not for a model whose row a later insert took over).
+        let displaced = Set(upserted.map { ObjectIdentifier($0.0) })
+        for (object, slot) in fixups where !displaced.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID,
                   case .keyColumn(let column) = entity.relationships[slot].storage,
                   let key = keyValue(of: object, slot: slot) else { continue }
@@ -143,9 +165,11 @@ extension ModelContext {
 
     /// Writes the changed columns of each changed saved model: one `UPDATE` per distinct set of
     /// changed columns (made once per context, prepared once per connection), so the other columns
-    /// keep what the store holds (another context's write to them survives).
-    private func writeUpdates(_ connection: any StoreConnection, removals: [ModelObject]) throws {
-        let removed = Set(removals.map(ObjectIdentifier.init))
+    /// keep what the store holds (another context's write to them survives). The models of
+    /// `displaced`, whose row an insert of this save took over (upserted with the same unique
+    /// values), are left out: the inserted model's values win.
+    private func writeUpdates(_ connection: any StoreConnection, removals: [ModelObject], displaced: [ModelObject]) throws {
+        let removed = Set((removals + displaced).map(ObjectIdentifier.init))
         var statements: [PartialUpdateKey: any StoreStatement] = [:]
         var encoder: RowEncoder?
         var previous: (key: PartialUpdateKey, update: PartialUpdate, statement: any StoreStatement)?
@@ -175,11 +199,13 @@ extension ModelContext {
             rowEncoder.restart(statement: statement, positions: update.positions)
             encoder = rowEncoder
             object._encode(to: rowEncoder)
+            try checkStorable(rowEncoder, entity: entity)
             for (index, slot) in entity.keySlots.enumerated() where update.keyParameters[index] > 0 {
                 statement.bind(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: update.keyParameters[index])
             }
             statement.bind(.integer(rowID), at: update.keyParameter)
             try statement.run()
+            try checkRowChanged(connection, object: object, entity: entity)
             statement.reset()
         }
     }
@@ -214,7 +240,7 @@ extension ModelContext {
                 deletes[entity.tableName] = delete
             }
             delete.bind(.integer(rowID), at: 1)
-            try delete.run()
+            try delete.run()  // a row another context deleted already is not an error: it is gone, as asked
             delete.reset()
         }
     }
@@ -223,12 +249,17 @@ extension ModelContext {
 
     private func finishSave(removals: [ModelObject], upserted: [(ModelObject, Int64)]) {
         let removed = Set(removals.map(ObjectIdentifier.init))
-        for object in inserted where !removed.contains(ObjectIdentifier(object)) {
+        // The saved changes leave the context's lists first: a change an observer makes while the
+        // graph is updated below (its `onChange` runs at `willSet`) stays pending for the next save.
+        let (saved, savedDirty, savedTouched) = (inserted, dirty, touched)
+        clearPendingLists()
+        for object in savedDirty { object.changes = nil }
+        for object in savedTouched.values { object.relationshipsChanged = false }
+        for object in saved where !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             object.status = .persisted
             registered[entity.hierarchyIndex][rowID] = object
         }
-        for object in dirty { object.changes = nil }
         for object in removals {
             if let entity = object.entity, let rowID = object.rowID, registered[entity.hierarchyIndex][rowID] === object {
                 registered[entity.hierarchyIndex][rowID] = nil
@@ -238,18 +269,13 @@ extension ModelContext {
         for object in removals { object.status = .removed }
         // An upsert's stored row now belongs to the inserted model; the instance that had it
         // leaves the context (it is not deleted: its row lives on in the inserted model).
-        for (previous, _) in upserted where previous.status == .persisted {
+        for (previous, rowID) in upserted where previous.status == .persisted {
             previous.status = .detached
             previous.link = nil
             previous.changes = nil
+            previous.relationshipsChanged = false
+            relinkDisplaced(previous, rowID: rowID)
         }
-        for object in touched.values { object.relationshipsChanged = false }
-        inserted = []
-        deleted = []
-        dirty = []
-        touched = [:]
-        linkChanges = [:]
-        linkOrder = []
     }
 
     /// Removes a deleted model from the in-memory relationships of the models it related to

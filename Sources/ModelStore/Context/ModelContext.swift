@@ -38,6 +38,11 @@ public final class ModelContext {
     var linkOrder: [LinkKey] = []
     /// An error from a non-throwing call (e.g. `insert` of an unknown type), thrown by the next `save()`.
     var deferredError: Error?
+    /// While a batch runs (`enumerate`, `FetchResultsCollection`): the models fetches registered,
+    /// let go of afterwards when nothing else holds them (ModelContext+Batches.swift).
+    var registrationLog: [RegistrationLog]?
+    /// Checks against use from two threads at once and against nested saves.
+    let guards = ContextGuards()
 
     /// A context on `container`.
     public convenience init(_ container: ModelContainer) {
@@ -84,14 +89,16 @@ public final class ModelContext {
     }
 
     func insertObject(_ object: ModelObject) {
+        guards.enter()
+        defer { guards.leave() }
+        if belongsToAnotherContext(object) {
+            deferError(ModelStoreError.modelInOtherContext(object.persistentModelID.entityName))
+            return
+        }
         switch object.status {
         case .detached, .removed:
-            guard object.link == nil || object.link === link || object.status == .removed else {
-                deferredError = ModelStoreError.modelInOtherContext(object.persistentModelID.entityName)
-                return
-            }
             guard let entity = schema.entity(for: type(of: object)) else {
-                deferredError = ModelStoreError.unknownEntity(String(describing: type(of: object)))
+                deferError(ModelStoreError.unknownEntity(String(describing: type(of: object))))
                 return
             }
             object.entity = entity
@@ -103,7 +110,6 @@ public final class ModelContext {
             noteChange()
             adoptRelated(of: object)
         case .deleted:
-            guard object.link === link else { return }
             object.status = .persisted
             deleted.removeAll { $0 === object }
         case .inserted, .persisted:
@@ -130,10 +136,13 @@ public final class ModelContext {
 
     /// Marks a model for deletion at the next `save()`, where delete rules apply.
     public func delete<T: PersistentModel>(_ model: T) {
-        deleteObject(model._$modelObject)
-    }
-
-    func deleteObject(_ object: ModelObject) {
+        guards.enter()
+        defer { guards.leave() }
+        let object = model._$modelObject
+        if belongsToAnotherContext(object) {
+            deferError(ModelStoreError.modelInOtherContext(object.persistentModelID.entityName))
+            return
+        }
         guard object.link === link else { return }
         switch object.status {
         case .inserted:
@@ -149,17 +158,17 @@ public final class ModelContext {
     }
 
     /// Marks every model of `model` (and, if `includeSubclasses`, its subclasses) that satisfies
-    /// `predicate` for deletion at the next `save()`.
+    /// `predicate` for deletion at the next `save()`. The context's unsaved changes count, as in
+    /// `fetch`: inserted models that match are removed, changed models are judged on their values
+    /// in memory.
+    ///
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
-        var descriptor = FetchDescriptor<T>(predicate: predicate)
-        descriptor.includePendingChanges = true
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
-        for model in try fetch(descriptor) where includeSubclasses || model._$modelObject.entity === entity {
+        for model in try fetch(FetchDescriptor<T>(predicate: predicate)) where includeSubclasses || model._$modelObject.entity === entity {
             delete(model)
-        }
-        for object in inserted where object.entity === entity || (includeSubclasses && object.entity?.baseName == entity.name) {
-            if let predicate, let typed = object as? T, (try? predicate.evaluate(typed)) != true { continue }
-            deleteObject(object)
         }
     }
 
@@ -169,6 +178,8 @@ public final class ModelContext {
     /// model then joins the changed models saved by the next `save()`).
     func changeRecord(of object: ModelObject) -> ChangeRecord {
         if let record = object.changes { return record }
+        guards.enter()
+        defer { guards.leave() }
         let record = ChangeRecord()
         object.changes = record
         dirty.append(object)
@@ -196,6 +207,8 @@ public final class ModelContext {
 
     /// Records a join-table row to add or remove.
     func recordLink(owner: ModelObject, slot: Int, other: ModelObject, linked: Bool) {
+        guards.enter()
+        defer { guards.leave() }
         guard let entity = owner.entity ?? schema.entity(for: type(of: owner)), slot < entity.relationships.count,
               case .joinTable(let table, let ownColumn, _) = entity.relationships[slot].storage else { return }
         let (source, target) = ownColumn == StorageNames.source ? (owner, other) : (other, owner)

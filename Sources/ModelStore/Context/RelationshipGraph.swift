@@ -208,6 +208,8 @@ enum RelationshipGraph {
     /// A saved model whose in-memory relationships changed (restored by `rollback()`).
     static func touch(_ object: ModelObject) {
         if object.status == .persisted || object.status == .deleted, let context = object.link?.context {
+            context.guards.enter()
+            defer { context.guards.leave() }
             context.touched[ObjectIdentifier(object)] = object
             object.relationshipsChanged = true
         }

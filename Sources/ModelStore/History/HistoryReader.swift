@@ -66,6 +66,8 @@ extension ModelContext {
     ///   results would have a gap: start again from the oldest); `ModelStoreError.corruptHistory`
     ///   for a change that cannot be read; `SQLiteError` when the store cannot be read.
     public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        guards.enter()
+        defer { guards.leave() }
         let selection = try HistorySelection(descriptor)
         let connection = try connection()
         // One query (one snapshot): the selected transactions, each joined with its changes.
@@ -120,6 +122,8 @@ extension ModelContext {
     ///   `HistoryDescriptor` lists; `SQLiteError` when the store cannot be written (nothing is
     ///   deleted then).
     public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+        guards.enter()
+        defer { guards.leave() }
         let selection = try HistorySelection(descriptor)
         let connection = try connection()
         let (tokens, bindings) = selection.tokens

@@ -56,4 +56,6 @@ final class StageConnection: StoreConnection {
     }
 
     var lastInsertedKey: Int64? { base.lastInsertedKey }
+
+    var changes: Int { base.changes }
 }

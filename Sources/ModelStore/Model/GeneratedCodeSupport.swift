@@ -65,10 +65,12 @@ extension ModelObject {
 
     /// The setter of a stored attribute, before it changes the value: loads the attribute if a fetch
     /// left it unread (so the value it replaces is the stored one), and tells Observation's observers
-    /// that the value will change (`withObservationTracking`'s `onChange` runs now).
+    /// that the value will change (`withObservationTracking`'s `onChange` runs now, counted as a
+    /// change in progress: a `save()` it calls throws `ModelStoreError.saveInProgress`, and the
+    /// change stays pending for the next save).
     @inlinable public func _$willSet<Value>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>) {
         if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
-        registrar?.willSet(self, keyPath: keyPath)
+        if let registrar { countingMutation { registrar.willSet(self, keyPath: keyPath) } }
     }
 
     /// The setter of a stored attribute, after it changed the value: the mutation is over. Records

@@ -32,10 +32,13 @@ public struct LazyObservationRegistrar {
 
     /// Runs `mutation` between `willSet` and `didSet` of `keyPath` (as `ObservationRegistrar.withMutation`).
     /// Without a registrar nothing was ever read through it, so no observer waits: only `mutation` runs.
+    /// With one, the change counts as in progress in the model's context until `didSet`: an
+    /// observer's `onChange` (called at `willSet`, before the new value is set) that saves the
+    /// context gets `ModelStoreError.saveInProgress` instead of storing the old value.
     public func withMutation<Subject: Observable, Member, T>(
         of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> T
     ) rethrows -> T {
         guard let registrar = owner.registrar else { return try mutation() }
-        return try registrar.withMutation(of: subject, keyPath: keyPath, mutation)
+        return try countingMutation { try registrar.withMutation(of: subject, keyPath: keyPath, mutation) }
     }
 }

@@ -36,6 +36,7 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
               let destination = context.schema.entity(named: relationship.destinationName) else {
             throw PredicateTranslationError.unsupported("key path \(keyPath) is not a stored property of \(entity.name)")
         }
+        context.followedRelationships.append(relationship)
         if case .keyColumn(let column) = relationship.storage {
             return .model(ModelReference(entity: destination, alias: nil, key: model.column(column, &context)))
         }

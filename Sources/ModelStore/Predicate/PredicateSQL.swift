@@ -6,11 +6,17 @@ enum PredicateSQL {
     /// `entity.tableName` without an alias). Throws `ModelStoreError.unsupportedPredicate`
     /// naming the first expression that has no SQL equivalent.
     static func filter<T>(for predicate: Predicate<T>, entity: EntitySchema, schema: Schema) throws -> SQLFilter {
+        try translation(of: predicate, entity: entity, schema: schema).filter
+    }
+
+    /// The condition, and the relationships it follows (once per use, in the order met).
+    static func translation<T>(of predicate: Predicate<T>, entity: EntitySchema, schema: Schema) throws
+        -> (filter: SQLFilter, followed: [RelationshipSchema]) {
         var context = TranslationContext(schema: schema)
         context.variables[predicate.variable.key] = .model(.row(of: entity, alias: entity.tableName))
         do {
             let condition = try context.scalar(predicate.expression)
-            return SQLFilter(sql: condition.fragment.sql, bindings: condition.fragment.bindings)
+            return (SQLFilter(sql: condition.fragment.sql, bindings: condition.fragment.bindings), context.followedRelationships)
         } catch PredicateTranslationError.unsupported(let what) {
             throw ModelStoreError.unsupportedPredicate(what)
         }

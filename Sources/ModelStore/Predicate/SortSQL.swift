@@ -12,17 +12,41 @@ enum SortSQL {
     /// selects from `entity.tableName` without an alias). Throws
     /// `ModelStoreError.unsupportedPredicate` naming the first descriptor that has no SQL equivalent.
     static func orderBy<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema, schema: Schema) throws -> SQLFragment {
+        orderBy(try terms(sortBy, entity: entity, schema: schema), entity: entity)
+    }
+
+    /// ` ORDER BY …` of `terms`, then the primary key.
+    static func orderBy(_ terms: [Term], entity: EntitySchema) -> SQLFragment {
+        var parts = terms.map(\.orderTerm)
+        parts.append("\(identifier: entity.tableName).\(identifier: StorageNames.primaryKey) ASC")
+        return " ORDER BY \(SQLFragment.joined(parts, separator: ", "))"
+    }
+
+    /// One descriptor translated: the value it compares and how.
+    struct Term {
+        /// The compared value of the fetched row (a column, or a scalar subquery for a to-one key path).
+        var value: SQLFragment
+        /// The `ORDER BY` term: the value, its collation, direction and `NULLS` placement.
+        var orderTerm: SQLFragment
+        /// How the descriptor compares (directions, string comparator).
+        var comparison: SortComparison
+        /// The kind of value compared.
+        var kind: SortableKind
+        /// The to-one relationships the key path follows.
+        var relationships: [RelationshipSchema]
+        /// The descriptor's key path.
+        var keyPath: AnyKeyPath
+    }
+
+    /// Each descriptor's term. Throws `ModelStoreError.unsupportedPredicate` naming the first
+    /// descriptor that has no SQL equivalent.
+    static func terms<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema, schema: Schema) throws -> [Term] {
         var context = TranslationContext(schema: schema)
-        var terms: [SQLFragment] = []
-        for descriptor in sortBy {
-            terms.append(try term(for: descriptor, entity: entity, &context))
-        }
-        terms.append("\(identifier: entity.tableName).\(identifier: StorageNames.primaryKey) ASC")
-        return " ORDER BY \(SQLFragment.joined(terms, separator: ", "))"
+        return try sortBy.map { try term(for: $0, entity: entity, &context) }
     }
 
     /// One `ORDER BY` term.
-    private static func term<T>(for descriptor: SortDescriptor<T>, entity: EntitySchema, _ context: inout TranslationContext) throws -> SQLFragment {
+    private static func term<T>(for descriptor: SortDescriptor<T>, entity: EntitySchema, _ context: inout TranslationContext) throws -> Term {
         guard let keyPath = descriptor.keyPath else {
             throw ModelStoreError.unsupportedPredicate("sort by a comparison without a key path")
         }
@@ -32,17 +56,20 @@ enum SortSQL {
         }
         let comparison = SortComparison(descriptor)
         let collation: String?
+        let kind: SortableKind
         if let comparator = comparison.stringComparator {
             guard let name = PredicateFunctions.collation(for: comparator) else {
                 throw ModelStoreError.unsupportedPredicate("sort by \(keyPath) with the string comparator \(comparator)")
             }
             collation = name
+            kind = .string
         } else {
-            guard let kind = SortableKind(path.valueType) else {
+            guard let sortable = SortableKind(path.valueType) else {
                 throw ModelStoreError.unsupportedPredicate(
                     "sort by \(keyPath): \(path.valueType) values are ordered by their own Comparable conformance, which has no SQL equivalent")
             }
-            collation = kind.collation
+            collation = sortable.collation
+            kind = sortable
         }
         var row = ModelReference.row(of: entity, alias: entity.tableName)
         for relationship in path.relationships {
@@ -57,7 +84,7 @@ enum SortSQL {
         if let collation { term = "\(term) COLLATE \(raw: collation)" }
         term = "\(term) \(raw: comparison.valueOrder == .forward ? "ASC" : "DESC")"
         if path.isOptional { term = "\(term) \(raw: nullsPlacement(first: comparison.nilOrder == .forward))" }
-        return term
+        return Term(value: value, orderTerm: term, comparison: comparison, kind: kind, relationships: path.relationships, keyPath: keyPath)
     }
 
     /// Where NULLs go. SQLite puts them first in `ASC` and last in `DESC` by default, as Foundation

@@ -19,6 +19,9 @@ struct TranslationContext {
     let schema: Schema
     /// What each predicate variable (`$0`, a `flatMap` or `contains(where:)` variable) stands for.
     var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
+    /// Every relationship the expression follows, once per use (a fetch with pending changes asks
+    /// which stored rows a changed related model can change the answer for).
+    var followedRelationships: [RelationshipSchema] = []
     private var aliasCount = 0
 
     init(schema: Schema) {

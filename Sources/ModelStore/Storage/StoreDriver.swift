@@ -24,6 +24,15 @@ protocol StoreDriver: AnyObject, Sendable {
     /// process serialized (SQLite has one writer at a time and its busy handler can starve); other
     /// stores run `body` directly.
     func withWriteLock<T>(_ body: () throws -> T) rethrows -> T
+
+    /// Whether the calling thread is inside `withWriteLock` (a save asked for on that thread then
+    /// must not wait for the lock: it would wait for itself).
+    var isWriteLockHeldByCurrentThread: Bool { get }
+}
+
+extension StoreDriver {
+    /// Stores without a write lock: never held.
+    var isWriteLockHeldByCurrentThread: Bool { false }
 }
 
 /// A connection to a store, used by one context (one thread or task) at a time.
@@ -53,6 +62,11 @@ protocol StoreConnection: AnyObject {
     /// The key of the row the last plain `INSERT` added, for stores that report it without a
     /// `RETURNING` clause (SQLite); nil where inserts must return their key (`SQLDialect.insertsReturnKey`).
     var lastInsertedKey: Int64? { get }
+
+    /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed (rows changed by
+    /// foreign-key actions not counted): a save checks that each row it updates or deletes is
+    /// still there.
+    var changes: Int { get }
 }
 
 extension StoreConnection {

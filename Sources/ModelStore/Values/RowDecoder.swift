@@ -111,9 +111,32 @@ import Foundation
         try Value._read(from: self)
     }
 
-    /// The error for a stored value that does not fit the attribute being read.
+    /// The attribute (`AttributeIndex`) being read, or last read.
+    var attributeIndex: Int { state.pointee.attribute }
+
+    /// The error for the attribute being read, whose stored value (the column before the cursor)
+    /// does not fit its type. The row is not known here and the property only by index:
+    /// `ModelContext.naming` names both.
     @usableFromInline func corrupt() -> ModelStoreError {
-        ModelStoreError.corruptRow(entity: state.pointee.entityName, column: state.pointee.attribute)
+        ModelStoreError.corruptRow(entity: state.pointee.entityName, identifier: nil,
+                                   property: "attribute \(state.pointee.attribute)",
+                                   storedValue: storedValueDescription(at: state.pointee.cursor - 1))
+    }
+
+    /// The stored value at column `position` (a result column, or a position in `values`) as short
+    /// text for messages.
+    func storedValueDescription(at position: Int) -> String {
+        let value: SQLValue?
+        if position < 0 || makesPlaceholders {
+            value = nil
+        } else if let statement {
+            value = position < Int(statement.columnCount) ? statement.value(at: Int32(position)) : nil
+        } else if let storeStatement {
+            value = storeStatement.value(at: Int32(position))
+        } else {
+            value = position < values.count ? values[position] : nil
+        }
+        return value.map(SQLValue.shortDescription) ?? "(missing)"
     }
 }
 
@@ -136,6 +159,10 @@ import Foundation
         /// The parameter (or value position) the next write takes.
         @usableFromInline var cursor: Int
         @usableFromInline var values: [SQLValue]
+        /// The attribute being written.
+        @usableFromInline var attribute: Int = 0
+        /// The first attribute of the row that cannot be stored: its `AttributeIndex` and why.
+        @usableFromInline var problem: (attribute: Int, reason: String)?
     }
 
     @usableFromInline let state: UnsafeMutablePointer<State>
@@ -172,6 +199,7 @@ import Foundation
             state.pointee.storeStatement = statement
         }
         state.pointee.positions = positions
+        state.pointee.problem = nil
     }
 
     /// Starts writing a new row of `count` values at `positions` (values mode).
@@ -179,8 +207,20 @@ import Foundation
         state.pointee.statement = nil
         state.pointee.storeStatement = nil
         state.pointee.positions = positions
+        state.pointee.problem = nil
         state.pointee.values.removeAll(keepingCapacity: true)
         state.pointee.values.append(contentsOf: repeatElement(.null, count: count))
+    }
+
+    /// The first attribute written since the last restart that the store cannot give back as it
+    /// is (`SQLStorable.storageProblem`): its `AttributeIndex` and why.
+    var problem: (attribute: Int, reason: String)? { state.pointee.problem }
+
+    /// Records a value of the attribute being written that the store cannot give back (the first
+    /// of the row only).
+    @usableFromInline func noteProblem(_ reason: String) {
+        guard state.pointee.problem == nil else { return }
+        state.pointee.problem = (state.pointee.attribute, reason)
     }
 
     /// Writes the value of `attribute`, if the encoder has a place for it.
@@ -188,11 +228,14 @@ import Foundation
         let position = state.pointee.positions[attribute.index]
         guard position >= 0 else { return }
         state.pointee.cursor = Int(position)
+        state.pointee.attribute = attribute.index
+        if let problem = value.storageProblem { noteProblem(problem) }
         value._write(to: self)
     }
 
     /// Writes the next field of a struct.
     @inlinable public func writeField<Value: SQLStorable>(_ value: Value) {
+        if let problem = value.storageProblem { noteProblem(problem) }
         value._write(to: self)
     }
 
@@ -201,5 +244,18 @@ import Foundation
         let encoder = RowEncoder(valueCount: Value._columnCount, positions: [])
         value._write(to: encoder)
         return encoder.values
+    }
+}
+
+extension SQLValue {
+    /// The value as short text for error messages (long text and blobs abbreviated).
+    static func shortDescription(_ value: SQLValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let number): return String(number)
+        case .real(let number): return "\(number)"
+        case .text(let text): return text.count > 40 ? "'\(text.prefix(40))…' (\(text.utf8.count) bytes)" : "'\(text)'"
+        case .blob(let data): return "a blob of \(data.count) bytes"
+        }
     }
 }

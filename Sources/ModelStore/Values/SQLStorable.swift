@@ -32,6 +32,9 @@ public protocol SQLStorable {
     @_spi(ModelStoreGenerated) static var _placeholder: Self? { get }
     /// The struct type, for a struct or an optional struct (stored in columns); nil otherwise.
     @_spi(ModelStoreGenerated) static var _compositeType: (any CompositeAttribute.Type)? { get }
+    /// Why the store could not give this value back as it is (`Decimal.nan`, a NaN, an array
+    /// JSON cannot hold…), or nil when it can: such a value is refused by `save()`.
+    @_spi(ModelStoreGenerated) var storageProblem: String? { get }
 }
 
 extension SQLStorable {
@@ -88,6 +91,9 @@ extension SQLStorable {
             row.state.pointee.values[position] = sqlValue
         }
     }
+
+    /// Most values always come back as they were.
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? { nil }
 }
 
 extension Optional: SQLStorable where Wrapped: SQLStorable {
@@ -171,6 +177,8 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
             for _ in 0..<Self._columnCount { Int64?.none._write(to: row) }
         }
     }
+
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? { self?.storageProblem }
 }
 
 // MARK: Integers
@@ -249,6 +257,10 @@ extension Double: SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindDouble(self, at: index)
     }
+    /// NaN: SQLite has no NaN (it would store NULL).
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? {
+        isNaN ? ValueProblem.nan : nil
+    }
 }
 
 extension Float: SQLStorable {
@@ -258,6 +270,10 @@ extension Float: SQLStorable {
         self = Float(number)
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(Double(self)) }
+    /// NaN: SQLite has no NaN (it would store NULL).
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? {
+        isNaN ? ValueProblem.nan : nil
+    }
 }
 
 // MARK: Text and bytes
@@ -305,6 +321,10 @@ extension Date: SQLStorable {
     }
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindDouble(timeIntervalSinceReferenceDate, at: index)
+    }
+    /// A date whose interval is NaN: SQLite has no NaN.
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? {
+        timeIntervalSinceReferenceDate.isNaN ? ValueProblem.nanDate : nil
     }
 }
 
@@ -360,6 +380,10 @@ extension Decimal: SQLStorable {
         }
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(description) }
+    /// `Decimal.nan`: its text, "NaN", does not read back as a decimal.
+    @_spi(ModelStoreGenerated) public var storageProblem: String? {
+        isNaN ? ValueProblem.nanDecimal : nil
+    }
 }
 
 // MARK: Enums and arrays
@@ -406,6 +430,50 @@ extension Array: SQLStorable where Element: Codable {
         }
         guard let data = try? JSONEncoder().encode(self) else { return .text("[]") }
         return .text(String(decoding: data, as: UTF8.self))
+    }
+    /// Elements JSON cannot hold (a NaN or an infinite `Double`: `sqlValue` would be `[]`), or
+    /// whose JSON does not read back (`Decimal.nan` is written as `NaN`).
+    @_spi(ModelStoreGenerated) public var storageProblem: String? {
+        if Element.self == String.self || Element.self == Int.self || isEmpty { return nil }
+        do {
+            _ = try JSONDecoder().decode([Element].self, from: try JSONEncoder().encode(self))
+            return nil
+        } catch {
+            return ValueProblem.array(error)
+        }
+    }
+}
+
+/// Why a value cannot be stored (`SQLStorable.storageProblem`), as message text.
+@usableFromInline enum ValueProblem {
+    /// A NaN `Double` or `Float`.
+    @usableFromInline static let nan = "NaN (not a number) cannot be stored: SQLite has no NaN and would store NULL"
+    /// A `Date` whose interval is NaN.
+    @usableFromInline static let nanDate = "a date whose time interval is NaN cannot be stored: SQLite has no NaN"
+    /// `Decimal.nan`.
+    @usableFromInline static let nanDecimal = "Decimal.nan cannot be stored: its text, NaN, does not read back as a Decimal"
+
+    /// A `Codable` value (an enum with associated values) that JSON cannot encode, or whose JSON
+    /// does not read back.
+    static func codable(_ error: Error) -> String {
+        switch error {
+        case EncodingError.invalidValue(let value, _):
+            return "the value cannot be stored as JSON: it holds \(value), which JSON cannot hold"
+        default:
+            return "the value cannot be stored as JSON: \(error)"
+        }
+    }
+
+    /// An array that JSON cannot encode, or whose JSON does not read back.
+    static func array(_ error: Error) -> String {
+        switch error {
+        case EncodingError.invalidValue(let value, _):
+            return "the array cannot be stored as JSON: it holds \(value), which JSON cannot hold"
+        case is DecodingError:
+            return "the array's JSON does not read back (an element such as Decimal.nan has no JSON number)"
+        default:
+            return "the array cannot be stored as JSON: \(error)"
+        }
     }
 }
 
@@ -473,6 +541,16 @@ extension CodableAttribute {
     @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard case .text(let text) = sqlValue, let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
         self = value
+    }
+    /// A value JSON cannot hold (a NaN or infinite `Double` among its associated values), or whose
+    /// JSON does not read back.
+    @_spi(ModelStoreGenerated) public var storageProblem: String? {
+        do {
+            _ = try JSONDecoder().decode(Self.self, from: try JSONEncoder().encode(self))
+            return nil
+        } catch {
+            return ValueProblem.codable(error)
+        }
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue {
         let encoder = JSONEncoder()

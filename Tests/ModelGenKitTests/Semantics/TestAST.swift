@@ -20,7 +20,7 @@ final class TestAST {
     func type(_ spelled: String) -> TypeExpr {
         if spelled.hasSuffix("?") { return TypeExpr(.optional(type(String(spelled.dropLast()))), range: range()) }
         if spelled.hasPrefix("[") && spelled.hasSuffix("]") { return TypeExpr(.array(type(String(spelled.dropFirst().dropLast()))), range: range()) }
-        return TypeExpr(.named(spelled.split(separator: ".").map { id(String($0)) }), range: range())
+        return TypeExpr(.named(spelled.split(separator: ".").map { TypeNamePart(String($0)) }), range: range())
     }
 
     func expr(_ kind: ExpressionKind) -> Expression { Expression(kind, range: range()) }

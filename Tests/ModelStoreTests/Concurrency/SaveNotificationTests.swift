@@ -70,7 +70,7 @@ import Testing
         let product = Product(sku: "A", name: "A", price: 1)
         product.weight = .nan
         context.insert(product)
-        let events = Self.observing(context) { #expect(throws: SQLiteError.self) { try context.save() } }
+        let events = Self.observing(context) { #expect(throws: ModelStoreError.self) { try context.save() } }
         #expect(events == [.willSave(hadChanges: true)])
     }
 

@@ -115,8 +115,13 @@ import Testing
         default: product.addedAt = Date(timeIntervalSinceReferenceDate: .nan)
         }
         context.insert(product)
-        let error = try #require(throws: SQLiteError.self) { try context.save() }
-        #expect(error.message.contains("NaN"), "\(error)")
+        let error = try #require(throws: ModelStoreError.self) { try context.save() }
+        guard case .unstorableValue(let entity, let property, let reason) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(entity == "Product" && property == attribute)
+        #expect(reason.contains("NaN"), "\(error)")
         #expect(context.hasChanges)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Product>()) == 0)
         product.weight = 1

@@ -8,14 +8,16 @@ enum ContainerRules {
         for index in model.containers.indices {
             let decl = model.containers[index].decl
             let container = decl.name.name
-            var seen: [String: Identifier] = [:]
             var roots: [String] = []
             var rootSet: Set<String> = []
             func addRoot(_ name: String) { if rootSet.insert(name).inserted { roots.append(name) } }
-            var firstEntry: [String: Identifier] = [:]
-            for entry in decl.entries where firstEntry[entry.name] == nil { firstEntry[entry.name] = entry }
+            // Where each name is first listed (positions, not copies of the entries: a container
+            // may list every entity of a large model).
+            var firstEntry: [String: Int] = [:]
+            firstEntry.reserveCapacity(decl.entries.count)
+            for (position, entry) in decl.entries.enumerated() where firstEntry[entry.name] == nil { firstEntry[entry.name] = position }
 
-            for entry in decl.entries {
+            for (position, entry) in decl.entries.enumerated() {
                 let name = entry.name
                 guard let info = model.entities[name] else {
                     let what = model.topLevelEnums[name] != nil ? ", which is an enum, not an entity" : ""
@@ -23,19 +25,18 @@ enum ContainerRules {
                     model.sink.error(.unknownType, what.isEmpty ? "container '\(container)' lists unknown entity '\(name)'" : "container '\(container)' lists '\(name)'\(what)", at: entry.range, notes: what.isEmpty ? hint : [])
                     continue
                 }
-                if let first = seen[name] {
+                if let first = firstEntry[name], first != position {
                     model.sink.warning(.redundantRegistration, "container '\(container)' lists '\(name)' twice: remove one", at: entry.range,
-                                       notes: [DiagnosticNote("first listed here", at: first.range)])
+                                       notes: [DiagnosticNote("first listed here", at: decl.entries[first].range)])
                     continue
                 }
-                seen[name] = entry
                 guard let base = info.baseName else {
                     addRoot(name)
                     continue
                 }
                 if let baseEntry = firstEntry[base] {
                     model.sink.warning(.redundantRegistration, "container '\(container)' lists '\(name)', which comes with its base '\(base)': remove '\(name)'", at: entry.range,
-                                       notes: [DiagnosticNote("'\(base)' listed here brings all its subclasses", at: baseEntry.range)])
+                                       notes: [DiagnosticNote("'\(base)' listed here brings all its subclasses", at: decl.entries[baseEntry].range)])
                 } else {
                     model.sink.warning(.unregisteredBase, "container '\(container)' lists subclass '\(name)' but not its base '\(base)': '\(base)' and all its subclasses are added; list '\(base)' instead", at: entry.range,
                                        notes: [DiagnosticNote("'\(base)' declared here", at: model.entities[base]?.decl.name.range)])

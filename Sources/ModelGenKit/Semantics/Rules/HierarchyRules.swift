@@ -136,6 +136,7 @@ enum HierarchyRules {
         for entity in model.entityOrder {
             guard var info = model.entities[entity], let base = info.baseName, let baseInfo = model.entities[base] else { continue }
             var kept: [PropertyInfo] = []
+            kept.reserveCapacity(info.properties.count)
             for property in info.properties {
                 guard baseInfo.declaredPropertyNames.contains(property.name) else {
                     kept.append(property)

@@ -54,7 +54,9 @@ enum InitializerRules {
         var allKnown = true
         var seen: [String: Identifier] = [:]
         let baseInfo = info.baseName.flatMap { model.entities[$0] }
-        let known = info.declaredPropertyNames.union(baseInfo?.declaredPropertyNames ?? [])
+        func isKnown(_ name: String) -> Bool {
+            info.declaredPropertyNames.contains(name) || baseInfo?.declaredPropertyNames.contains(name) == true
+        }
         for parameter in decl.parameters {
             if let first = seen[parameter.name] {
                 model.sink.error(.duplicateProperty, "init of '\(info.name)' lists '\(parameter.name)' twice: remove one", at: parameter.range,
@@ -62,7 +64,7 @@ enum InitializerRules {
                 continue
             }
             seen[parameter.name] = parameter
-            guard !known.contains(parameter.name) else { continue }
+            guard !isKnown(parameter.name) else { continue }
             allKnown = false
             let candidates = model.allProperties(of: info.name).map(\.name)
             var notes: [DiagnosticNote] = []

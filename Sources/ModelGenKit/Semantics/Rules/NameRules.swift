@@ -39,10 +39,13 @@ enum NameRules {
         for entity in model.entityOrder {
             guard var info = model.entities[entity] else { continue }
             var seen: [String: Identifier] = [:]
+            var declared: [String] = []
+            // Reserved at the count declared, so that no list of a run keeps room it never uses.
+            info.properties.reserveCapacity(info.decl.members.count { if case .property = $0 { true } else { false } })
             for member in info.decl.members {
                 guard case .property(let decl) = member else { continue }
                 let name = decl.name
-                info.declaredPropertyNames.insert(name.name)
+                declared.append(name.name)
                 if let first = seen[name.name] {
                     model.sink.error(.duplicateProperty, "entity '\(entity)' declares property '\(name.name)' twice: remove or rename one", at: name.range,
                                      notes: [DiagnosticNote("'\(name.name)' first declared here", at: first.range)])
@@ -55,8 +58,9 @@ enum NameRules {
                     info.hasInvalidMembers = true
                     continue
                 }
-                info.properties.append(PropertyInfo(decl: decl, owner: entity))
+                info.properties.append(PropertyInfo(decl: decl))
             }
+            info.declaredPropertyNames = SortedNames(declared)
             model.entities[entity] = info
         }
     }
@@ -189,7 +193,7 @@ enum NameRules {
             return property.isValid ? property.name : nil
         }
         let info = model.entities[entity]
-        let baseNames = info?.baseName.flatMap { model.entities[$0]?.declaredPropertyNames } ?? []
+        let baseNames = info?.baseName.flatMap { model.entities[$0]?.declaredPropertyNames } ?? SortedNames()
         let declared = (info?.declaredPropertyNames.contains(component.name) ?? false) || baseNames.contains(component.name)
         if !declared {
             let candidates = model.allProperties(of: entity).map(\.name)

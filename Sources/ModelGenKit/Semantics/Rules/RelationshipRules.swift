@@ -9,65 +9,85 @@
 
 enum RelationshipRules {
     /// A property by owner and index in its owner's `properties`.
-    private struct Ref: Hashable {
+    private struct Ref: Equatable {
         var entity: String
         var index: Int
     }
 
+    /// Every relationship property of the model, numbered in schema order; the rules keep what they
+    /// find about each in arrays indexed by that number (no table keyed by name and index).
+    private struct Relationships {
+        var refs: [Ref] = []
+        /// Relationship numbers by owner, then destination, in declaration order.
+        var byOwner: [String: [String: [Int]]] = [:]
+
+        /// The number of the relationship `index` of `entity`, which points to `destination`.
+        func number(of entity: String, index: Int, destination: String) -> Int? {
+            byOwner[entity]?[destination]?.first { refs[$0].index == index }
+        }
+    }
+
     /// Runs every relationship rule and stores the resolved inverses on the properties.
     static func check(_ model: inout SemanticModel) {
-        let relationships = collectRelationships(&model)
-        checkOptionalToOne(relationships, model: &model)
+        let relationships = collectRelationships(model)
+        let refs = relationships.refs
+        checkOptionalToOne(refs, model: &model)
 
-        var pairs: [Ref: Ref] = [:]
-        var declared: [Ref: Ref] = [:]
-        var settled: Set<Ref> = []
+        let none = -1
+        var pairs = Array(repeating: none, count: refs.count)
+        var declared = Array(repeating: none, count: refs.count)
+        var settled = Array(repeating: false, count: refs.count)
         // Inverses written in the model.
-        for ref in relationships {
-            guard let keyPath = info(ref, model).options.inverse else { continue }
-            settled.insert(ref)
-            if let target = resolveDeclared(keyPath, of: ref, model: &model) { declared[ref] = target }
+        for number in refs.indices {
+            guard let keyPath = info(refs[number], model).options.inverse else { continue }
+            settled[number] = true
+            if let target = resolveDeclared(keyPath, of: number, in: relationships, model: &model) { declared[number] = target }
         }
-        var claimedBy: [Ref: Ref] = [:]
-        for ref in relationships {
-            guard let target = declared[ref], let keyPath = info(ref, model).options.inverse else { continue }
-            settled.insert(target)
-            if let other = declared[target], other != ref {
-                model.sink.error(.inverseMismatch, "\(describe(ref, model)) names \(describe(target, model)) as its inverse, but \(describe(target, model)) names \(describe(other, model)): make both sides name each other",
-                                 at: keyPath.range, notes: inverseNote(target, model))
+        var claimedBy = Array(repeating: none, count: refs.count)
+        for number in refs.indices {
+            let target = declared[number]
+            guard target != none, let keyPath = info(refs[number], model).options.inverse else { continue }
+            let (ref, targetRef) = (refs[number], refs[target])
+            settled[target] = true
+            if declared[target] != none, declared[target] != number {
+                let other = refs[declared[target]]
+                model.sink.error(.inverseMismatch, "\(describe(ref, model)) names \(describe(targetRef, model)) as its inverse, but \(describe(targetRef, model)) names \(describe(other, model)): make both sides name each other",
+                                 at: keyPath.range, notes: inverseNote(targetRef, model))
                 continue
             }
-            if let first = claimedBy[target], declared[target] == nil {
-                model.sink.error(.inverseMismatch, "\(describe(target, model)) is already the inverse of \(describe(first, model)): a relationship has one inverse; give \(describe(ref, model)) its own",
+            if claimedBy[target] != none, declared[target] == none {
+                let first = refs[claimedBy[target]]
+                model.sink.error(.inverseMismatch, "\(describe(targetRef, model)) is already the inverse of \(describe(first, model)): a relationship has one inverse; give \(describe(ref, model)) its own",
                                  at: keyPath.range, notes: [DiagnosticNote("\(describe(first, model)) names it here", at: info(first, model).options.inverse?.range)])
                 continue
             }
-            claimedBy[target] = ref
-            pairs[ref] = target
-            pairs[target] = ref
+            claimedBy[target] = number
+            pairs[number] = target
+            pairs[target] = number
         }
-        inferInverses(relationships.filter { !settled.contains($0) }, pairs: &pairs, model: &model)
+        inferInverses(refs.indices.filter { !settled[$0] }, in: relationships, pairs: &pairs, model: &model)
 
-        for (ref, target) in pairs {
-            let targetInfo = info(target, model)
-            model.entities[ref.entity]?.properties[ref.index].inverseName = targetInfo.name
-            model.entities[ref.entity]?.properties[ref.index].inverseDeclaredHere = declared[ref] == target
+        for number in refs.indices where pairs[number] != none {
+            let (ref, target) = (refs[number], pairs[number])
+            let inverseName = info(refs[target], model).name
+            model.entities[ref.entity]?.properties[ref.index].inverseName = inverseName
+            model.entities[ref.entity]?.properties[ref.index].inverseDeclaredHere = declared[number] == target
         }
-        checkNoAction(relationships, pairs: pairs, model: &model)
+        checkNoAction(refs, pairs: pairs, model: &model)
     }
 
-    /// Every relationship property in schema order; fills `model.relationshipIndex`.
-    private static func collectRelationships(_ model: inout SemanticModel) -> [Ref] {
-        var refs: [Ref] = []
+    /// Every relationship property in schema order, numbered, and indexed by owner and destination.
+    private static func collectRelationships(_ model: SemanticModel) -> Relationships {
+        var relationships = Relationships()
         for entity in model.entityOrder {
             guard let properties = model.entities[entity]?.properties else { continue }
             for (index, property) in properties.enumerated() {
                 guard let destination = property.type?.destination else { continue }
-                refs.append(Ref(entity: entity, index: index))
-                model.relationshipIndex[entity, default: [:]][destination, default: []].append(index)
+                relationships.byOwner[entity, default: [:]][destination, default: []].append(relationships.refs.count)
+                relationships.refs.append(Ref(entity: entity, index: index))
             }
         }
-        return refs
+        return relationships
     }
 
     private static func info(_ ref: Ref, _ model: SemanticModel) -> PropertyInfo {
@@ -91,8 +111,9 @@ enum RelationshipRules {
         }
     }
 
-    /// The property `keyPath` names, when it is a valid inverse of `ref` (else reported, nil).
-    private static func resolveDeclared(_ keyPath: KeyPathExpr, of ref: Ref, model: inout SemanticModel) -> Ref? {
+    /// The relationship `keyPath` names, when it is a valid inverse of relationship `number` (else reported, nil).
+    private static func resolveDeclared(_ keyPath: KeyPathExpr, of number: Int, in relationships: Relationships, model: inout SemanticModel) -> Int? {
+        let ref = relationships.refs[number]
         let property = info(ref, model)
         guard let root = keyPath.root, let component = keyPath.components.first, let destination = property.type?.destination else { return nil }
         let here = describe(ref, model)
@@ -103,14 +124,14 @@ enum RelationshipRules {
         }
         guard model.entity(destination, isOrInheritsFrom: root.name) else {
             model.sink.error(.inverseMismatch, "the inverse of \(here) must be a property of its destination '\(destination)', not of '\(root.name)': write 'inverse: \\\(destination).…'",
-                             at: keyPath.range, notes: candidateNotes(for: ref, model: model))
+                             at: keyPath.range, notes: candidateNotes(for: number, in: relationships, model: model))
             return nil
         }
         guard let owner = ownerOf(component.name, in: root.name, model: model),
               let index = model.entities[owner]?.properties.firstIndex(where: { $0.name == component.name }) else {
             let declared = model.entities[root.name]?.declaredPropertyNames.contains(component.name) ?? false
             if !declared {
-                model.sink.error(.inverseMismatch, "the inverse of \(here) names '\(root.name).\(component.name)', which does not exist", at: keyPath.range, notes: candidateNotes(for: ref, model: model))
+                model.sink.error(.inverseMismatch, "the inverse of \(here) names '\(root.name).\(component.name)', which does not exist", at: keyPath.range, notes: candidateNotes(for: number, in: relationships, model: model))
             }
             return nil
         }
@@ -119,15 +140,15 @@ enum RelationshipRules {
         guard let targetType = targetInfo.type else { return nil }
         guard let targetDestination = targetType.destination else {
             model.sink.error(.inverseMismatch, "the inverse of \(here) names \(describe(target, model)), which is not a relationship", at: keyPath.range,
-                             notes: [DiagnosticNote("\(describe(target, model)) declared here", at: targetInfo.decl.name.range)] + candidateNotes(for: ref, model: model))
+                             notes: [DiagnosticNote("\(describe(target, model)) declared here", at: targetInfo.decl.name.range)] + candidateNotes(for: number, in: relationships, model: model))
             return nil
         }
         guard model.entity(ref.entity, isOrInheritsFrom: targetDestination) else {
             model.sink.error(.inverseMismatch, "the inverse of \(here) names \(describe(target, model)), which points to '\(targetDestination)', not to '\(ref.entity)'", at: keyPath.range,
-                             notes: [DiagnosticNote("\(describe(target, model)) declared here", at: targetInfo.decl.name.range)] + candidateNotes(for: ref, model: model))
+                             notes: [DiagnosticNote("\(describe(target, model)) declared here", at: targetInfo.decl.name.range)] + candidateNotes(for: number, in: relationships, model: model))
             return nil
         }
-        return target
+        return relationships.number(of: owner, index: index, destination: targetDestination)
     }
 
     /// The entity (`entity` or its base) that declares property `name`.
@@ -137,36 +158,41 @@ enum RelationshipRules {
         return nil
     }
 
-    /// Relationship properties on `ref`'s destination (or its base) that point back at `ref`'s
-    /// entity (or its base), in declaration order. Looked up by owner and destination, so that
-    /// inference stays fast with many relationships.
-    private static func candidates(for ref: Ref, among pool: Set<Ref>?, model: SemanticModel) -> [Ref] {
+    /// Relationships on the destination of relationship `number` (or on its base) that point back at
+    /// its entity (or its base), in declaration order, among `pool` when given. Looked up by owner
+    /// and destination, so that inference stays fast with many relationships.
+    private static func candidates(for number: Int, in relationships: Relationships, among pool: [Bool]?, model: SemanticModel) -> [Int] {
+        let ref = relationships.refs[number]
         guard let destination = model.entities[ref.entity]?.properties[ref.index].type?.destination,
               let destinationInfo = model.entities[destination] else { return [] }
         let owners = [destinationInfo.baseName, destination].compactMap { $0 }
         let targets = [ref.entity, model.entities[ref.entity]?.baseName].compactMap { $0 }
-        var result: [Ref] = []
+        var result: [Int] = []
         for owner in owners {
-            guard let byDestination = model.relationshipIndex[owner] else { continue }
-            let found = targets.flatMap { byDestination[$0] ?? [] }.sorted { $0 < $1 }
-            result += found.map { Ref(entity: owner, index: $0) }.filter { $0 != ref && (pool?.contains($0) ?? true) }
+            guard let byDestination = relationships.byOwner[owner] else { continue }
+            // Numbers follow declaration order within one owner.
+            let found = targets.flatMap { byDestination[$0] ?? [] }.sorted()
+            result += found.filter { $0 != number && (pool?[$0] ?? true) }
         }
         return result
     }
 
-    private static func candidateNotes(for ref: Ref, model: SemanticModel) -> [DiagnosticNote] {
-        let found = candidates(for: ref, among: nil, model: model)
+    private static func candidateNotes(for number: Int, in relationships: Relationships, model: SemanticModel) -> [DiagnosticNote] {
+        let ref = relationships.refs[number]
+        let found = candidates(for: number, in: relationships, among: nil, model: model).map { relationships.refs[$0] }
         guard let destination = info(ref, model).type?.destination else { return [] }
         if found.isEmpty { return [DiagnosticNote("'\(destination)' has no relationship back to '\(ref.entity)'")] }
         return [DiagnosticNote("candidates: " + found.map { "\\\($0.entity).\(info($0, model).name)" }.joined(separator: ", "))]
     }
 
-    private static func inferInverses(_ open: [Ref], pairs: inout [Ref: Ref], model: inout SemanticModel) {
-        let pool = Set(open)
-        var candidateSets: [Ref: [Ref]] = [:]
-        for ref in open { candidateSets[ref] = candidates(for: ref, among: pool, model: model) }
-        for ref in open {
-            let found = candidateSets[ref] ?? []
+    private static func inferInverses(_ open: [Int], in relationships: Relationships, pairs: inout [Int], model: inout SemanticModel) {
+        var pool = Array(repeating: false, count: relationships.refs.count)
+        for number in open { pool[number] = true }
+        var candidateSets = Array(repeating: [Int](), count: relationships.refs.count)
+        for number in open { candidateSets[number] = candidates(for: number, in: relationships, among: pool, model: model) }
+        for number in open {
+            let ref = relationships.refs[number]
+            let found = candidateSets[number].map { relationships.refs[$0] }
             if found.count > 1 {
                 let property = info(ref, model)
                 let destination = property.type?.destination ?? ""
@@ -174,17 +200,18 @@ enum RelationshipRules {
                 let notes = found.map { DiagnosticNote("candidate \(describe($0, model)) declared here", at: info($0, model).decl.name.range) }
                 model.sink.error(.ambiguousInverse, "relationship \(describe(ref, model)) has several possible inverses on '\(destination)' (\(names)): name one with '@Relationship(inverse: \\\(found[0].entity).\(info(found[0], model).name))'",
                                  at: property.decl.name.range, notes: notes)
-            } else if let only = found.first, candidateSets[only] == [ref] {
-                pairs[ref] = only
+            } else if let only = candidateSets[number].first, candidateSets[only] == [number] {
+                pairs[number] = only
             }
         }
     }
 
-    private static func checkNoAction(_ relationships: [Ref], pairs: [Ref: Ref], model: inout SemanticModel) {
-        for ref in relationships {
+    private static func checkNoAction(_ relationships: [Ref], pairs: [Int], model: inout SemanticModel) {
+        for (number, ref) in relationships.enumerated() {
             let property = info(ref, model)
-            guard property.options.deleteRule == .noAction, let range = property.options.deleteRuleRange,
-                  let inverse = pairs[ref], let inverseType = info(inverse, model).type else { continue }
+            guard property.options.deleteRule == .noAction, let range = property.options.deleteRuleRange, pairs[number] >= 0 else { continue }
+            let inverse = relationships[pairs[number]]
+            guard let inverseType = info(inverse, model).type else { continue }
             let inverseIsToOne: Bool
             if case .toOne = inverseType { inverseIsToOne = true } else { inverseIsToOne = false }
             var selfIsToMany = false

@@ -84,4 +84,6 @@ final class SQLiteConnection: StoreConnection {
     }
 
     var lastInsertedKey: Int64? { sqlite3_last_insert_rowid(handle) }
+
+    var changes: Int { Int(sqlite3_changes64(handle)) }
 }

@@ -56,12 +56,19 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
     /// Serializes the saves of this container's contexts: SQLite has one writer at a time, and
     /// writers polling its busy handler can starve past the busy timeout ("database is locked").
     private let writeLock = NSLock()
+    /// The thread inside `withWriteLock` (guarded by `holderLock`).
+    private var holder: pthread_t?
+    private let holderLock = NSLock()
 
     /// A driver for `path` (a file path, or a `file:` URI of the memdb VFS when `isFile` is false).
+    ///
+    /// - Throws: `ModelStoreError.notAModelStore` for a file that is neither empty nor a ModelStore
+    ///   store (checked before anything is written to it); `SQLiteError` when it cannot be opened.
     init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32) throws {
         self.path = path
         self.isFile = isFile
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        if isFile { try SQLiteStoreFile.checkEmptyOrModelStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
         if !isFile { keeper = try open() }
     }
 
@@ -69,8 +76,16 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
 
     func withWriteLock<T>(_ body: () throws -> T) rethrows -> T {
         writeLock.lock()
-        defer { writeLock.unlock() }
+        holderLock.withLock { holder = pthread_self() }
+        defer {
+            holderLock.withLock { holder = nil }
+            writeLock.unlock()
+        }
         return try body()
+    }
+
+    var isWriteLockHeldByCurrentThread: Bool {
+        holderLock.withLock { holder.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     private func open() throws -> SQLiteConnection {

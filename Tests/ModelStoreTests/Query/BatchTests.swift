@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@_spi(ModelStoreGenerated) @testable import ModelStore
+
+/// `enumerate(_:batchSize:allowEscapingMutations:_:)` and `fetch(_:batchSize:)`: the same models
+/// as `fetch`, in the same order, read a batch at a time, and let go of after their batch.
+@Suite struct BatchTests {
+    let store: QueryStore
+
+    init() throws {
+        store = try QueryStore(TripStore.schema)
+    }
+
+    /// `count` trips named "trip 0000"… in key order, of the three classes in turn.
+    func seed(_ count: Int) throws {
+        let context = store.context()
+        for index in 0..<count {
+            let name = String(format: "trip %04d", index)
+            switch index % 3 {
+            case 0: context.insert(Trip(name: name, startDate: Day.at(index % 7), endDate: Day.at(index)))
+            case 1: context.insert(BusinessTrip(name: name, startDate: Day.at(index % 7), endDate: Day.at(index), company: "Acme"))
+            default: context.insert(PersonalTrip(name: name, startDate: Day.at(index % 7), endDate: Day.at(index), reason: .family))
+            }
+        }
+        try context.save()
+    }
+
+    func enumerated<T: PersistentModel>(_ context: ModelContext, _ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> [T] {
+        var seen: [T] = []
+        try context.enumerate(descriptor, batchSize: batchSize) { seen.append($0) }
+        return seen
+    }
+
+    @Test func enumerateGivesWhatFetchGivesInOrder() throws {
+        try seed(50)
+        let context = store.context()
+        var descriptors: [FetchDescriptor<Trip>] = [
+            FetchDescriptor(),
+            FetchDescriptor(predicate: #Predicate { $0.name != "trip 0003" }),
+            FetchDescriptor(sortBy: [SortDescriptor(\.startDate, order: .reverse), SortDescriptor(\.name)]),
+        ]
+        var windowed = FetchDescriptor<Trip>()
+        windowed.fetchOffset = 5
+        windowed.fetchLimit = 17
+        descriptors.append(windowed)
+        var sortedWindow = descriptors[2]
+        sortedWindow.fetchOffset = 3
+        sortedWindow.fetchLimit = 30
+        descriptors.append(sortedWindow)
+        for descriptor in descriptors {
+            let expected = try context.fetch(descriptor)
+            for batchSize in [1, 7, 50, 5000] {
+                let seen = try enumerated(context, descriptor, batchSize: batchSize)
+                #expect(seen.map(ObjectIdentifier.init) == expected.map(ObjectIdentifier.init), "batch size \(batchSize)")
+            }
+        }
+        let business = try enumerated(context, FetchDescriptor<BusinessTrip>(), batchSize: 4)
+        #expect(business.count == 17 && business.allSatisfy { $0.company == "Acme" })
+    }
+
+    @Test func enumerateSeesPendingChanges() throws {
+        try seed(30)
+        let context = store.context()
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        trips[3].name = "a first"
+        context.delete(trips[4])
+        context.insert(Trip(name: "trip 0010a", startDate: Day.at(0), endDate: Day.at(0)))
+        let sorted = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        let seen = try enumerated(context, sorted, batchSize: 4)
+        #expect(seen.map(ObjectIdentifier.init) == (try context.fetch(sorted)).map(ObjectIdentifier.init))
+        #expect(seen.first?.name == "a first" && seen.count == 30 && !seen.contains { $0 === trips[4] })
+        #expect(seen.contains { $0.name == "trip 0010a" })
+        var stored = FetchDescriptor<Trip>()
+        stored.includePendingChanges = false
+        let storedOnly = try enumerated(context, stored, batchSize: 4)
+        #expect(storedOnly.count == 30 && storedOnly.contains { $0 === trips[4] })
+    }
+
+    @Test func enumerateReleasesTheModelsOfFinishedBatches() throws {
+        try seed(2_000)
+        let context = store.context()
+        let held = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "trip 1500" }))[0]
+        var most = 0
+        var count = 0
+        try context.enumerate(FetchDescriptor<Trip>(), batchSize: 100) { _ in
+            count += 1
+            most = max(most, context.registeredCount)
+        }
+        #expect(count == 2_000)
+        // One batch (and the model held outside), never the whole table.
+        #expect(most <= 101)
+        #expect(context.registeredCount <= 101)
+        // The held model is still the row's one instance.
+        #expect(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "trip 1500" }))[0] === held)
+        // A sorted enumeration too.
+        most = 0
+        try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, order: .reverse)]), batchSize: 100) { _ in
+            most = max(most, context.registeredCount)
+        }
+        #expect(most <= 101)
+    }
+
+    @Test func mutationsMustBeSavedUnlessAllowedToEscape() throws {
+        try seed(20)
+        let context = store.context()
+        #expect(throws: ModelStoreError.escapingMutations) {
+            try context.enumerate(FetchDescriptor<Trip>(), batchSize: 5) { trip in trip.name += "!" }
+        }
+        #expect(context.changedModelsArray.count == 1)
+        context.rollback()
+        // Saving inside the block.
+        try context.enumerate(FetchDescriptor<Trip>(), batchSize: 5) { trip in
+            trip.name += "?"
+            try context.save()
+        }
+        // Allowed to escape: changed models stay in memory until saved.
+        var changed: [ObjectIdentifier] = []
+        try context.enumerate(FetchDescriptor<Trip>(), batchSize: 5, allowEscapingMutations: true) { trip in
+            if trip.name.hasSuffix("1?") {
+                trip.name += "+"
+                changed.append(ObjectIdentifier(trip))
+            }
+        }
+        #expect(Set(context.changedModelsArray.map { ObjectIdentifier($0) }) == Set(changed) && changed.count == 2)
+        try context.save()
+        let names = try store.context().fetch(FetchDescriptor<Trip>()).map(\.name)
+        #expect(names.filter { $0.hasSuffix("?+") } == ["trip 0001?+", "trip 0011?+"])
+        #expect(names.allSatisfy { $0.contains("?") })
+    }
+
+    @Test func deletingInsideTheBlockDoesNotEndTheEnumeration() throws {
+        try seed(40)
+        let context = store.context()
+        var seen: [String] = []
+        try context.enumerate(FetchDescriptor<Trip>(), batchSize: 6, allowEscapingMutations: true) { trip in
+            seen.append(trip.name)
+            if seen.count == 1 {
+                // Rows of the next batches, deleted before they are read.
+                let ahead = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name >= "trip 0010" && $0.name < "trip 0016" }))
+                ahead.forEach(context.delete)
+            }
+            if seen.count % 2 == 0 { context.delete(trip) }
+        }
+        #expect(seen.count == 34 && seen.last == "trip 0039" && !seen.contains("trip 0012"))
+        #expect(context.deletedModelsArray.count == 6 + 17)
+    }
+
+    @Test func swiftDataSpellingsAndBadBatchSizes() throws {
+        try seed(3)
+        let context = store.context()
+        var names: [String] = []
+        try context.enumerate(FetchDescriptor<Trip>(), batchSize: 2, block: { names.append($0.name) })
+        #expect(names == ["trip 0000", "trip 0001", "trip 0002"])
+        #expect(throws: ModelStoreError.invalidFetch("batchSize 0: a batch holds at least one model")) {
+            try context.enumerate(FetchDescriptor<Trip>(), batchSize: 0) { _ in }
+        }
+        #expect(throws: ModelStoreError.self) { _ = try context.fetch(FetchDescriptor<Trip>(), batchSize: -1) }
+    }
+
+    // MARK: fetch(_:batchSize:)
+
+    @Test func aBatchedFetchIsTheFetchReadABatchAtATime() throws {
+        try seed(95)
+        let context = store.context()
+        let descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.endDate, order: .reverse)])
+        let results = try context.fetch(descriptor, batchSize: 10)
+        #expect(results.count == 95)
+        #expect(context.registeredCount == 0)
+        let first = results[0]
+        #expect(context.registeredCount == 10)
+        _ = results[94]
+        // The first batch went (nothing held it but `first`), the last one is in memory.
+        #expect(context.registeredCount == 5 + 1)
+        #expect(results[0] === first)
+        let expected = try store.context().fetch(descriptor).map(\.name)
+        #expect(results.map(\.name) == expected)
+        #expect(results.reversed().map(\.name) == expected.reversed())
+        #expect(results[40..<43].map(\.name) == Array(expected[40..<43]))
+    }
+
+    @Test func aBatchedFetchHoldsPendingChangesOfItsMoment() throws {
+        try seed(12)
+        let context = store.context()
+        let new = Trip(name: "trip 0005a", startDate: Day.at(0), endDate: Day.at(0))
+        context.insert(new)
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        context.delete(trips[0])
+        let results = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 4)
+        #expect(results.count == 12)
+        #expect(results[5] === new && results.first?.name == "trip 0001")
+        #expect(Array(results.map(\.name)) == (try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))).map(\.name))
+    }
+}
