@@ -34,7 +34,7 @@ public struct FetchDescriptor<T: PersistentModel> {
 }
 
 /// A `WHERE` condition in SQL with its bound values.
-public struct SQLFilter: Sendable, Equatable {
+struct SQLFilter: Sendable, Equatable {
     /// The condition (uses `?` placeholders only; identifiers quoted).
     public var sql: String
     /// The values of the placeholders, in order.
