@@ -22,9 +22,16 @@ final class FileViewModel: ViewModel {
         StructViewModel(context.schema.structs[$0], context: context)
     }
 
-    init(_ source: ModelSource, context: GenerationContext) {
+    /// For a frozen version's file: its version (the file's context is the version's schema).
+    let version: VersionViewModel?
+    /// The migration plans the file holds (the newest version's file holds them all).
+    let plans: [PlanViewModel]
+
+    init(_ source: ModelSource, context: GenerationContext, version: VersionViewModel? = nil, plans: [PlanViewModel] = []) {
         self.source = source
         self.context = context
+        self.version = version
+        self.plans = plans
     }
 
     static let templateKeys = TemplateKeys<FileViewModel>(listElement: false, [
@@ -42,6 +49,10 @@ final class FileViewModel: ViewModel {
         .bool("hasEnums", "whether `enums` is not empty") { !$0.enums.isEmpty },
         .bool("hasStructs", "whether `structs` is not empty") { !$0.structs.isEmpty },
         .bool("hasContainers", "whether `containers` is not empty") { !$0.containers.isEmpty },
+        .bool("isVersion", "whether the file is a frozen version (`.modelversion`): its declarations go in its `SchemaV…` enum") { $0.version != nil },
+        .list("version", "the frozen version of a `.modelversion` file, a list of one (empty for a `.model` file)") { $0.version.map { [$0] } ?? [] },
+        .list("plans", "the migration plans, in the newest version's file (empty in every other file)") { $0.plans },
+        .bool("hasPlans", "whether `plans` is not empty") { !$0.plans.isEmpty },
     ])
 }
 
