@@ -145,8 +145,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "UpsertWriter", "StoreTestSupport", "MisuseProbe"],
-            exclude: ["Goldens"]
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "UpsertWriter", "StoreTestSupport", "MisuseProbe", "GoldenFiles"],
+            exclude: ["Goldens", "Fixtures/Zoo.model", "Fixtures/Badges.model"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(

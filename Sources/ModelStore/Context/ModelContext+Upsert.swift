@@ -14,7 +14,7 @@ extension ModelContext {
     ///   disappearing.
     func upsertIntoConflictingRow(_ object: ModelObject, entity: EntitySchema, sql: EntitySQL, conflict: EntitySQL.UpsertConflict,
                                   _ connection: any StoreConnection) throws -> Int64 {
-        let encoder = RowEncoder()
+        let encoder = RowEncoder(valueCount: entity.attributes.count, positions: entity.attributeValuePositions)
         object._encode(to: encoder)
         var values = encoder.values
         for slot in entity.keySlots { values.append(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null) }

@@ -58,9 +58,50 @@ enum Equality {
                 throw PredicateTranslationError.unsupported("a model compared with a value")
             }
             return ScalarTerm("(\(model.key) \(raw: negated ? "IS NOT" : "IS") NULL)", kind: .plain)
+        case (.composite(let composite), .scalar(let value)), (.scalar(let value), .composite(let composite)):
+            let match = try CompositeEquality.equals(composite, value, &context)
+            return ScalarTerm(negated ? "(NOT \(match))" : match, kind: .plain)
         default:
-            throw PredicateTranslationError.unsupported("== or != on a to-many relationship")
+            throw PredicateTranslationError.unsupported("== or != on a to-many relationship, or between a struct and a model or another struct")
         }
+    }
+}
+
+/// A struct compared with `nil` or with a captured struct: column by column, as its columns store
+/// it, each compared as Swift compares the field's type (spelled by the dialect).
+enum CompositeEquality {
+    static func equals(_ composite: CompositeReference, _ value: ScalarTerm, _ context: inout TranslationContext) throws -> SQLFragment {
+        let dialect = context.dialect
+        let never: SQLFragment = "\(raw: dialect.falseCondition)"
+        let isNil = composite.isNil ?? never
+        if value.isNilLiteral { return "(\(isNil))" }
+        guard let constant = value.constant as? any SQLStorable else {
+            throw PredicateTranslationError.unsupported("a struct compared with a value that is not a captured struct")
+        }
+        let columns = composite.columns
+        var stored = storedValues(of: constant)
+        let hasPresence = columns.first.map { $0.details.isPresence && $0.details.fieldPath.count == composite.path.count } ?? false
+        if stored.count == columns.count + 1 {
+            // A captured optional against a struct that cannot be nil.
+            if stored[0] == .null { return never }
+            stored.removeFirst()
+        } else if stored.count == columns.count - 1, hasPresence {
+            stored.insert(.integer(1), at: 0)
+        }
+        guard stored.count == columns.count else {
+            throw PredicateTranslationError.unsupported("a struct compared with a captured value of another type")
+        }
+        if hasPresence, stored[0] == .null { return "(\(isNil))" }
+        var tests: [SQLFragment] = ["(NOT \(isNil))"]
+        for (column, value) in zip(columns, stored) {
+            let kind: ValueKind = column.details.valueType == "String" ? .string : column.details.valueType == "Decimal" ? .decimal : .plain
+            tests.append(dialect.same(composite.model.column(column.column, &context), .parameter(value), negated: false, kind: kind))
+        }
+        return "(\(SQLFragment.joined(tests, separator: " AND ")))"
+    }
+
+    private static func storedValues<Value: SQLStorable>(of value: Value) -> [SQLValue] {
+        RowEncoder.storedValues(of: value)
     }
 }
 

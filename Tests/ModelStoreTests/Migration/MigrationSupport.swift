@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Helpers of the migration tests: write a store under one schema, look at what it holds (on
 /// every kind of store: SQLite's file and catalog, or PostgreSQL's database and catalog).

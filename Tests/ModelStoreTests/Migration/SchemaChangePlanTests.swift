@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// What the planner decides for a table, and what the dialects make of it: SQLite's `ALTER TABLE`
 /// in place for renamed and added columns, the rebuild for anything else; PostgreSQL's `ALTER

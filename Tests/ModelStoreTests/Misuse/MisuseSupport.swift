@@ -1,5 +1,5 @@
 import Foundation
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// A container on a fresh store of `kind` (`StoreKind`: SQLite file, SQLite in memory,
 /// PostgreSQL), removed with it.

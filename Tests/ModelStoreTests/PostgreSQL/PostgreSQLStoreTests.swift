@@ -3,59 +3,6 @@ import StoreTestSupport
 import Testing
 @testable import ModelStore
 
-/// A badge unique by its code, and by where it hangs (holder and slot): two unique groups, which
-/// PostgreSQL's `ON CONFLICT` cannot name in one statement (`EntitySQL.UpsertConflict`). Written in
-/// the shape of generated code, like the migration tests' models.
-final class Badge: ModelObject {
-    private var _code: String
-    private var _holder: String
-    private var _slot: Int
-    private var _label: String
-    var code: String { get { _code } set { _$willChange(); _code = newValue } }
-    var holder: String { get { _holder } set { _$willChange(); _holder = newValue } }
-    var slot: Int { get { _slot } set { _$willChange(); _slot = newValue } }
-    var label: String { get { _label } set { _$willChange(); _label = newValue } }
-    init(code: String, holder: String, slot: Int, label: String) {
-        _code = code
-        _holder = holder
-        _slot = slot
-        _label = label
-        super.init()
-    }
-    required init(from row: RowDecoder) throws {
-        _code = try row.read()
-        _holder = try row.read()
-        _slot = try row.read()
-        _label = try row.read()
-        try super.init(from: row)
-    }
-    override func _decode(from row: RowDecoder) throws {
-        _code = try row.read()
-        _holder = try row.read()
-        _slot = try row.read()
-        _label = try row.read()
-        try super._decode(from: row)
-    }
-    override func _encode(to row: RowEncoder) {
-        row.write(_code)
-        row.write(_holder)
-        row.write(_slot)
-        row.write(_label)
-        super._encode(to: row)
-    }
-    private static let _$metadata = EntityMetadata(
-        name: "Badge", base: nil, subclasses: [],
-        properties: [
-            .attribute("code", \Badge.code, .unique),
-            .attribute("holder", \Badge.holder),
-            .attribute("slot", \Badge.slot),
-            .attribute("label", \Badge.label),
-        ],
-        uniqueConstraints: [["holder", "slot"]], indexes: []
-    )
-    override class var schemaMetadata: EntityMetadata { _$metadata }
-}
-
 /// What only the PostgreSQL store has: its URLs and their errors, the connection pool, a
 /// connection lost in the middle of a save, prepared statements across schema changes, upserts
 /// over several unique groups, and its table layout.

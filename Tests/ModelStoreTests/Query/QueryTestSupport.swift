@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The store a query test runs on, of any `StoreKind` (SQLite file, SQLite in memory,
 /// PostgreSQL): every query test opens its container here.

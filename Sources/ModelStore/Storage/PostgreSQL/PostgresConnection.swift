@@ -161,7 +161,7 @@ public final class PostgresConnection {
     /// result columns changed type cannot run again (SQLSTATE 0A000, "cached plan must not change
     /// result type"), and inside a transaction that error would abort it.
     /// - Throws: `PostgresError`.
-    public func discardPreparedStatements() throws {
+    func discardPreparedStatements() throws {
         try execute("DEALLOCATE ALL")
         generation += 1
     }
