@@ -123,6 +123,13 @@ let package = Package(
             name: "modelgenTests",
             dependencies: ["modelgen"]
         ),
+        // Child process of the multi-process upsert test: upserts members and badges, one save at a
+        // time, into a SQLite file or a PostgreSQL database several writers share.
+        .executableTarget(
+            name: "UpsertWriter",
+            dependencies: ["ModelStore"],
+            plugins: ["ModelGenPlugin"]
+        ),
         // Child process of the migration crash test: migrates a store through a plan until killed.
         .executableTarget(
             name: "CrashMigrator",
@@ -138,13 +145,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport", "MisuseProbe", "GoldenFiles"],
-            exclude: ["Goldens", "Fixtures/Zoo.model"]
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "UpsertWriter", "StoreTestSupport", "MisuseProbe", "GoldenFiles"],
+            exclude: ["Goldens", "Fixtures/Zoo.model", "Fixtures/Badges.model"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["modelgen", "TemplateEmbedder", "GoldenFiles"],
+            dependencies: ["modelgen", "TemplateEmbedder", "GoldenFiles", "StoreTestSupport"],
             exclude: ["Fixtures"]
         ),
         // Timing, peak memory, arguments and tables shared by the benchmarks.
@@ -152,11 +159,11 @@ let package = Package(
             name: "BenchSupport",
             path: "Benchmarks/BenchSupport"
         ),
-        // Generated Trips code against hand-written SQLite: ModelGenPlugin generates it at build
+        // Generated Trips code against hand-written SQLite (or libpq: --store postgresql): ModelGenPlugin generates it at build
         // time from `Trips.model` there (a link to Samples/Trips.model).
         .executableTarget(
             name: "ModelStoreBench",
-            dependencies: ["ModelStore", "CSQLite", "BenchSupport"],
+            dependencies: ["ModelStore", "CSQLite", "CLibPQ", "BenchSupport", "StoreTestSupport"],
             path: "Benchmarks/ModelStoreBench",
             plugins: ["ModelGenPlugin"]
         ),

@@ -7,6 +7,7 @@ import Glibc
 /// Runs every workload on both sides, alternating which side goes first, and collects the
 /// median time and the peak memory of each.
 struct BenchmarkRun {
+    let store: BenchStoreKind
     let rowCount: Int
     let repetitions: Int
     let predicates: Bool
@@ -31,7 +32,8 @@ struct BenchmarkRun {
         let rows = TripRow.make(count: rowCount)
         let cutoff = predicates ? TripRow.cutoff(count: rowCount) : nil
         let generated = GeneratedSide(rows: rows, cutoff: cutoff)
-        let handWritten = HandWrittenSide(rows: rows, cutoff: cutoff)
+        let handWritten: TripStoreSide = store == .sqlite ? HandWrittenSide(rows: rows, cutoff: cutoff)
+                                                          : HandPostgresSide(rows: rows, cutoff: cutoff)
         var samples: [Workload: [Bool: Samples]] = [:]
         let root = FileManager.default.temporaryDirectory.appending(path: "modelstore-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -40,9 +42,8 @@ struct BenchmarkRun {
             let order: [(isGenerated: Bool, side: TripStoreSide)] = repetition % 2 == 0
                 ? [(true, generated), (false, handWritten)] : [(false, handWritten), (true, generated)]
             for (isGenerated, side) in order {
-                let directory = root.appending(path: "\(repetition)-\(isGenerated ? "generated" : "hand")")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try side.begin(directory: directory)
+                let stores = try BenchStores(kind: store, directory: root.appending(path: "\(repetition)-\(isGenerated ? "generated" : "hand")"))
+                try side.begin(stores: stores)
                 for workload in Workload.allCases {
                     try side.prepare(workload)
                     releaseFreeMemory()
@@ -64,7 +65,8 @@ struct BenchmarkRun {
                     entry.count = count
                     samples[workload, default: [:]][isGenerated] = entry
                 }
-                try FileManager.default.removeItem(at: directory)
+                side.end()
+                stores.close()
             }
             log("repetition \(repetition + 1) of \(repetitions) done")
         }

@@ -6,7 +6,7 @@ final class GeneratedSide: TripStoreSide {
     private let rows: [TripRow]
     /// The predicates' date; nil when the runtime has no predicates yet (the workloads then run unfiltered).
     private let cutoff: Date?
-    private var directory: URL?
+    private var stores: BenchStores?
     /// The store of most workloads, history off.
     private var container: ModelContainer?
     /// The container of a workload with a store or settings of its own (history on).
@@ -20,32 +20,32 @@ final class GeneratedSide: TripStoreSide {
         self.cutoff = cutoff
     }
 
-    func begin(directory: URL) throws {
-        self.directory = directory
-        container = try Self.openContainer(directory.appending(path: "generated.store"), history: false)
+    func begin(stores: BenchStores) throws {
+        self.stores = stores
+        container = try Self.openContainer(stores.url("generated"), history: false)
     }
 
     func prepare(_ workload: Workload) throws {
         workloadContainer = nil
         switch workload {
         case .insertWithHistory:
-            guard let directory else { return }
-            workloadContainer = try Self.openContainer(directory.appending(path: "generated-history.store"), history: true)
+            guard let stores else { return }
+            workloadContainer = try Self.openContainer(stores.url("generated-history"), history: true)
         case .updateNames:
             let context = try newContext()
             trips = try context.fetch(FetchDescriptor<Trip>())
         case .updateNamesWithHistory:
-            guard let directory else { return }
-            workloadContainer = try Self.openContainer(directory.appending(path: "generated.store"), history: true)
+            guard let stores else { return }
+            workloadContainer = try Self.openContainer(stores.url("generated"), history: true)
             trips = try newContext().fetch(FetchDescriptor<Trip>())
         case .prefetch:
-            guard let directory else { return }
-            let container = try Self.openContainer(directory.appending(path: "generated-prefetch.store"), history: false)
+            guard let stores else { return }
+            let container = try Self.openContainer(stores.url("generated-prefetch"), history: false)
             try Self.insertTripsWithStays(rows.prefix(Workload.prefetchTripCount(rows: rows.count)), into: container)
             workloadContainer = container
         case .cascadeDelete:
-            guard let directory else { return }
-            let container = try Self.openContainer(directory.appending(path: "generated-cascade.store"), history: true)
+            guard let stores else { return }
+            let container = try Self.openContainer(stores.url("generated-cascade"), history: true)
             self.container = container
             try Self.insertTripsWithStays(rows.prefix(Workload.cascadeTripCount(rows: rows.count)), into: container)
             let context = try newContext()
@@ -112,6 +112,12 @@ final class GeneratedSide: TripStoreSide {
         trips = []
         context = nil
         workloadContainer = nil
+    }
+
+    func end() {
+        finish()
+        container = nil
+        stores = nil
     }
 
     /// A new context (on the workload's own container, if it has one), kept as the workload's.

@@ -7,7 +7,7 @@ import Foundation
 final class HandWrittenSide: TripStoreSide {
     private let rows: [TripRow]
     private let cutoff: Date?
-    private var directory: URL?
+    private var stores: BenchStores?
     private var storeURL: URL?
     /// The main store, when a workload uses a store of its own.
     private var mainStoreURL: URL?
@@ -22,9 +22,9 @@ final class HandWrittenSide: TripStoreSide {
         self.cutoff = cutoff
     }
 
-    func begin(directory: URL) throws {
-        self.directory = directory
-        storeURL = directory.appending(path: "hand-written.store")
+    func begin(stores: BenchStores) throws {
+        self.stores = stores
+        storeURL = try stores.url("hand-written")
         try createTables()
     }
 
@@ -36,17 +36,17 @@ final class HandWrittenSide: TripStoreSide {
         switch workload {
         case .insertWithHistory:
             mainStoreURL = storeURL
-            storeURL = directory?.appending(path: "hand-written-history.store")
+            storeURL = try stores?.url("hand-written-history")
             try createTables()
         case .updateNames, .updateNamesWithHistory:
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
         case .prefetch:
             mainStoreURL = storeURL
-            storeURL = directory?.appending(path: "hand-written-prefetch.store")
+            storeURL = try stores?.url("hand-written-prefetch")
             try createTables()
             try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count))
         case .cascadeDelete:
-            storeURL = directory?.appending(path: "hand-written-cascade.store")
+            storeURL = try stores?.url("hand-written-cascade")
             try createTables()
             try insertTripsWithStays(count: Workload.cascadeTripCount(rows: rows.count))
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
@@ -94,6 +94,11 @@ final class HandWrittenSide: TripStoreSide {
         trips = []
         stays = [:]
         connection = nil
+    }
+
+    func end() {
+        finish()
+        stores = nil
     }
 
     // MARK: Workloads

@@ -57,16 +57,18 @@ enum Workload: CaseIterable {
     }
 }
 
-/// One way of running the workloads on a store: the generated code, or hand-written SQLite.
-/// `prepare` and `finish` are not timed; `run` is.
+/// One way of running the workloads on a store: the generated code, or hand-written SQLite or
+/// libpq code. `prepare` and `finish` are not timed; `run` is.
 protocol TripStoreSide: AnyObject {
-    /// Starts a repetition with fresh store files in `directory`.
-    func begin(directory: URL) throws
+    /// Starts a repetition with fresh stores (files or databases) from `stores`.
+    func begin(stores: BenchStores) throws
     /// Untimed set-up of `workload` (loading the objects an update or delete works on).
     func prepare(_ workload: Workload) throws
     /// The timed part of `workload`; returns how many rows it touched or read (checked equal on both sides).
     func run(_ workload: Workload) throws -> Int
     /// Untimed: lets go of the workload's connection and objects.
     func finish()
+    /// Untimed: lets go of everything of the repetition (containers, connections) before its stores are removed.
+    func end()
 }
 

@@ -1,14 +1,28 @@
 import BenchSupport
 import Foundation
+import StoreTestSupport
 
-// modelstore-bench [--n N] [--repeat R]: the generated Trips code on ModelStore against
-// hand-written SQLite, on N mixed rows, median of R repetitions.
+// modelstore-bench [--store sqlite|postgresql] [--n N] [--repeat R]: the generated Trips code on
+// ModelStore against hand-written SQLite (or libpq) code, on N mixed rows, median of R repetitions.
+// PostgreSQL: the server MODELSTORE_TEST_POSTGRES_URL names, else a throwaway one started for the run.
 
+let usage = "usage: modelstore-bench [--store sqlite|postgresql] [--n ROWS] [--repeat R] [--markdown 1]"
 let arguments: Arguments
+let store: BenchStoreKind
 do {
-    arguments = try Arguments(Array(CommandLine.arguments.dropFirst()), defaults: ["n": 200_000, "repeat": 5, "markdown": 0])
+    var rest = Array(CommandLine.arguments.dropFirst())
+    var kind = BenchStoreKind.sqlite
+    if let index = rest.firstIndex(of: "--store") {
+        guard index + 1 < rest.count, let named = BenchStoreKind(rawValue: rest[index + 1]) else {
+            throw HandSQLiteError(message: "option '--store' needs sqlite or postgresql")
+        }
+        kind = named
+        rest.removeSubrange(index...(index + 1))
+    }
+    store = kind
+    arguments = try Arguments(rest, defaults: ["n": 200_000, "repeat": 5, "markdown": 0])
 } catch {
-    FileHandle.standardError.write(Data("modelstore-bench: \(error)\nusage: modelstore-bench [--n ROWS] [--repeat R] [--markdown 1]\n".utf8))
+    FileHandle.standardError.write(Data("modelstore-bench: \(error)\n\(usage)\n".utf8))
     exit(2)
 }
 
@@ -46,13 +60,14 @@ do {
     let predicates = try GeneratedSide.supportsPredicates()
     if !predicates { log("the runtime has no predicates yet: the predicate workloads run without one on both sides") }
     QueryCount.install()
-    let run = BenchmarkRun(rowCount: rowCount, repetitions: repetitions, predicates: predicates)
+    let run = BenchmarkRun(store: store, rowCount: rowCount, repetitions: repetitions, predicates: predicates)
     let results = try run.run(log: log)
     let (table, maxRatio) = report(results, rowCount: rowCount, predicates: predicates)
     let load = Cell.fixed(Timing.loadAverage(), 1)
-    print("N = \(rowCount), median of \(repetitions) repetitions (wall clock; CPU ratio: thread CPU time), load average \(load)")
+    print("store: \(store == .sqlite ? "SQLite" : "PostgreSQL \(try PostgresTestServer.shared().url)"), N = \(rowCount), median of \(repetitions) repetitions (wall clock; CPU ratio: thread CPU time), load average \(load)")
     print(arguments["markdown"] == 0 ? table.text : table.markdown)
-    for result in results where result.workload == .enumerateAll || result.workload == .prefetch {
+    // Queries are counted through SQLite's trace hook: on SQLite only.
+    for result in results where store == .sqlite && (result.workload == .enumerateAll || result.workload == .prefetch) {
         print("queries, \(result.workload.title(rows: rowCount, predicates: predicates)): generated \(result.generated.queries), hand-written \(result.handWritten.queries)")
     }
     print("max ratio: " + Cell.fixed(maxRatio, 2))

@@ -2,6 +2,8 @@
 // the same store file, with its own build of the generated Trips code (the target applies this
 // package's ModelGenPlugin to Trips.model, a link to Samples/Trips.model).
 //
+// STORE is a file path or a store URL (`postgresql://…`).
+//
 //     HistoryProbe write STORE          three saves as author "probe" (see `writeScript`); prints
 //                                       the trips' preserved identifiers as JSON
 //     HistoryProbe read STORE [TOKEN]   prints the history as JSON (after the token in the file
@@ -101,7 +103,10 @@ func writeScript(_ container: ModelContainer) throws -> [String: String] {
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: HistoryProbe write|read|count STORE [TOKEN-FILE]") }
 do {
-    let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(url: URL(fileURLWithPath: arguments[2])))
+    // STORE: a file path, or a store URL (`postgresql://…`).
+    let store = arguments[2].contains("://") ? URL(string: arguments[2]) : URL(fileURLWithPath: arguments[2])
+    guard let store else { fail("not a store URL: \(arguments[2])") }
+    let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(url: store))
     switch arguments[1] {
     case "write":
         try printJSON(try writeScript(container))

@@ -4,7 +4,7 @@
 //         Opens the SQLite file STORE directly, takes its write lock (BEGIN IMMEDIATE and a write),
 //         prints "holding", keeps it for SECONDS or until RELEASE-FILE exists, rolls back, prints
 //         "released".
-//     MisuseProbe share-context STORE|memory overlap|hammer|handover
+//     MisuseProbe share-context STORE|URL|memory overlap|hammer|handover
 //         One ModelContext of the generated Trips code used by two threads:
 //         overlap  — thread 2 inserts while thread 1 is inside `transaction { }` (at once, for sure);
 //         hammer   — both threads insert and save 2,000 trips each, as a careless app would;
@@ -53,8 +53,14 @@ func holdWrite(path: String, seconds: Double, releaseFile: String?) {
 }
 
 func shareContext(store: String, mode: String) throws {
-    let configuration = store == "memory" ? ModelConfiguration(isStoredInMemoryOnly: true)
-                                          : ModelConfiguration(url: URL(fileURLWithPath: store))
+    let configuration: ModelConfiguration
+    if store == "memory" {
+        configuration = ModelConfiguration(isStoredInMemoryOnly: true)
+    } else if store.hasPrefix("postgres"), let url = URL(string: store) {
+        configuration = ModelConfiguration(url: url)
+    } else {
+        configuration = ModelConfiguration(url: URL(fileURLWithPath: store))
+    }
     let container = try ModelContainer(for: TripStore.schema, configurations: configuration)
     let shared = Shared(ModelContext(container))
     let day = Date(timeIntervalSinceReferenceDate: 800_000_000)
@@ -125,7 +131,7 @@ do {
     case "share-context" where arguments.count == 4:
         try shareContext(store: arguments[2], mode: arguments[3])
     default:
-        fail("usage: MisuseProbe hold-write STORE SECONDS [RELEASE-FILE] | share-context STORE|memory overlap|hammer|handover")
+        fail("usage: MisuseProbe hold-write STORE SECONDS [RELEASE-FILE] | share-context STORE|URL|memory overlap|hammer|handover")
     }
 } catch {
     fail("\(error)")

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// End-to-end tests: real `swift build` runs of packages that use the ModelGen plugins.
@@ -48,22 +49,42 @@ extension IntegrationTests {
 
         let run = try tripsDemo.run("TripsDemo")
         #expect(run.status == 0, "TripsDemo failed:\n\(run.output)")
-        let expectedLines = [
-            "Alps has 2 accommodations before saving",              // inverse set in memory
-            "Offsite [BusinessTrip]", "Alps [PersonalTrip]", "Visit [Trip]",   // dynamic types
-            "Beach: vacation, with nobody", "business trips: Offsite for Acme", // subclass fetches
-            "trips: 4, personal: 2, accommodations: 3",              // fetchCount
-            "trips: 3, accommodations: 1",                           // cascade delete
-            "Done.",
-        ]
         // The #Predicate steps print "(skipped: …)" while ModelStore cannot translate them; once it can,
         // their results are checked too.
-        let predicateLines = [
-            "is BusinessTrip: Offsite", "vacations: Beach", "from June on, except Beach: Alps",
-            "fetched twice, same instance: true",
-        ]
-        for expected in expectedLines + (run.output.contains("(skipped: ") ? [] : predicateLines) {
+        for expected in Self.tripsDemoLines + (run.output.contains("(skipped: ") ? [] : Self.tripsDemoPredicateLines) {
             #expect(run.output.contains(expected), "TripsDemo output lacks \(expected):\n\(run.output)")
+        }
+    }
+
+    /// What every TripsDemo run prints, whatever the store.
+    static let tripsDemoLines = [
+        "Alps has 2 accommodations before saving",              // inverse set in memory
+        "Offsite [BusinessTrip]", "Alps [PersonalTrip]", "Visit [Trip]",   // dynamic types
+        "Beach: vacation, with nobody", "business trips: Offsite for Acme", // subclass fetches
+        "trips: 4, personal: 2, accommodations: 3",              // fetchCount
+        "trips: 3, accommodations: 1",                           // cascade delete
+        "Done.",
+    ]
+    static let tripsDemoPredicateLines = [
+        "is BusinessTrip: Offsite", "vacations: Beach", "from June on, except Beach: Alps",
+        "fetched twice, same instance: true",
+    ]
+
+    @Test("TripsDemo runs unchanged against PostgreSQL: only the store URL differs")
+    func tripsDemoRunsOnPostgreSQL() throws {
+        let build = try tripsDemo.build()
+        try #require(build.status == 0, "swift build failed:\n\(build.output)")
+        // A fresh database on the test server (MODELSTORE_TEST_POSTGRES_URL, else a throwaway one).
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let url = try #require(database.storeURL)
+        // Twice: the second run starts on the database the first one left.
+        for round in 1...2 {
+            let run = try tripsDemo.run("TripsDemo", [url.absoluteString])
+            #expect(run.status == 0, "TripsDemo failed on PostgreSQL (run \(round)):\n\(run.output)")
+            #expect(!run.output.contains("(skipped: "), "\(run.output)")
+            for expected in Self.tripsDemoLines + Self.tripsDemoPredicateLines {
+                #expect(run.output.contains(expected), "TripsDemo output on PostgreSQL (run \(round)) lacks \(expected):\n\(run.output)")
+            }
         }
     }
 

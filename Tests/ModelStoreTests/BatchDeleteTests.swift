@@ -5,16 +5,14 @@ import Testing
 /// Deleting many models in one save: their cascading relationships are loaded together, and the
 /// result is the same as one by one (rows, tombstones, in-memory state).
 @Suite struct BatchDeleteTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, TripStore.schema)
     }
 
     /// `count` trips with two stays each, plus a stay of no trip; saved.
-    func seed(trips count: Int) throws {
+    func seed(_ fixture: StoreFixture, trips count: Int) throws {
+        let container = fixture.container
         let context = ModelContext(container)
         for number in 0..<count {
             let trip = Trip(name: "Trip \(number)", startDate: Day.at(number), endDate: Day.at(number + 1))
@@ -29,9 +27,11 @@ import Testing
         try context.save()
     }
 
-    @Test(arguments: [1, 2, 7, ModelContext.prefetchChunk + 3])
-    func cascadeOfManyTrips(count: Int) throws {
-        try seed(trips: count)
+    @Test(arguments: StoreKind.allCases, [1, 2, 7, ModelContext.prefetchChunk + 3])
+    func cascadeOfManyTrips(_ kind: StoreKind, count: Int) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        try seed(fixture, trips: count)
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.count == count)
@@ -46,8 +46,10 @@ import Testing
         #expect(stays.count == 2 * count && stays.allSatisfy(\.isDeleted))
     }
 
-    @Test func loadedRelationshipsAreKeptAndUnloadedOnesMatchTheStore() throws {
-        try seed(trips: 3)
+    @Test(arguments: StoreKind.allCases) func loadedRelationshipsAreKeptAndUnloadedOnesMatchTheStore(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        try seed(fixture, trips: 3)
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         // Move one stay in memory from trip 0 to trip 1 (unsaved); trip 1's list was loaded first.

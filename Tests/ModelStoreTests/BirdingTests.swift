@@ -2,23 +2,28 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// The Birding sample (`Samples/Birding.model`, generated `Generated/Birding.model.swift`) against a
-/// real SQLite file: structs stored as columns (nested, optional, in arrays), a declared `id` that
+/// The Birding sample (`Samples/Birding.model`, generated `Generated/Birding.model.swift`) on every
+/// store (SQLite file, SQLite in memory, PostgreSQL): structs stored as columns (nested, optional, in arrays), a declared `id` that
 /// is the model's `Identifiable.id`, `TimeInterval`, an enum with associated values, a subclass
 /// with a struct of its own.
 @Suite struct BirdingTests {
-    let store: TemporaryStore
+    let store: TestStore
     let container: ModelContainer
 
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: Birding.schema, configurations: store.configuration)
+    /// A fresh store of `kind` (SQLite file, SQLite in memory, PostgreSQL); each test runs on every kind.
+    init(_ kind: StoreKind) throws {
+        store = try TestStore(kind)
+        container = try store.container(for: Birding.schema)
     }
 
     static let red = Color(red: 0.8, green: 0.1, blue: 0.1)
     static let brown = Color(red: 0.5, green: 0.35, blue: 0.2)
 
-    @Test("Every kind of value comes back as it was saved")
+    @Test("Every kind of value comes back as it was saved", arguments: StoreKind.allCases)
+    static func roundTrip(_ kind: StoreKind) throws {
+        try Self(kind).roundTrip()
+    }
+
     func roundTrip() throws {
         let context = ModelContext(container)
         let robin = Species(id: "robin", commonName: "Robin", scientificName: "Erithacus rubecula",
@@ -75,7 +80,11 @@ import Testing
         #expect(Set(species[0].sightings.map(\.id)) == [ids.0, ids.2])
     }
 
-    @Test("An optional struct's presence column keeps nil and an all-nil struct apart; fields are columns")
+    @Test("An optional struct's presence column keeps nil and an all-nil struct apart; fields are columns", arguments: StoreKind.allCases)
+    static func storedColumns(_ kind: StoreKind) throws {
+        try Self(kind).storedColumns()
+    }
+
     func storedColumns() throws {
         let context = ModelContext(container)
         let unknown = Sighting(observedAt: Day.at(1), location: nil)
@@ -84,15 +93,21 @@ import Testing
         context.insert(unknown)
         context.insert(none)
         try context.save()
-        let rows = try store.rawConnection().rows(
+        let rows = try store.rawConnection(through: container).rows(
             #"SELECT "conditions", "conditions.temperature", "location", "location.latitude", "location.placeName", "weather", "photos" FROM "Sighting" ORDER BY "observedAt""#)
+        // PostgreSQL's jsonb gives its own spelling of the same JSON back.
+        let clear: SQLValue = .text(store.kind == .postgresql ? #"{"clear": {}}"# : #"{"clear":{}}"#)
         #expect(rows == [
-            [.integer(1), .null, .null, .null, .null, .text(#"{"clear":{}}"#), .text("[]")],
-            [.null, .null, .integer(1), .real(1.5), .null, .text(#"{"clear":{}}"#), .text("[]")],
+            [.integer(1), .null, .null, .null, .null, clear, .text("[]")],
+            [.null, .null, .integer(1), .real(1.5), .null, clear, .text("[]")],
         ])
     }
 
-    @Test("Changing one field of a struct writes the struct's columns only; rollback restores it")
+    @Test("Changing one field of a struct writes the struct's columns only; rollback restores it", arguments: StoreKind.allCases)
+    static func structChanges(_ kind: StoreKind) throws {
+        try Self(kind).structChanges()
+    }
+
     func structChanges() throws {
         let context = ModelContext(container)
         let robin = Species(id: "robin", commonName: "Robin", scientificName: "Erithacus rubecula", plumage: Plumage(primary: Self.brown))
@@ -114,7 +129,11 @@ import Testing
         #expect(!context.hasChanges)
     }
 
-    @Test("The declared id is the model's Identifiable id; persistentModelID stays the row's")
+    @Test("The declared id is the model's Identifiable id; persistentModelID stays the row's", arguments: StoreKind.allCases)
+    static func declaredID(_ kind: StoreKind) throws {
+        try Self(kind).declaredID()
+    }
+
     func declaredID() throws {
         let context = ModelContext(container)
         let robin = Species(id: "robin", commonName: "Robin", scientificName: "Erithacus rubecula", plumage: Plumage(primary: Self.brown))
@@ -127,7 +146,11 @@ import Testing
         #expect(found.first === robin)
     }
 
-    @Test("An insert with an existing unique user id updates that row (upsert), in another context and in the same one")
+    @Test("An insert with an existing unique user id updates that row (upsert), in another context and in the same one", arguments: StoreKind.allCases)
+    static func upsertOnUserID(_ kind: StoreKind) throws {
+        try Self(kind).upsertOnUserID()
+    }
+
     func upsertOnUserID() throws {
         let first = ModelContext(container)
         let robin = Species(id: "robin", commonName: "Robin", scientificName: "Erithacus rubecula", plumage: Plumage(primary: Self.brown))
@@ -159,7 +182,11 @@ import Testing
         #expect(final.first?.plumage.primary == Self.red)
     }
 
-    @Test("A struct field that cannot be stored (NaN) is refused by save(), naming the attribute")
+    @Test("A struct field that cannot be stored (NaN) is refused by save(), naming the attribute", arguments: StoreKind.allCases)
+    static func unstorableField(_ kind: StoreKind) throws {
+        try Self(kind).unstorableField()
+    }
+
     func unstorableField() throws {
         let context = ModelContext(container)
         context.insert(Sighting(observedAt: Day.at(1), location: Location(latitude: .nan, longitude: 0)))

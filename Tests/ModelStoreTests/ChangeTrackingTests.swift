@@ -7,12 +7,13 @@ import Testing
 /// changes and when the change is over; `save()` writes only the changed columns, `rollback()`
 /// restores only their saved values, history names only the attributes whose stored value moved.
 @Suite struct ChangeTrackingTests {
-    let store: TemporaryStore
+    let store: TestStore
     let container: ModelContainer
 
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    /// A fresh store of `kind` (SQLite file, SQLite in memory, PostgreSQL); each test runs on every kind.
+    init(_ kind: StoreKind) throws {
+        store = try TestStore(kind)
+        container = try store.container(for: TripStore.schema)
         let seed = ModelContext(container)
         let business = BusinessTrip(name: "Offsite", startDate: Day.at(1), endDate: Day.at(3), company: "Acme")
         business.expenseReport = "pending"
@@ -28,7 +29,11 @@ import Testing
         try #require(context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).first)
     }
 
-    @Test("An update writes only the changed columns: another context's write to the others survives")
+    @Test("An update writes only the changed columns: another context's write to the others survives", arguments: StoreKind.allCases)
+    static func concurrentWriterKeepsItsColumns(_ kind: StoreKind) throws {
+        try Self(kind).concurrentWriterKeepsItsColumns()
+    }
+
     func concurrentWriterKeepsItsColumns() throws {
         let mine = ModelContext(container)
         let theirs = ModelContext(container)
@@ -47,7 +52,11 @@ import Testing
         #expect(stored.startDate == Day.at(1))
     }
 
-    @Test("A to-one key is its own column: a concurrent rename survives a change of the relationship")
+    @Test("A to-one key is its own column: a concurrent rename survives a change of the relationship", arguments: StoreKind.allCases)
+    static func keyColumnChangeIsPartialToo(_ kind: StoreKind) throws {
+        try Self(kind).keyColumnChangeIsPartialToo()
+    }
+
     func keyColumnChangeIsPartialToo() throws {
         let mine = ModelContext(container)
         let theirs = ModelContext(container)
@@ -66,7 +75,11 @@ import Testing
         #expect(stored.trip?.name == "Rome")
     }
 
-    @Test("The change record keeps the saved value of each changed column, once, and nothing else")
+    @Test("The change record keeps the saved value of each changed column, once, and nothing else", arguments: StoreKind.allCases)
+    static func recordKeepsOnlyChangedValues(_ kind: StoreKind) throws {
+        try Self(kind).recordKeepsOnlyChangedValues()
+    }
+
     func recordKeepsOnlyChangedValues() throws {
         let context = ModelContext(container)
         let trip = try fetchTrip(context, "Rome")
@@ -79,7 +92,11 @@ import Testing
         #expect(context.dirty.count == 1)
     }
 
-    @Test("rollback() gives back exactly the saved values of the changed attributes and keys")
+    @Test("rollback() gives back exactly the saved values of the changed attributes and keys", arguments: StoreKind.allCases)
+    static func rollbackRestoresExactly(_ kind: StoreKind) throws {
+        try Self(kind).rollbackRestoresExactly()
+    }
+
     func rollbackRestoresExactly() throws {
         let context = ModelContext(container)
         let trip = try #require(try fetchTrip(context, "Offsite") as? BusinessTrip)
@@ -103,7 +120,11 @@ import Testing
         #expect(stored.company == "Acme")
     }
 
-    @Test("History names the attributes whose stored value changed; a value set back records no update")
+    @Test("History names the attributes whose stored value changed; a value set back records no update", arguments: StoreKind.allCases)
+    static func historyNamesChangedAttributes(_ kind: StoreKind) throws {
+        try Self(kind).historyNamesChangedAttributes()
+    }
+
     func historyNamesChangedAttributes() throws {
         let context = ModelContext(container)
         let trip = try #require(try fetchTrip(context, "Offsite") as? BusinessTrip)
@@ -122,7 +143,11 @@ import Testing
         #expect(try context.allHistory().count == before, "a model set back to its saved values recorded an update")
     }
 
-    @Test("One UPDATE statement per distinct set of changed columns, made once per context")
+    @Test("One UPDATE statement per distinct set of changed columns, made once per context", arguments: StoreKind.allCases)
+    static func oneStatementPerColumnSet(_ kind: StoreKind) throws {
+        try Self(kind).oneStatementPerColumnSet()
+    }
+
     func oneStatementPerColumnSet() throws {
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
@@ -142,7 +167,11 @@ import Testing
         #expect(stored.allSatisfy { $0.endDate == Day.at(30) })
     }
 
-    @Test("Observation still sees every change of a stored attribute")
+    @Test("Observation still sees every change of a stored attribute", arguments: StoreKind.allCases)
+    static func observationFires(_ kind: StoreKind) throws {
+        try Self(kind).observationFires()
+    }
+
     func observationFires() throws {
         let context = ModelContext(container)
         let trip = try fetchTrip(context, "Rome")
@@ -157,7 +186,11 @@ import Testing
     /// #20 item 6: `withObservationTracking`'s `onChange` runs at `willSet`, before the new value is
     /// set; a `save()` there must not take the change for saved. The setter counts the change as in
     /// progress until `_$didSet`: the nested save throws `saveInProgress` and writes nothing.
-    @Test("A save() from onChange of an attribute throws saveInProgress; the next save writes the new value and the other changes")
+    @Test("A save() from onChange of an attribute throws saveInProgress; the next save writes the new value and the other changes", arguments: StoreKind.allCases)
+    static func saveInsideTheMutationKeepsTheChangePending(_ kind: StoreKind) throws {
+        try Self(kind).saveInsideTheMutationKeepsTheChangePending()
+    }
+
     func saveInsideTheMutationKeepsTheChangePending() throws {
         let context = ModelContext(container)
         let trip = try fetchTrip(context, "Rome")

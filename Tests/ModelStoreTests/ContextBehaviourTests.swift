@@ -4,15 +4,13 @@ import Testing
 
 /// Identity map, change tracking, rollback, model(for:), transaction.
 @Suite struct ContextBehaviourTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, TripStore.schema)
     }
 
-    func seed() throws {
+    func seed(_ fixture: StoreFixture) throws {
+        let container = fixture.container
         let context = ModelContext(container)
         let trip = Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2))
         trip.accommodations = [Accommodation(name: "Inn")]
@@ -21,8 +19,10 @@ import Testing
         try context.save()
     }
 
-    @Test func fetchingARowTwiceGivesTheSameInstance() throws {
-        try seed()
+    @Test(arguments: StoreKind.allCases) func fetchingARowTwiceGivesTheSameInstance(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        try seed(fixture)
         let context = ModelContext(container)
         let first = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         let second = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
@@ -40,7 +40,9 @@ import Testing
         #expect(other[0] !== first[0])
     }
 
-    @Test func hasChangesFollowsInsertsChangesDeletesAndSaves() throws {
+    @Test(arguments: StoreKind.allCases) func hasChangesFollowsInsertsChangesDeletesAndSaves(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         #expect(!context.hasChanges)
         let trip = Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2))
@@ -63,8 +65,10 @@ import Testing
         #expect(trip.modelContext == nil)
     }
 
-    @Test func rollbackRestoresSavedValuesAndForgetsInsertsAndDeletes() throws {
-        try seed()
+    @Test(arguments: StoreKind.allCases) func rollbackRestoresSavedValuesAndForgetsInsertsAndDeletes(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        try seed(fixture)
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         let fair = try #require(trips[0] as? BusinessTrip)
@@ -89,8 +93,10 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 2)
     }
 
-    @Test func changesOfSavedModelsAreWritten() throws {
-        try seed()
+    @Test(arguments: StoreKind.allCases) func changesOfSavedModelsAreWritten(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        try seed(fixture)
         do {
             let context = ModelContext(container)
             let fair = try #require(try context.fetch(FetchDescriptor<BusinessTrip>()).first)
@@ -103,7 +109,9 @@ import Testing
         #expect(fair.endDate == Day.at(7))
     }
 
-    @Test func transactionSavesOrRollsBack() throws {
+    @Test(arguments: StoreKind.allCases) func transactionSavesOrRollsBack(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         try context.transaction {
             context.insert(Trip(name: "A", startDate: Day.at(1), endDate: Day.at(1)))
@@ -121,15 +129,17 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 1)
     }
 
-    @Test func insertingAModelOfAnotherSchemaFailsAtSave() throws {
-        let container = try ModelContainer(for: Accommodation.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        let context = ModelContext(container)
+    @Test(arguments: StoreKind.allCases) func insertingAModelOfAnotherSchemaFailsAtSave(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let context = ModelContext(try store.container(for: Schema([Accommodation.self])))
         context.insert(Itinerary(title: "x"))
         #expect(throws: ModelStoreError.self) { try context.save() }
     }
 
-    @Test func batchDeleteMarksMatchingModelsForTheNextSave() throws {
-        try seed()
+    @Test(arguments: StoreKind.allCases) func batchDeleteMarksMatchingModelsForTheNextSave(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        try seed(fixture)
         let context = ModelContext(container)
         try context.delete(model: Trip.self, includeSubclasses: false)
         #expect(context.hasChanges)
@@ -144,9 +154,10 @@ import Testing
 
 /// Looking models up by identifier.
 @Suite struct IdentifierLookupTests {
-    @Test func modelForIdentifierFindsInsertedSavedAndStoredModels() throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        let context = ModelContext(container)
+    @Test(arguments: StoreKind.allCases) func modelForIdentifierFindsInsertedSavedAndStoredModels(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let container = fixture.container
+        let context = fixture.context
         let trip = BusinessTrip(name: "Fair", startDate: Day.at(1), endDate: Day.at(2), company: "Acme")
         context.insert(trip)
         let temporary = trip.persistentModelID
@@ -166,8 +177,8 @@ import Testing
 
 /// The container's main-actor context.
 @Suite struct MainContextTests {
-    @MainActor @Test func mainContextIsOneContextPerContainer() throws {
-        let store = try TemporaryStore()
+    @MainActor @Test(arguments: StoreKind.allCases) func mainContextIsOneContextPerContainer(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         weak var released: ModelContainer?
         do {
             let container = try ModelContainer(for: Trip.self, configurations: store.configuration)

@@ -4,20 +4,18 @@ import Testing
 
 /// Delete rules applied at save: cascade (recursive), nullify, deny, noAction.
 @Suite struct DeleteRuleTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: Shop.schema, configurations: store.configuration)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, Shop.schema)
     }
 
-    func count<T: PersistentModel>(_ type: T.Type) throws -> Int {
+    func count<T: PersistentModel>(_ type: T.Type, in container: ModelContainer) throws -> Int {
         try ModelContext(container).fetchCount(FetchDescriptor<T>())
     }
 
-    @Test func cascadeDeletesRelatedModelsRecursively() throws {
-        let container = try ModelContainer(for: Zoo.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.allCases) func cascadeDeletesRelatedModelsRecursively(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: Zoo.schema)
         let context = ModelContext(container)
         let ann = Person(name: "Ann")
         let rex = Dog(name: "Rex", breed: "Collie")
@@ -35,8 +33,9 @@ import Testing
         #expect(rex.isDeleted && ball.isDeleted)
     }
 
-    @Test func cascadeInTheTripsModel() throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.allCases) func cascadeInTheTripsModel(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = ModelContext(container)
         let trip = PersonalTrip(name: "Beach", startDate: Day.at(1), endDate: Day.at(2), reason: .vacation)
         trip.accommodations = [Accommodation(name: "Hotel"), Accommodation(name: "Tent")]
@@ -47,7 +46,9 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Accommodation>()) == 0)
     }
 
-    @Test func nullifyClearsTheInverseInMemoryAndInTheStore() throws {
+    @Test(arguments: StoreKind.allCases) func nullifyClearsTheInverseInMemoryAndInTheStore(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let fruit = Category(name: "Fruit")
         let apple = Product(sku: "A1", name: "Apple", price: 1)
@@ -57,15 +58,17 @@ import Testing
         context.delete(fruit)  // Category.products: .nullify
         try context.save()
         #expect(apple.category == nil)
-        #expect(try count(Product.self) == 1)
+        #expect(try count(Product.self, in: container) == 1)
         let reader = ModelContext(container)
         let stored = try #require(try reader.fetch(FetchDescriptor<Product>()).first)
         #expect(stored.category == nil)
-        let raw = try store.rawConnection().rows("SELECT category FROM Product")
+        let raw = try container.makeConnection().rows(#"SELECT "category" FROM "Product""#)
         #expect(raw.first?.first == .null)
     }
 
-    @Test func nullifyFromTheToOneSideRemovesFromTheList() throws {
+    @Test(arguments: StoreKind.allCases) func nullifyFromTheToOneSideRemovesFromTheList(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let fruit = Category(name: "Fruit")
         let apple = Product(sku: "A1", name: "Apple", price: 1)
@@ -78,7 +81,9 @@ import Testing
         #expect(fruit.products.map(\.name) == ["Pear"])
     }
 
-    @Test func cascadeFollowsASelfRelationshipRecursively() throws {
+    @Test(arguments: StoreKind.allCases) func cascadeFollowsASelfRelationshipRecursively(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let food = Category(name: "Food")
         let fruit = Category(name: "Fruit")
@@ -90,11 +95,13 @@ import Testing
         try context.save()
         context.delete(food)  // Category.children: .cascade
         try context.save()
-        #expect(try count(Category.self) == 1)
+        #expect(try count(Category.self, in: container) == 1)
         #expect(fruit.isDeleted && apples.isDeleted)
     }
 
-    @Test func denyThrowsAndLeavesStoreAndContextUnchanged() throws {
+    @Test(arguments: StoreKind.allCases) func denyThrowsAndLeavesStoreAndContextUnchanged(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let red = Tag(label: "red")
         let apple = Product(sku: "A1", name: "Apple", price: 1)
@@ -103,7 +110,7 @@ import Testing
         try context.save()
         context.delete(red)  // Tag.products: .deny
         #expect(throws: ModelStoreError.deleteDenied(entity: "Tag", relationship: "products")) { try context.save() }
-        #expect(try count(Tag.self) == 1)
+        #expect(try count(Tag.self, in: container) == 1)
         #expect(context.hasChanges && red.isDeleted)
         #expect(apple.tags.map(\.label) == ["red"] && red.products.first === apple)
         context.rollback()
@@ -112,10 +119,12 @@ import Testing
         context.delete(red)
         context.delete(apple)
         try context.save()
-        #expect(try count(Tag.self) == 0)
+        #expect(try count(Tag.self, in: container) == 0)
     }
 
-    @Test func noActionTouchesNothing() throws {
+    @Test(arguments: StoreKind.allCases) func noActionTouchesNothing(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let ann = Customer(name: "Ann", email: "ann@example.com")
         let order = Order(number: 7, group: "retail", placedAt: Day.at(1))
@@ -126,13 +135,13 @@ import Testing
         context.delete(order)  // Order.customer: .noAction
         try context.save()
         #expect(ann.orders.count == 1, "noAction leaves the inverse as it was in memory")
-        #expect(try count(Customer.self) == 1)
+        #expect(try count(Customer.self, in: container) == 1)
         // Customer.orders cascades the other way.
         let second = Order(number: 8, group: "retail", placedAt: Day.at(2))
         second.customer = ann
         try context.save()
         context.delete(ann)
         try context.save()
-        #expect(try count(Order.self) == 0)
+        #expect(try count(Order.self, in: container) == 0)
     }
 }

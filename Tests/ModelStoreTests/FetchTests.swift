@@ -4,34 +4,39 @@ import Testing
 
 /// Polymorphic and subclass fetches, sorting, limit, offset, counts.
 @Suite struct FetchTests {
-    let container: ModelContainer
-    let context: ModelContext
-
-    init() throws {
-        container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        context = ModelContext(container)
+    /// Five trips of the three types, saved through the fixture's context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let context = fixture.context
         context.insert(BusinessTrip(name: "Fair", startDate: Day.at(5), endDate: Day.at(6), company: "Beta"))
         context.insert(BusinessTrip(name: "Audit", startDate: Day.at(2), endDate: Day.at(3), company: "Acme"))
         context.insert(PersonalTrip(name: "Beach", startDate: Day.at(1), endDate: Day.at(9), reason: .vacation))
         context.insert(PersonalTrip(name: "Home", startDate: Day.at(4), endDate: Day.at(4), reason: .family))
         context.insert(Trip(name: "Errand", startDate: Day.at(3), endDate: Day.at(3)))
         try context.save()
+        return fixture
     }
 
-    @Test func baseFetchReturnsEverySubclassAsItsOwnType() throws {
+    @Test(arguments: StoreKind.allCases) func baseFetchReturnsEverySubclassAsItsOwnType(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)]))
         #expect(trips.map(\.name) == ["Beach", "Audit", "Errand", "Home", "Fair"])
         #expect(trips.map { "\(type(of: $0))" } == ["PersonalTrip", "BusinessTrip", "Trip", "PersonalTrip", "BusinessTrip"])
     }
 
-    @Test func subclassFetchReturnsOnlyItsRows() throws {
+    @Test(arguments: StoreKind.allCases) func subclassFetchReturnsOnlyItsRows(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
         #expect(try context.fetch(FetchDescriptor<BusinessTrip>()).map(\.company).sorted() == ["Acme", "Beta"])
         #expect(try context.fetch(FetchDescriptor<PersonalTrip>()).count == 2)
         #expect(try context.fetchCount(FetchDescriptor<BusinessTrip>()) == 2)
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 5)
     }
 
-    @Test func sortsOnBaseAndOwnPropertiesBothWays() throws {
+    @Test(arguments: StoreKind.allCases) func sortsOnBaseAndOwnPropertiesBothWays(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
         let byCompany = try context.fetch(FetchDescriptor<BusinessTrip>(sortBy: [SortDescriptor(\.company, order: .reverse)]))
         #expect(byCompany.map(\.company) == ["Beta", "Acme"])
         let byInheritedName = try context.fetch(FetchDescriptor<BusinessTrip>(sortBy: [SortDescriptor(\.name)]))
@@ -42,7 +47,9 @@ import Testing
         #expect(personal.map(\.reason) == [.family, .vacation])
     }
 
-    @Test func limitAndOffsetWindowTheResults() throws {
+    @Test(arguments: StoreKind.allCases) func limitAndOffsetWindowTheResults(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
         var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
         descriptor.fetchLimit = 2
         #expect(try context.fetch(descriptor).map(\.name) == ["Audit", "Beach"])
@@ -53,13 +60,17 @@ import Testing
         #expect(try context.fetchCount(descriptor) == 3)
     }
 
-    @Test func deletedButUnsavedModelsAreLeftOut() throws {
+    @Test(arguments: StoreKind.allCases) func deletedButUnsavedModelsAreLeftOut(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
         let beach = try #require(try context.fetch(FetchDescriptor<PersonalTrip>(sortBy: [SortDescriptor(\.name)])).first)
         context.delete(beach)
         #expect(try context.fetch(FetchDescriptor<PersonalTrip>()).map(\.name) == ["Home"])
     }
 
-    @Test func sortingOnAToManyRelationshipIsAnError() throws {
+    @Test(arguments: StoreKind.allCases) func sortingOnAToManyRelationshipIsAnError(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
         #expect(throws: ModelStoreError.self) {
             try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.accommodations.count)]))
         }

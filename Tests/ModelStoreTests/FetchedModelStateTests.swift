@@ -6,11 +6,10 @@ import Testing
 /// What a fetched model starts with: its relationship slots and Observation registrar are made
 /// only when needed, and the identity map still gives one instance per row.
 @Suite struct FetchedModelStateTests {
-    let container: ModelContainer
-
-    init() throws {
-        container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        let context = ModelContext(container)
+    /// A trip with a stay and a business trip, saved.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let context = fixture.context
         let trip = PersonalTrip(name: "Beach", startDate: Day.at(1), endDate: Day.at(2), reason: .adventure)
         context.insert(trip)
         let stay = Accommodation(name: "Hut")
@@ -18,9 +17,12 @@ import Testing
         stay.trip = trip
         context.insert(BusinessTrip(name: "Fair", startDate: Day.at(3), endDate: Day.at(4), company: "Acme"))
         try context.save()
+        return fixture
     }
 
-    @Test func fetchedModelsHaveNoSlotsOrRegistrarUntilUsed() throws {
+    @Test(arguments: StoreKind.allCases) func fetchedModelsHaveNoSlotsOrRegistrarUntilUsed(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Trip>())
         #expect(trips.count == 2)
@@ -33,7 +35,9 @@ import Testing
         #expect(stays.first?.trip === beach)
     }
 
-    @Test func aFreshContextsMapGivesTheSameInstancesOnTheNextFetch() throws {
+    @Test(arguments: StoreKind.allCases) func aFreshContextsMapGivesTheSameInstancesOnTheNextFetch(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let first = try context.fetch(FetchDescriptor<Trip>())
         let second = try context.fetch(FetchDescriptor<Trip>())
@@ -43,7 +47,9 @@ import Testing
         #expect(first.contains { $0 === business })
     }
 
-    @Test func changesBeforeAnyObserverAreKeptAndLaterChangesReported() throws {
+    @Test(arguments: StoreKind.allCases) func changesBeforeAnyObserverAreKeptAndLaterChangesReported(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let trip = try #require(try context.fetch(FetchDescriptor<PersonalTrip>()).first)
         trip.companions = ["Ann"]

@@ -6,14 +6,15 @@ import Testing
 /// `FetchDescriptor.propertiesToFetch` (#13, SPEC §8): only the named attributes (and the to-one
 /// keys) are read; the others hold a placeholder until first accessed, which loads them.
 @Suite struct PropertiesToFetchTests {
-    let store: TemporaryStore
+    let store: TestStore
     let container: ModelContainer
     /// 4 MB: reading it costs what a partial fetch is meant to save.
     static let huge = Data(repeating: 0xAB, count: 4 << 20)
 
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: SpecAllTypesStore.schema, configurations: store.configuration)
+    /// A fresh store of `kind` (SQLite file, SQLite in memory, PostgreSQL); each test runs on every kind.
+    init(_ kind: StoreKind) throws {
+        store = try TestStore(kind)
+        container = try store.container(for: SpecAllTypesStore.schema)
         let seed = ModelContext(container)
         seed.insert(SpecEverything(string: "first", data: Self.huge, url: URL(string: "https://example.com/1")!, code: "one"))
         seed.insert(SpecEverything(string: "second", data: Data([1, 2, 3]), url: URL(string: "https://example.com/2")!, code: "two"))
@@ -34,7 +35,11 @@ import Testing
         try writer.save()
     }
 
-    @Test("The unnamed columns are not read: a value stored after the fetch is what the first access loads")
+    @Test("The unnamed columns are not read: a value stored after the fetch is what the first access loads", arguments: StoreKind.allCases)
+    static func unfetchedColumnsAreNotRead(_ kind: StoreKind) throws {
+        try Self(kind).unfetchedColumnsAreNotRead()
+    }
+
     func unfetchedColumnsAreNotRead() throws {
         let context = ModelContext(container)
         let models = try partialFetch(context)
@@ -51,7 +56,11 @@ import Testing
         #expect(!first.hasChanges)
     }
 
-    @Test("Loading on first access fills every unread attribute with its stored value")
+    @Test("Loading on first access fills every unread attribute with its stored value", arguments: StoreKind.allCases)
+    static func lateLoadIsComplete(_ kind: StoreKind) throws {
+        try Self(kind).lateLoadIsComplete()
+    }
+
     func lateLoadIsComplete() throws {
         let context = ModelContext(container)
         let first = try partialFetch(context)[1]
@@ -60,7 +69,11 @@ import Testing
         #expect(first.optionalString == "maybe" && first.strings == ["a", "b"] && first.ints == [1, -2])
     }
 
-    @Test("A full fetch afterwards completes the model without a late load")
+    @Test("A full fetch afterwards completes the model without a late load", arguments: StoreKind.allCases)
+    static func fullFetchCompletesTheModel(_ kind: StoreKind) throws {
+        try Self(kind).fullFetchCompletesTheModel()
+    }
+
     func fullFetchCompletesTheModel() throws {
         let context = ModelContext(container)
         let first = try partialFetch(context)[1]
@@ -71,7 +84,11 @@ import Testing
         #expect(first.data == Self.huge)
     }
 
-    @Test("Setting an unread attribute first loads it: change tracking and rollback see the stored value")
+    @Test("Setting an unread attribute first loads it: change tracking and rollback see the stored value", arguments: StoreKind.allCases)
+    static func settingAnUnreadAttribute(_ kind: StoreKind) throws {
+        try Self(kind).settingAnUnreadAttribute()
+    }
+
     func settingAnUnreadAttribute() throws {
         let context = ModelContext(container)
         let second = try partialFetch(context)[0]
@@ -87,7 +104,11 @@ import Testing
         #expect(stored.first?.data == Data([7]) && stored.first?.url == URL(string: "https://example.com/2")!)
     }
 
-    @Test("Observation sees a read of an unread attribute, and its change")
+    @Test("Observation sees a read of an unread attribute, and its change", arguments: StoreKind.allCases)
+    static func observationIsUnaffected(_ kind: StoreKind) throws {
+        try Self(kind).observationIsUnaffected()
+    }
+
     func observationIsUnaffected() throws {
         let context = ModelContext(container)
         let second = try partialFetch(context)[0]

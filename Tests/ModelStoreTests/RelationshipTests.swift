@@ -5,16 +5,14 @@ import Testing
 
 /// Inverses in memory, lazy to-many, many-to-many, join tables without inverse.
 @Suite struct RelationshipTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: Shop.schema, configurations: store.configuration)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, Shop.schema)
     }
 
-    @Test func settingOneSideUpdatesTheInverseAtOnce() throws {
-        let context = ModelContext(try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+    @Test(arguments: StoreKind.allCases) func settingOneSideUpdatesTheInverseAtOnce(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let context = ModelContext(try store.container(for: TripStore.schema))
         let first = Trip(name: "First", startDate: Day.at(1), endDate: Day.at(2))
         let second = Trip(name: "Second", startDate: Day.at(3), endDate: Day.at(4))
         let inn = Accommodation(name: "Inn")
@@ -36,7 +34,9 @@ import Testing
         #expect(reread.first?.trip?.name == "First")
     }
 
-    @Test func oneSideSetBeforeInsertStillLinksBoth() throws {
+    @Test(arguments: StoreKind.allCases) func oneSideSetBeforeInsertStillLinksBoth(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let parent = Category(name: "Food")
         let child = Category(name: "Fruit")
@@ -52,7 +52,9 @@ import Testing
         #expect(food.children.first?.parent === food)
     }
 
-    @Test func toManyLoadsOnFirstAccess() throws {
+    @Test(arguments: StoreKind.allCases) func toManyLoadsOnFirstAccess(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         do {
             let context = ModelContext(container)
             let fruit = Category(name: "Fruit")
@@ -70,7 +72,9 @@ import Testing
         #expect(loaded.count == 2)
     }
 
-    @Test func manyToManyUsesAJoinTableAndUpdatesBothSides() throws {
+    @Test(arguments: StoreKind.allCases) func manyToManyUsesAJoinTableAndUpdatesBothSides(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         do {
             let context = ModelContext(container)
             let apple = Product(sku: "A1", name: "Apple", price: 1)
@@ -85,7 +89,7 @@ import Testing
             #expect(Set(sweet.products.map(\.name)) == ["Apple", "Pear"])
             try context.save()
         }
-        let joinRows = try store.rawConnection().rows("SELECT count(*) FROM \"Product.tags\"")
+        let joinRows = try container.makeConnection().rows(#"SELECT count(*) FROM "Product.tags""#)
         #expect(joinRows.first?.first == .integer(3))
         do {
             let context = ModelContext(container)
@@ -105,7 +109,9 @@ import Testing
         #expect(sweet.products.map(\.name) == ["Pear"])
     }
 
-    @Test func toManyWithoutInverseHasItsOwnJoinTable() throws {
+    @Test(arguments: StoreKind.allCases) func toManyWithoutInverseHasItsOwnJoinTable(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         do {
             let context = ModelContext(container)
             let order = Order(number: 1, group: "g", placedAt: Day.at(1))
@@ -116,11 +122,12 @@ import Testing
         let context = ModelContext(container)  // models load relationships through their context: keep it
         let order = try #require(try context.fetch(FetchDescriptor<Order>()).first)
         #expect(order.products.map(\.name).sorted() == ["Apple", "Bean"])
-        #expect(try store.rawConnection().rows("SELECT count(*) FROM \"Order.products\"").first?.first == .integer(2))
+        #expect(try container.makeConnection().rows(#"SELECT count(*) FROM "Order.products""#).first?.first == .integer(2))
     }
 
-    @Test func relationshipReadsAndChangesAreObserved() throws {
-        let context = ModelContext(try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+    @Test(arguments: StoreKind.allCases) func relationshipReadsAndChangesAreObserved(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let context = ModelContext(try store.container(for: TripStore.schema))
         let trip = Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2))
         context.insert(trip)
         let changed = LockedFlag()

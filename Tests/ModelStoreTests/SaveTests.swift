@@ -5,15 +5,14 @@ import Testing
 
 /// Upserts, tombstones (in the history), atomic saves, concurrent contexts, observation.
 @Suite struct SaveTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: Shop.schema, configurations: store.configuration)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, Shop.schema)
     }
 
-    @Test func insertingAMatchingUniqueValueUpdatesTheRow() throws {
+    @Test(arguments: StoreKind.allCases) func insertingAMatchingUniqueValueUpdatesTheRow(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         context.insert(Customer(name: "Ann", email: "ann@example.com"))
         context.insert(Product(sku: "A1", name: "Apple", price: 1))
@@ -36,7 +35,9 @@ import Testing
         #expect(ann.modelContext == nil && !ann.isDeleted)
     }
 
-    @Test func preservedValuesSurviveDeletionInTheHistory() throws {
+    @Test(arguments: StoreKind.allCases) func preservedValuesSurviveDeletionInTheHistory(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let order = Order(number: 42, group: "web", placedAt: Day.at(1))
         context.insert(order)
@@ -57,8 +58,9 @@ import Testing
         #expect(try context.allHistory().isEmpty)
     }
 
-    @Test func tombstonesOfSubclassesAreTypedByTheRowsClass() throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.allCases) func tombstonesOfSubclassesAreTypedByTheRowsClass(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = ModelContext(container)
         let trip = BusinessTrip(name: "Fair", startDate: Day.at(1), endDate: Day.at(2), company: "Acme")
         context.insert(trip)
@@ -73,36 +75,39 @@ import Testing
         #expect(deletes.first?.changedPersistentIdentifier.entityName == "BusinessTrip")
     }
 
-    @Test func aFailedSaveLeavesStoreAndContextAsTheyWere() throws {
+    @Test(arguments: StoreKind.allCases) func aFailedSaveLeavesStoreAndContextAsTheyWere(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let store = fixture.store
+        let container = fixture.container
         let context = ModelContext(container)
         let kept = Product(sku: "K", name: "Kept", price: 1)
         context.insert(kept)
         try context.save()
         // A trigger makes the second insert of the next save fail inside the transaction.
-        try store.rawConnection().execute("CREATE TRIGGER boom BEFORE INSERT ON Product WHEN NEW.name = 'Boom' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        let raw = try container.makeConnection()
+        try store.failInserts(into: "Product", whereColumn: "name", is: "Boom", on: raw)
         kept.name = "Changed"
         let first = Product(sku: "F", name: "Fine", price: 1)
         let second = Product(sku: "B", name: "Boom", price: 1)
         context.insert(first)
         context.insert(second)
-        #expect(throws: SQLiteError.self) { try context.save() }
+        #expect { try context.save() } throws: { store.isStoreError($0) }
         // Store: nothing of the failed save.
-        let raw = try store.rawConnection()
-        #expect(try raw.rows("SELECT name FROM Product ORDER BY name") == [[.text("Kept")]])
+        let names = #"SELECT "name" FROM "Product" ORDER BY "name""#
+        #expect(try raw.rows(names) == [[.text("Kept")]])
         // Context: the same unsaved changes as before.
         #expect(context.hasChanges)
         #expect(first.persistentModelID.isTemporary && second.persistentModelID.isTemporary)
         #expect(kept.name == "Changed" && kept.hasChanges)
-        try raw.execute("DROP TRIGGER boom")
+        try store.allowInserts(into: "Product", on: raw)
         try context.save()
-        #expect(try raw.rows("SELECT name FROM Product ORDER BY name") == [[.text("Boom")], [.text("Changed")], [.text("Fine")]])
+        #expect(try raw.rows(names) == [[.text("Boom")], [.text("Changed")], [.text("Fine")]])
     }
 
-    @Test(arguments: [false, true])
-    func twoContextsOnTwoThreadsShareTheContainer(inMemory: Bool) throws {
-        let container = inMemory
-            ? try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-            : self.container
+    @Test(arguments: StoreKind.allCases)
+    func twoContextsOnTwoThreadsShareTheContainer(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let threads = 2
         let perThread = 200
         let errors = ErrorBox()
@@ -123,7 +128,9 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Customer>()) == threads * perThread)
     }
 
-    @Test func attributeReadsAreObservedAndChangesReported() throws {
+    @Test(arguments: StoreKind.allCases) func attributeReadsAreObservedAndChangesReported(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let apple = Product(sku: "A1", name: "Apple", price: 1)
         context.insert(apple)

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// The SQL schema a store gets, kept as reviewed golden files.
+/// The SQL schema a SQLite store gets, kept as reviewed golden files. SQLite only: the goldens
+/// are SQLite's own `CREATE` text (PostgreSQL's layout: PostgreSQLStoreTests).
 @Suite struct SchemaLayoutTests {
     func layout(of schema: Schema) throws -> String {
         let store = try TemporaryStore()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// SPEC §5's usage example (without predicates), on a file store and in memory.
+/// SPEC §5's usage example (without predicates), on every store.
 @Suite struct SpecExampleTests {
     func runExample(_ configuration: ModelConfiguration) throws -> ModelContainer {
         let container = try ModelContainer(for: Trip.self, Accommodation.self, configurations: configuration)
@@ -35,20 +35,16 @@ import Testing
         return container
     }
 
-    @Test func onAFile() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.allCases) func example(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         _ = try runExample(store.configuration)
-        #expect(FileManager.default.fileExists(atPath: store.url.path))
+        if let url = store.url { #expect(FileManager.default.fileExists(atPath: url.path)) }
     }
 
-    @Test func inMemory() throws {
-        _ = try runExample(ModelConfiguration(isStoredInMemoryOnly: true))
-    }
-
-    @Test func reopeningShowsTheSameGraphWithTheSameTypes() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func reopeningShowsTheSameGraphWithTheSameTypes(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         do {
-            let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+            let container = try store.container(for: TripStore.schema)
             let context = ModelContext(container)
             let offsite = BusinessTrip(name: "Offsite", startDate: Day.at(3), endDate: Day.at(5), company: "Acme")
             offsite.expenseReport = "ER-1"
@@ -65,7 +61,7 @@ import Testing
             context.insert(plan)
             try context.save()
         }
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+        let container = try store.container(for: TripStore.schema)
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.map(\.name) == ["Beach", "Offsite"])

@@ -4,15 +4,14 @@ import Testing
 
 /// Every attribute type round-trips; keyword names; constraints the schema puts in the file.
 @Suite struct StorageTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: Shop.schema, configurations: store.configuration)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, Shop.schema)
     }
 
-    @Test func everyAttributeTypeRoundTrips() throws {
+    @Test(arguments: StoreKind.allCases) func everyAttributeTypeRoundTrips(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let code = UUID()
         let added = Date(timeIntervalSinceReferenceDate: 812_345_678.123_456)
         do {
@@ -68,15 +67,24 @@ import Testing
         #expect(order.quantity == .min && order.discount == .max && order.points == .max)
         #expect(order.note == "Ünïcødé \u{1F600} \"quoted\" 'single'")
         // Values are stored in their documented forms.
-        let raw = try store.rawConnection()
-        let row = try raw.rows("SELECT typeof(code), length(code), typeof(price), price, typeof(addedAt), typeof(photo), sizes FROM Product")
-        #expect(row.first == [.text("blob"), .integer(16), .text("text"), .text("12345678901234567890.123456789"),
-                              .text("real"), .text("blob"), .text("[1,-2,3]")])
-        let enums = try raw.rows("SELECT channel, priority FROM \"Order\"")
+        let raw = try container.makeConnection()
+        switch kind {
+        case .sqliteFile, .sqliteMemory:
+            let row = try raw.rows(#"SELECT typeof("code"), length("code"), typeof("price"), "price", typeof("addedAt"), typeof("photo"), "sizes" FROM "Product""#)
+            #expect(row.first == [.text("blob"), .integer(16), .text("text"), .text("12345678901234567890.123456789"),
+                                  .text("real"), .text("blob"), .text("[1,-2,3]")])
+        case .postgresql:
+            let row = try raw.rows(#"SELECT pg_typeof("code")::text, "code"::text, pg_typeof("price")::text, "price", pg_typeof("addedAt")::text, pg_typeof("photo")::text, "sizes"::text, pg_typeof("isActive")::text FROM "Product""#)
+            #expect(row.first == [.text("uuid"), .text(code.uuidString.lowercased()), .text("numeric"), .text("12345678901234567890.123456789"),
+                                  .text("double precision"), .text("bytea"), .text("[1, -2, 3]"), .text("bigint")])
+        }
+        let enums = try raw.rows(#"SELECT "channel", "priority" FROM "Order""#)
         #expect(enums.first == [.text("in-store"), .integer(2)])
     }
 
-    @Test func keywordNamesWork() throws {
+    @Test(arguments: StoreKind.allCases) func keywordNamesWork(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         do {
             let context = ModelContext(container)
             let ann = Customer(name: "Ann", email: "ann@example.com")
@@ -92,32 +100,45 @@ import Testing
         let orders = try context.fetch(FetchDescriptor<Order>(sortBy: [SortDescriptor(\.group)]))
         #expect(orders.map(\.group) == ["select"])
         #expect(orders.first?.customer === ann)
-        let columns = try store.rawConnection().rows("SELECT name FROM pragma_table_info('Order')").compactMap { row -> String? in
+        let catalog = kind == .postgresql
+            ? "SELECT column_name::text FROM information_schema.columns WHERE table_name = 'Order'"
+            : "SELECT name FROM pragma_table_info('Order')"
+        let columns = try container.makeConnection().rows(catalog).compactMap { row -> String? in
             if case .text(let name) = row[0] { return name }
             return nil
         }
         #expect(columns.contains("group"))
     }
 
-    @Test func subclassRequiredColumnsAreCheckedForTheirRowsOnly() throws {
-        let raw = try store.rawConnection()
-        try raw.run("INSERT INTO Product (\"$type\", sku, name, price, weight, stock, shelf, isActive, code, sizes, addedAt) VALUES ('Product', 'S', 'n', '1', 0, 0, 0, 1, x'00', '[]', 0)")
-        #expect(throws: SQLiteError.self) {
-            try raw.run("INSERT INTO Product (\"$type\", sku, name, price, weight, stock, shelf, isActive, code, sizes, addedAt) VALUES ('DigitalProduct', 'T', 'n', '1', 0, 0, 0, 1, x'00', '[]', 0)")
-        }
+    /// A product row of type `type`, written by hand (no digital product columns).
+    static func insertProductRow(_ type: String, sku: String, category: Int64?, _ raw: any StoreConnection) throws {
+        try raw.run(#"INSERT INTO "Product" ("$type", "sku", "name", "price", "weight", "stock", "shelf", "isActive", "code", "sizes", "addedAt", "category") "#
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [.text(type), .text(sku), .text("n"), .text("1"), .real(0), .integer(0), .integer(0), .integer(1),
+                     .blob(Data(count: 16)), .text("[]"), .real(0), category.map(SQLValue.integer) ?? .null])
     }
 
-    @Test func foreignKeysAreEnforcedAndIndexed() throws {
-        let raw = try store.rawConnection()
-        let foreignKeys = try raw.rows("PRAGMA foreign_keys")
-        #expect(foreignKeys.first?.first == .integer(1))
-        #expect(throws: SQLiteError.self) {
-            try raw.run("INSERT INTO Product (\"$type\", sku, name, price, code, sizes, addedAt, category) VALUES ('Product', 'S', 'n', '1', x'00', '[]', 0, 999)")
+    @Test(arguments: StoreKind.allCases) func subclassRequiredColumnsAreCheckedForTheirRowsOnly(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let raw = try fixture.container.makeConnection()
+        try Self.insertProductRow("Product", sku: "S", category: nil, raw)
+        #expect { try Self.insertProductRow("DigitalProduct", sku: "T", category: nil, raw) } throws: { fixture.store.isStoreError($0) }
+    }
+
+    @Test(arguments: StoreKind.allCases) func foreignKeysAreEnforcedAndIndexed(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let raw = try fixture.container.makeConnection()
+        #expect { try Self.insertProductRow("Product", sku: "S", category: 999, raw) } throws: { fixture.store.isStoreError($0) }
+        let indexQuery = kind == .postgresql
+            ? "SELECT indexname FROM pg_indexes WHERE tablename = 'Product' AND indexname = 'Product.index(category)'"
+            : "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Product' AND name LIKE 'Product.index(category)'"
+        #expect(try raw.rows(indexQuery).count == 1)
+        if kind != .postgresql {
+            #expect(try raw.rows("PRAGMA foreign_keys").first?.first == .integer(1))
         }
-        let indexes = try raw.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Product' AND name LIKE 'Product.index(category)'")
-        #expect(indexes.count == 1)
-        let journal = try raw.rows("PRAGMA journal_mode")
-        #expect(journal.first?.first == .text("wal"))
+        if kind == .sqliteFile {
+            #expect(try raw.rows("PRAGMA journal_mode").first?.first == .text("wal"))
+        }
     }
 
     @Test func identifiersAreQuoted() {
@@ -129,23 +150,23 @@ import Testing
 
 /// A stored value that does not fit its property is an error, never a crash.
 @Suite struct CorruptStoreTests {
-    @Test func anUnknownEnumValueMakesTheFetchThrow() throws {
-        let store = try TemporaryStore()
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
-        let context = ModelContext(container)
+    @Test(arguments: StoreKind.allCases) func anUnknownEnumValueMakesTheFetchThrow(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let container = fixture.container
+        let context = fixture.context
         context.insert(PersonalTrip(name: "Beach", startDate: Day.at(1), endDate: Day.at(2), reason: .vacation))
         try context.save()
-        try store.rawConnection().execute("UPDATE Trip SET \"PersonalTrip.reason\" = 'bogus'")
+        try container.makeConnection().execute(#"UPDATE "Trip" SET "PersonalTrip.reason" = 'bogus'"#)
         #expect(throws: ModelStoreError.self) { try ModelContext(container).fetch(FetchDescriptor<Trip>()) }
     }
 
-    @Test func anUnknownTypeNameMakesTheFetchThrow() throws {
-        let store = try TemporaryStore()
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
-        let context = ModelContext(container)
+    @Test(arguments: StoreKind.allCases) func anUnknownTypeNameMakesTheFetchThrow(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let container = fixture.container
+        let context = fixture.context
         context.insert(Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2)))
         try context.save()
-        try store.rawConnection().execute("UPDATE Trip SET \"$type\" = 'Gone'")
+        try container.makeConnection().execute(#"UPDATE "Trip" SET "$type" = 'Gone'"#)
         #expect(throws: ModelStoreError.unknownEntity("Gone")) { try ModelContext(container).fetch(FetchDescriptor<Trip>()) }
     }
 }

@@ -4,15 +4,14 @@ import Testing
 
 /// One-to-one relationships, and a subclass with relationships of its own.
 @Suite struct ZooRelationshipTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: Zoo.schema, configurations: store.configuration)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, Zoo.schema)
     }
 
-    @Test func oneToOneKeepsBothSidesInStep() throws {
+    @Test(arguments: StoreKind.allCases) func oneToOneKeepsBothSidesInStep(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let ann = Person(name: "Ann")
         let bo = Person(name: "Bo")
@@ -39,7 +38,9 @@ import Testing
         #expect(try again.fetch(FetchDescriptor<Person>(sortBy: [SortDescriptor(\.name)])).last?.passport == nil)
     }
 
-    @Test func aSubclassHasItsOwnRelationshipsAfterTheBases() throws {
+    @Test(arguments: StoreKind.allCases) func aSubclassHasItsOwnRelationshipsAfterTheBases(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         do {
             let context = ModelContext(container)
             let ann = Person(name: "Ann")
@@ -70,7 +71,9 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 1)
     }
 
-    @Test func sortingOnASubclassKeyPathOfTheBase() throws {
+    @Test(arguments: StoreKind.allCases) func sortingOnASubclassKeyPathOfTheBase(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         context.insert(Dog(name: "Rex", breed: "Collie"))
         context.insert(Dog(name: "Ace", breed: "Pug"))

@@ -149,6 +149,20 @@ public final class PostgresTestDatabase: Sendable {
         self.server = server
     }
 
+    /// Its URL as `ModelConfiguration(url:)` takes it, with the password of the server's URL (if
+    /// any) in it, unlike `url.description`; nil if it cannot be spelled as a URL. Never print it.
+    public var storeURL: URL? {
+        var text = url.description
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        if let password = url.password?.addingPercentEncoding(withAllowedCharacters: allowed) {
+            text = text.replacingOccurrences(of: ":***@", with: ":\(password)@")
+        }
+        if let password = url.options["password"]?.addingPercentEncoding(withAllowedCharacters: allowed) {
+            text = text.replacingOccurrences(of: "password=***", with: "password=\(password)")
+        }
+        return URL(string: text)
+    }
+
     /// A new connection to it.
     /// - Throws: `PostgresError`.
     public func connect() throws -> PostgresConnection {

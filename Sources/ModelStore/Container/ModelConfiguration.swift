@@ -10,8 +10,13 @@ public struct ModelConfiguration: Sendable, Hashable {
     public let url: URL?
     /// Whether the store lives in memory only (gone when the container is released).
     public let isStoredInMemoryOnly: Bool
-    /// How long a connection waits for another writer before failing, in milliseconds.
+    /// SQLite: how long a connection waits for another process's writer before failing, in
+    /// milliseconds. (PostgreSQL waits for the rows another transaction writes itself.)
     public var busyTimeoutMilliseconds: Int32 = 5000
+    /// PostgreSQL only: the most server connections the container opens at once (its pool, shared
+    /// by its contexts: a context holds one only while it runs a statement or a save; one finding
+    /// all of them busy waits up to 30 seconds, then its call throws).
+    public var maximumConnections = 4
     /// Whether saves through this configuration record persistent history (default true, as in
     /// SwiftData): `fetchHistory` reads it, and deleted models' `preserveValueOnDeletion` values
     /// live only there. Turn it off only for a store nobody reads history from.

@@ -66,6 +66,7 @@ public final class ModelContainer: Sendable {
         let driver = try ModelContainer.makeDriver(configuration)
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
+        try driver.check(schema.storage)
         try StoreMigrator.prepare(try driver.makeConnection(), for: schema, plan: migrationPlan)
     }
 
@@ -95,7 +96,7 @@ public final class ModelContainer: Sendable {
         case .sqlite(let path, let isFile):
             return try SQLiteDriver(path: path, isFile: isFile, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         case .postgresql(let url):
-            throw ModelStoreError.unsupportedStoreURL(scheme: url.scheme ?? "postgresql", url: url.absoluteString)
+            return try PostgresDriver(url: url, maximumConnections: configuration.maximumConnections)
         }
     }
 }

@@ -55,11 +55,11 @@ extension ModelContext {
         }
         var followed: [RelationshipSchema] = []
         if let predicate = descriptor.predicate {
-            let translation = try PredicateSQL.translation(of: predicate, entity: entity, schema: schema)
+            let translation = try PredicateSQL.translation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect)
             conditions.append("(\(SQLFragment(translation.filter.sql, translation.filter.bindings)))")
             followed = translation.followed
         }
-        let terms = try SortSQL.terms(descriptor.sortBy, entity: entity, schema: schema)
+        let terms = try SortSQL.terms(descriptor.sortBy, entity: entity, schema: schema, dialect: container.driver.dialect)
         for term in terms { followed += term.relationships }
         return FetchPlan(entity: entity,
                          condition: conditions.isEmpty ? nil : SQLFragment.joined(conditions, separator: " AND "),

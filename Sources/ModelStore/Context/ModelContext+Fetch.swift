@@ -28,7 +28,7 @@ extension ModelContext {
             return try fetchPlanned(descriptor, entity: entity, partial: partial)
         }
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: partial?.selectSQL ?? entity.selectSQL)
-        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
+        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema, dialect: container.driver.dialect)
         sql += order.sql
         bindings += order.bindings
         appendWindow(of: descriptor, to: &sql, &bindings)
@@ -103,7 +103,7 @@ extension ModelContext {
             bindings += entity.typeNames.map(SQLValue.text)
         }
         if let predicate = descriptor.predicate {
-            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema)
+            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema, dialect: container.driver.dialect)
             conditions.append("(\(filter.sql))")
             bindings += filter.bindings
         }

@@ -136,9 +136,15 @@ extension ModelContext {
             }
             let rowID: Int64
             if sql.insertReturnsKey {
-                guard try statement.step() else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key") }
-                rowID = statement.int64(at: 0)
-                try statement.run()
+                if try statement.step() {
+                    rowID = statement.int64(at: 0)
+                    try statement.run()
+                } else if let conflict = sql.conflict {
+                    statement.reset()
+                    rowID = try upsertIntoConflictingRow(object, entity: entity, sql: sql, conflict: conflict, connection)
+                } else {
+                    throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key")
+                }
                 if sql.isUpsert, let existing = upsertedRows[RowKey(entity, rowID)] ?? registered[entity.hierarchyIndex][rowID], existing !== object {
                     upserted.append((existing, rowID))
                 }

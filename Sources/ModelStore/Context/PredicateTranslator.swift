@@ -4,8 +4,10 @@ import Foundation
 /// goes through; the predicate stage of the project fills it in.
 enum PredicateTranslator {
     /// The SQL condition equivalent to `predicate` on rows of `entity` (columns are in
-    /// `entity.tableName`; use `entity.column(forKeyPath:)` and `schema` for related entities).
-    static func sqlFilter<T: PersistentModel>(for predicate: Predicate<T>, entity: EntitySchema, schema: Schema) throws -> SQLFilter {
-        try PredicateSQL.filter(for: predicate, entity: entity, schema: schema)
+    /// `entity.tableName`; use `entity.column(forKeyPath:)` and `schema` for related entities),
+    /// spelled for `dialect`.
+    static func sqlFilter<T: PersistentModel>(for predicate: Predicate<T>, entity: EntitySchema, schema: Schema,
+                                              dialect: any SQLDialect) throws -> SQLFilter {
+        try PredicateSQL.filter(for: predicate, entity: entity, schema: schema, dialect: dialect)
     }
 }

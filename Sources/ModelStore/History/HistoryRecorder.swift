@@ -210,14 +210,19 @@ private final class HistoryWriter {
 
     /// The next token of the store: the counter row's, incremented inside the saving
     /// transaction (so tokens follow commit order); the row is made, with the store's
-    /// identifier, by the first save that records history.
+    /// identifier, by the first save that records history (an upsert: first saves of several
+    /// writers at once, on a store that lets them run together, all get a token).
     private static func nextToken(_ connection: any StoreConnection) throws -> Int64 {
         let counter = SQLQuote.identifier(HistoryTables.counter)
         let last = SQLQuote.identifier("lastToken")
-        let rows = try connection.rows("UPDATE \(counter) SET \(last) = \(last) + 1 WHERE \(SQLQuote.identifier("id")) = 1 RETURNING \(last)")
+        let id = SQLQuote.identifier("id")
+        let rows = try connection.rows("UPDATE \(counter) SET \(last) = \(last) + 1 WHERE \(id) = 1 RETURNING \(last)")
         if case .integer(let token)? = rows.first?.first { return token }
-        try connection.run("INSERT INTO \(counter) (\(SQLQuote.identifier("id")), \(SQLQuote.identifier("store")), \(last), \(SQLQuote.identifier("deletedThrough"))) VALUES (1, ?, 1, 0)",
-                           [.text(UUID().uuidString)])
-        return 1
+        let made = try connection.rows(
+            "INSERT INTO \(counter) (\(id), \(SQLQuote.identifier("store")), \(last), \(SQLQuote.identifier("deletedThrough"))) VALUES (1, ?, 1, 0) "
+            + "ON CONFLICT (\(id)) DO UPDATE SET \(last) = \(counter).\(last) + 1 RETURNING \(last)",
+            [.text(UUID().uuidString)])
+        guard case .integer(let token)? = made.first?.first else { throw ModelStoreError.corruptHistory("the history counter returned no token") }
+        return token
     }
 }

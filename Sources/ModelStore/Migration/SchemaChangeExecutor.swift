@@ -4,16 +4,20 @@ import Foundation
 ///
 /// Order: checks (stored NULLs of properties that become required); new tables, rebuilt tables and
 /// join tables built under temporary names and filled from the old tables (all old tables are still
-/// there); old tables dropped; new ones renamed to their names; their indexes; tables migrated in
-/// place (the dialect's `ALTER TABLE`s); tombstones of renamed entities and attributes; references
-/// to removed rows repaired (what `ON DELETE SET NULL` and `ON DELETE CASCADE` would have done, had
-/// foreign keys been on); finally, apart, new unique constraints (checked for duplicates first).
+/// there); old tables dropped; tables of renamed entities that migrate in place renamed (dialects
+/// that `renamesTablesInPlace`); new ones renamed to their names; their foreign keys (dialects that
+/// add them after the tables) and indexes; tables migrated in place (the dialect's `ALTER TABLE`s);
+/// tombstones of renamed entities and attributes; references to removed rows repaired (what
+/// `ON DELETE SET NULL` and `ON DELETE CASCADE` would have done, had foreign keys been on);
+/// finally, apart, new unique constraints (checked for duplicates first).
 struct SchemaChangeExecutor {
     let connection: any StoreConnection
     var dialect: any SQLDialect { connection.dialect }
 
     /// The prefix of the temporary name of a table being built (`$` never starts a model name).
     static let temporaryPrefix = "$migrating:"
+    /// The prefix of the temporary name of a table being renamed in place.
+    static let renamingPrefix = "$renaming:"
 
     /// Applies everything but `plan.addedUniques` (see `createAddedUniques`). Returns whether rows
     /// were copied or removed, so that references need checking.
@@ -25,6 +29,8 @@ struct SchemaChangeExecutor {
     func apply(_ plan: SchemaChangePlan) throws -> Bool {
         try checkNulls(plan)
         var renames: [(from: String, to: String)] = []
+        var tableRenames: [(from: String, to: String)] = []
+        var keyStatements: [String] = []
         var indexStatements: [String] = []
         var inPlace: [(TableMigration, [String])] = []
         var drops: [String] = []
@@ -33,38 +39,45 @@ struct SchemaChangeExecutor {
             let temporary = Self.temporaryPrefix + table.name
             try connection.execute(StoreDDL.createTable(table, named: temporary, dialect))
             renames.append((temporary, table.name))
+            keyStatements += StoreDDL.foreignKeys(of: table, dialect)
             return temporary
         }
 
         for table in plan.createdTables {
             _ = try build(table)
-            indexStatements += StoreDDL.indexes(of: table, uniques: table.uniques)
+            indexStatements += StoreDDL.indexes(of: table, uniques: table.uniques, dialect)
         }
         for migration in plan.migratedTables {
-            // A renamed table is always rebuilt (see `TableMigration`).
-            if migration.old.name == migration.new.name, let statements = dialect.inPlaceMigration(migration) {
+            // The table of a renamed entity is rebuilt, unless the dialect renames it (see `TableMigration`).
+            let renamed = migration.old.name != migration.new.name
+            if !renamed || dialect.renamesTablesInPlace, let statements = dialect.inPlaceMigration(migration) {
                 inPlace.append((migration, statements))
+                if renamed { tableRenames.append((migration.old.name, migration.new.name)) }
                 continue
             }
             let temporary = try build(migration.new)
             try connection.execute(Self.copyRows(migration, into: temporary))
             drops.append(migration.old.name)
-            indexStatements += StoreDDL.indexes(of: migration.new, uniques: migration.keptUniques)
+            indexStatements += StoreDDL.indexes(of: migration.new, uniques: migration.keptUniques, dialect)
         }
         for (table, rows) in plan.builtJoinTables {
             let temporary = try build(table)
             if let rows { try connection.execute(Self.copyLinks(rows, into: temporary)) }
-            indexStatements += StoreDDL.indexes(of: table, uniques: [])
+            indexStatements += StoreDDL.indexes(of: table, uniques: [], dialect)
         }
         for table in drops + plan.droppedTables {
-            try connection.execute("DROP TABLE IF EXISTS \(SQLQuote.identifier(table))")
+            try connection.execute(dialect.dropTable(table))
         }
-        for (from, to) in renames {
+        // Through temporary names, so that two renamed tables may swap their names.
+        for (from, to) in tableRenames {
+            try connection.execute("ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(Self.renamingPrefix + to))")
+        }
+        for (from, to) in tableRenames.map({ (Self.renamingPrefix + $0.to, $0.to) }) + renames {
             try connection.execute("ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(to))")
         }
-        for sql in indexStatements { try connection.execute(sql) }
+        for sql in keyStatements + indexStatements { try connection.execute(sql) }
         for (migration, statements) in inPlace {
-            let table = SQLQuote.identifier(migration.old.name)
+            let table = SQLQuote.identifier(migration.new.name)
             if !migration.deletedTypes.isEmpty {
                 try connection.execute("DELETE FROM \(table) WHERE \(Self.typeColumn) IN (\(migration.deletedTypes.map(SQLQuote.literal).joined(separator: ", ")))")
             }
@@ -204,7 +217,7 @@ struct SchemaChangeExecutor {
         }
         if !problems.isEmpty { throw ModelStoreError.incompatibleSchema(problems) }
         for group in plan.addedUniques {
-            try connection.execute(StoreDDL.createIndex(table: group.table, columns: group.columns, unique: true))
+            try connection.execute(StoreDDL.createIndex(table: group.table, columns: group.columns, unique: true, dialect))
         }
     }
 

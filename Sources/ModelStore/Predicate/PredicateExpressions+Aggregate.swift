@@ -1,7 +1,7 @@
 import Foundation
 
 // `max()` and `min()` of an array attribute: SQL's `max`/`min` over the JSON array's elements,
-// with the collation that orders them as Swift does; NULL (Swift's nil) for an empty array.
+// in the order Swift gives them (`PredicateSpelling.aggregate`); NULL (Swift's nil) for an empty array.
 // Refused for elements whose JSON form is not their stored form (`ValueKind.unmatchedJSONElement`).
 // A to-many relationship has no `max()`: models are not `Comparable`.
 
@@ -29,12 +29,11 @@ enum ArrayExtreme {
             guard let value = CapturedValue.sqlValue(of: result) else {
                 throw PredicateTranslationError.unsupported("\(name) of a captured sequence")
             }
-            return .scalar(ScalarTerm(.parameter(value), kind: .of(element), constant: result))
+            return .scalar(ScalarTerm(context.dialect.parameter(value, type: element), kind: .of(element), constant: result))
         }
         let kind = try values.kind.comparableJSONElement(for: "\(function)()")
         let alias = context.freshAlias()
-        return .scalar(ScalarTerm(
-            "(SELECT \(raw: function)(\(identifier: alias).\"value\"\(raw: kind.collation)) FROM json_each(\(values.fragment)) AS \(identifier: alias))",
-            kind: kind))
+        let elements = context.dialect.jsonElements(of: values.fragment, alias: alias, element: values.kind.jsonElementType)
+        return .scalar(ScalarTerm("(SELECT \(context.dialect.aggregate(function, of: elements.value, kind: kind)) FROM \(elements.source))", kind: kind))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-// Integer and Double arithmetic: SQLite computes integers as Int64 and reals as Double, like
-// Swift for Int and Double (overflow, which traps in Swift, is out of scope). Float and Decimal
-// arithmetic would not round like Swift, so it is refused.
+// Integer and Double arithmetic: SQLite and PostgreSQL compute integers as Int64 and reals as
+// Double, like Swift for Int and Double (overflow, which traps in Swift, is out of scope). Float
+// and Decimal arithmetic would not round like Swift, so it is refused.
 
 extension PredicateExpressions.Arithmetic: SQLPredicateExpression {
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
@@ -32,7 +32,7 @@ extension PredicateExpressions.FloatDivision: SQLPredicateExpression {
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
         let left = try ArithmeticSQL.operand(lhs, &context)
         let right = try ArithmeticSQL.operand(rhs, &context)
-        return .scalar(ScalarTerm("(CAST(\(left.fragment) AS REAL) / \(right.fragment))", kind: .plain))
+        return .scalar(ScalarTerm("(\(context.dialect.floatingPoint(left.fragment)) / \(right.fragment))", kind: .plain))
     }
 }
 
@@ -54,8 +54,8 @@ enum ArithmeticSQL {
         let value = try context.scalar(expression)
         switch value.kind {
         case .plain: return value
-        case .float: throw PredicateTranslationError.unsupported("arithmetic on Float (SQLite computes in Double precision)")
-        case .decimal: throw PredicateTranslationError.unsupported("arithmetic on Decimal (stored as text)")
+        case .float: throw PredicateTranslationError.unsupported("arithmetic on Float (SQL computes in Double precision)")
+        case .decimal: throw PredicateTranslationError.unsupported("arithmetic on Decimal (SQL would not round as Decimal does)")
         default: throw PredicateTranslationError.unsupported("arithmetic on a value that is not a number")
         }
     }

@@ -24,21 +24,26 @@ extension PredicateExpressions.Comparison: SQLPredicateExpression {
         case .greaterThanOrEqual: symbol = ">="
         }
         // Both sides are non-optional in Swift, so never NULL where the result counts.
-        return .scalar(ScalarTerm("(\(left.fragment) \(raw: symbol) \(right.fragment)\(raw: left.kind.collation))", kind: .plain))
+        return .scalar(ScalarTerm(context.dialect.compare(left.fragment, symbol, right.fragment, kind: left.kind), kind: .plain))
     }
 }
 
 /// `==` and `!=` with Swift's meaning for optionals: `nil == nil` is true, `nil == x` false.
-/// SQL's `IS` / `IS NOT` compare NULLs that way and never yield NULL.
+/// SQL's `IS` / `IS NOT` (PostgreSQL's `IS NOT DISTINCT FROM`) compare NULLs that way and never
+/// yield NULL.
 enum Equality {
     static func sql(_ lhs: Any, _ rhs: Any, negated: Bool, _ context: inout TranslationContext) throws -> ScalarTerm {
-        let operation = negated ? "IS NOT" : "IS"
+        let dialect = context.dialect
         switch (try context.translate(lhs), try context.translate(rhs)) {
         case (.scalar(let left), .scalar(let right)):
             let kind = left.isNilLiteral ? right.kind : left.kind
-            return ScalarTerm("(\(left.fragment) \(raw: operation) \(right.fragment)\(raw: kind.collation))", kind: .plain)
+            // Two Bools, one a stored value and the other a condition: compared as values.
+            if (left.kind == .bool) != (right.kind == .bool) {
+                return ScalarTerm(dialect.same(dialect.boolValue(left), dialect.boolValue(right), negated: negated, kind: .bool), kind: .plain)
+            }
+            return ScalarTerm(dialect.same(left.fragment, right.fragment, negated: negated, kind: kind), kind: .plain)
         case (.model(let left), .model(let right)):
-            return ScalarTerm("(\(left.key) \(raw: operation) \(right.key))", kind: .plain)
+            return ScalarTerm(dialect.same(left.key, right.key, negated: negated, kind: .plain), kind: .plain)
         case (.identifier(let model), .scalar(let value)), (.scalar(let value), .identifier(let model)):
             let match = try IdentitySQL.equals(model, value, &context)
             return ScalarTerm(negated ? "(NOT \(match))" : match, kind: .plain)
@@ -46,13 +51,13 @@ enum Equality {
             // Two rows of one table are the same model when their keys are; of two tables,
             // only when both are nil.
             let same: SQLFragment = left.entity.tableName == right.entity.tableName
-                ? "(\(left.key) IS \(right.key))" : "(\(left.key) IS NULL AND \(right.key) IS NULL)"
+                ? dialect.same(left.key, right.key, negated: false, kind: .plain) : "(\(left.key) IS NULL AND \(right.key) IS NULL)"
             return ScalarTerm(negated ? "(NOT \(same))" : same, kind: .plain)
         case (.model(let model), .scalar(let value)), (.scalar(let value), .model(let model)):
             guard value.isNilLiteral else {
                 throw PredicateTranslationError.unsupported("a model compared with a value")
             }
-            return ScalarTerm("(\(model.key) \(raw: operation) NULL)", kind: .plain)
+            return ScalarTerm("(\(model.key) \(raw: negated ? "IS NOT" : "IS") NULL)", kind: .plain)
         case (.composite(let composite), .scalar(let value)), (.scalar(let value), .composite(let composite)):
             let match = try CompositeEquality.equals(composite, value, &context)
             return ScalarTerm(negated ? "(NOT \(match))" : match, kind: .plain)
@@ -62,10 +67,13 @@ enum Equality {
     }
 }
 
-/// A struct compared with `nil` or with a captured struct: column by column, as its columns store it.
+/// A struct compared with `nil` or with a captured struct: column by column, as its columns store
+/// it, each compared as Swift compares the field's type (spelled by the dialect).
 enum CompositeEquality {
     static func equals(_ composite: CompositeReference, _ value: ScalarTerm, _ context: inout TranslationContext) throws -> SQLFragment {
-        let isNil = composite.isNil ?? "0"
+        let dialect = context.dialect
+        let never: SQLFragment = "\(raw: dialect.falseCondition)"
+        let isNil = composite.isNil ?? never
         if value.isNilLiteral { return "(\(isNil))" }
         guard let constant = value.constant as? any SQLStorable else {
             throw PredicateTranslationError.unsupported("a struct compared with a value that is not a captured struct")
@@ -75,7 +83,7 @@ enum CompositeEquality {
         let hasPresence = columns.first.map { $0.details.isPresence && $0.details.fieldPath.count == composite.path.count } ?? false
         if stored.count == columns.count + 1 {
             // A captured optional against a struct that cannot be nil.
-            if stored[0] == .null { return "0" }
+            if stored[0] == .null { return never }
             stored.removeFirst()
         } else if stored.count == columns.count - 1, hasPresence {
             stored.insert(.integer(1), at: 0)
@@ -86,9 +94,8 @@ enum CompositeEquality {
         if hasPresence, stored[0] == .null { return "(\(isNil))" }
         var tests: [SQLFragment] = ["(NOT \(isNil))"]
         for (column, value) in zip(columns, stored) {
-            let collation = column.details.valueType == "String" ? ValueKind.string.collation
-                : column.details.valueType == "Decimal" ? ValueKind.decimal.collation : ""
-            tests.append("(\(composite.model.column(column.column, &context)) IS \(SQLFragment.parameter(value))\(raw: collation))")
+            let kind: ValueKind = column.details.valueType == "String" ? .string : column.details.valueType == "Decimal" ? .decimal : .plain
+            tests.append(dialect.same(composite.model.column(column.column, &context), .parameter(value), negated: false, kind: kind))
         }
         return "(\(SQLFragment.joined(tests, separator: " AND ")))"
     }
@@ -154,7 +161,7 @@ enum IdentitySQL {
                 rowsByEntity.append((entity.name, [row]))
             }
         }
-        if rowsByEntity.isEmpty { return "0" }
+        if rowsByEntity.isEmpty { return "\(raw: context.dialect.falseCondition)" }
         // A table of one entity needs no type test.
         let oneType = (context.schema.entity(named: model.entity.tableName)?.typeNames.count ?? 0) == 1
         var parts: [SQLFragment] = []
@@ -163,6 +170,6 @@ enum IdentitySQL {
             parts.append(oneType ? "\(model.key) IN (\(keys))"
                          : "(\(model.key) IN (\(keys)) AND \(model.typeColumn(&context)) = \(SQLFragment.parameter(.text(entity))))")
         }
-        return "COALESCE(\(SQLFragment.joined(parts, separator: " OR ")), 0)"
+        return "COALESCE(\(SQLFragment.joined(parts, separator: " OR ")), \(raw: context.dialect.falseCondition))"
     }
 }

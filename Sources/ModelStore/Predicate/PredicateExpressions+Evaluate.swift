@@ -16,7 +16,8 @@ extension PredicateExpressions.PredicateEvaluate: SQLPredicateExpression {
         for variable in repeat each inner.variable { keys.append(variable.key) }
         var terms: [SQLTerm] = []
         for expression in repeat each input { terms.append(try context.translate(expression)) }
-        return .scalar(try InlinedPredicate.condition(inner.expression, binding: Array(zip(keys, terms)), &context))
+        let condition = try InlinedPredicate.condition(inner.expression, binding: Array(zip(keys, terms)), &context)
+        return .scalar(ScalarTerm(context.dialect.condition(condition), kind: .plain))
     }
 }
 

@@ -8,7 +8,7 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
         case .toMany(let many):
             return try collectionProperty(of: many, &context)
         case .scalar(let value):
-            return .scalar(try valueProperty(of: value))
+            return .scalar(try valueProperty(of: value, context.dialect))
         case .identifier:
             throw PredicateTranslationError.unsupported("key path \(keyPath) on a persistentModelID")
         case .composite(let composite):
@@ -58,16 +58,16 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
     }
 
     /// Properties of values: `isEmpty` and `count` of strings and arrays, a date's time intervals.
-    private func valueProperty(of value: ScalarTerm) throws -> ScalarTerm {
+    private func valueProperty(of value: ScalarTerm, _ dialect: any SQLDialect) throws -> ScalarTerm {
         switch (kind, value.kind) {
         case (.collectionIsEmpty?, .string):
             return ScalarTerm("(\(value.fragment) = '')", kind: .plain)
         case (.collectionCount?, .string):
-            return ScalarTerm("\(raw: PredicateFunctions.characterCount)(\(value.fragment))", kind: .plain)
+            return ScalarTerm(dialect.characterCount(value.fragment), kind: .plain)
         case (.collectionIsEmpty?, .jsonArray):
-            return ScalarTerm("(json_array_length(\(value.fragment)) = 0)", kind: .plain)
+            return ScalarTerm("(\(dialect.jsonArrayLength(value.fragment)) = 0)", kind: .plain)
         case (.collectionCount?, .jsonArray):
-            return ScalarTerm("json_array_length(\(value.fragment))", kind: .plain)
+            return ScalarTerm(dialect.jsonArrayLength(value.fragment), kind: .plain)
         default:
             break
         }

@@ -38,6 +38,11 @@ extension PredicateExpressions.NilCoalesce: SQLPredicateExpression {
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
         switch (try context.translate(lhs), try context.translate(rhs)) {
         case (.scalar(let value), .scalar(let fallback)):
+            // Bools, one a stored value and the other a condition: both as values.
+            if (value.kind == .bool) != (fallback.kind == .bool) {
+                let dialect = context.dialect
+                return .scalar(ScalarTerm("COALESCE(\(dialect.boolValue(value)), \(dialect.boolValue(fallback)))", kind: .bool))
+            }
             return .scalar(ScalarTerm("COALESCE(\(value.fragment), \(fallback.fragment))", kind: fallback.kind))
         case (.model(let model), .model(let fallback)):
             return .model(ModelReference(entity: fallback.entity, alias: nil, key: "COALESCE(\(model.key), \(fallback.key))"))
@@ -75,8 +80,8 @@ extension PredicateExpressions.TypeCheck: SQLPredicateExpression {
 /// Whether a model's row is of an entity (0 or 1, 0 for no model).
 enum TypeTest {
     static func sql(_ model: ModelReference, _ target: EntitySchema, _ context: inout TranslationContext) -> SQLFragment {
-        guard target.tableName == model.entity.tableName else { return "0" }
+        guard target.tableName == model.entity.tableName else { return "\(raw: context.dialect.falseCondition)" }
         let names = SQLFragment.joined(target.typeNames.map { .parameter(.text($0)) }, separator: ", ")
-        return "COALESCE(\(model.typeColumn(&context)) IN (\(names)), 0)"
+        return "COALESCE(\(model.typeColumn(&context)) IN (\(names)), \(raw: context.dialect.falseCondition))"
     }
 }

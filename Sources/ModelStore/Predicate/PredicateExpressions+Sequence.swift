@@ -27,32 +27,37 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
             guard let elements = CapturedValue.elements(of: constant) else {
                 throw PredicateTranslationError.unsupported("contains(_:) on a captured \(type(of: constant))")
             }
-            return .scalar(try Self.membership(item, in: elements))
+            return .scalar(try Self.membership(item, in: elements, &context))
         }
         let elementKind = try values.kind.comparableJSONElement(for: "contains(_:)")
         let alias = context.freshAlias()
-        return .scalar(ScalarTerm(
-            "EXISTS (SELECT 1 FROM json_each(\(values.fragment)) AS \(identifier: alias) WHERE \(identifier: alias).\"value\" IS \(item.fragment)\(raw: elementKind.collation))",
-            kind: .plain))
+        let elements = context.dialect.jsonElements(of: values.fragment, alias: alias, element: values.kind.jsonElementType)
+        let element = ScalarTerm(elements.value, kind: elementKind)
+        let match = elementKind == .bool
+            ? context.dialect.same(elements.value, context.dialect.boolValue(item), negated: false, kind: .bool)
+            : context.dialect.same(element.fragment, item.fragment, negated: false, kind: elementKind)
+        return .scalar(ScalarTerm("EXISTS (SELECT 1 FROM \(elements.source) WHERE \(match))", kind: .plain))
     }
 
     /// `item` is one of `elements` (with Swift's `==`, so nil matches nil).
-    private static func membership(_ item: ScalarTerm, in elements: [Any]) throws -> ScalarTerm {
-        var values: [SQLValue] = []
+    private static func membership(_ item: ScalarTerm, in elements: [Any], _ context: inout TranslationContext) throws -> ScalarTerm {
+        var values: [(value: SQLValue, type: Any.Type)] = []
         for element in elements {
             guard let value = CapturedValue.sqlValue(of: element) else {
                 throw PredicateTranslationError.unsupported("contains(_:) on captured values of type \(type(of: element))")
             }
-            if !values.contains(value) { values.append(value) }
+            if !values.contains(where: { $0.value == value }) { values.append((value, CapturedValue.wrappedType(of: element))) }
         }
-        let nonNull = values.filter { !$0.isNull }
+        let dialect = context.dialect
+        let nonNull = values.filter { !$0.value.isNull }
         var parts: [SQLFragment] = []
         if !nonNull.isEmpty {
-            let list = SQLFragment.joined(nonNull.map(SQLFragment.parameter), separator: ", ")
-            parts.append("COALESCE(\(item.fragment)\(raw: item.kind.collation) IN (\(list)), 0)")
+            let list = nonNull.map { dialect.parameter($0.value, type: $0.type) }
+            let subject = item.kind == .bool || nonNull.first?.type == Bool.self ? dialect.boolValue(item) : item.fragment
+            parts.append(dialect.isIn(subject, list, kind: item.kind))
         }
         if nonNull.count < values.count { parts.append("(\(item.fragment) IS NULL)") }
-        if parts.isEmpty { return ScalarTerm("0", kind: .plain) }
+        if parts.isEmpty { return ScalarTerm("\(raw: dialect.falseCondition)", kind: .plain) }
         return ScalarTerm("(\(SQLFragment.joined(parts, separator: " OR ")))", kind: .plain)
     }
 }
@@ -61,8 +66,8 @@ extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression {
     /// `relationship.contains(where:)` or `arrayAttribute.contains(where:)`: `EXISTS`.
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
         let (rows, element) = try SequenceRows.rows(of: sequence, &context)
-        let condition = try context.binding(variable.key, to: element) { try $0.scalar(test) }
-        return .scalar(ScalarTerm("EXISTS (SELECT 1 \(rows) AND \(condition.fragment))", kind: .plain))
+        let condition = try context.binding(variable.key, to: element) { try $0.condition(test) }
+        return .scalar(ScalarTerm("EXISTS (SELECT 1 \(rows) AND \(condition))", kind: .plain))
     }
 }
 
@@ -70,8 +75,8 @@ extension PredicateExpressions.SequenceAllSatisfy: SQLPredicateExpression {
     /// `relationship.allSatisfy { … }`: `NOT EXISTS` a row that fails the test.
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
         let (rows, element) = try SequenceRows.rows(of: sequence, &context)
-        let condition = try context.binding(variable.key, to: element) { try $0.scalar(test) }
-        return .scalar(ScalarTerm("(NOT EXISTS (SELECT 1 \(rows) AND NOT \(condition.fragment)))", kind: .plain))
+        let condition = try context.binding(variable.key, to: element) { try $0.condition(test) }
+        return .scalar(ScalarTerm("(NOT EXISTS (SELECT 1 \(rows) AND NOT \(condition)))", kind: .plain))
     }
 }
 
@@ -90,8 +95,8 @@ enum SequenceRows {
                 throw PredicateTranslationError.unsupported("contains(where:) or allSatisfy on a value that is not a stored array")
             }
             let elementKind = try values.kind.comparableJSONElement(for: "contains(where:) or allSatisfy")
-            return ("FROM json_each(\(values.fragment)) AS \(identifier: alias) WHERE 1",
-                    .scalar(ScalarTerm("\(identifier: alias).\"value\"", kind: elementKind)))
+            let elements = context.dialect.jsonElements(of: values.fragment, alias: alias, element: values.kind.jsonElementType)
+            return ("FROM \(elements.source) WHERE \(raw: context.dialect.trueCondition)", .scalar(ScalarTerm(elements.value, kind: elementKind)))
         case .model, .identifier:
             throw PredicateTranslationError.unsupported("contains(where:) on a model")
         case .composite:
@@ -108,10 +113,10 @@ extension PredicateExpressions.RangeExpressionContains: SQLPredicateExpression {
         }
         let (lower, upper, isClosed) = try bounds.bounds(&context)
         let item = try context.scalar(element)
-        let collation = item.kind.collation
-        return .scalar(ScalarTerm(
-            "(\(lower.fragment) <= \(item.fragment)\(raw: collation) AND \(item.fragment) \(raw: isClosed ? "<=" : "<") \(upper.fragment)\(raw: collation))",
-            kind: .plain))
+        let dialect = context.dialect
+        let above = dialect.compare(lower.fragment, "<=", item.fragment, kind: item.kind)
+        let below = dialect.compare(item.fragment, isClosed ? "<=" : "<", upper.fragment, kind: item.kind)
+        return .scalar(ScalarTerm("(\(above) AND \(below))", kind: .plain))
     }
 }
 

@@ -1,34 +1,35 @@
 import Foundation
 
-// String searches run as SQLite functions implemented by the very Foundation expressions that
-// `Predicate.evaluate` runs, so SQL and Swift agree on every string (see `PredicateFunctions`).
+// String searches: on SQLite, functions implemented by the very Foundation expressions that
+// `Predicate.evaluate` runs, so SQL and Swift agree on every string (see `PredicateFunctions`);
+// on PostgreSQL, the closest built-in SQL (`PostgresDialect`, docs/PostgreSQL.md "Predicates").
 
 extension PredicateExpressions.CollectionContainsCollection: SQLPredicateExpression {
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
-        try StringSearch.call(PredicateFunctions.contains, base, other, &context)
+        try StringSearch.call(.contains, base, other, &context)
     }
 }
 
 extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression {
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
-        try StringSearch.call(PredicateFunctions.startsWith, base, prefix, &context)
+        try StringSearch.call(.startsWith, base, prefix, &context)
     }
 }
 
 extension PredicateExpressions.StringLocalizedStandardContains: SQLPredicateExpression {
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
-        try StringSearch.call(PredicateFunctions.localizedStandardContains, root, other, &context)
+        try StringSearch.call(.localizedStandardContains, root, other, &context)
     }
 }
 
 enum StringSearch {
-    static func call(_ function: String, _ base: Any, _ other: Any, _ context: inout TranslationContext) throws -> SQLTerm {
+    static func call(_ search: StringSearchKind, _ base: Any, _ other: Any, _ context: inout TranslationContext) throws -> SQLTerm {
         let text = try context.scalar(base)
-        let search = try context.scalar(other)
-        guard text.kind == .string, search.kind == .string else {
+        let other = try context.scalar(other)
+        guard text.kind == .string, other.kind == .string else {
             throw PredicateTranslationError.unsupported("\(TranslationContext.name(of: base)) search on values that are not strings")
         }
-        return .scalar(ScalarTerm("\(raw: function)(\(text.fragment), \(search.fragment))", kind: .plain))
+        return .scalar(ScalarTerm(context.dialect.stringSearch(search, text.fragment, other.fragment), kind: .plain))
     }
 }
 
@@ -37,6 +38,6 @@ extension PredicateExpressions.StringCaseInsensitiveCompare: SQLPredicateExpress
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
         let text = try context.scalar(root)
         let other = try context.scalar(other)
-        return .scalar(ScalarTerm("\(raw: PredicateFunctions.caseInsensitiveCompare)(\(text.fragment), \(other.fragment))", kind: .plain))
+        return .scalar(ScalarTerm(context.dialect.caseInsensitiveCompare(text.fragment, other.fragment), kind: .plain))
     }
 }

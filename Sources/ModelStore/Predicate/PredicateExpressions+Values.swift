@@ -14,7 +14,7 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
         guard let sqlValue = CapturedValue.sqlValue(of: value) else {
             throw PredicateTranslationError.unsupported("a captured value of type \(Output.self)")
         }
-        return .scalar(ScalarTerm(.parameter(sqlValue), kind: .of(Output.self), constant: value))
+        return .scalar(ScalarTerm(context.dialect.parameter(sqlValue, type: CapturedValue.wrappedType(of: value)), kind: .of(Output.self), constant: value))
     }
 }
 
@@ -39,6 +39,13 @@ enum CapturedValue {
         if let identifier = value as? PersistentIdentifier { return .text(identifier.description) }
         if let result = value as? ComparisonResult { return .integer(Int64(result.rawValue)) }
         return nil
+    }
+
+    /// The type of `value`, without `Optional` (a nil's wrapped type).
+    static func wrappedType(of value: Any) -> Any.Type {
+        var type: Any.Type = Swift.type(of: value)
+        while let optional = type as? any OptionalTypeInfo.Type { type = optional.wrappedType }
+        return type
     }
 
     /// The elements of a captured sequence.

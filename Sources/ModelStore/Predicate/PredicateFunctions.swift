@@ -48,10 +48,10 @@ enum PredicateFunctions {
     }
 
     /// The collation that compares as `comparator` (its `order` ignored), if there is one.
-    static func collation(for comparator: String.StandardComparator) -> String? {
+    static func comparatorCollation(for comparator: String.StandardComparator) -> ComparatorCollation? {
         var forward = comparator
         forward.order = .forward
-        return comparatorCollations.first { $0.comparator == forward }?.name
+        return comparatorCollations.first { $0.comparator == forward }
     }
 
     /// Registers the functions and collations on a connection.

@@ -18,15 +18,19 @@ enum SQLTerm {
 
 /// How SQL must compare values of a Swift type so that it agrees with Swift.
 indirect enum ValueKind: Equatable {
-    /// `String`: compared as Swift compares strings (Unicode canonical equivalence) through
-    /// the `MODELSTORE_SWIFT` collation.
+    /// `String`: compared as Swift compares strings (Unicode canonical equivalence; SQLite's
+    /// `MODELSTORE_SWIFT` collation, PostgreSQL's NFC forms in code point order).
     case string
-    /// `Decimal`, stored as text: compared as numbers through the `MODELSTORE_DECIMAL` collation.
+    /// `Decimal`: compared as numbers (SQLite stores text and compares through the
+    /// `MODELSTORE_DECIMAL` collation; PostgreSQL stores `numeric`).
     case decimal
+    /// `Bool` as a column or a parameter holds it (0 or 1), not a condition: see
+    /// `PredicateSpelling.condition(_:)`.
+    case bool
     /// `Float`: stored as a Double, so SQL arithmetic would not round like Swift's.
     case float
-    /// An array stored as one JSON text column.
-    case jsonArray(element: ValueKind)
+    /// An array stored as one JSON text column: how its elements compare, and what they are.
+    case jsonArray(element: ValueKind, elementType: JSONElementType)
     /// An element of a JSON array whose JSON form is not the value a column or a captured value
     /// of its type holds (`UUID` and `Data`: text vs bytes; `Decimal`: a JSON number read as a
     /// Double vs exact text; `Float`: its shortest decimal read as another Double), so SQL
@@ -41,11 +45,15 @@ indirect enum ValueKind: Equatable {
         if type == String.self || type == Substring.self { return .string }
         if type == Decimal.self { return .decimal }
         if type == Float.self { return .float }
-        if let array = type as? any ArrayTypeInfo.Type { return .jsonArray(element: jsonElement(array.elementType)) }
+        if type == Bool.self { return .bool }
+        if let array = type as? any ArrayTypeInfo.Type {
+            let element = (array.elementType as? any OptionalTypeInfo.Type)?.wrappedType ?? array.elementType
+            return .jsonArray(element: jsonElement(element), elementType: JSONElementType(element))
+        }
         return .plain
     }
 
-    /// The kind of the elements of a JSON array of `type`, as `json_each` reads them.
+    /// The kind of the elements of a JSON array of `type`, as SQL reads them.
     private static func jsonElement(_ type: Any.Type) -> ValueKind {
         let wrapped = (type as? any OptionalTypeInfo.Type)?.wrappedType ?? type
         switch wrapped {
@@ -57,7 +65,7 @@ indirect enum ValueKind: Equatable {
     /// The kind of an array's elements, or an error naming `operation` when SQL cannot compare
     /// them as Swift does.
     func comparableJSONElement(for operation: String) throws -> ValueKind {
-        guard case .jsonArray(let element) = self else {
+        guard case .jsonArray(let element, _) = self else {
             throw PredicateTranslationError.unsupported("\(operation) on a value that is not a stored array")
         }
         if case .unmatchedJSONElement(let type) = element {
@@ -66,13 +74,10 @@ indirect enum ValueKind: Equatable {
         return element
     }
 
-    /// The `COLLATE` clause comparisons of this kind need (with a leading space), or "".
-    var collation: String {
-        switch self {
-        case .string: return " COLLATE " + PredicateFunctions.swiftStringCollation
-        case .decimal: return " COLLATE " + PredicateFunctions.decimalCollation
-        default: return ""
-        }
+    /// What the elements of a stored array are (`.other` for a value that is not an array).
+    var jsonElementType: JSONElementType {
+        if case .jsonArray(_, let type) = self { return type }
+        return .other
     }
 }
 

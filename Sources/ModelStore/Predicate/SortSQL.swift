@@ -9,10 +9,10 @@ import Foundation
 /// sort is stable, and the in-memory order it keeps for ties is the store's order.
 enum SortSQL {
     /// ` ORDER BY …` (with a leading space) for `sortBy` on rows of `entity` (the outer query
-    /// selects from `entity.tableName` without an alias). Throws
+    /// selects from `entity.tableName` without an alias), spelled for `dialect`. Throws
     /// `ModelStoreError.unsupportedPredicate` naming the first descriptor that has no SQL equivalent.
-    static func orderBy<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema, schema: Schema) throws -> SQLFragment {
-        orderBy(try terms(sortBy, entity: entity, schema: schema), entity: entity)
+    static func orderBy<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema, schema: Schema, dialect: any SQLDialect) throws -> SQLFragment {
+        orderBy(try terms(sortBy, entity: entity, schema: schema, dialect: dialect), entity: entity)
     }
 
     /// ` ORDER BY …` of `terms`, then the primary key.
@@ -26,7 +26,7 @@ enum SortSQL {
     struct Term {
         /// The compared value of the fetched row (a column, or a scalar subquery for a to-one key path).
         var value: SQLFragment
-        /// The `ORDER BY` term: the value, its collation, direction and `NULLS` placement.
+        /// The `ORDER BY` term: the value's sort key (the dialect's spelling of Swift's order), direction and `NULLS` placement.
         var orderTerm: SQLFragment
         /// How the descriptor compares (directions, string comparator).
         var comparison: SortComparison
@@ -38,10 +38,10 @@ enum SortSQL {
         var keyPath: AnyKeyPath
     }
 
-    /// Each descriptor's term. Throws `ModelStoreError.unsupportedPredicate` naming the first
-    /// descriptor that has no SQL equivalent.
-    static func terms<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema, schema: Schema) throws -> [Term] {
-        var context = TranslationContext(schema: schema)
+    /// Each descriptor's term, spelled for `dialect`. Throws `ModelStoreError.unsupportedPredicate`
+    /// naming the first descriptor that has no SQL equivalent.
+    static func terms<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema, schema: Schema, dialect: any SQLDialect) throws -> [Term] {
+        var context = TranslationContext(schema: schema, dialect: dialect)
         return try sortBy.map { try term(for: $0, entity: entity, &context) }
     }
 
@@ -55,20 +55,20 @@ enum SortSQL {
                 "sort by \(keyPath): only stored attributes of \(entity.name) and of the models its to-one relationships lead to can be sorted on")
         }
         let comparison = SortComparison(descriptor)
-        let collation: String?
+        let order: SortKeyOrder?
         let kind: SortableKind
         if let comparator = comparison.stringComparator {
-            guard let name = PredicateFunctions.collation(for: comparator) else {
+            guard let collation = PredicateFunctions.comparatorCollation(for: comparator) else {
                 throw ModelStoreError.unsupportedPredicate("sort by \(keyPath) with the string comparator \(comparator)")
             }
-            collation = name
+            order = .comparator(collation)
             kind = .string
         } else {
             guard let sortable = SortableKind(path.valueType) else {
                 throw ModelStoreError.unsupportedPredicate(
                     "sort by \(keyPath): \(path.valueType) values are ordered by their own Comparable conformance, which has no SQL equivalent")
             }
-            collation = sortable.collation
+            order = sortable.order
             kind = sortable
         }
         var row = ModelReference.row(of: entity, alias: entity.tableName)
@@ -81,7 +81,12 @@ enum SortSQL {
         }
         let value = row.column(path.attribute.column, &context)
         var term: SQLFragment = "\(value)"
-        if let collation { term = "\(term) COLLATE \(raw: collation)" }
+        if let order {
+            guard let key = context.dialect.sortKey(value, order) else {
+                throw ModelStoreError.unsupportedPredicate("sort by \(keyPath): \(context.dialect.name) has no SQL order equal to this comparison")
+            }
+            term = key
+        }
         term = "\(term) \(raw: comparison.valueOrder == .forward ? "ASC" : "DESC")"
         if path.isOptional { term = "\(term) \(raw: nullsPlacement(first: comparison.nilOrder == .forward))" }
         return Term(value: value, orderTerm: term, comparison: comparison, kind: kind, relationships: path.relationships, keyPath: keyPath)
@@ -101,9 +106,11 @@ enum SortableKind {
     /// Integers, `Double`, `Float` (stored as the Double holding it exactly), `Date` (seconds
     /// since 2001), `UUID` (16 bytes, compared bytewise as Foundation's `<` does).
     case plain
-    /// `String`: Swift's `<` through the `MODELSTORE_SWIFT` collation.
+    /// `String`: Swift's `<` (SQLite's `MODELSTORE_SWIFT` collation, PostgreSQL's NFC forms in
+    /// code point order).
     case string
-    /// `Decimal`, stored as text: compared as numbers through the `MODELSTORE_DECIMAL` collation.
+    /// `Decimal`: compared as numbers (SQLite's `MODELSTORE_DECIMAL` collation over its text,
+    /// PostgreSQL's `numeric`).
     case decimal
 
     init?(_ type: Any.Type) {
@@ -121,12 +128,12 @@ enum SortableKind {
         }
     }
 
-    /// The collation that compares such values as Swift does, if SQLite's own order does not.
-    var collation: String? {
+    /// The order that compares such values as Swift does, if the store's own order of numbers does not.
+    var order: SortKeyOrder? {
         switch self {
         case .plain: return nil
-        case .string: return PredicateFunctions.swiftStringCollation
-        case .decimal: return PredicateFunctions.decimalCollation
+        case .string: return .swiftString
+        case .decimal: return .decimal
         }
     }
 }

@@ -17,6 +17,8 @@ protocol SQLPredicateExpression {
 struct TranslationContext {
     /// The schema the predicate's models belong to.
     let schema: Schema
+    /// How the store spells SQL.
+    let dialect: any SQLDialect
     /// What each predicate variable (`$0`, a `flatMap` or `contains(where:)` variable) stands for.
     var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
     /// Every relationship the expression follows, once per use (a fetch with pending changes asks
@@ -24,8 +26,9 @@ struct TranslationContext {
     var followedRelationships: [RelationshipSchema] = []
     private var aliasCount = 0
 
-    init(schema: Schema) {
+    init(schema: Schema, dialect: any SQLDialect) {
         self.schema = schema
+        self.dialect = dialect
     }
 
     /// A new table alias (`$` never starts a model identifier, so it cannot clash with a table).
@@ -51,6 +54,11 @@ struct TranslationContext {
         case .composite: throw PredicateTranslationError.unsupported("a struct used as a value in \(Self.name(of: expression)) (compare its fields, or the struct with == or != against nil or a captured value)")
         case .identifier: throw PredicateTranslationError.unsupported("a persistentModelID used as a value in \(Self.name(of: expression)) (it can only be compared with == or != or looked up with contains)")
         }
+    }
+
+    /// Translates an expression of Swift type `Bool` into a condition.
+    mutating func condition(_ expression: Any) throws -> SQLFragment {
+        dialect.condition(try scalar(expression))
     }
 
     /// Runs `body` with `variable` bound to `term`.

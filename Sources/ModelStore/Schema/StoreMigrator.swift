@@ -21,6 +21,7 @@ enum StoreMigrator {
         for sql in dialect.schemaChangePrologue { try connection.execute(sql) }
         defer { for sql in dialect.schemaChangeEpilogue { try? connection.execute(sql) } }
         try connection.transaction {
+            for sql in dialect.schemaChangeLock { try connection.execute(sql) }
             for sql in StoreDDL.internalTables(dialect) { try connection.execute(sql) }
             // Again inside the write transaction: another process may have migrated the store meanwhile.
             let stored = try storedDescription(connection)
@@ -42,9 +43,7 @@ enum StoreMigrator {
         for step in path.steps {
             switch step {
             case .create:
-                for table in path.target.tables {
-                    for sql in StoreDDL.create(table, connection.dialect) { try connection.execute(sql) }
-                }
+                for sql in StoreDDL.create(path.target.tables, connection.dialect) { try connection.execute(sql) }
                 state = path.target
             case .infer(let target, let versions):
                 let plan = SchemaChangePlan(from: state, to: target, mode: .inferred)

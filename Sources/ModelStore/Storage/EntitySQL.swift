@@ -12,6 +12,25 @@ struct EntitySQL {
     let isUpsert: Bool
     /// `DELETE` of the row with a given key.
     let deleteByKey: String
+    /// For an upsert the store cannot write as one statement (PostgreSQL, several unique groups):
+    /// how the save finds and updates the row an insert conflicted with. Nil otherwise.
+    let conflict: UpsertConflict?
+
+    /// The second half of an upsert over several unique groups, where `insert` ends with
+    /// `ON CONFLICT DO NOTHING RETURNING "$pk"` and so returns no row when a stored row holds the
+    /// values of any unique group: `lookup` finds that row (the one with the smallest key when
+    /// several do) and locks it, `update` then writes the new values into it. A row that a
+    /// concurrent transaction deleted in between is inserted again.
+    struct UpsertConflict {
+        /// `SELECT "$pk" … WHERE (group 1) OR (group 2) … ORDER BY "$pk" LIMIT 1 FOR UPDATE`.
+        let lookup: String
+        /// For each placeholder of `lookup`, the position of its value among the insert's values
+        /// after the type (attributes, then keys).
+        let lookupValues: [Int]
+        /// `UPDATE … SET "$type" = ?, columns… = ? WHERE "$pk" = ?`: the insert's values, then the key.
+        let update: String
+    }
+
     /// The row's value columns (the attributes' columns, then the to-one key columns), quoted.
     let valueColumns: [String]
 
@@ -29,21 +48,33 @@ struct EntitySQL {
         var insert = "INSERT INTO \(table) (\(insertColumns)) VALUES (\(placeholders))"
         var returnsKey = dialect.insertsReturnKey
         var isUpsert = false
+        var conflict: UpsertConflict?
         if !entity.uniqueColumnGroups.isEmpty {
             let assignments = ([StorageNames.type] + valueColumns).map {
                 "\(SQLQuote.identifier($0)) = excluded.\(SQLQuote.identifier($0))"
             }.joined(separator: ", ")
             if let clause = dialect.upsertClause(uniqueGroups: entity.uniqueColumnGroups, assignments: assignments) {
                 insert += clause
-                isUpsert = true
-                returnsKey = true
+            } else {
+                insert += " ON CONFLICT DO NOTHING"
+                let groups = entity.uniqueColumnGroups.map { group in
+                    "(" + group.map { "\(SQLQuote.identifier($0)) = ?" }.joined(separator: " AND ") + ")"
+                }
+                let sets = ([StorageNames.type] + valueColumns).map { "\(SQLQuote.identifier($0)) = ?" }.joined(separator: ", ")
+                conflict = UpsertConflict(
+                    lookup: "SELECT \(primaryKey) FROM \(table) WHERE \(groups.joined(separator: " OR ")) ORDER BY \(primaryKey) LIMIT 1 FOR UPDATE",
+                    lookupValues: entity.uniqueColumnGroups.flatMap { group in group.compactMap { valueColumns.firstIndex(of: $0) } },
+                    update: "UPDATE \(table) SET \(sets) WHERE \(primaryKey) = ?")
             }
+            isUpsert = true
+            returnsKey = true
         }
         if returnsKey { insert += " RETURNING \(primaryKey)" }
         self.insert = insert
         self.insertPositions = entity.attributeValuePositions.map { $0 + 2 }
         self.insertReturnsKey = returnsKey
         self.isUpsert = isUpsert
+        self.conflict = conflict
         deleteByKey = "DELETE FROM \(table) WHERE \(primaryKey) = ?"
     }
 

@@ -30,8 +30,9 @@ import Foundation
 }
 
 /// How one kind of store spells the SQL the runtime builds. Identifiers are quoted with
-/// `SQLQuote.identifier` (both stores use `"…"`); parameters are written `?`.
-protocol SQLDialect: Sendable {
+/// `SQLQuote.identifier` (both stores use `"…"`); parameters are written `?`. What predicates and
+/// sorts translate to is the `PredicateSpelling` part.
+protocol SQLDialect: PredicateSpelling {
     /// The store's name in messages ("SQLite", "PostgreSQL").
     var name: String { get }
 
@@ -49,6 +50,19 @@ protocol SQLDialect: Sendable {
     var keyOnlyTableSuffix: String { get }
     /// A constant as an SQL literal, for DDL only (column defaults, where no parameter is allowed).
     func literal(_ value: SQLValue) -> String
+    /// A literal as a stored schema description records it (SQLite's spelling, `SQLQuote.literal`:
+    /// `'text'`, `42`, `1.5`, `X'0A'`, `NULL`) in this store's spelling, for a column of `storage`.
+    func literal(stored literal: String, storage: StorageType) -> String
+    /// Whether foreign keys are written in the column definitions of `CREATE TABLE` (SQLite, which
+    /// does not check that the referenced table exists yet); else they are added once every table
+    /// exists (`StoreDDL.foreignKeys`), so tables may reference each other in cycles.
+    var inlinesForeignKeys: Bool { get }
+    /// The name given to a column's `CHECK` or foreign key constraint, so that a migration can drop
+    /// it by name; nil where constraints stay unnamed (SQLite, whose migrations rebuild tables).
+    func constraintName(column: String, kind: ConstraintKind) -> String?
+    /// `name` (of an index or constraint) as the store can hold it: SQLite keeps any name,
+    /// PostgreSQL shortens names over 63 bytes, keeping distinct names distinct.
+    func objectName(_ name: String) -> String
 
     /// A query with one parameter, a table name, that returns a row when the table exists.
     var tableExistsQuery: String { get }
@@ -76,6 +90,16 @@ protocol SQLDialect: Sendable {
     /// Statements run on the connection after the migration's transaction ended, committed or not
     /// (SQLite: `PRAGMA foreign_keys = ON`).
     var schemaChangeEpilogue: [String] { get }
+    /// Statements run first inside the transaction that creates or migrates the store, so that two
+    /// processes opening one store at once migrate it one after the other (SQLite's `BEGIN
+    /// IMMEDIATE` already does; PostgreSQL takes a transaction-level advisory lock).
+    var schemaChangeLock: [String] { get }
+    /// `DROP TABLE` of a table a migration removes (PostgreSQL also drops the foreign keys of other
+    /// tables referencing it, whose columns the migration removes too).
+    func dropTable(_ name: String) -> String
+    /// Whether the table of a renamed entity is renamed (`ALTER TABLE … RENAME TO`, by the
+    /// migrator) and then migrated in place like any other, instead of being rebuilt.
+    var renamesTablesInPlace: Bool { get }
     /// A query run at the end of a migration's transaction that returns one row per reference to a
     /// missing row, its first three columns being the referencing table, the referencing row's key
     /// and the referenced table (SQLite: `PRAGMA foreign_key_check`, needed because the prologue
@@ -96,6 +120,14 @@ protocol SQLDialect: Sendable {
     /// indexes as the `TableMigration` documentation says. (The migrator itself deletes the rows of
     /// `deletedTypes` and renames `typeRenames` in the type column, before these statements.)
     func inPlaceMigration(_ migration: TableMigration) -> [String]?
+}
+
+/// A constraint of a column that a migration may need to drop by name.
+enum ConstraintKind {
+    /// `CHECK` of a required subclass attribute.
+    case check
+    /// A foreign key (`REFERENCES`).
+    case foreignKey
 }
 
 extension SQLDialect {

@@ -25,12 +25,20 @@ protocol StoreDriver: AnyObject, Sendable {
     /// stores run `body` directly.
     func withWriteLock<T>(_ body: () throws -> T) rethrows -> T
 
+    /// Checks that the store can hold `schema`'s tables and columns (PostgreSQL: names that stay
+    /// distinct in 63 bytes).
+    ///
+    /// - Throws: `ModelStoreError.invalidSchema` naming what the store cannot hold.
+    func check(_ schema: StoredSchema) throws
+
     /// Whether the calling thread is inside `withWriteLock` (a save asked for on that thread then
     /// must not wait for the lock: it would wait for itself).
     var isWriteLockHeldByCurrentThread: Bool { get }
 }
 
 extension StoreDriver {
+    func check(_ schema: StoredSchema) throws {}
+
     /// Stores without a write lock: never held.
     var isWriteLockHeldByCurrentThread: Bool { false }
 }

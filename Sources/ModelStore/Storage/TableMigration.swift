@@ -1,9 +1,11 @@
 /// How one entity table of a store changes in a migration: what the migrator hands to
 /// `SQLDialect.inPlaceMigration(_:)`. Built by `SchemaChangePlan` from two stored schemas.
 ///
-/// A dialect is asked only for tables that keep their name (`old.name == new.name`; the table of
-/// a renamed entity is always rebuilt), after the migrator deleted the rows of `deletedTypes` and
-/// renamed the type column values of `typeRenames`. Afterwards the table must have exactly
+/// A dialect is asked for tables that keep their name (`old.name == new.name`), and, when it
+/// `renamesTablesInPlace`, for the tables of renamed entities too (else they are rebuilt). Its
+/// statements run after the migrator renamed such a table to `new.name` (its indexes and
+/// constraints keep their old names), deleted the rows of `deletedTypes` and renamed the type
+/// column values of `typeRenames`. Afterwards the table must have exactly
 /// `new.columns` (in any order) with the values `sources` say, the plain indexes of `new.indexes`
 /// and, of its unique indexes, exactly `keptUniques` (the migrator creates the other unique groups
 /// of `new` itself, after checking the stored rows have no duplicates). Index names are

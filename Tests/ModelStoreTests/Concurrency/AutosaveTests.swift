@@ -49,9 +49,9 @@ struct ProbeFailure: Error, CustomStringConvertible {
 }
 
 @Suite struct AutosaveTests {
-    @MainActor @Test func theMainContextSavesAnInsertWithoutSave() async throws {
-        let store = try TemporaryStore()
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    @MainActor @Test(arguments: StoreKind.allCases) func theMainContextSavesAnInsertWithoutSave(_ kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = container.mainContext
         #expect(context.autosaveEnabled)
         #expect(!ModelContext(container).autosaveEnabled, "contexts you make do not autosave by default")
@@ -64,14 +64,15 @@ struct ProbeFailure: Error, CustomStringConvertible {
         #expect(!context.hasChanges)
         #expect(context.autosaveError == nil)
 
-        // Another process, and another container, read it from the file.
-        #expect(try runProbe(["count", store.url.path]) == "1\n")
-        let second = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+        // Another process, and another container, read it from the store.
+        if kind != .sqliteMemory { #expect(try runProbe(["count", store.location]) == "1\n") }
+        let second = try store.container(for: TripStore.schema)
         #expect(try ModelContext(second).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Unsaved"])
     }
 
-    @MainActor @Test func changesMadeBeforeTheAutosaveRunsAreOneSave() async throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @MainActor @Test(arguments: StoreKind.allCases) func changesMadeBeforeTheAutosaveRunsAreOneSave(_ kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = container.mainContext
         context.author = "main"
         let trips = (0..<50).map { Trip(name: "T\($0)", startDate: Day.at($0), endDate: Day.at($0 + 1)) }
@@ -94,8 +95,9 @@ struct ProbeFailure: Error, CustomStringConvertible {
 
     /// A failed autosave loses nothing: the changes stay pending, the error is kept and posted,
     /// and the next change saves everything.
-    @MainActor @Test func aFailedAutosaveKeepsTheChangesAndReportsTheError() async throws {
-        let container = try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @MainActor @Test(arguments: StoreKind.allCases) func aFailedAutosaveKeepsTheChangesAndReportsTheError(_ kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: Shop.schema)
         let context = container.mainContext
         let reported = Locked<[String]>([])
         let observer = NotificationCenter.default.addObserver(forName: ModelContext.autosaveDidFail, object: context, queue: nil) { note in
@@ -124,8 +126,9 @@ struct ProbeFailure: Error, CustomStringConvertible {
         #expect(reported.value.count == 1)
     }
 
-    @Test func aModelActorsContextAutosavesOnTheActor() async throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.allCases) func aModelActorsContextAutosavesOnTheActor(_ kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let writer = AutosavingWriter(modelContainer: container)
         await writer.insert("From the actor")
         // The autosave runs on the actor's executor after the insert's job, as soon as it is free.
@@ -136,8 +139,9 @@ struct ProbeFailure: Error, CustomStringConvertible {
     }
 
     /// A context no executor owns has nowhere safe to autosave: it keeps its changes until `save()`.
-    @MainActor @Test func aContextOfYourOwnDoesNotAutosave() async throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @MainActor @Test(arguments: StoreKind.allCases) func aContextOfYourOwnDoesNotAutosave(_ kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = ModelContext(container)
         context.autosaveEnabled = true
         context.insert(Trip(name: "Pending", startDate: Day.at(0), endDate: Day.at(1)))
@@ -147,8 +151,9 @@ struct ProbeFailure: Error, CustomStringConvertible {
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 1)
     }
 
-    @MainActor @Test func turningAutosaveOffStopsIt() async throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @MainActor @Test(arguments: StoreKind.allCases) func turningAutosaveOffStopsIt(_ kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = container.mainContext
         context.autosaveEnabled = false
         context.insert(Trip(name: "Manual", startDate: Day.at(0), endDate: Day.at(1)))

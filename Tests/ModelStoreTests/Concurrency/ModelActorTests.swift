@@ -43,10 +43,10 @@ actor TripCounter: ModelActor {
     /// readers count, each on its own actor. Every importer's save is one transaction, so a
     /// reader sees a multiple of 10,000; the result is exact: every row once, every returned
     /// identifier permanent, distinct, and naming its own row.
-    @Test(.timeLimit(.minutes(5)))
-    func eightImportersAndReadersOnOneContainer() async throws {
-        let store = try TemporaryStore()
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    @Test(.timeLimit(.minutes(5)), arguments: StoreKind.persistent)
+    func eightImportersAndReadersOnOneContainer(_ kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let batches = Self.batches()
         let done = Locked(false)
         let (identifiers, seen) = try await withThrowingTaskGroup(of: [Int].self) { group in
@@ -89,11 +89,12 @@ actor TripCounter: ModelActor {
         let sample = stride(from: 0, to: total, by: 997).map { identifiers[$0] }
         let resolved = await TripCounter(modelContainer: container).names(of: sample)
         #expect(resolved == sample.map { names[$0] })
-        #expect(try StoreDump.integrity(try store.rawConnection()) == ["ok"])
+        if let file = try store.sqliteFileConnection() { #expect(try StoreDump.integrity(file) == ["ok"]) }
     }
 
-    @Test func anActorRunsOnItsModelExecutorWithItsContext() async throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.allCases) func anActorRunsOnItsModelExecutorWithItsContext(_ kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let counter = TripCounter(modelContainer: container)
         #expect(await counter.runsOnItsExecutor())
         #expect(await counter.names(of: [PersistentIdentifier(entityName: "Trip", rowID: 99)]) == [nil], "a missing row resolves to nil")

@@ -35,8 +35,9 @@ import Testing
         return seen.value.events
     }
 
-    @Test func didSaveListsInsertedUpdatedAndDeletedIdentifiers() throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.allCases) func didSaveListsInsertedUpdatedAndDeletedIdentifiers(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = ModelContext(container)
         let paris = Trip(name: "Paris", startDate: Day.at(0), endDate: Day.at(1))
         let rome = PersonalTrip(name: "Rome", startDate: Day.at(2), endDate: Day.at(3), reason: .family)
@@ -64,8 +65,9 @@ import Testing
         #expect(try Self.observing(context) { try context.save() } == [])
     }
 
-    @Test func aFailedSavePostsWillSaveOnly() throws {
-        let container = try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.allCases) func aFailedSavePostsWillSaveOnly(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: Shop.schema)
         let context = ModelContext(container)
         let product = Product(sku: "A", name: "A", price: 1)
         product.weight = .nan
@@ -75,8 +77,9 @@ import Testing
     }
 
     /// A willSave observer may still change the context: its changes are part of the save.
-    @Test func changesMadeInWillSaveAreSaved() throws {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.allCases) func changesMadeInWillSaveAreSaved(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = ModelContext(container)
         context.insert(Trip(name: "Saved", startDate: Day.at(0), endDate: Day.at(1)))
         let observer = NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { note in

@@ -3,7 +3,8 @@ import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// History across processes: the child `HistoryProbe` (Sources/HistoryProbe, the same Trips
-/// model built into another executable) writes or reads the same store file.
+/// model built into another executable) writes or reads the same store (a file, or a PostgreSQL
+/// database; an in-memory store has no other process).
 @Suite struct HistoryProcessTests {
     /// What HistoryProbe prints for a change and a transaction (its own Codable types).
     struct ProbeChange: Codable, Equatable {
@@ -23,10 +24,10 @@ import Testing
     /// Another process writes three saves; this one reads them: inserts, updates with the names
     /// of the changed attributes (a to-one relationship among them), a delete with its tombstone,
     /// in token order, under the writer's author.
-    @Test func aReaderSeesAnotherProcesssWrites() throws {
-        let store = try TemporaryStore()
-        let identifiers = try JSONDecoder().decode([String: String].self, from: Data(try runProbe(["write", store.url.path]).utf8))
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    @Test(arguments: StoreKind.persistent) func aReaderSeesAnotherProcesssWrites(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let identifiers = try JSONDecoder().decode([String: String].self, from: Data(try runProbe(["write", store.location]).utf8))
+        let container = try store.container(for: TripStore.schema)
         let history = try ModelContext(container).allHistory()
         #expect(history.map(\.author) == ["probe", "probe", "probe"])
         #expect(history.map(\.token) == history.map(\.token).sorted())
@@ -48,15 +49,16 @@ import Testing
 
     /// This process writes; another reads what came after a token this process persisted to a
     /// file (as an app hands its last token to its widget).
-    @Test func anotherProcessReadsAfterAPersistedToken() throws {
-        let store = try TemporaryStore()
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    @Test(arguments: StoreKind.persistent) func anotherProcessReadsAfterAPersistedToken(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
         let context = ModelContext(container)
         context.author = "parent"
         let seed = Itinerary(title: "Before the token")
         context.insert(seed)
         try context.save()
-        let tokenFile = store.directory.appendingPathComponent("token.json")
+        let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("modelstore-token-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: tokenFile) }
         let token = try #require(try context.allHistory().last?.token)
         try JSONEncoder().encode(token).write(to: tokenFile)
 
@@ -72,7 +74,7 @@ import Testing
         context.delete(lisbon)  // cascades to the stay
         try context.save()
 
-        let output = try runProbe(["read", store.url.path, tokenFile.path])
+        let output = try runProbe(["read", store.location, tokenFile.path])
         let read = try JSONDecoder().decode([ProbeTransaction].self, from: Data(output.utf8))
         let mine = try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > token }))
         #expect(read.count == 3)

@@ -5,17 +5,15 @@ import Testing
 /// Persistent history within one process: transactions of two contexts, filters, order, tokens,
 /// changed attributes, tombstones, deletion of old history.
 @Suite struct HistoryTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, TripStore.schema)
     }
 
     /// Four saves from two contexts: "app" inserts Paris and a hotel, "widget" inserts Rome,
     /// "app" renames Paris, "widget" deletes Rome. Returns the transactions and the models.
-    func fourSaves() throws -> (history: [DefaultHistoryTransaction], paris: Trip, rome: Trip, hotel: Accommodation) {
+    func fourSaves(_ fixture: StoreFixture) throws -> (history: [DefaultHistoryTransaction], paris: Trip, rome: Trip, hotel: Accommodation) {
+        let container = fixture.container
         let app = ModelContext(container)
         app.author = "app"
         let widget = ModelContext(container)
@@ -36,8 +34,9 @@ import Testing
         return (try ModelContext(container).allHistory(), paris, rome, hotel)
     }
 
-    @Test func everySaveIsOneTransactionInTokenOrder() throws {
-        let (history, paris, rome, hotel) = try fourSaves()
+    @Test(arguments: StoreKind.allCases) func everySaveIsOneTransactionInTokenOrder(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let (history, paris, rome, hotel) = try fourSaves(fixture)
         #expect(history.map(\.author) == ["app", "widget", "app", "widget"])
         #expect(history.map(\.changes.count) == [2, 1, 1, 1])
         let tokens = history.map(\.token)
@@ -72,8 +71,10 @@ import Testing
     }
 
     /// The predicate forms of Apple's sample code, and the others `HistoryDescriptor` lists.
-    @Test func predicatesOnTokenAuthorAndTimestamp() throws {
-        let (history, _, _, _) = try fourSaves()
+    @Test(arguments: StoreKind.allCases) func predicatesOnTokenAuthorAndTimestamp(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        let (history, _, _, _) = try fourSaves(fixture)
         let context = ModelContext(container)
         func fetch(_ predicate: Predicate<DefaultHistoryTransaction>) throws -> [Int64] {
             try context.fetchHistory(HistoryDescriptor(predicate: predicate)).map(\.transactionIdentifier)
@@ -109,8 +110,10 @@ import Testing
         #expect(try context.fetchHistory(descriptor).map(\.transactionIdentifier) == [ids[3]])
     }
 
-    @Test func sortByAndFetchLimit() throws {
-        let (history, _, _, _) = try fourSaves()
+    @Test(arguments: StoreKind.allCases) func sortByAndFetchLimit(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        let (history, _, _, _) = try fourSaves(fixture)
         let context = ModelContext(container)
         let ids = history.map(\.transactionIdentifier)
         var descriptor = HistoryDescriptor<DefaultHistoryTransaction>(sortBy: [SortDescriptor(\.token, order: .reverse)])
@@ -123,8 +126,10 @@ import Testing
         #expect(try context.fetchHistory(descriptor).map(\.transactionIdentifier) == [ids[2], ids[0], ids[3], ids[1]])
     }
 
-    @Test func tokensAreCodableAndComparable() throws {
-        let (history, _, _, _) = try fourSaves()
+    @Test(arguments: StoreKind.allCases) func tokensAreCodableAndComparable(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        let (history, _, _, _) = try fourSaves(fixture)
         let data = try JSONEncoder().encode(history[1].token)
         let restored = try JSONDecoder().decode(History.DefaultToken.self, from: data)
         #expect(restored == history[1].token)
@@ -135,15 +140,17 @@ import Testing
             .map(\.token) == Array(history.map(\.token).suffix(2)))
     }
 
-    @Test func deletingOldHistory() throws {
-        let (history, _, _, _) = try fourSaves()
+    @Test(arguments: StoreKind.allCases) func deletingOldHistory(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        let (history, _, _, _) = try fourSaves(fixture)
         let context = ModelContext(container)
         let processed = history[2].token
         try context.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token < processed }))
         let remaining = try context.allHistory()
         #expect(remaining.map(\.token) == [history[2].token, history[3].token])
         #expect(remaining.map(\.changes.count) == [1, 1], "the changes of the remaining transactions are kept")
-        let changeRows = try store.rawConnection().rows("SELECT count(*) FROM \(SQLQuote.identifier(HistoryTables.changes))")
+        let changeRows = try container.makeConnection().rows("SELECT count(*) FROM \(SQLQuote.identifier(HistoryTables.changes))")
         #expect(changeRows == [[.integer(2)]], "the deleted transactions' changes are gone")
 
         // Reading after a token whose successors were deleted would miss them: an error says so.
@@ -165,7 +172,9 @@ import Testing
     }
 
     /// Issue 20, item 10: a row deleted through two contexts is one delete change.
-    @Test func aRowDeletedThroughTwoContextsIsDeletedOnce() throws {
+    @Test(arguments: StoreKind.allCases) func aRowDeletedThroughTwoContextsIsDeletedOnce(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let setup = ModelContext(container)
         setup.insert(Trip(name: "Twice", startDate: Day.at(0), endDate: Day.at(1)))
         try setup.save()
@@ -183,7 +192,9 @@ import Testing
         #expect(history.deletes(of: Trip.self).first?.tombstone[\.identifier] as? UUID == a.identifier)
     }
 
-    @Test func updatedAttributesNameChangedValuesKeysAndLinks() throws {
+    @Test(arguments: StoreKind.allCases) func updatedAttributesNameChangedValuesKeysAndLinks(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let paris = Trip(name: "Paris", startDate: Day.at(0), endDate: Day.at(1))
         let rome = Trip(name: "Rome", startDate: Day.at(0), endDate: Day.at(1))
@@ -224,7 +235,9 @@ import Testing
 
     /// The tombstone holds the values the store had: a preserved value changed and deleted in one
     /// save is recorded as it was stored.
-    @Test func tombstonesHoldTheStoredValues() throws {
+    @Test(arguments: StoreKind.allCases) func tombstonesHoldTheStoredValues(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let trip = PersonalTrip(name: "Beach", startDate: Day.at(0), endDate: Day.at(1), reason: .vacation)
         context.insert(trip)
@@ -240,7 +253,9 @@ import Testing
         #expect(elements.count == 1 && elements.first?.keyPath == \PersonalTrip.identifier && elements.first?.value as? UUID == stored)
     }
 
-    @Test func withoutHistoryNothingIsRecorded() throws {
+    @Test(arguments: StoreKind.allCases) func withoutHistoryNothingIsRecorded(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let store = fixture.store
         var configuration = store.configuration
         configuration.recordsHistory = false
         let quiet = try ModelContainer(for: TripStore.schema, configurations: configuration)
@@ -254,7 +269,9 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 0)
     }
 
-    @Test func unsupportedPredicatesAndSortsAreErrorsThatNameThem() throws {
+    @Test(arguments: StoreKind.allCases) func unsupportedPredicatesAndSortsAreErrorsThatNameThem(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let error = #expect(throws: ModelStoreError.self) {
             try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.changes.isEmpty }))
@@ -270,15 +287,18 @@ import Testing
 
     /// A store written before history existed, opened with its (unchanged) schema, gets the
     /// history tables, and its saves are recorded.
-    @Test func aStoreWithoutHistoryTablesGetsThemOnOpen() throws {
+    @Test(arguments: StoreKind.allCases) func aStoreWithoutHistoryTablesGetsThemOnOpen(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let store = fixture.store
+        let container = fixture.container
         let setup = ModelContext(container)
         setup.insert(Trip(name: "Old", startDate: Day.at(0), endDate: Day.at(1)))
         try setup.save()
-        let raw = try store.rawConnection()
+        let raw = try container.makeConnection()
         for table in [HistoryTables.counter, HistoryTables.transactions, HistoryTables.changes] {
             try raw.execute("DROP TABLE \(SQLQuote.identifier(table))")
         }
-        let reopened = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+        let reopened = try store.container(for: TripStore.schema)
         let context = ModelContext(reopened)
         context.insert(Trip(name: "New", startDate: Day.at(0), endDate: Day.at(1)))
         try context.save()
@@ -287,7 +307,9 @@ import Testing
     }
 
     /// What a migration renaming an entity and attributes does to the stored changes.
-    @Test func renamesRewriteEntitiesAttributeListsAndTombstones() throws {
+    @Test(arguments: StoreKind.allCases) func renamesRewriteEntitiesAttributeListsAndTombstones(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let trip = Trip(name: "Paris", startDate: Day.at(0), endDate: Day.at(1))
         context.insert(trip)
@@ -296,7 +318,7 @@ import Testing
         try context.save()
         context.delete(trip)
         try context.save()
-        let connection = try store.rawConnection()
+        let connection = try container.makeConnection()
         try connection.transaction {
             try HistoryTables.rename(entities: ["Trip": "Voyage"],
                                      attributes: [(["Voyage"], "name", "title"), (["Voyage"], "identifier", "code")], on: connection)

@@ -48,10 +48,11 @@ enum CompositePlanTo2: SchemaMigrationPlan {
 /// A store written under 91.0.0 with structs in every form, migrated: the values of the struct
 /// fields survive the table's rebuild, new fields are nil, structs made optional are present.
 @Suite struct CompositeMigrationTests {
-    let store: TemporaryStore
+    let store: TestStore
 
-    init() throws {
-        store = try TemporaryStore()
+    /// A fresh store of `kind`; each test runs on a SQLite file and on PostgreSQL.
+    init(_ kind: StoreKind) throws {
+        store = try TestStore(kind)
     }
 
     /// Two places under 91.0.0: one with an entrance, corners and rain; one with none of them.
@@ -69,7 +70,11 @@ enum CompositePlanTo2: SchemaMigrationPlan {
         }
     }
 
-    @Test func anInferredStepKeepsTheStructs() throws {
+    @Test(arguments: StoreKind.persistent) static func anInferredStepKeepsTheStructs(_ kind: StoreKind) throws {
+        try Self(kind).anInferredStepKeepsTheStructs()
+    }
+
+    func anInferredStepKeepsTheStructs() throws {
         try writeVersion1()
         let container = try ModelContainer(for: Schema(versionedSchema: CompositeV2.self), migrationPlan: CompositePlanTo2.self,
                                            configurations: store.configuration)
@@ -95,7 +100,16 @@ enum CompositePlanTo2: SchemaMigrationPlan {
         #expect(lyon.map(\.name) == ["Library"])
     }
 
-    @Test func theGeneratedPlanRunsItsCustomStage() throws {
+    // SQLite only for now: the step leaves the retyped field `hours.opens` NULL in rows whose
+    // `hours` is present until `didMigrate` sets it, and `didMigrate` must first read those rows.
+    // SQLite reads that NULL as 0.0; PostgreSQL (through `SQLValue`) refuses it as a corrupt row.
+    // The fill of a required field of a present struct should be a zero value, not NULL
+    // (`SchemaChangePlan.fillValue`), on both stores.
+    @Test(arguments: [StoreKind.sqliteFile]) static func theGeneratedPlanRunsItsCustomStage(_ kind: StoreKind) throws {
+        try Self(kind).theGeneratedPlanRunsItsCustomStage()
+    }
+
+    func theGeneratedPlanRunsItsCustomStage() throws {
         try writeVersion1()
         let container = try ModelContainer(for: Schema(versionedSchema: CompositeV3.self), migrationPlan: CompositeStoreMigrationPlan.self,
                                            configurations: store.configuration)
@@ -112,7 +126,11 @@ enum CompositePlanTo2: SchemaMigrationPlan {
     }
 
     /// Without a plan, the custom step is refused, naming the struct fields that need code.
-    @Test func theCustomStepIsRefusedWithoutItsCode() throws {
+    @Test(arguments: StoreKind.persistent) static func theCustomStepIsRefusedWithoutItsCode(_ kind: StoreKind) throws {
+        try Self(kind).theCustomStepIsRefusedWithoutItsCode()
+    }
+
+    func theCustomStepIsRefusedWithoutItsCode() throws {
         try store.write(Schema(versionedSchema: CompositeV2.self)) { context in
             context.insert(CompositeV2.Place(name: "Kiosk", address: .init(street: "Quai Sud", city: "Nantes", floor: 0)))
         }

@@ -7,8 +7,8 @@ import Testing
 @Suite struct InferredMigrationTests {
     // MARK: Entities and subclasses
 
-    @Test func entitiesAndSubclassesAddedAndRemoved() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func entitiesAndSubclassesAddedAndRemoved(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try store.write(Schema([EntitiesV1.Trip.self, EntitiesV1.Accommodation.self, EntitiesV1.Note.self])) { context in
             let business = EntitiesV1.BusinessTrip(name: "Offsite", company: "Acme")
             let personal = EntitiesV1.PersonalTrip(name: "Beach", reason: "rest")
@@ -22,8 +22,7 @@ import Testing
             context.insert(EntitiesV1.Note(text: "gone soon"))
         }
 
-        let container = try ModelContainer(for: EntitiesV2.Trip.self, EntitiesV2.Accommodation.self, EntitiesV2.Tag.self,
-                                           configurations: store.configuration)
+        let container = try store.container(for: Schema([EntitiesV2.Trip.self, EntitiesV2.Accommodation.self, EntitiesV2.Tag.self]))
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<EntitiesV2.Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.map(\.name) == ["Offsite", "Plain"], "the removed subclass's rows are removed")
@@ -52,7 +51,7 @@ import Testing
 
     // MARK: Attributes
 
-    private func writeItems(_ store: TemporaryStore) throws {
+    private func writeItems(_ store: TestStore) throws {
         try store.write(Schema([AttributesV1.Item.self])) { context in
             context.insert(AttributesV1.Item(name: "a", count: .max, small: .min, level: 255, ratio: 1.5, note: nil,
                                              legacy: "L", code: "C", scores: [1, .max]))
@@ -61,7 +60,7 @@ import Testing
         }
     }
 
-    private func expectMigratedItems(_ store: TemporaryStore) throws {
+    private func expectMigratedItems(_ store: TestStore) throws {
         let container = try ModelContainer(for: AttributesV2.Item.self, configurations: store.configuration)
         let context = ModelContext(container)
         let items = try context.fetch(FetchDescriptor<AttributesV2.Item>(sortBy: [SortDescriptor(\.name)]))
@@ -85,8 +84,8 @@ import Testing
         #expect(try store.health().integrity == ["ok"])
     }
 
-    @Test func attributesWidenTakeDefaultsAndRelax() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func attributesWidenTakeDefaultsAndRelax(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try writeItems(store)
         try expectMigratedItems(store)
         let stored = try #require(try store.storedSchema())
@@ -94,8 +93,8 @@ import Testing
         #expect(stored.entity(named: "Item")?.property(named: "count")?.type == "Int")
     }
 
-    @Test func aStoreOfFormat1MigratesAndIsRecordedAgainInFormat2() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func aStoreOfFormat1MigratesAndIsRecordedAgainInFormat2(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try writeItems(store)
         // What the runtime wrote before schema evolution: tables only, format ("version") 1.
         let stored = try #require(try store.storedSchema())
@@ -112,22 +111,22 @@ import Testing
         #expect(upgraded == Schema([AttributesV2.Item.self]).storage)
     }
 
-    @Test func aStoreOfFormat1WithTheSameTablesOnlyGetsItsDescriptionRewritten() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func aStoreOfFormat1WithTheSameTablesOnlyGetsItsDescriptionRewritten(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try writeItems(store)
         let stored = try #require(try store.storedSchema())
         let tablesJSON = String(decoding: try JSONEncoder().encode(stored.tables), as: UTF8.self)
         try store.replaceStoredSchema(json: "{\"tables\":\(tablesJSON),\"version\":1}")
-        let before = try StoreDump.dump(store.rawConnection()).filter { $0.key != "$metadata" }
-        _ = try ModelContainer(for: AttributesV1.Item.self, configurations: store.configuration)
-        #expect(try StoreDump.dump(store.rawConnection()).filter { $0.key != "$metadata" } == before)
+        let before = try store.dump().filter { $0.key != "$metadata" }
+        _ = try store.container(for: Schema([AttributesV1.Item.self]))
+        #expect(try store.dump().filter { $0.key != "$metadata" } == before)
         #expect(try store.storedSchema() == stored)
     }
 
     // MARK: Renames
 
-    @Test func entitiesPropertiesAndRelationshipsRenamedWithOriginalName() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func entitiesPropertiesAndRelationshipsRenamedWithOriginalName(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try store.write(Schema([RenamesV1.Voyage.self, RenamesV1.Cabin.self, RenamesV1.Port.self])) { context in
             let med = RenamesV1.Cruise(title: "Med", days: 7, ship: "Aurora")
             let lake = RenamesV1.Voyage(title: "Lake", days: 2)
@@ -148,8 +147,7 @@ import Testing
             context.delete(gone)  // leaves a tombstone of entity "Voyage" with its title
         }
 
-        let container = try ModelContainer(for: RenamesV2.Trip.self, RenamesV2.Cabin.self, RenamesV2.Wharf.self,
-                                           configurations: store.configuration)
+        let container = try store.container(for: Schema([RenamesV2.Trip.self, RenamesV2.Cabin.self, RenamesV2.Wharf.self]))
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<RenamesV2.Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.map(\.name) == ["Lake", "Med"])
@@ -184,7 +182,7 @@ import Testing
 
     // MARK: Delete rules, unique constraints, indexes
 
-    private func writePeople(_ store: TemporaryStore, emails: [(String, String)]) throws {
+    private func writePeople(_ store: TestStore, emails: [(String, String)]) throws {
         try store.write(Schema([ConstraintsV1.Person.self, ConstraintsV1.Pet.self])) { context in
             for (email, city) in emails {
                 let person = ConstraintsV1.Person(email: email, city: city)
@@ -196,10 +194,10 @@ import Testing
         }
     }
 
-    @Test func aUniqueConstraintIndexesAndADeleteRuleChange() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func aUniqueConstraintIndexesAndADeleteRuleChange(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try writePeople(store, emails: [("a@x", "Paris"), ("b@x", "Rome")])
-        let container = try ModelContainer(for: ConstraintsV2.Person.self, configurations: store.configuration)
+        let container = try store.container(for: Schema([ConstraintsV2.Person.self]))
         let indexes = try store.objectNames(type: "index")
         #expect(indexes.contains("Person.unique(email)"))
         #expect(indexes.contains("Person.index(email,city)"))
@@ -216,28 +214,28 @@ import Testing
         #expect(try ModelContext(container).fetch(FetchDescriptor<ConstraintsV2.Pet>()).map(\.name) == ["pet of a@x in Paris"])
     }
 
-    @Test func aNewUniqueConstraintThatStoredRowsViolateFailsNamingTheDuplicates() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func aNewUniqueConstraintThatStoredRowsViolateFailsNamingTheDuplicates(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try writePeople(store, emails: [("a@x", "Paris"), ("a@x", "Rome"), ("b@x", "Oslo"), ("b@x", "Oslo"), ("b@x", "Oslo"), ("c@x", "Nice")])
-        let before = try store.fileBytes()
+        let before = try store.snapshot()
         #expect(!store.hasWriteAheadLog)
         let messages = incompatibilities {
-            _ = try ModelContainer(for: ConstraintsV2.Person.self, configurations: store.configuration)
+            _ = try store.container(for: Schema([ConstraintsV2.Person.self]))
         }
         #expect(messages == [#"Person.email: stored rows violate the new unique constraint: "b@x" in 3 rows, "a@x" in 2 rows"#])
-        #expect(try store.fileBytes() == before, "the file is untouched")
+        #expect(try store.snapshot() == before, "the file is untouched")
         // A #Unique group: two rows share ("b@x", "Oslo").
         #expect(incompatibilities {
-            _ = try ModelContainer(for: ConstraintsV3.Person.self, configurations: store.configuration)
+            _ = try store.container(for: Schema([ConstraintsV3.Person.self]))
         } == [#"Person (email, city): stored rows violate the new unique constraint: ("b@x", "Oslo") in 3 rows"#])
-        #expect(try store.fileBytes() == before)
+        #expect(try store.snapshot() == before)
     }
 
-    @Test func aDeleteRuleThatRemovesAForeignKeyRebuildsTheTableWithItsRows() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func aDeleteRuleThatRemovesAForeignKeyRebuildsTheTableWithItsRows(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try writePeople(store, emails: [("a@x", "Paris"), ("b@x", "Rome")])
         #expect(try store.tableSQL("Pet").contains("REFERENCES"))
-        let container = try ModelContainer(for: ConstraintsV3.Person.self, configurations: store.configuration)
+        let container = try store.container(for: Schema([ConstraintsV3.Person.self]))
         #expect(!(try store.tableSQL("Pet")).contains("REFERENCES"), ".noAction: the key may dangle")
         #expect(try store.objectNames(type: "index").isSuperset(of: ["Person.unique(email,city)", "Pet.index(owner)"]))
         let context = ModelContext(container)
@@ -248,8 +246,8 @@ import Testing
 
     // MARK: To-one → to-many
 
-    @Test func toOneRelationshipsBecomeToMany() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func toOneRelationshipsBecomeToMany(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try store.write(Schema([ToManyV1.Author.self, ToManyV1.Person.self, ToManyV1.Song.self])) { context in
             let ann = ToManyV1.Author(name: "Ann")
             let bob = ToManyV1.Author(name: "Bob")
@@ -270,8 +268,7 @@ import Testing
             context.insert(ToManyV1.Song(title: "s3"))
         }
 
-        let container = try ModelContainer(for: ToManyV2.Author.self, ToManyV2.Person.self, ToManyV2.Song.self,
-                                           configurations: store.configuration)
+        let container = try store.container(for: Schema([ToManyV2.Author.self, ToManyV2.Person.self, ToManyV2.Song.self]))
         let context = ModelContext(container)
         let books = try context.fetch(FetchDescriptor<ToManyV2.Book>(sortBy: [SortDescriptor(\.title)]))
         #expect(books.map { $0.authors.map(\.name) } == [["Ann"], ["Ann"], ["Bob"], []], "one-to-many → many-to-many")
@@ -294,36 +291,36 @@ import Testing
 
     // MARK: What cannot be inferred
 
-    @Test func changesThatCannotBeInferredFailNamingEachAndLeaveTheFileUntouched() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func changesThatCannotBeInferredFailNamingEachAndLeaveTheFileUntouched(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try writeItems(store)
-        let before = try store.fileBytes()
+        let before = try store.snapshot()
         let messages = incompatibilities {
-            _ = try ModelContainer(for: AttributesV3.Item.self, configurations: store.configuration)
+            _ = try store.container(for: Schema([AttributesV3.Item.self]))
         }
         #expect(messages == ["Item.name: type String → Int", "Item.count: type Int32 → Int8",
                              "Item.rating: new required property without a default value"])
-        #expect(try store.fileBytes() == before)
+        #expect(try store.snapshot() == before)
 
         // A to-many relationship that becomes to-one.
-        let other = try TemporaryStore()
+        let other = try TestStore(kind)
         try other.write(Schema([ToManyV2.Author.self, ToManyV2.Person.self, ToManyV2.Song.self])) { context in
             context.insert(ToManyV2.Person(name: "P"))
         }
-        let otherBefore = try other.fileBytes()
+        let otherBefore = try other.snapshot()
         #expect(incompatibilities {
-            _ = try ModelContainer(for: ToManyV3.Author.self, ToManyV3.Person.self, ToManyV3.Song.self, configurations: other.configuration)
+            _ = try other.container(for: Schema([ToManyV3.Author.self, ToManyV3.Person.self, ToManyV3.Song.self]))
         } == ["Person.passports: to-many → to-one"])
-        #expect(try other.fileBytes() == otherBefore)
+        #expect(try other.snapshot() == otherBefore)
     }
 
-    @Test func anUpToDateStoreIsOnlyRead() throws {
-        let store = try TemporaryStore()
+    @Test(arguments: StoreKind.persistent) func anUpToDateStoreIsOnlyRead(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try writeItems(store)
-        let before = try store.fileBytes()
-        let container = try ModelContainer(for: AttributesV1.Item.self, configurations: store.configuration)
+        let before = try store.snapshot()
+        let container = try store.container(for: Schema([AttributesV1.Item.self]))
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<AttributesV1.Item>()) == 2)
         #expect(!store.hasWriteAheadLog, "no write")
-        #expect(try store.fileBytes() == before)
+        #expect(try store.snapshot() == before)
     }
 }

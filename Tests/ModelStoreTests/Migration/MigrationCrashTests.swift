@@ -6,7 +6,8 @@ import Testing
 /// stage and an inferred one, both rebuilding the table, to 3.0.0) with SIGKILL at random moments,
 /// then opens the file: it must hold either 1.0.0 with every row as written or 3.0.0 with every row
 /// migrated — never 2.0.0, never a part — and pass `PRAGMA integrity_check` and
-/// `PRAGMA foreign_key_check`.
+/// `PRAGMA foreign_key_check`. SQLite only: it restores and inspects the file (on PostgreSQL a
+/// migration is one server transaction, which a killed client rolls back).
 @Suite struct MigrationCrashTests {
     static let rows = 20_000
     static let kills = 40

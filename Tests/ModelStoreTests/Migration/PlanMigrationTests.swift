@@ -134,14 +134,8 @@ enum NotFillingPlan: SchemaMigrationPlan {
 /// way a plan refuses a store, leaving the file untouched. Serialized: the worked example's stash
 /// is shared.
 @Suite(.serialized) struct PlanMigrationTests {
-    let store: TemporaryStore
-
-    init() throws {
-        store = try TemporaryStore()
-    }
-
     /// Writes three trips with text durations and one accommodation under 1.0.0.
-    private func writeVersion1(plan: (any SchemaMigrationPlan.Type)? = nil) throws {
+    private func writeVersion1(_ store: TestStore, plan: (any SchemaMigrationPlan.Type)? = nil) throws {
         try store.write(Schema(versionedSchema: SchemaV1_0_0.self), plan: plan) { context in
             for (name, duration) in [("Rome", "90 min"), ("Oslo", "2 h"), ("Nice", "1 h 30 min")] {
                 let trip = SchemaV1_0_0.Trip(name: name, duration: duration)
@@ -155,12 +149,11 @@ enum NotFillingPlan: SchemaMigrationPlan {
         }
     }
 
-    private func openVersion3() throws -> ModelContainer {
-        try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripLogMigrationPlan.self,
-                           configurations: store.configuration)
+    private func openVersion3(_ store: TestStore) throws -> ModelContainer {
+        try store.container(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripLogMigrationPlan.self)
     }
 
-    private func expectVersion3Data(_ container: ModelContainer) throws {
+    private func expectVersion3Data(_ store: TestStore, _ container: ModelContainer) throws {
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<SchemaV3_0_0.Trip>(sortBy: [SortDescriptor(\.title)]))
         #expect(trips.map(\.title) == ["Nice", "Oslo", "Rome"])
@@ -171,56 +164,58 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(health.integrity == ["ok"])
     }
 
-    @Test func theWorkedExampleConvertsTheDurationThenRenames() throws {
-        try writeVersion1()
+    @Test(arguments: StoreKind.persistent) func theWorkedExampleConvertsTheDurationThenRenames(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store)
         #expect(try store.storedSchema()?.schemaVersion == nil, "opened without a plan: no version recorded")
         let calls = TripLogMigrationPlan.stash.willMigrateCalls
-        let container = try openVersion3()
+        let container = try openVersion3(store)
         #expect(TripLogMigrationPlan.stash.willMigrateCalls == calls + 1)
-        try expectVersion3Data(container)
+        try expectVersion3Data(store, container)
         #expect(try store.storedSchema()?.schemaVersion == Schema.Version(3, 0, 0))
         #expect(container.migrationPlan.map(ObjectIdentifier.init) == ObjectIdentifier(TripLogMigrationPlan.self))
-        #expect(try store.tableSQL("Trip").contains("\"duration\" INTEGER NOT NULL"))
+        #expect(try store.tableSQL("Trip").contains(kind == .postgresql ? "\"duration\" bigint NOT NULL" : "\"duration\" INTEGER NOT NULL"))
 
         // Reopening: nothing to do.
-        let before = try store.fileBytes()
-        _ = try openVersion3()
-        #expect(try store.fileBytes() == before)
+        let before = try store.snapshot()
+        _ = try openVersion3(store)
+        #expect(try store.snapshot() == before)
     }
 
-    @Test func aStoreWrittenThroughThePlanRecordsItsVersion() throws {
-        try writeVersion1(plan: TripLogMigrationPlan.self)
+    @Test(arguments: StoreKind.persistent) func aStoreWrittenThroughThePlanRecordsItsVersion(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store, plan: TripLogMigrationPlan.self)
         #expect(try store.storedSchema()?.schemaVersion == Schema.Version(1, 0, 0))
-        try expectVersion3Data(try openVersion3())
+        try expectVersion3Data(store, try openVersion3(store))
     }
 
-    @Test func aStoreAtTheSecondVersionOnlyRunsTheLastStage() throws {
+    @Test(arguments: StoreKind.persistent) func aStoreAtTheSecondVersionOnlyRunsTheLastStage(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try store.write(Schema(versionedSchema: SchemaV2_0_0.self), plan: TripLogMigrationPlan.self) { context in
             context.insert(SchemaV2_0_0.Trip(name: "Lima", duration: 30))
         }
         #expect(try store.storedSchema()?.schemaVersion == Schema.Version(2, 0, 0))
         let calls = TripLogMigrationPlan.stash.willMigrateCalls
-        let context = ModelContext(try openVersion3())
+        let context = ModelContext(try openVersion3(store))
         #expect(TripLogMigrationPlan.stash.willMigrateCalls == calls, "the custom stage did not run")
         #expect(try context.fetch(FetchDescriptor<SchemaV3_0_0.Trip>()).map { "\($0.title) \($0.duration)" } == ["Lima 30"])
     }
 
-    @Test func aCurrentSchemaNewerThanThePlanIsReachedByInference() throws {
-        try writeVersion1(plan: TripMigrationPlanTo2.self)
-        let container = try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripMigrationPlanTo2.self,
-                                           configurations: store.configuration)
-        try expectVersion3Data(container)
+    @Test(arguments: StoreKind.persistent) func aCurrentSchemaNewerThanThePlanIsReachedByInference(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store, plan: TripMigrationPlanTo2.self)
+        let container = try store.container(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripMigrationPlanTo2.self)
+        try expectVersion3Data(store, container)
         #expect(try store.storedSchema()?.schemaVersion == nil, "the current schema is no version of the plan")
-        let before = try store.fileBytes()
-        _ = try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripMigrationPlanTo2.self,
-                               configurations: store.configuration)
-        #expect(try store.fileBytes() == before, "an unversioned store equal to the current schema is up to date")
+        let before = try store.snapshot()
+        _ = try store.container(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripMigrationPlanTo2.self)
+        #expect(try store.snapshot() == before, "an unversioned store equal to the current schema is up to date")
     }
 
-    @Test func aCustomStageDeletingRowsKeepsReferencesSound() throws {
-        try writeVersion1()
-        let container = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: DeletingPlan.self,
-                                           configurations: store.configuration)
+    @Test(arguments: StoreKind.persistent) func aCustomStageDeletingRowsKeepsReferencesSound(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store)
+        let container = try store.container(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: DeletingPlan.self)
         let context = ModelContext(container)
         #expect(try context.fetch(FetchDescriptor<SchemaV2_0_0.Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Nice", "Rome"])
         #expect(try context.fetchCount(FetchDescriptor<SchemaV2_0_0.Accommodation>()) == 0, "deleted by cascade in willMigrate")
@@ -234,8 +229,8 @@ enum NotFillingPlan: SchemaMigrationPlan {
     // MARK: Refusals: the file untouched
 
     /// Runs `open`, expecting a `MigrationError`, and checks the file did not change.
-    private func expectRefusal(_ open: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws -> MigrationError? {
-        let before = try store.fileBytes()
+    private func expectRefusal(_ store: TestStore, _ open: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws -> MigrationError? {
+        let before = try store.snapshot()
         #expect(!store.hasWriteAheadLog, sourceLocation: sourceLocation)
         var caught: MigrationError?
         do {
@@ -246,15 +241,15 @@ enum NotFillingPlan: SchemaMigrationPlan {
         } catch {
             Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
         }
-        #expect(try store.fileBytes() == before, "the file is untouched", sourceLocation: sourceLocation)
+        #expect(try store.snapshot() == before, "the file is untouched", sourceLocation: sourceLocation)
         return caught
     }
 
-    @Test func aFailingCustomStageLeavesTheStoreAsItWas() throws {
-        try writeVersion1(plan: TripLogMigrationPlan.self)
-        let error = try expectRefusal {
-            _ = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: FailingPlan.self,
-                                   configurations: store.configuration)
+    @Test(arguments: StoreKind.persistent) func aFailingCustomStageLeavesTheStoreAsItWas(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store, plan: TripLogMigrationPlan.self)
+        let error = try expectRefusal(store) {
+            _ = try store.container(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: FailingPlan.self)
         }
         guard case .stageFailed(let from, let to, let underlying)? = error else {
             Issue.record("expected stageFailed, got \(String(describing: error))")
@@ -264,14 +259,14 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(underlying as? FailingPlan.Failure == FailingPlan.Failure())
         #expect(error?.description.contains("1.0.0 → 2.0.0") == true)
         // Still version 1 with its data: the worked example's plan migrates it.
-        try expectVersion3Data(try openVersion3())
+        try expectVersion3Data(store, try openVersion3(store))
     }
 
-    @Test func aStoreNewerThanTheAppFailsNamingBothVersions() throws {
+    @Test(arguments: StoreKind.persistent) func aStoreNewerThanTheAppFailsNamingBothVersions(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try store.write(Schema(versionedSchema: SchemaV3_0_0.self), plan: TripLogMigrationPlan.self) { _ in }
-        let error = try expectRefusal {
-            _ = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: TripMigrationPlanTo2.self,
-                                   configurations: store.configuration)
+        let error = try expectRefusal(store) {
+            _ = try store.container(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: TripMigrationPlanTo2.self)
         }
         guard case .storeIsNewer(let stored, let newest)? = error else {
             Issue.record("expected storeIsNewer, got \(String(describing: error))")
@@ -280,9 +275,8 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(stored == Schema.Version(3, 0, 0) && newest == Schema.Version(2, 0, 0))
         #expect(error?.description == "the store holds schema version 3.0.0, newer than the newest version this app knows (2.0.0)")
         // The plan knows 3.0.0, but the app's schema is 2.0.0.
-        guard case .storeIsNewer(let stored2, let newest2)? = try expectRefusal({
-            _ = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: TripLogMigrationPlan.self,
-                                   configurations: store.configuration)
+        guard case .storeIsNewer(let stored2, let newest2)? = try expectRefusal(store, {
+            _ = try store.container(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: TripLogMigrationPlan.self)
         }) else {
             Issue.record("expected storeIsNewer")
             return
@@ -290,13 +284,14 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(stored2 == Schema.Version(3, 0, 0) && newest2 == Schema.Version(2, 0, 0))
     }
 
-    @Test func anUnknownHistoryFails() throws {
-        try writeVersion1(plan: TripLogMigrationPlan.self)
+    @Test(arguments: StoreKind.persistent) func anUnknownHistoryFails(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store, plan: TripLogMigrationPlan.self)
         // A version the plan does not list, between two it does.
         var stored = try #require(try store.storedSchema())
         stored.schemaVersion = Schema.Version(1, 5, 0)
         try store.replaceStoredSchema(json: String(decoding: try JSONEncoder().encode(stored), as: UTF8.self))
-        guard case .unknownHistory(let version, let known)? = try expectRefusal({ _ = try openVersion3() }) else {
+        guard case .unknownHistory(let version, let known)? = try expectRefusal(store, { _ = try openVersion3(store) }) else {
             Issue.record("expected unknownHistory")
             return
         }
@@ -304,22 +299,22 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(known == [Schema.Version(1, 0, 0), Schema.Version(2, 0, 0), Schema.Version(3, 0, 0)])
 
         // No version, and a schema that is no version of the plan.
-        let other = try TemporaryStore()
+        let other = try TestStore(kind)
         try other.write(Schema([NoteV1.self])) { $0.insert(NoteV1(title: "x")) }
-        let before = try other.fileBytes()
+        let before = try other.snapshot()
         #expect(throws: MigrationError.self) {
-            _ = try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripLogMigrationPlan.self,
-                                   configurations: other.configuration)
+            _ = try other.container(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripLogMigrationPlan.self)
         }
-        #expect(try other.fileBytes() == before)
+        #expect(try other.snapshot() == before)
     }
 
-    @Test func aStoreThatIsNotTheVersionItRecordsFails() throws {
-        try writeVersion1(plan: TripLogMigrationPlan.self)
+    @Test(arguments: StoreKind.persistent) func aStoreThatIsNotTheVersionItRecordsFails(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store, plan: TripLogMigrationPlan.self)
         var stored = try #require(try store.storedSchema())
         stored.schemaVersion = Schema.Version(2, 0, 0)
         try store.replaceStoredSchema(json: String(decoding: try JSONEncoder().encode(stored), as: UTF8.self))
-        guard case .storeDoesNotMatchVersion(let version, let differences)? = try expectRefusal({ _ = try openVersion3() }) else {
+        guard case .storeDoesNotMatchVersion(let version, let differences)? = try expectRefusal(store, { _ = try openVersion3(store) }) else {
             Issue.record("expected storeDoesNotMatchVersion")
             return
         }
@@ -327,12 +322,12 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(differences == ["Trip.duration: differs"])
     }
 
-    @Test func aStepThatNeedsCodeWithoutACustomStageFails() throws {
+    @Test(arguments: StoreKind.persistent) func aStepThatNeedsCodeWithoutACustomStageFails(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         for plan in [LightweightPlan.self, NoStagePlan.self] as [any SchemaMigrationPlan.Type] {
-            try writeVersion1(plan: plan)
-            let error = try expectRefusal {
-                _ = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: plan,
-                                       configurations: store.configuration)
+            try writeVersion1(store, plan: plan)
+            let error = try expectRefusal(store) {
+                _ = try store.container(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: plan)
             }
             guard case .notInferable(let from, let to, let changes)? = error else {
                 Issue.record("expected notInferable, got \(String(describing: error))")
@@ -344,12 +339,12 @@ enum NotFillingPlan: SchemaMigrationPlan {
         }
     }
 
-    @Test func anInvalidPlanIsRefused() throws {
-        try writeVersion1()
+    @Test(arguments: StoreKind.persistent) func anInvalidPlanIsRefused(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store)
         for plan in [OutOfOrderPlan.self, SkippingPlan.self] as [any SchemaMigrationPlan.Type] {
-            guard case .invalidPlan(let message)? = try expectRefusal({
-                _ = try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: plan,
-                                       configurations: store.configuration)
+            guard case .invalidPlan(let message)? = try expectRefusal(store, {
+                _ = try store.container(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: plan)
             }) else {
                 Issue.record("expected invalidPlan for \(plan)")
                 continue
@@ -358,14 +353,14 @@ enum NotFillingPlan: SchemaMigrationPlan {
         }
     }
 
-    @Test func aPropertyThatBecomesRequiredNeedsAValueInEveryRowBeforeTheChange() throws {
+    @Test(arguments: StoreKind.persistent) func aPropertyThatBecomesRequiredNeedsAValueInEveryRowBeforeTheChange(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
         try store.write(Schema(versionedSchema: MemoV1.self)) { context in
             context.insert(MemoV1.Memo(text: "kept"))
             context.insert(MemoV1.Memo(text: nil))
         }
-        let error = try expectRefusal {
-            _ = try ModelContainer(for: Schema(versionedSchema: MemoV2.self), migrationPlan: NotFillingPlan.self,
-                                   configurations: store.configuration)
+        let error = try expectRefusal(store) {
+            _ = try store.container(for: Schema(versionedSchema: MemoV2.self), migrationPlan: NotFillingPlan.self)
         }
         guard case .stageFailed(_, _, let underlying)? = error else {
             Issue.record("expected stageFailed, got \(String(describing: error))")
@@ -374,14 +369,13 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(underlying as? ModelStoreError == .incompatibleSchema(
             ["Memo.text: 1 stored row has no value, and the property becomes required without a default value"]))
 
-        let container = try ModelContainer(for: Schema(versionedSchema: MemoV2.self), migrationPlan: MemoStoreMigrationPlan.self,
-                                           configurations: store.configuration)
+        let container = try store.container(for: Schema(versionedSchema: MemoV2.self), migrationPlan: MemoStoreMigrationPlan.self)
         #expect(try ModelContext(container).fetch(FetchDescriptor<MemoV2.Memo>(sortBy: [SortDescriptor(\.text)])).map(\.text)
                 == ["(empty)", "kept"])
-        #expect(try store.tableSQL("Memo").contains("\"text\" TEXT NOT NULL"))
+        #expect(try store.tableSQL("Memo").contains(kind == .postgresql ? "\"text\" text NOT NULL" : "\"text\" TEXT NOT NULL"))
     }
 
-    @Test func versionsParseCompareAndEncode() throws {
+    @Test(arguments: StoreKind.persistent) func versionsParseCompareAndEncode(_ kind: StoreKind) throws {
         #expect(Schema.Version("1") == Schema.Version(1, 0, 0))
         #expect(Schema.Version("2.10") == Schema.Version(2, 10, 0))
         #expect(Schema.Version("1.2.3")?.description == "1.2.3")
@@ -394,8 +388,9 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Schema.Version].self, from: Data(#"["x"]"#.utf8)) }
     }
 
-    @Test func theStoredSchemaOfVersion1() throws {
-        try writeVersion1(plan: TripLogMigrationPlan.self)
+    @Test(arguments: StoreKind.persistent) func theStoredSchemaOfVersion1(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try writeVersion1(store, plan: TripLogMigrationPlan.self)
         guard case .text(let json)? = try store.rawConnection().rows("SELECT value FROM \"$metadata\" WHERE key = 'schema'").first?.first else {
             Issue.record("no description")
             return

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// What the planner decides for a table, and what SQLite makes of it: `ALTER TABLE` in place for
-/// renamed and added columns, the rebuild for anything else.
+/// What the planner decides for a table, and what the dialects make of it: SQLite's `ALTER TABLE`
+/// in place for renamed and added columns, the rebuild for anything else; PostgreSQL's `ALTER
+/// TABLE` in place for every change.
 @Suite struct SchemaChangePlanTests {
     let dialect = SQLiteDialect()
 
@@ -51,5 +52,41 @@ import Testing
         let migration = try #require(plan.migratedTables.first { $0.new.name == "Trip" })
         #expect(migration.sources == [.column("name"), .value("0")], "the changed column is refilled with a zero value")
         #expect(plan.migratedTables.count == 1, "Accommodation does not change")
+    }
+
+    @Test func postgreSQLAltersEveryChangeInPlace() throws {
+        let postgres = PostgresDialect()
+        let rename = try #require(SchemaChangePlan(from: Schema([NoteV1.self]).storage, to: Schema([NoteRenamed.self]).storage, mode: .inferred).migratedTables.first)
+        #expect(postgres.inPlaceMigration(rename) == [#"ALTER TABLE "Note" RENAME COLUMN "title" TO "heading""#])
+
+        let addition = try #require(SchemaChangePlan(from: Schema([NoteV1.self]).storage, to: Schema([NoteV2.self]).storage, mode: .inferred).migratedTables.first)
+        #expect(postgres.inPlaceMigration(addition) == [#"ALTER TABLE "Note" ADD COLUMN "body" text"#,
+                                                       #"ALTER TABLE "Note" ADD COLUMN "pinned" bigint DEFAULT 1"#,
+                                                       #"ALTER TABLE "Note" ALTER COLUMN "pinned" SET NOT NULL"#])
+
+        let removal = try #require(SchemaChangePlan(from: Schema([NoteV2.self]).storage, to: Schema([NoteV1.self]).storage, mode: .inferred).migratedTables.first)
+        #expect(postgres.inPlaceMigration(removal) == [#"ALTER TABLE "Note" DROP COLUMN IF EXISTS "body""#,
+                                                      #"ALTER TABLE "Note" DROP COLUMN IF EXISTS "pinned""#])
+
+        let attributes = try #require(SchemaChangePlan(from: Schema([AttributesV1.Item.self]).storage, to: Schema([AttributesV2.Item.self]).storage,
+                                                       mode: .inferred).migratedTables.first)
+        let statements = try #require(postgres.inPlaceMigration(attributes))
+        #expect(statements.contains(#"ALTER TABLE "Item" DROP COLUMN IF EXISTS "legacy""#))
+        #expect(statements.contains(#"UPDATE "Item" SET "note" = 'none' WHERE "note" IS NULL"#))
+        #expect(statements.contains(#"ALTER TABLE "Item" ALTER COLUMN "note" SET NOT NULL"#))
+        // Rows are never copied: the table keeps its identity column and its keys.
+        #expect(!statements.contains { $0.hasPrefix("INSERT") || $0.contains("$migrating") })
+    }
+
+    @Test func postgreSQLNamesOver63BytesAreShortenedAndStayDistinct() {
+        let long = String(repeating: "x", count: 70)
+        let first = PostgresDialect.shortened("Trip.unique(" + long + "a)")
+        let second = PostgresDialect.shortened("Trip.unique(" + long + "b)")
+        #expect(first.utf8.count <= 63 && second.utf8.count <= 63 && first != second)
+        #expect(first.hasPrefix("Trip.unique(xxx"))
+        #expect(PostgresDialect.shortened("Trip.index(name)") == "Trip.index(name)")
+        // Cut at a character boundary: a name of 3-byte characters stays valid UTF-8.
+        let accented = PostgresDialect.shortened(String(repeating: "日", count: 40))
+        #expect(accented.utf8.count <= 63 && accented.hasPrefix("日日"))
     }
 }

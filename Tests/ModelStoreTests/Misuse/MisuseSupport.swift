@@ -1,26 +1,21 @@
 import Foundation
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// The two kinds of store every misuse test runs on.
-enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
-    case file, memory
-    var description: String { rawValue }
-}
-
-/// A container on a fresh store of `kind` (the file removed with it).
+/// A container on a fresh store of `kind` (`StoreKind`: SQLite file, SQLite in memory,
+/// PostgreSQL), removed with it.
 struct MisuseStore {
     let container: ModelContainer
-    let file: TemporaryStore?
+    let store: TestStore
 
     init(_ kind: StoreKind, _ schema: Schema) throws {
-        file = kind == .file ? try TemporaryStore() : nil
-        container = try ModelContainer(for: schema, configurations: file?.configuration ?? ModelConfiguration(isStoredInMemoryOnly: true))
+        store = try TestStore(kind)
+        container = try store.container(for: schema)
     }
 
     /// A new context on the container.
     func context() -> ModelContext { ModelContext(container) }
 
-    /// A raw connection to the same store (file or shared memory), for checking or altering rows.
+    /// A raw connection to the same store (file, shared memory or database), for checking or altering rows.
     func raw() throws -> any StoreConnection { try container.makeConnection() }
 
     /// Every row of `table` as values, in key order.

@@ -9,15 +9,16 @@ import Testing
 @Suite struct ConcurrentContextUseTests {
     static let message = "ModelContext used from two threads at once"
 
-    func storeArgument(_ kind: StoreKind, _ file: TemporaryStore) -> String {
-        kind == .file ? file.url.path : "memory"
+    /// Where the probe finds the store: a file's path, "memory", or a PostgreSQL database's URL.
+    func storeArgument(_ store: TestStore) -> String {
+        store.kind == .sqliteMemory ? "memory" : store.location
     }
 
     @Test("A second thread entering the context while the first is inside it stops the process",
           .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
     func overlappingUseStops(_ kind: StoreKind) async throws {
-        let file = try TemporaryStore()
-        let run = try await Probe.run(["share-context", storeArgument(kind, file), "overlap"])
+        let store = try TestStore(kind)
+        let run = try await Probe.run(["share-context", storeArgument(store), "overlap"])
         // Stopped: by the trap of `fatalError` (a signal), or, in a ThreadSanitizer build, by the
         // sanitizer's own exit on that trap; never a normal end.
         #expect(run.diedOfSignal || (run.end != nil && run.end != .exit(0)), "\(String(describing: run.end)), output: \(run.output) \(run.errors)")
@@ -29,8 +30,8 @@ import Testing
     @Test("Two threads inserting and saving through one context stop the process before a row is lost",
           .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
     func hammeringStops(_ kind: StoreKind) async throws {
-        let file = try TemporaryStore()
-        let run = try await Probe.run(["share-context", storeArgument(kind, file), "hammer"])
+        let store = try TestStore(kind)
+        let run = try await Probe.run(["share-context", storeArgument(store), "hammer"])
         // Stopped: by the trap of `fatalError` (a signal), or, in a ThreadSanitizer build, by the
         // sanitizer's own exit on that trap; never a normal end.
         #expect(run.diedOfSignal || (run.end != nil && run.end != .exit(0)), "\(String(describing: run.end)), output: \(run.output) \(run.errors)")
@@ -40,8 +41,8 @@ import Testing
 
     @Test("A context handed from one thread to another, one at a time, works", .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
     func handoverWorks(_ kind: StoreKind) async throws {
-        let file = try TemporaryStore()
-        let run = try await Probe.run(["share-context", storeArgument(kind, file), "handover"])
+        let store = try TestStore(kind)
+        let run = try await Probe.run(["share-context", storeArgument(store), "handover"])
         #expect(run.end == .exit(0), "\(String(describing: run.end)): \(run.errors)")
         #expect(run.output.contains("done 1000"), "\(run.output)")
     }

@@ -145,9 +145,15 @@ import Testing
             finished.signal()
         }.start()
         try #require(finished.wait(timeout: .now() + 30) == .success, "the save waited for the write lock its own thread holds")
-        #expect((outcome.error as? ModelStoreError) == .saveInProgress)
-        #expect(outcome.context.hasChanges)
-        try outcome.context.save()
+        if kind == .postgresql {
+            // PostgreSQL has no write lock (`withWriteLock` runs its body at once): nothing to wait for, the save is made.
+            #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+            #expect(!outcome.context.hasChanges)
+        } else {
+            #expect((outcome.error as? ModelStoreError) == .saveInProgress)
+            #expect(outcome.context.hasChanges)
+            try outcome.context.save()
+        }
         #expect(try store.context().fetchCount(FetchDescriptor<Trip>()) == 1)
     }
 }

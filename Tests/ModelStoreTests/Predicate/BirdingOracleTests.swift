@@ -63,14 +63,14 @@ enum BirdingDataSet {
 }
 
 @Suite struct BirdingOracleTests {
-    let oracle: OracleStore
-    var context: ModelContext { oracle.context }
-
-    init() throws {
-        oracle = try OracleStore(Birding.schema) { try BirdingDataSet.populate($0) }
+    /// A store of `kind` holding the Birding data set.
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, Birding.schema) { try BirdingDataSet.populate($0) }
     }
 
-    @Test func speciesPredicates() throws {
+    @Test(arguments: StoreKind.persistent) func speciesPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let spotted = Pattern.spotted
         let some = try #require(try context.fetch(FetchDescriptor<Species>(sortBy: [SortDescriptor(\.id)])).dropFirst(7).first)
         let primary = some.plumage.primary
@@ -101,7 +101,9 @@ enum BirdingDataSet {
         try Oracle.check(cases, in: context, describe: { "\($0.id) \($0.plumage)" })
     }
 
-    @Test func sightingPredicates() throws {
+    @Test(arguments: StoreKind.persistent) func sightingPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let cutoff = BirdingDataSet.cutoff
         let unknown = Conditions()
         let someID = try #require(try context.fetch(FetchDescriptor<Sighting>()).dropFirst(30).first).id
@@ -142,7 +144,9 @@ enum BirdingDataSet {
         try Oracle.check(guided, in: context, describe: { "\($0.id) \($0.meetingPoint)" })
     }
 
-    @Test func speciesSorts() throws {
+    @Test(arguments: StoreKind.persistent) func speciesSorts(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let keys: [SortKey<Species>] = [
             .value("plumage.primary.red", \.plumage.primary.red), .value("plumage.primary.green", \.plumage.primary.green),
             .optional("plumage.secondary?.red", \.plumage.secondary?.red), .optional("plumage.secondary?.blue", \.plumage.secondary?.blue),
@@ -156,7 +160,9 @@ enum BirdingDataSet {
         #expect(tied > 30, "the data set must give the sorts ties to break")
     }
 
-    @Test func sightingSorts() throws {
+    @Test(arguments: StoreKind.persistent) func sightingSorts(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let keys: [SortKey<Sighting>] = [
             .optional("location?.latitude", \.location?.latitude), .optionalString("location?.placeName", \.location?.placeName),
             .optional("conditions?.visibility", \.conditions?.visibility), .optional("conditions?.temperature", \.conditions?.temperature),

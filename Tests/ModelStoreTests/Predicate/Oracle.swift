@@ -41,16 +41,16 @@ enum Oracle {
     }
 }
 
-/// A store file filled by `populate`, and a fresh context on it: every model the oracle
+/// A store of one kind filled by `populate`, and a fresh context on it: every model the oracle
 /// compares is read back from the store.
-struct OracleStore {
-    let store: TemporaryStore
+final class OracleStore {
+    let store: TestStore
     let container: ModelContainer
     let context: ModelContext
 
-    init(_ schema: Schema, populate: (ModelContext) throws -> Void) throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: schema, configurations: store.configuration)
+    init(_ kind: StoreKind, _ schema: Schema, populate: (ModelContext) throws -> Void) throws {
+        store = try TestStore(kind)
+        container = try store.container(for: schema)
         try populate(ModelContext(container))
         context = ModelContext(container)
     }

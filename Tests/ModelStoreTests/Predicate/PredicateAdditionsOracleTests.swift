@@ -6,14 +6,14 @@ import Testing
 /// `count` over to-many relationships and arrays, `max()` / `min()` over arrays, and a captured
 /// predicate's `evaluate`.
 @Suite struct TripsPredicateAdditionsOracleTests {
-    let oracle: OracleStore
-    var context: ModelContext { oracle.context }
-
-    init() throws {
-        oracle = try OracleStore(TripStore.schema) { try TripsDataSet.populate($0) }
+    /// The test's store, filled with the data set.
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, TripStore.schema) { try TripsDataSet.populate($0) }
     }
 
-    @Test func identifierPredicates() throws {
+    @Test(arguments: StoreKind.allCases) func identifierPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let trips = try context.fetch(FetchDescriptor<Trip>())
         let business = try #require(trips.first { $0 is BusinessTrip })
         let plain = try #require(trips.first { type(of: $0) == Trip.self })
@@ -64,7 +64,9 @@ import Testing
         try Oracle.check(stays, in: context, describe: { "\($0.persistentModelID) \($0.name.debugDescription)" })
     }
 
-    @Test func caseInsensitiveCompareAndAggregates() throws {
+    @Test(arguments: StoreKind.allCases) func caseInsensitiveCompareAndAggregates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let same = ComparisonResult.orderedSame
         let ascending = ComparisonResult.orderedAscending
         let descending = ComparisonResult.orderedDescending
@@ -111,7 +113,9 @@ import Testing
         try Oracle.check(plans, in: context, describe: { "\($0.persistentModelID) \($0.title.debugDescription) \($0.days)" })
     }
 
-    @Test func capturedPredicateEvaluate() throws {
+    @Test(arguments: StoreKind.allCases) func capturedPredicateEvaluate(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         // `#Predicate` on Linux cannot write `other.evaluate($0)` (see PredicateEvaluate.swift), so
         // the expression Apple's macro would build is built by hand and translated directly.
         let schema = TripStore.schema
@@ -133,10 +137,10 @@ import Testing
                                                          rhs: PredicateExpressions.Value(OracleValues.cutoff), op: .lessThan))),
             ]
             for (form, expression) in expressions {
-                var translation = TranslationContext(schema: schema)
+                var translation = TranslationContext(schema: schema, dialect: context.container.driver.dialect)
                 translation.variables[variable.key] = .model(.row(of: entity, alias: entity.tableName))
-                let condition = try translation.scalar(expression)
-                let rows = try context.connection().rows(#"SELECT "$pk" FROM "Trip" WHERE "# + condition.fragment.sql, condition.fragment.bindings)
+                let condition = try translation.condition(expression)
+                let rows = try context.connection().rows(#"SELECT "$pk" FROM "Trip" WHERE "# + condition.sql, condition.bindings)
                 let got = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { return key } else { return nil } })
                 let want = Set(try all.filter { try expression.evaluate(PredicateBindings((variable, $0))) }.map { $0.persistentModelID.rowID! })
                 #expect(got == want, "\(form) of \(name): SQL \(got.count) rows, evaluate \(want.count)")
@@ -147,14 +151,14 @@ import Testing
 }
 
 @Suite struct ShopPredicateAdditionsOracleTests {
-    let oracle: OracleStore
-    var context: ModelContext { oracle.context }
-
-    init() throws {
-        oracle = try OracleStore(Shop.schema) { try ShopDataSet.populate($0) }
+    /// The test's store, filled with the data set.
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, Shop.schema) { try ShopDataSet.populate($0) }
     }
 
-    @Test func shopAdditions() throws {
+    @Test(arguments: StoreKind.allCases) func shopAdditions(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let same = ComparisonResult.orderedSame
         let products = try context.fetch(FetchDescriptor<Product>())
         let digitalID = try #require(products.first { $0 is DigitalProduct }).persistentModelID
@@ -195,14 +199,14 @@ import Testing
 }
 
 @Suite struct AllTypesPredicateAdditionsOracleTests {
-    let oracle: OracleStore
-    var context: ModelContext { oracle.context }
-
-    init() throws {
-        oracle = try OracleStore(SpecAllTypesStore.schema) { try SortAllTypesDataSet.populate($0) }
+    /// The test's store, filled with the data set.
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, SpecAllTypesStore.schema) { try SortAllTypesDataSet.populate($0) }
     }
 
-    @Test func arrayAggregatesOfEveryOrderedElementType() throws {
+    @Test(arguments: StoreKind.allCases) func arrayAggregatesOfEveryOrderedElementType(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let day = Day.at(1)
         let minusNine = -9
         var cases: [OracleCase<SpecEverything>] = []
@@ -217,7 +221,9 @@ import Testing
         try Oracle.check(cases, in: context, describe: { "\($0.persistentModelID) \($0.ints) \($0.strings) \($0.doubles)" })
     }
 
-    @Test func arrayElementsWithoutSQLEquivalentAreNamed() throws {
+    @Test(arguments: StoreKind.allCases) func arrayElementsWithoutSQLEquivalentAreNamed(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let someUUID = UUID()
         let cases: [(Predicate<SpecEverything>, String)] = [
             (#Predicate<SpecEverything> { $0.floats.max() == 0.5 }, "max() over [Float]"),

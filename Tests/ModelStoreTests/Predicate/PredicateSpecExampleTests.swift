@@ -4,9 +4,9 @@ import Testing
 
 /// SPEC §5's predicate examples, and the error for an expression outside the supported set.
 @Suite struct PredicateSpecExampleTests {
-    private func makeStore() throws -> (ModelContainer, ModelContext) {
-        let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        let context = ModelContext(container)
+    private func makeStore(_ kind: StoreKind) throws -> StoreFixture {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let context = fixture.context
         context.insert(BusinessTrip(name: "Offsite", startDate: Day.at(3), endDate: Day.at(5), company: "Acme"))
         context.insert(PersonalTrip(name: "Beach", startDate: Day.at(1), endDate: Day.at(9), reason: .vacation))
         context.insert(PersonalTrip(name: "Grandma", startDate: Day.at(4), endDate: Day.at(6), reason: .family))
@@ -15,18 +15,20 @@ import Testing
         hotel.trip = try #require(context.insertedModelsArray.first as? Trip)
         context.insert(hotel)
         try context.save()
-        return (container, context)
+        return fixture
     }
 
-    @Test func subclassTest() throws {
-        let (_, context) = try makeStore()
+    @Test(arguments: StoreKind.allCases) func subclassTest(_ kind: StoreKind) throws {
+        let fixture = try makeStore(kind)
+        let context = fixture.context
         let business = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0 is BusinessTrip }))
         #expect(business.map(\.name) == ["Offsite"])
         #expect(business.allSatisfy { $0 is BusinessTrip })
     }
 
-    @Test func conditionalCastWithIfLet() throws {
-        let (_, context) = try makeStore()
+    @Test(arguments: StoreKind.allCases) func conditionalCastWithIfLet(_ kind: StoreKind) throws {
+        let fixture = try makeStore(kind)
+        let context = fixture.context
         let wanted = PersonalTrip.Reason.vacation
         let vacation = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { trip in
             if let personal = trip as? PersonalTrip { personal.reason == wanted } else { false }
@@ -34,8 +36,9 @@ import Testing
         #expect(vacation.map(\.name) == ["Beach"])
     }
 
-    @Test func batchDeleteWithPredicate() throws {
-        let (_, context) = try makeStore()
+    @Test(arguments: StoreKind.allCases) func batchDeleteWithPredicate(_ kind: StoreKind) throws {
+        let fixture = try makeStore(kind)
+        let context = fixture.context
         let cutoff = Day.at(5)
         try context.delete(model: Trip.self, where: #Predicate { $0.endDate < cutoff })
         try context.save()
@@ -43,8 +46,9 @@ import Testing
         #expect(left.map(\.name) == ["Beach", "Grandma", "Offsite"])
     }
 
-    @Test func toOneKeyPathAndCount() throws {
-        let (_, context) = try makeStore()
+    @Test(arguments: StoreKind.allCases) func toOneKeyPathAndCount(_ kind: StoreKind) throws {
+        let fixture = try makeStore(kind)
+        let context = fixture.context
         let count = try context.fetchCount(FetchDescriptor<Accommodation>(predicate: #Predicate { $0.trip?.name == "Offsite" }))
         #expect(count == 1)
         let none = try context.fetchCount(FetchDescriptor<Accommodation>(predicate: #Predicate { $0.trip == nil }))
@@ -53,14 +57,16 @@ import Testing
         #expect(withStay.map(\.name) == ["Offsite"])
     }
 
-    @Test func predicateOnASubclassFetch() throws {
-        let (_, context) = try makeStore()
+    @Test(arguments: StoreKind.allCases) func predicateOnASubclassFetch(_ kind: StoreKind) throws {
+        let fixture = try makeStore(kind)
+        let context = fixture.context
         let trips = try context.fetch(FetchDescriptor<PersonalTrip>(predicate: #Predicate { $0.name.starts(with: "G") }))
         #expect(trips.map(\.name) == ["Grandma"])
     }
 
-    @Test func filteringHappensInSQL() throws {
-        let (container, _) = try makeStore()
+    @Test(arguments: StoreKind.allCases) func filteringHappensInSQL(_ kind: StoreKind) throws {
+        let fixture = try makeStore(kind)
+        let container = fixture.container
         let context = ModelContext(container)
         let found = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name.contains("ea") }))
         #expect(found.map(\.name) == ["Beach"])
@@ -68,8 +74,9 @@ import Testing
         #expect(context.registered.map(\.count).reduce(0, +) == 1)
     }
 
-    @Test func unsupportedExpressionIsNamed() throws {
-        let (_, context) = try makeStore()
+    @Test(arguments: StoreKind.allCases) func unsupportedExpressionIsNamed(_ kind: StoreKind) throws {
+        let fixture = try makeStore(kind)
+        let context = fixture.context
         let predicate = #Predicate<PersonalTrip> { $0.companions[0] == "Ann" }
         #expect {
             _ = try context.fetch(FetchDescriptor<PersonalTrip>(predicate: predicate))
@@ -78,9 +85,9 @@ import Testing
         }
     }
 
-    @Test func otherUnsupportedExpressionsAreNamed() throws {
-        let container = try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        let context = ModelContext(container)
+    @Test(arguments: StoreKind.allCases) func otherUnsupportedExpressionsAreNamed(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, Shop.schema)
+        let context = fixture.context
         let cases: [(Predicate<Product>, String)] = [
             (#Predicate<Product> { $0.barcode! > 3 }, "PredicateExpressions.ForcedUnwrap"),
             (#Predicate<Product> { ($0 as! DigitalProduct).fileSize > 3 }, "PredicateExpressions.ForceCast"),
@@ -93,9 +100,9 @@ import Testing
         }
     }
 
-    @Test func transientOrUnknownKeyPathIsNamed() throws {
-        let container = try ModelContainer(for: Shop.schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        let context = ModelContext(container)
+    @Test(arguments: StoreKind.allCases) func transientOrUnknownKeyPathIsNamed(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, Shop.schema)
+        let context = fixture.context
         #expect {
             _ = try context.fetch(FetchDescriptor<Product>(predicate: #Predicate { $0.isSelected }))
         } throws: { error in

@@ -5,17 +5,14 @@ import Testing
 /// The oracle over the Shop sample: every attribute type, many-to-many, self relationships,
 /// keyword names, negative numbers, Decimal text, Float, optional values.
 @Suite struct ShopOracleTests {
-    let store: TemporaryStore
-    let context: ModelContext
-
-    init() throws {
-        store = try TemporaryStore()
-        let container = try ModelContainer(for: Shop.schema, configurations: store.configuration)
-        try ShopDataSet.populate(ModelContext(container))
-        context = ModelContext(container)
+    /// The test's store, filled with the data set.
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, Shop.schema) { try ShopDataSet.populate($0) }
     }
 
-    @Test func productPredicates() throws {
+    @Test(arguments: StoreKind.allCases) func productPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let posix = Locale(identifier: "en_US_POSIX")
         let ten = Decimal(string: "10", locale: posix)!
         let cheap = Decimal(string: "9.995", locale: posix)!
@@ -73,7 +70,9 @@ import Testing
         try Oracle.check(cases, in: context, describe: { "\($0.persistentModelID) \($0.sku)" })
     }
 
-    @Test func categoryCustomerOrderPredicates() throws {
+    @Test(arguments: StoreKind.allCases) func categoryCustomerOrderPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         var categories: [OracleCase<Category>] = []
         categories.append(.init(name: "parent == nil", predicate: #Predicate<Category> { $0.parent == nil }))
         categories.append(.init(name: "children.isEmpty", predicate: #Predicate<Category> { $0.children.isEmpty }))

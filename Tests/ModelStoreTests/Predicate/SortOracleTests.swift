@@ -5,14 +5,14 @@ import Testing
 /// The sort oracle over generated descriptor lists: the fetched order against Foundation's
 /// `sorted(using:)` on the same models, element for element, with limits and offsets.
 @Suite struct TripsSortOracleTests {
-    let oracle: OracleStore
-    var context: ModelContext { oracle.context }
-
-    init() throws {
-        oracle = try OracleStore(TripStore.schema) { try SortTripsDataSet.populate($0) }
+    /// The test's store, filled with the data set.
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, TripStore.schema) { try SortTripsDataSet.populate($0) }
     }
 
-    @Test func tripSorts() throws {
+    @Test(arguments: StoreKind.persistent) func tripSorts(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let keys: [SortKey<Trip>] = [
             .string("name", \.name), .value("startDate", \.startDate), .value("endDate", \.endDate),
             .value("identifier", \.identifier),
@@ -26,7 +26,9 @@ import Testing
         #expect(tied > 100, "the data set must give the sorts ties to break")
     }
 
-    @Test func subclassSorts() throws {
+    @Test(arguments: StoreKind.persistent) func subclassSorts(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let keys: [SortKey<BusinessTrip>] = [
             .string("name", \.name), .string("company", \.company), .optionalString("expenseReport", \.expenseReport),
             .optionalString("meetingAgenda", \.meetingAgenda), .value("startDate", \.startDate),
@@ -37,7 +39,9 @@ import Testing
         try SortOracle.check(personal, in: context, describe: { "\($0.persistentModelID) \($0.name.debugDescription)" })
     }
 
-    @Test func toOneSorts() throws {
+    @Test(arguments: StoreKind.persistent) func toOneSorts(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let keys: [SortKey<Accommodation>] = [
             .string("name", \.name), .optionalString("trip?.name", \.trip?.name), .optional("trip?.startDate", \.trip?.startDate),
             .optional("trip?.identifier", \.trip?.identifier), .optional("trip?.endDate", \.trip?.endDate),
@@ -55,14 +59,14 @@ import Testing
 }
 
 @Suite struct ShopSortOracleTests {
-    let oracle: OracleStore
-    var context: ModelContext { oracle.context }
-
-    init() throws {
-        oracle = try OracleStore(Shop.schema) { try ShopDataSet.populate($0) }
+    /// The test's store, filled with the data set.
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, Shop.schema) { try ShopDataSet.populate($0) }
     }
 
-    @Test func productSorts() throws {
+    @Test(arguments: StoreKind.persistent) func productSorts(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let keys: [SortKey<Product>] = [
             .string("name", \.name), .string("sku", \.sku), .value("price", \.price), .value("weight", \.weight),
             .optional("rating", \.rating), .value("stock", \.stock), .value("shelf", \.shelf), .optional("barcode", \.barcode),
@@ -77,7 +81,9 @@ import Testing
         try SortOracle.check(digital, in: context, describe: { "\($0.persistentModelID) \($0.fileSize)" })
     }
 
-    @Test func orderAndCategorySorts() throws {
+    @Test(arguments: StoreKind.persistent) func orderAndCategorySorts(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let keys: [SortKey<Order>] = [
             .value("number", \.number), .string("group", \.group), .value("placedAt", \.placedAt), .value("quantity", \.quantity),
             .value("discount", \.discount), .value("points", \.points), .optionalString("note", \.note),
@@ -93,14 +99,14 @@ import Testing
 }
 
 @Suite struct AllTypesSortOracleTests {
-    let oracle: OracleStore
-    var context: ModelContext { oracle.context }
-
-    init() throws {
-        oracle = try OracleStore(SpecAllTypesStore.schema) { try SortAllTypesDataSet.populate($0) }
+    /// The test's store, filled with the data set.
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, SpecAllTypesStore.schema) { try SortAllTypesDataSet.populate($0) }
     }
 
-    @Test func everyComparableTypeSorts() throws {
+    @Test(arguments: StoreKind.persistent) func everyComparableTypeSorts(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let keys: [SortKey<SpecEverything>] = [
             .value("int", \.int), .value("int8", \.int8), .value("int16", \.int16), .value("int32", \.int32), .value("int64", \.int64),
             .value("uint8", \.uint8), .value("uint16", \.uint16), .value("uint32", \.uint32), .value("double", \.double),

@@ -4,46 +4,48 @@ import Testing
 
 /// Foundation's sort rules one by one (what docs/Predicates.md states), each on a small store.
 @Suite struct SortTests {
-    let store: TemporaryStore
-    let container: ModelContainer
-    let context: ModelContext
-
-    init() throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
-        context = ModelContext(container)
+    /// The test's store, with a container on it and a context.
+    static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(kind, TripStore.schema)
     }
 
-    private func trips(_ names: [String]) throws {
+    private func trips(_ fixture: StoreFixture, _ names: [String]) throws {
+        let context = fixture.context
         for name in names { context.insert(Trip(name: name, startDate: Day.at(0), endDate: Day.at(1))) }
         try context.save()
     }
 
-    private func names(_ sortBy: [SortDescriptor<Trip>]) throws -> [String] {
-        try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: sortBy)).map(\.name)
+    private func names(_ fixture: StoreFixture, _ sortBy: [SortDescriptor<Trip>]) throws -> [String] {
+        try ModelContext(fixture.container).fetch(FetchDescriptor<Trip>(sortBy: sortBy)).map(\.name)
     }
 
-    @Test func aStringSortIsSwiftsOrderOnLinux() throws {
+    @Test(arguments: StoreKind.allCases) func aStringSortIsSwiftsOrderOnLinux(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
         // swift-foundation 6.3.1 has no `.localizedStandard` outside Apple platforms: there,
         // `SortDescriptor(\.name)` is `Comparable`'s `<`, and `.lexical` is the same order.
-        try trips(["backyard 10", "Backyard 9", "item2", "Item10", "Backyard 10", "backyard 9"])
+        try trips(fixture, ["backyard 10", "Backyard 9", "item2", "Item10", "Backyard 10", "backyard 9"])
         let expected = ["Backyard 10", "Backyard 9", "Item10", "backyard 10", "backyard 9", "item2"]
-        #expect(try names([SortDescriptor(\.name)]) == expected)
-        #expect(try names([SortDescriptor(\.name, comparator: .lexical)]) == expected)
-        #expect(try names([SortDescriptor(\.name, order: .reverse)]) == expected.reversed())
+        #expect(try names(fixture, [SortDescriptor(\.name)]) == expected)
+        #expect(try names(fixture, [SortDescriptor(\.name, comparator: .lexical)]) == expected)
+        #expect(try names(fixture, [SortDescriptor(\.name, order: .reverse)]) == expected.reversed())
     }
 
-    @Test func stringsCompareAsSwiftNotAsBytesAndTiesKeepStoreOrder() throws {
+    @Test(arguments: StoreKind.allCases) func stringsCompareAsSwiftNotAsBytesAndTiesKeepStoreOrder(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         // Rows 1…7. "e" + COMBINING ACUTE is "é", which Swift orders after "f" (its bytes order
         // before); KELVIN SIGN is "K". Canonically equal names tie, and ties keep store order.
-        try trips(["f", "e\u{301}", "é", "e", "\u{212A}", "K", "L"])
+        try trips(fixture, ["f", "e\u{301}", "é", "e", "\u{212A}", "K", "L"])
         let rows = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map { $0.persistentModelID.rowID! }
         #expect(rows == [5, 6, 7, 4, 1, 2, 3])
         let reversed = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, order: .reverse)])).map { $0.persistentModelID.rowID! }
         #expect(reversed == [2, 3, 1, 4, 7, 5, 6])
     }
 
-    @Test func nilSortsFirstForwardAndLastInReverse() throws {
+    @Test(arguments: StoreKind.allCases) func nilSortsFirstForwardAndLastInReverse(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        let context = fixture.context
         for (index, report) in ["b", nil, "a", nil].enumerated() {
             let trip = BusinessTrip(name: "\(index)", startDate: Day.at(0), endDate: Day.at(1), company: "c")
             trip.expenseReport = report
@@ -59,19 +61,24 @@ import Testing
         #expect(try order(SortDescriptor(\.expenseReport, comparator: .lexical, order: .reverse)) == ["0", "2", "1", "3"])
     }
 
-    @Test func anOrderChangedAfterInitIsIgnoredAsFoundationIgnoresIt() throws {
+    @Test(arguments: StoreKind.allCases) func anOrderChangedAfterInitIsIgnoredAsFoundationIgnoresIt(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
         // `SortDescriptor.order` is a stored property; Foundation's comparison keeps the order
         // the descriptor was made with (for a `String?` with a comparator, nils follow `order`).
-        try trips(["b", "a", "c"])
+        try trips(fixture, ["b", "a", "c"])
         var descriptor = SortDescriptor(\Trip.name)
         descriptor.order = .reverse
         #expect(descriptor.order == .reverse)
         let models = try ModelContext(container).fetch(FetchDescriptor<Trip>())
         #expect(models.sorted(using: descriptor).map(\.name) == ["a", "b", "c"])
-        #expect(try names([descriptor]) == ["a", "b", "c"])
+        #expect(try names(fixture, [descriptor]) == ["a", "b", "c"])
     }
 
-    @Test func toOneKeyPathsSortThroughTheRelationship() throws {
+    @Test(arguments: StoreKind.allCases) func toOneKeyPathsSortThroughTheRelationship(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        let context = fixture.context
         let beach = Trip(name: "Beach", startDate: Day.at(0), endDate: Day.at(1))
         let alps = Trip(name: "alps", startDate: Day.at(0), endDate: Day.at(1))
         for (name, trip) in [("tent", beach), ("hut", alps), ("none", nil), ("hotel", beach)] as [(String, Trip?)] {
@@ -85,8 +92,10 @@ import Testing
         #expect(stays.map(\.name) == ["none", "hotel", "tent", "hut"])
     }
 
-    @Test func sortsWithoutSQLEquivalentAreNamed() throws {
-        try trips(["a"])
+    @Test(arguments: StoreKind.allCases) func sortsWithoutSQLEquivalentAreNamed(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
+        try trips(fixture, ["a"])
         let cases: [(() throws -> Void, String)] = [
             ({ _ = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name.count)])) }, "sort by \\Trip."),
             ({ _ = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.accommodations.count)])) }, "sort by \\Trip."),
@@ -99,7 +108,9 @@ import Testing
         }
     }
 
-    @Test func aComparableConformanceTheAppWroteIsNamed() throws {
+    @Test(arguments: StoreKind.allCases) func aComparableConformanceTheAppWroteIsNamed(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
         // Generated enums are not Comparable; one an app makes Comparable orders by its own code.
         context.insert(PersonalTrip(name: "a", startDate: Day.at(0), endDate: Day.at(1), reason: .family))
         try context.save()
@@ -109,17 +120,24 @@ import Testing
     }
 
     @Test func sortsOfNonStringValuesUseNoCollation() throws {
-        // A sort on numbers or dates stays SQLite's own comparison (an index can serve it);
-        // strings and decimals get the collation that compares them as Swift does.
+        // A sort on numbers or dates stays the store's own comparison (an index can serve it);
+        // strings and decimals get the collation (SQLite) or expression (PostgreSQL) that
+        // compares them as Swift does.
         let schema = TripStore.schema
         let trip = try #require(schema.entity(for: Trip.self))
         let stay = try #require(schema.entity(for: Accommodation.self))
-        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.startDate, order: .reverse)], entity: trip, schema: schema).sql
+        let sqlite = SQLiteDialect()
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.startDate, order: .reverse)], entity: trip, schema: schema, dialect: sqlite).sql
                 == #" ORDER BY "Trip"."startDate" DESC, "Trip"."$pk" ASC"#)
-        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name)], entity: trip, schema: schema).sql
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name)], entity: trip, schema: schema, dialect: sqlite).sql
                 == #" ORDER BY "Trip"."name" COLLATE MODELSTORE_SWIFT ASC, "Trip"."$pk" ASC"#)
-        #expect(try SortSQL.orderBy([SortDescriptor(\Accommodation.trip?.startDate)], entity: stay, schema: schema).sql
+        #expect(try SortSQL.orderBy([SortDescriptor(\Accommodation.trip?.startDate)], entity: stay, schema: schema, dialect: sqlite).sql
                 == #" ORDER BY (SELECT "$p1"."startDate" FROM "Trip" AS "$p1" WHERE "$p1"."$pk" = "Accommodation"."trip") ASC NULLS FIRST, "Accommodation"."$pk" ASC"#)
+        let postgres = PostgresDialect()
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.startDate, order: .reverse)], entity: trip, schema: schema, dialect: postgres).sql
+                == #" ORDER BY "Trip"."startDate" DESC, "Trip"."$pk" ASC"#)
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name)], entity: trip, schema: schema, dialect: postgres).sql
+                == #" ORDER BY normalize("Trip"."name", NFC) COLLATE "C" ASC, "Trip"."$pk" ASC"#)
     }
 }
 
@@ -167,8 +185,8 @@ import Testing
                 #expect(Int32(lexical) == PredicateFunctions.compare(left, right), "\(left.debugDescription) vs \(right.debugDescription)")
             }
         }
-        #expect(PredicateFunctions.collation(for: .lexical) == "MODELSTORE_LEXICAL")
-        #expect(PredicateFunctions.collation(for: String.StandardComparator(.lexical, order: .reverse)) == "MODELSTORE_LEXICAL")
+        #expect(PredicateFunctions.comparatorCollation(for: .lexical)?.name == "MODELSTORE_LEXICAL")
+        #expect(PredicateFunctions.comparatorCollation(for: String.StandardComparator(.lexical, order: .reverse))?.name == "MODELSTORE_LEXICAL")
     }
 }
 

@@ -4,20 +4,16 @@ import Testing
 
 /// The oracle over the Trips hierarchy: SQL results against `Predicate.evaluate`.
 @Suite struct TripsOracleTests {
-    let store: TemporaryStore
-    let context: ModelContext
-
-    init() throws {
-        store = try TemporaryStore()
-        let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
-        try TripsDataSet.populate(ModelContext(container))
-        // A fresh context: every model is read back from the store.
-        context = ModelContext(container)
+    /// The test's store, filled with the data set (a fresh context: every model is read back from the store).
+    static func oracle(_ kind: StoreKind) throws -> OracleStore {
+        try OracleStore(kind, TripStore.schema) { try TripsDataSet.populate($0) }
     }
 
     static func describe(_ trip: Trip) -> String { "\(trip.persistentModelID) \(type(of: trip)) \(trip.name.debugDescription)" }
 
-    @Test func tripPredicates() throws {
+    @Test(arguments: StoreKind.allCases) func tripPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let cutoff = OracleValues.cutoff
         let wanted = PersonalTrip.Reason.vacation
         let family = PersonalTrip.Reason.family
@@ -99,7 +95,9 @@ import Testing
         #expect(checked >= 45)
     }
 
-    @Test func subclassFetchPredicates() throws {
+    @Test(arguments: StoreKind.allCases) func subclassFetchPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         var cases: [OracleCase<BusinessTrip>] = []
         cases.append(.init(name: "business name == Beach", predicate: #Predicate<BusinessTrip> { $0.name == "Beach" }))
         cases.append(.init(name: "business expenseReport != nil", predicate: #Predicate<BusinessTrip> { $0.expenseReport != nil }))
@@ -108,7 +106,9 @@ import Testing
         try Oracle.check(cases, in: context, describe: { Self.describe($0) })
     }
 
-    @Test func accommodationPredicates() throws {
+    @Test(arguments: StoreKind.allCases) func accommodationPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         let family = PersonalTrip.Reason.family
         let cutoff = OracleValues.cutoff
         var cases: [OracleCase<Accommodation>] = []
@@ -138,7 +138,9 @@ import Testing
         try Oracle.check(cases, in: context, describe: { "\($0.persistentModelID) \($0.name.debugDescription)" })
     }
 
-    @Test func itineraryPredicates() throws {
+    @Test(arguments: StoreKind.allCases) func itineraryPredicates(_ kind: StoreKind) throws {
+        let oracle = try Self.oracle(kind)
+        let context = oracle.context
         var cases: [OracleCase<Itinerary>] = []
         cases.append(.init(name: "days.isEmpty", predicate: #Predicate<Itinerary> { $0.days.isEmpty }))
         cases.append(.init(name: "days.contains(swim)", predicate: #Predicate<Itinerary> { $0.days.contains("swim") }))

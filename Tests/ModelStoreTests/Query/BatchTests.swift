@@ -5,14 +5,8 @@ import Testing
 /// `enumerate(_:batchSize:allowEscapingMutations:_:)` and `fetch(_:batchSize:)`: the same models
 /// as `fetch`, in the same order, read a batch at a time, and let go of after their batch.
 @Suite struct BatchTests {
-    let store: QueryStore
-
-    init() throws {
-        store = try QueryStore(TripStore.schema)
-    }
-
     /// `count` trips named "trip 0000"… in key order, of the three classes in turn.
-    func seed(_ count: Int) throws {
+    func seed(_ store: QueryStore, _ count: Int) throws {
         let context = store.context()
         for index in 0..<count {
             let name = String(format: "trip %04d", index)
@@ -31,8 +25,9 @@ import Testing
         return seen
     }
 
-    @Test func enumerateGivesWhatFetchGivesInOrder() throws {
-        try seed(50)
+    @Test(arguments: StoreKind.allCases) func enumerateGivesWhatFetchGivesInOrder(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 50)
         let context = store.context()
         var descriptors: [FetchDescriptor<Trip>] = [
             FetchDescriptor(),
@@ -58,8 +53,9 @@ import Testing
         #expect(business.count == 17 && business.allSatisfy { $0.company == "Acme" })
     }
 
-    @Test func enumerateSeesPendingChanges() throws {
-        try seed(30)
+    @Test(arguments: StoreKind.allCases) func enumerateSeesPendingChanges(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 30)
         let context = store.context()
         let trips = try context.fetch(FetchDescriptor<Trip>())
         trips[3].name = "a first"
@@ -76,8 +72,9 @@ import Testing
         #expect(storedOnly.count == 30 && storedOnly.contains { $0 === trips[4] })
     }
 
-    @Test func enumerateReleasesTheModelsOfFinishedBatches() throws {
-        try seed(2_000)
+    @Test(arguments: StoreKind.allCases) func enumerateReleasesTheModelsOfFinishedBatches(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 2_000)
         let context = store.context()
         let held = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "trip 1500" }))[0]
         var most = 0
@@ -100,8 +97,9 @@ import Testing
         #expect(most <= 101)
     }
 
-    @Test func mutationsMustBeSavedUnlessAllowedToEscape() throws {
-        try seed(20)
+    @Test(arguments: StoreKind.allCases) func mutationsMustBeSavedUnlessAllowedToEscape(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 20)
         let context = store.context()
         #expect(throws: ModelStoreError.escapingMutations) {
             try context.enumerate(FetchDescriptor<Trip>(), batchSize: 5) { trip in trip.name += "!" }
@@ -128,8 +126,9 @@ import Testing
         #expect(names.allSatisfy { $0.contains("?") })
     }
 
-    @Test func deletingInsideTheBlockDoesNotEndTheEnumeration() throws {
-        try seed(40)
+    @Test(arguments: StoreKind.allCases) func deletingInsideTheBlockDoesNotEndTheEnumeration(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 40)
         let context = store.context()
         var seen: [String] = []
         try context.enumerate(FetchDescriptor<Trip>(), batchSize: 6, allowEscapingMutations: true) { trip in
@@ -145,8 +144,9 @@ import Testing
         #expect(context.deletedModelsArray.count == 6 + 17)
     }
 
-    @Test func swiftDataSpellingsAndBadBatchSizes() throws {
-        try seed(3)
+    @Test(arguments: StoreKind.allCases) func swiftDataSpellingsAndBadBatchSizes(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 3)
         let context = store.context()
         var names: [String] = []
         try context.enumerate(FetchDescriptor<Trip>(), batchSize: 2, block: { names.append($0.name) })
@@ -159,8 +159,9 @@ import Testing
 
     // MARK: fetch(_:batchSize:)
 
-    @Test func aBatchedFetchIsTheFetchReadABatchAtATime() throws {
-        try seed(95)
+    @Test(arguments: StoreKind.allCases) func aBatchedFetchIsTheFetchReadABatchAtATime(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 95)
         let context = store.context()
         let descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.endDate, order: .reverse)])
         let results = try context.fetch(descriptor, batchSize: 10)
@@ -178,8 +179,9 @@ import Testing
         #expect(results[40..<43].map(\.name) == Array(expected[40..<43]))
     }
 
-    @Test func aBatchedFetchHoldsPendingChangesOfItsMoment() throws {
-        try seed(12)
+    @Test(arguments: StoreKind.allCases) func aBatchedFetchHoldsPendingChangesOfItsMoment(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 12)
         let context = store.context()
         let new = Trip(name: "trip 0005a", startDate: Day.at(0), endDate: Day.at(0))
         context.insert(new)

@@ -5,15 +5,10 @@ import Testing
 /// `includePendingChanges`: fetches, counts, identifiers and batch deletes see the context's
 /// unsaved inserts, changes and deletions, filtered and ordered as stored rows are.
 @Suite struct PendingChangesTests {
-    let store: QueryStore
-
-    init() throws {
-        store = try QueryStore(TripStore.schema)
-    }
-
     /// The story of issue #13: data-generation code (as in Apple's samples) inserts models, then
     /// fetches them to relate others before anything is saved.
-    @Test func dataGenerationFindsWhatItInsertedBeforeSaving() throws {
+    @Test(arguments: StoreKind.allCases) func dataGenerationFindsWhatItInsertedBeforeSaving(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         for (index, name) in ["Tokyo", "Paris", "Lima"].enumerated() {
             context.insert(Trip(name: name, startDate: Day.at(index), endDate: Day.at(index + 3)))
@@ -34,7 +29,8 @@ import Testing
         #expect(try check.fetch(FetchDescriptor<Accommodation>(sortBy: [SortDescriptor(\.name)])).map { $0.trip?.name } == ["Paris", "Paris"])
     }
 
-    @Test func insertedModelsAreFilteredAndOrderedAmongStoredRows() throws {
+    @Test(arguments: StoreKind.allCases) func insertedModelsAreFilteredAndOrderedAmongStoredRows(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         try seedTrips(context, names: ["b", "d", "c"])
         let a = Trip(name: "a", startDate: Day.at(9), endDate: Day.at(9))
@@ -52,7 +48,8 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.name < "d" })) == 4)
     }
 
-    @Test func changedModelsAreJudgedOnTheirValuesInMemory() throws {
+    @Test(arguments: StoreKind.allCases) func changedModelsAreJudgedOnTheirValuesInMemory(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         let trips = try seedTrips(context, names: ["a", "b", "c"])
         trips[1].name = "z"        // no longer matches
@@ -63,7 +60,8 @@ import Testing
         #expect(try context.fetchIdentifiers(descriptor) == [trips[2].persistentModelID, trips[0].persistentModelID])
     }
 
-    @Test func deletedModelsAreLeftOut() throws {
+    @Test(arguments: StoreKind.allCases) func deletedModelsAreLeftOut(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         let trips = try seedTrips(context, names: ["a", "b", "c"])
         context.delete(trips[0])
@@ -75,7 +73,8 @@ import Testing
         #expect(try context.fetchIdentifiers(FetchDescriptor<Trip>()).count == 2)
     }
 
-    @Test func limitAndOffsetApplyToTheMergedResult() throws {
+    @Test(arguments: StoreKind.allCases) func limitAndOffsetApplyToTheMergedResult(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         try seedTrips(context, names: ["b", "d", "f", "h"])
         for name in ["a", "e", "i"] { context.insert(Trip(name: name, startDate: Day.at(0), endDate: Day.at(0))) }
@@ -90,7 +89,8 @@ import Testing
         #expect(try context.fetchIdentifiers(descriptor).count == 2)
     }
 
-    @Test func withoutPendingChangesTheStoreAnswers() throws {
+    @Test(arguments: StoreKind.allCases) func withoutPendingChangesTheStoreAnswers(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         let trips = try seedTrips(context, names: ["a", "b", "c"])
         trips[0].name = "z"
@@ -106,7 +106,8 @@ import Testing
         #expect(try context.fetch(descriptor).map(\.name) == ["a2"])
     }
 
-    @Test func aChangedRelatedModelChangesTheAnswerOfStoredRows() throws {
+    @Test(arguments: StoreKind.allCases) func aChangedRelatedModelChangesTheAnswerOfStoredRows(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         let trips = try seedTrips(context, names: ["Lima", "Paris", "Oslo"], stays: 2)
         let fresh = store.context()
@@ -122,7 +123,8 @@ import Testing
         #expect(trips.count == 3)
     }
 
-    @Test func toManyPredicatesSeeNewAndChangedRelatedModels() throws {
+    @Test(arguments: StoreKind.allCases) func toManyPredicatesSeeNewAndChangedRelatedModels(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         try seedTrips(context, names: ["Lima", "Paris", "Oslo"], stays: 1)
         let fresh = store.context()
@@ -138,7 +140,8 @@ import Testing
         #expect(try fresh.fetchCount(FetchDescriptor(predicate: hostel)) == 2)
     }
 
-    @Test func aSubclassFetchSeesOnlyItsOwnNewModels() throws {
+    @Test(arguments: StoreKind.allCases) func aSubclassFetchSeesOnlyItsOwnNewModels(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         context.insert(Trip(name: "plain", startDate: Day.at(0), endDate: Day.at(0)))
         context.insert(BusinessTrip(name: "work", startDate: Day.at(0), endDate: Day.at(0), company: "Acme"))
@@ -148,7 +151,8 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0 is PersonalTrip })).map(\.name) == ["rest"])
     }
 
-    @Test func batchDeleteSeesPendingChanges() throws {
+    @Test(arguments: StoreKind.allCases) func batchDeleteSeesPendingChanges(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         let trips = try seedTrips(context, names: ["a", "b", "c"])
         trips[0].name = "old"                      // now matches
@@ -161,11 +165,12 @@ import Testing
         #expect(try store.context().fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["c", "keep"])
     }
 
-    @Test func nothingPendingIsOneQueryAndPendingElsewhereIsToo() throws {
+    @Test(arguments: StoreKind.allCases) func nothingPendingIsOneQueryAndPendingElsewhereIsToo(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         try seedTrips(context, names: ["a", "b", "c"], stays: 1)
         let fresh = store.context()
-        guard let counter = try QueryCounter(fresh) else { return }
+        let counter = try QueryCounter(fresh)
         let descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.name != "b" }, sortBy: [SortDescriptor(\.name)])
         _ = try fresh.fetch(descriptor)
         _ = try fresh.fetchCount(descriptor)
@@ -180,7 +185,8 @@ import Testing
         #expect(counter.count == 2)
     }
 
-    @Test func aLimitedFetchWithPendingChangesReadsAWindowNotTheTable() throws {
+    @Test(arguments: StoreKind.allCases) func aLimitedFetchWithPendingChangesReadsAWindowNotTheTable(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         try seedTrips(context, names: (0..<1_000).map { String(format: "trip %04d", $0) })
         let fresh = store.context()
@@ -194,7 +200,8 @@ import Testing
         #expect(fresh.registeredCount <= 6)
     }
 
-    @Test func identifiersAreReadWithoutMakingModels() throws {
+    @Test(arguments: StoreKind.allCases) func identifiersAreReadWithoutMakingModels(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         let context = store.context()
         let trips = try seedTrips(context, names: ["b", "a"])
         let fresh = store.context()

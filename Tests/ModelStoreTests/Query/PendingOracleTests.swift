@@ -8,15 +8,15 @@ import Testing
 /// hundreds of generated predicate + sort + limit/offset fetches must equal Foundation's answer
 /// over the context's view, element for element.
 @Suite struct TripsPendingOracleTests {
-    let store: QueryStore
-
-    init() throws {
-        store = try QueryStore(TripStore.schema)
+    /// A store of `kind` holding the Trips data set.
+    static func store(_ kind: StoreKind) throws -> QueryStore {
+        let store = try QueryStore(kind, TripStore.schema)
         try SortTripsDataSet.populate(store.context())
+        return store
     }
 
     /// A context with every saved trip, stay and plan read, then random unsaved changes.
-    func round(_ seed: UInt64) throws -> ContextView {
+    func round(_ store: QueryStore, _ seed: UInt64) throws -> ContextView {
         let view = ContextView(store.context())
         try view.load(Trip.self)
         try view.load(Accommodation.self)
@@ -88,9 +88,11 @@ import Testing
         ]
     }
 
-    @Test(arguments: [1, 2] as [UInt64])
-    func trips(round seed: UInt64) throws {
-        let view = try round(seed)
+    @Test(arguments: StoreKind.persistent, [1, 2] as [UInt64])
+    func trips(_ kind: StoreKind, round seed: UInt64) throws {
+        let store = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
+        let view = try round(store, seed)
         let cases = SortOracle.generate(Self.tripKeys(), count: 60, rows: 620, predicates: Self.tripPredicates(), seed: 100 + seed)
         let touched = try PendingOracle.check(cases, view, seed: seed, describe: { "\($0.persistentModelID) \($0.name.debugDescription)" })
         #expect(touched > 20, "the changes must reach the fetches")
@@ -101,9 +103,11 @@ import Testing
         try PendingOracle.checkDelete("name < M", #Predicate<Trip> { $0.name < "M" }, view, describe: { "\($0.persistentModelID) \($0.name)" })
     }
 
-    @Test(arguments: [4, 5] as [UInt64])
-    func subclassesAndStays(round seed: UInt64) throws {
-        let view = try round(seed)
+    @Test(arguments: StoreKind.persistent, [4, 5] as [UInt64])
+    func subclassesAndStays(_ kind: StoreKind, round seed: UInt64) throws {
+        let store = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
+        let view = try round(store, seed)
         let business: [SortKey<BusinessTrip>] = [
             .string("name", \.name), .string("company", \.company), .optionalString("expenseReport", \.expenseReport),
             .value("startDate", \.startDate),
@@ -136,17 +140,17 @@ import Testing
 }
 
 @Suite struct ShopPendingOracleTests {
-    let store: QueryStore
-
-    init() throws {
-        store = try QueryStore(Shop.schema)
+    /// A store of `kind` holding the Shop data set.
+    static func store(_ kind: StoreKind) throws -> QueryStore {
+        let store = try QueryStore(kind, Shop.schema)
         try ShopDataSet.populate(store.context())
+        return store
     }
 
     /// A context with every saved product, tag and category read, then random unsaved changes:
     /// values, categories (two levels of parents), tag links (a join table), tag labels, new
     /// products and categories, deletions.
-    func round(_ seed: UInt64) throws -> ContextView {
+    func round(_ store: QueryStore, _ seed: UInt64) throws -> ContextView {
         let view = ContextView(store.context())
         try view.load(Product.self)
         try view.load(Tag.self)
@@ -193,9 +197,11 @@ import Testing
         return view
     }
 
-    @Test(arguments: [1, 2] as [UInt64])
-    func products(round seed: UInt64) throws {
-        let view = try round(seed)
+    @Test(arguments: StoreKind.persistent, [1, 2] as [UInt64])
+    func products(_ kind: StoreKind, round seed: UInt64) throws {
+        let store = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
+        let view = try round(store, seed)
         let keys: [SortKey<Product>] = [
             .string("name", \.name), .string("sku", \.sku), .value("price", \.price), .optional("rating", \.rating),
             .value("stock", \.stock), .optionalString("category?.name", \.category?.name),

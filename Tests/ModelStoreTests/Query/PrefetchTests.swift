@@ -5,17 +5,17 @@ import Testing
 /// `relationshipKeyPathsForPrefetching`: the named relationships of the whole result load in one
 /// query per relationship (two for a many-to-many), and hold what loading them one by one gives.
 @Suite struct PrefetchTests {
-    @Test func toManyLoadsInOneQuery() throws {
-        let store = try QueryStore(TripStore.schema)
+    @Test(arguments: StoreKind.allCases) func toManyLoadsInOneQuery(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         try seedTrips(store.context(), names: (0..<40).map { "trip \($0)" }, stays: 3)
         let lazy = store.context()
-        guard let lazyCounter = try QueryCounter(lazy) else { return }
+        let lazyCounter = try QueryCounter(lazy)
         let expected = try lazy.fetch(FetchDescriptor<Trip>()).map { $0.accommodations.map(\.name) }
         // Without prefetching: one query for the trips, one per trip.
         #expect(lazyCounter.count == 41)
 
         let context = store.context()
-        guard let counter = try QueryCounter(context) else { return }
+        let counter = try QueryCounter(context)
         var descriptor = FetchDescriptor<Trip>()
         descriptor.relationshipKeyPathsForPrefetching = [\.accommodations]
         let trips = try context.fetch(descriptor)
@@ -24,11 +24,11 @@ import Testing
         #expect(counter.count == 2)
     }
 
-    @Test func toOneLoadsInOneQueryAndWindowsKeepTheirOwners() throws {
-        let store = try QueryStore(TripStore.schema)
+    @Test(arguments: StoreKind.allCases) func toOneLoadsInOneQueryAndWindowsKeepTheirOwners(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         try seedTrips(store.context(), names: (0..<30).map { "trip \($0)" }, stays: 2)
         let context = store.context()
-        guard let counter = try QueryCounter(context) else { return }
+        let counter = try QueryCounter(context)
         var descriptor = FetchDescriptor<Accommodation>(sortBy: [SortDescriptor(\.name, order: .reverse)])
         descriptor.fetchOffset = 7
         descriptor.fetchLimit = 20
@@ -42,8 +42,8 @@ import Testing
         #expect(context.registeredCount == 20 + Set(tripNames).count)
     }
 
-    @Test func manyToManyLoadsInTwoQueries() throws {
-        let store = try QueryStore(Shop.schema)
+    @Test(arguments: StoreKind.allCases) func manyToManyLoadsInTwoQueries(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, Shop.schema)
         let setup = store.context()
         let tags = ["a", "b", "c", "d"].map { Tag(label: $0) }
         tags.forEach(setup.insert)
@@ -57,7 +57,7 @@ import Testing
         let expected = try lazy.fetch(FetchDescriptor<Product>()).map { $0.tags.map(\.label) }
         #expect(expected.allSatisfy { $0.count >= 2 })
         let context = store.context()
-        guard let counter = try QueryCounter(context) else { return }
+        let counter = try QueryCounter(context)
         var descriptor = FetchDescriptor<Product>()
         descriptor.relationshipKeyPathsForPrefetching = [\.tags, \.category]
         let products = try context.fetch(descriptor)
@@ -68,8 +68,8 @@ import Testing
         #expect(counter.count == 3)
     }
 
-    @Test func relationshipsInMemoryAreKept() throws {
-        let store = try QueryStore(TripStore.schema)
+    @Test(arguments: StoreKind.allCases) func relationshipsInMemoryAreKept(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         try seedTrips(store.context(), names: ["a", "b"], stays: 2)
         let context = store.context()
         let trips = try context.fetch(FetchDescriptor<Trip>())
@@ -93,8 +93,8 @@ import Testing
         #expect(try context.fetch(descriptor).map(\.name) == ["a", "b", "c"])
     }
 
-    @Test func aKeyPathThatIsNoRelationshipIsAnError() throws {
-        let store = try QueryStore(TripStore.schema)
+    @Test(arguments: StoreKind.allCases) func aKeyPathThatIsNoRelationshipIsAnError(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         var descriptor = FetchDescriptor<Trip>()
         descriptor.relationshipKeyPathsForPrefetching = [\.name]
         #expect {
@@ -105,11 +105,11 @@ import Testing
         }
     }
 
-    @Test func batchesPrefetchEachBatch() throws {
-        let store = try QueryStore(TripStore.schema)
+    @Test(arguments: StoreKind.allCases) func batchesPrefetchEachBatch(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
         try seedTrips(store.context(), names: (0..<20).map { "trip \($0)" }, stays: 2)
         let context = store.context()
-        guard let counter = try QueryCounter(context) else { return }
+        let counter = try QueryCounter(context)
         var descriptor = FetchDescriptor<Trip>()
         descriptor.relationshipKeyPathsForPrefetching = [\.accommodations]
         var stays = 0

@@ -3,41 +3,50 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// The store the query tests run on. Every query test opens its container here, so another kind
-/// of store (PostgreSQL) can be plugged in in one place.
+/// The store a query test runs on, of any `StoreKind` (SQLite file, SQLite in memory,
+/// PostgreSQL): every query test opens its container here.
 final class QueryStore {
-    let store: TemporaryStore
+    let store: TestStore
     let container: ModelContainer
 
-    init(_ schema: Schema) throws {
-        store = try TemporaryStore()
-        container = try ModelContainer(for: schema, configurations: store.configuration)
+    init(_ kind: StoreKind, _ schema: Schema) throws {
+        store = try TestStore(kind)
+        container = try store.container(for: schema)
     }
 
     /// A new context on the store.
     func context() -> ModelContext { ModelContext(container) }
 }
 
-/// Counts the queries (`SELECT` statements) a context's SQLite connection starts, through
-/// SQLite's trace hook. Nil on a store that is not SQLite.
+/// Counts the queries (`SELECT` statements) a context's connection starts: through SQLite's
+/// trace hook, or the PostgreSQL connection's `trace`.
 final class QueryCounter {
     private(set) var queries: [String] = []
-    private let handle: OpaquePointer
+    private let stop: () -> Void
 
-    init?(_ context: ModelContext) throws {
-        guard let connection = try context.connection() as? SQLiteConnection else { return nil }
-        handle = connection.handle
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
-            guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
-            let sql = String(cString: text)
-            if sql.hasPrefix("SELECT") {
-                Unmanaged<QueryCounter>.fromOpaque(context).takeUnretainedValue().queries.append(sql)
-            }
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+    init(_ context: ModelContext) throws {
+        let connection = try context.connection()
+        if let sqlite = connection as? SQLiteConnection {
+            let handle = sqlite.handle
+            stop = { sqlite3_trace_v2(handle, 0, nil, nil) }
+            sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+                guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+                Unmanaged<QueryCounter>.fromOpaque(context).takeUnretainedValue().record(String(cString: text))
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+        } else if let postgres = connection as? PostgresStoreConnection {
+            stop = { [weak postgres] in postgres?.trace = nil }
+            postgres.trace = { [unowned self] sql in record(sql) }
+        } else {
+            throw CocoaError(.featureUnsupported, userInfo: [NSDebugDescriptionErrorKey: "no query counter for \(type(of: connection))"])
+        }
     }
 
-    deinit { sqlite3_trace_v2(handle, 0, nil, nil) }
+    deinit { stop() }
+
+    private func record(_ sql: String) {
+        if sql.hasPrefix("SELECT") { queries.append(sql) }
+    }
 
     /// The number of queries started so far.
     var count: Int { queries.count }

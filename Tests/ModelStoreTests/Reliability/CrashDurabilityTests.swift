@@ -5,7 +5,9 @@ import Testing
 /// Kills a writing process (`CrashWriter`, which saves batches of 1,000 trips with the generated
 /// Trips code and acknowledges each save) with SIGKILL at random moments, then reopens the store:
 /// every acknowledged save must be there whole, no save may be there in part, and the file must
-/// pass `PRAGMA integrity_check`.
+/// pass `PRAGMA integrity_check`. SQLite only: what it tests is SQLite's WAL and file (a
+/// PostgreSQL server keeps a killed client's committed transactions itself; its lost connections:
+/// PostgreSQLStoreTests).
 @Suite struct CrashDurabilityTests {
     static let kills = 60
     static let rowsPerSave = 1000

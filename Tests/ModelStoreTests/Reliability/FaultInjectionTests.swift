@@ -5,6 +5,8 @@ import Testing
 /// Makes the n-th SQLite step, bind or commit of one `save()` fail, for n = 1, 2, … until the
 /// save succeeds. After each failure the store must be unchanged, the context must still hold
 /// its pending changes, and a retry must succeed and store what a save without faults stores.
+/// SQLite only: the faults are injected into SQLite's statements (PostgreSQL's failed saves:
+/// PostgreSQLStoreTests, a backend terminated in the middle of a save).
 @Suite struct FaultInjectionTests {
     /// A saved shop and a context holding a save that touches every write path: inserts
     /// (with keys to models inserted in the same save), updates, many-to-many links, an upsert

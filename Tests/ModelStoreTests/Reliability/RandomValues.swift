@@ -4,8 +4,13 @@ import Foundation
 /// there are any, then random.
 struct RandomValues {
     var random: ReliabilityRandom
+    /// Whether strings may hold U+0000 (PostgreSQL's text cannot: there U+0001 stands in for it).
+    var allowsNUL = true
 
-    init(seed: UInt64) { random = ReliabilityRandom(seed: seed) }
+    init(seed: UInt64, allowsNUL: Bool = true) {
+        random = ReliabilityRandom(seed: seed)
+        self.allowsNUL = allowsNUL
+    }
 
     mutating func pick<T>(_ index: Int, _ edges: [T], _ make: (inout ReliabilityRandom) -> T) -> T {
         index < edges.count ? edges[index] : make(&random)
@@ -57,15 +62,17 @@ struct RandomValues {
 
     /// Strings with NUL bytes, non-ASCII text, emoji, combining marks, quotes and SQL.
     mutating func string(_ index: Int) -> String {
-        pick(index, Self.stringEdges) { random in
+        let (allowsNUL, nul): (Bool, Unicode.Scalar) = (self.allowsNUL, self.allowsNUL ? "\0" : "\u{1}")
+        let edges = allowsNUL ? Self.stringEdges : Self.stringEdges.map { String(String.UnicodeScalarView($0.unicodeScalars.map { $0 == "\0" ? "\u{1}" : $0 })) }
+        return pick(index, edges) { random in
             let length = Int.random(in: 0...40, using: &random)
             var scalars = String.UnicodeScalarView()
             for _ in 0..<length {
                 switch Int.random(in: 0..<4, using: &random) {
-                case 0: scalars.append(Unicode.Scalar(UInt8.random(in: 0...127, using: &random)))
+                case 0: scalars.append(Unicode.Scalar(UInt8.random(in: allowsNUL ? 0...127 : 1...127, using: &random)))
                 case 1: scalars.append(Unicode.Scalar(UInt32.random(in: 0x80...0xD7FF, using: &random))!)
                 case 2: scalars.append(Unicode.Scalar(UInt32.random(in: 0xE000...0x10FFFF, using: &random)) ?? "?")
-                default: scalars.append("\0")
+                default: scalars.append(nul)
                 }
             }
             return String(scalars)

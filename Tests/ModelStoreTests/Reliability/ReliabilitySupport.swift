@@ -26,7 +26,7 @@ struct ReliabilityRandom: RandomNumberGenerator {
 enum StoreDump {
     /// Every table's rows (in a fixed order: some tables have no rowid), by table name;
     /// `sqlite_*` tables are left out.
-    static func dump(_ connection: SQLiteConnection) throws -> [String: [[SQLValue]]] {
+    static func dump(_ connection: any StoreConnection) throws -> [String: [[SQLValue]]] {
         let tables = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         var result: [String: [[SQLValue]]] = [:]
         for case .text(let name) in tables.compactMap(\.first) {
@@ -37,7 +37,7 @@ enum StoreDump {
     }
 
     /// `PRAGMA integrity_check`'s answer (`["ok"]` when the file is sound).
-    static func integrity(_ connection: SQLiteConnection) throws -> [String] {
+    static func integrity(_ connection: any StoreConnection) throws -> [String] {
         try connection.rows("PRAGMA integrity_check").compactMap {
             if case .text(let text) = $0.first { return text }
             return nil

@@ -3,7 +3,7 @@ import Testing
 import ModelStore
 
 /// SPEC §2 "Types": every type, optional and array of `Generated/SpecAllTypes.model.swift` (made by
-/// ModelGenKitTests' `AllTypesGoldenTests`) compiles, and its values come back from a file store as
+/// ModelGenKitTests' `AllTypesGoldenTests`) compiles, and its values come back from a store (SQLite file, PostgreSQL) as
 /// they were saved; the defaults of the synthesized memberwise init are the model's.
 @Suite struct SpecAllTypesRoundTripTests {
     static let day = Date(timeIntervalSince1970: 86_400 * 365)
@@ -66,11 +66,9 @@ import ModelStore
         #expect(SpecLevel.allCases.map(\.rawValue) == [0, 10])
     }
 
-    @Test func everyTypeRoundTripsThroughAFileStore() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spec-types-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let configuration = ModelConfiguration(url: folder.appendingPathComponent("types.store"))
+    @Test(arguments: StoreKind.persistent) func everyTypeRoundTripsThroughAStore(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let configuration = store.configuration
         let original = makeFilled()
         do {
             let context = ModelContext(try ModelContainer(for: SpecAllTypesStore.schema, configurations: configuration))

@@ -4,7 +4,8 @@ import ModelStore
 
 /// SPEC §5's usage code, copied verbatim (only the surrounding values `fileURL`, `s`, `e`, `trip` and
 /// `cutoff` are defined around it), against `Samples/Trips.model`'s generated code: it must compile and
-/// run, on a file store and in memory. Plain `import ModelStore`, as an app writes it.
+/// run, on a file store and in memory, and (SPEC §9) on PostgreSQL with nothing changed but the URL.
+/// Plain `import ModelStore`, as an app writes it.
 @Suite struct SpecSection5VerbatimTests {
     /// SPEC §5: "let container = try ModelContainer(for: Trip.self, Accommodation.self,
     /// configurations: ModelConfiguration(url: fileURL))" and the lines after it.
@@ -12,7 +13,17 @@ import ModelStore
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spec5-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let fileURL = folder.appendingPathComponent("trips.store")
+        try runVerbatim(fileURL: folder.appendingPathComponent("trips.store"))
+    }
+
+    /// SPEC §9: the same code on a PostgreSQL database, its URL (`postgresql:///db?host=…`, a
+    /// Unix socket) in place of the file's.
+    @Test func usageCodeRunsVerbatimOnPostgreSQL() throws {
+        let store = try TestStore(.postgresql)
+        try runVerbatim(fileURL: try #require(store.configuration.url))
+    }
+
+    private func runVerbatim(fileURL: URL) throws {
         let s = Date(timeIntervalSince1970: 1_000_000)
         let e = Date(timeIntervalSince1970: 2_000_000)
         let cutoff = Date(timeIntervalSince1970: 3_000_000)
@@ -36,7 +47,7 @@ import ModelStore
         let count = try context.fetchCount(FetchDescriptor<Trip>())
         // ---- end of the first part ----
 
-        #expect(FileManager.default.fileExists(atPath: fileURL.path))
+        if fileURL.isFileURL { #expect(FileManager.default.fileExists(atPath: fileURL.path)) }
         #expect(all.count == 1 && all[0] is BusinessTrip)
         #expect(business.count == 1)
         #expect(vacation.isEmpty)

@@ -1,9 +1,12 @@
 // TripsDemo: the SwiftData inheritance walkthrough (SPEC §5) on classes generated from Trips.model.
 //
-//     swift run TripsDemo [STORE-FILE]
+//     swift run TripsDemo [STORE-FILE | postgresql://…]
 //
-// Without an argument the store is a fresh file in the temporary directory. Every step prints
-// what it does, so the output reads as a tour of the API.
+// Without an argument the store is a fresh file in the temporary directory. With a file, the
+// walkthrough starts from a new store there and keeps it. With a PostgreSQL URL
+// (`postgresql://user@host/db`, `postgresql:///db?host=/socket/folder`) it runs on that database,
+// unchanged: only the configuration's URL differs; it first deletes the trips a previous run left.
+// Every step prints what it does, so the output reads as a tour of the API.
 import Foundation
 import ModelStore
 
@@ -41,6 +44,13 @@ func predicateStep(_ body: () throws -> Void) {
     }
 }
 
+/// Ends the walkthrough on an error: an unreachable server, a failed authentication… (the
+/// message never holds a password).
+func fail(_ error: Error) -> Never {
+    FileHandle.standardError.write(Data("TripsDemo: \(error)\n".utf8))
+    exit(1)
+}
+
 /// Removes the store file and SQLite's side files.
 func removeStore(at url: URL) {
     for suffix in ["", "-wal", "-shm"] {
@@ -49,16 +59,34 @@ func removeStore(at url: URL) {
 }
 
 let keepStore = CommandLine.arguments.count > 1
-let storeURL = keepStore
-    ? URL(filePath: CommandLine.arguments[1])
-    : FileManager.default.temporaryDirectory.appending(path: "TripsDemo-\(UUID().uuidString).sqlite")
-removeStore(at: storeURL)
+let argument = keepStore ? CommandLine.arguments[1] : ""
+let isServer = argument.hasPrefix("postgresql:") || argument.hasPrefix("postgres:")
+let storeURL: URL
+if isServer {
+    guard let url = URL(string: argument) else {
+        FileHandle.standardError.write(Data("TripsDemo: not a URL: \(argument)\n".utf8))
+        exit(2)
+    }
+    storeURL = url
+} else {
+    storeURL = keepStore
+        ? URL(filePath: argument)
+        : FileManager.default.temporaryDirectory.appending(path: "TripsDemo-\(UUID().uuidString).sqlite")
+    removeStore(at: storeURL)
+}
 
-print("1. Open a store file with the generated schema (TripStore lists Trip, Accommodation, Itinerary;")
+print("1. Open a store with the generated schema (TripStore lists Trip, Accommodation, Itinerary;")
 print("   BusinessTrip and PersonalTrip come with their base).")
 do {
     let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(url: storeURL))
     let context = ModelContext(container)
+    if isServer {
+        // A database keeps what a previous run saved: start from no trips.
+        try context.delete(model: Accommodation.self)
+        try context.delete(model: Itinerary.self)
+        try context.delete(model: Trip.self)
+        try context.save()
+    }
 
     print("2. Insert a trip of each kind, with accommodations.")
     let offsite = BusinessTrip(name: "Offsite", startDate: day("2026-03-02"), endDate: day("2026-03-04"), company: "Acme")
@@ -131,9 +159,11 @@ do {
     }
     print("    trips: \(try context.fetchCount(FetchDescriptor<Trip>())), "
         + "accommodations: \(try context.fetchCount(FetchDescriptor<Accommodation>()))")
+} catch {
+    fail(error)
 }
 
-print("9. Reopen the store file in a new container: the data is on disk.")
+print("9. Reopen the store in a new container: the data was saved.")
 do {
     let container = try ModelContainer(for: TripStore.schema, configurations: ModelConfiguration(url: storeURL))
     let context = ModelContext(container)
@@ -143,6 +173,8 @@ do {
     for accommodation in accommodations {
         print("    \(accommodation.name) → \(accommodation.trip?.name ?? "no trip")")
     }
+} catch {
+    fail(error)
 }
 if !keepStore { removeStore(at: storeURL) }
 print("Done.")

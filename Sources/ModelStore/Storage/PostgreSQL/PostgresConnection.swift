@@ -156,6 +156,22 @@ public final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
     }
 
+    /// Forgets every statement prepared on this connection (`DEALLOCATE ALL`): they are prepared
+    /// again on their next use. After a schema change (`ALTER TABLE`…) a prepared query whose
+    /// result columns changed type cannot run again (SQLSTATE 0A000, "cached plan must not change
+    /// result type"), and inside a transaction that error would abort it.
+    /// - Throws: `PostgresError`.
+    func discardPreparedStatements() throws {
+        try execute("DEALLOCATE ALL")
+        generation += 1
+    }
+
+    /// Makes every statement prepare again on its next use, under a new name (without telling the
+    /// server, whose old statements stay until `DEALLOCATE` or the end of the session).
+    func forgetPreparedStatements() {
+        generation += 1
+    }
+
     /// Called before every command: finishes the statement being read, and outside a transaction
     /// opens a broken connection again.
     /// - Throws: `PostgresError` `.connectionLost` when the connection broke inside a transaction,

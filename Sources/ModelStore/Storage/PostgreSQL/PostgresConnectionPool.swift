@@ -48,7 +48,11 @@ public final class PostgresConnectionPool: @unchecked Sendable {
         return try body(connection)
     }
 
-    private func borrow() throws -> PostgresConnection {
+    /// Lends a connection to this caller alone until it is given back with `giveBack(_:)` (for a
+    /// transaction that spans several calls, as a store's contexts run them).
+    /// - Throws: `PostgresError` `.poolTimeout` when no connection became free within
+    ///   `waitTimeout`, or the error of opening a connection.
+    func borrow() throws -> PostgresConnection {
         let deadline = Date(timeIntervalSinceNow: waitTimeout)
         condition.lock()
         while true {
@@ -81,7 +85,8 @@ public final class PostgresConnectionPool: @unchecked Sendable {
         }
     }
 
-    private func giveBack(_ connection: PostgresConnection) {
+    /// Takes back a connection lent by `borrow()`, rolling back any transaction left open.
+    func giveBack(_ connection: PostgresConnection) {
         if let active = connection.activeStatement { active.finish() }
         if connection.isInTransaction { try? connection.rollback() }
         condition.lock()

@@ -49,6 +49,12 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
         self.sql = sql
     }
 
+    /// Whether the server refused a prepared query because a schema change altered its result
+    /// columns (SQLSTATE 0A000, "cached plan must not change result type").
+    var isStalePlan: Bool {
+        sqlState == "0A000" && message.contains("cached plan must not change result type")
+    }
+
     public var description: String {
         var text = "PostgreSQL error"
         if let sqlState { text += " \(sqlState)" }

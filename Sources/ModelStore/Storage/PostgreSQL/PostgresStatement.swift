@@ -15,8 +15,10 @@ public final class PostgresStatement {
     public let sql: String
     /// The SQL as sent to the server (with `$1…$n`).
     public let serverSQL: String
-    /// The name it is prepared under.
+    /// The name it is prepared under (followed by the connection generation it was prepared in).
     let name: String
+    /// The name of the server's prepared statement in the current generation.
+    private var preparedName = ""
     unowned let connection: PostgresConnection
 
     /// The connection generation it was prepared in (-1: not yet).
@@ -98,13 +100,14 @@ public final class PostgresStatement {
     private func prepareIfNeeded() throws {
         guard preparedGeneration != connection.generation else { return }
         let handle = connection.handle
-        let prepared = PQprepare(handle, name, serverSQL, 0, nil)
+        let serverName = "\(name)_\(connection.generation)"
+        let prepared = PQprepare(handle, serverName, serverSQL, 0, nil)
         defer { PQclear(prepared) }
         guard PQresultStatus(prepared) == PGRES_COMMAND_OK else {
             connection.noteCommandEnded()
             throw connection.error(from: prepared, sql: sql)
         }
-        let description = PQdescribePrepared(handle, name)
+        let description = PQdescribePrepared(handle, serverName)
         defer { PQclear(description) }
         connection.noteCommandEnded()
         guard PQresultStatus(description) == PGRES_COMMAND_OK else { throw connection.error(from: description, sql: sql) }
@@ -113,6 +116,7 @@ public final class PostgresStatement {
         columnNames = (0..<PQnfields(description)).map { String(cString: PQfname(description, $0)) }
         binaryResults = columnTypes.allSatisfy { PostgresType.binaryReadable.contains($0) }
         preparedGeneration = connection.generation
+        preparedName = serverName
     }
 
     /// Sends the execution with the bound values.
@@ -135,7 +139,7 @@ public final class PostgresStatement {
         }
         let handle = connection.handle
         let sent = parameters.withArrays { values, lengths, formats in
-            PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
+            PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
         guard sent == 1 else {
             connection.noteCommandEnded()
@@ -189,6 +193,56 @@ public final class PostgresStatement {
             }
         }
         return false
+    }
+
+    /// Executes the statement with the bound values and reads its whole result at once, leaving
+    /// the statement and its connection free for other commands while the rows are read.
+    /// - Throws: what `step()` throws.
+    func executeAll() throws -> PostgresRows {
+        do {
+            return try executeAllOnce()
+        } catch let error as PostgresError where error.isStalePlan {
+            // The table changed since the statement was prepared (another connection migrated it):
+            // prepare it again. Outside a transaction, at once; inside one (now aborted), on its
+            // next use, after the rollback.
+            connection.forgetPreparedStatements()
+            guard !connection.isInTransaction else { throw error }
+            return try executeAllOnce()
+        }
+    }
+
+    private func executeAllOnce() throws -> PostgresRows {
+        finish()
+        let rowByRow = readsRowByRow
+        readsRowByRow = false
+        defer { readsRowByRow = rowByRow }
+        try start()
+        let handle = connection.handle
+        var kept: OpaquePointer?
+        var failure: PostgresError?
+        while let next = PQgetResult(handle) {
+            let status = PQresultStatus(next)
+            switch status {
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+                affectedRowCount = Int(String(cString: PQcmdTuples(next))) ?? 0
+                if status == PGRES_TUPLES_OK && kept == nil {
+                    kept = next
+                } else {
+                    PQclear(next)
+                }
+            default:
+                if failure == nil { failure = connection.error(from: next, sql: sql) }
+                PQclear(next)
+            }
+        }
+        started = false
+        if connection.activeStatement === self { connection.activeStatement = nil }
+        connection.noteCommandEnded()
+        if let failure {
+            if let kept { PQclear(kept) }
+            throw failure
+        }
+        return PostgresRows(result: kept, columnTypes: columnTypes, binary: binaryResults, affectedRowCount: affectedRowCount)
     }
 
     /// Runs to completion, ignoring rows.

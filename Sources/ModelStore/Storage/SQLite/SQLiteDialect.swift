@@ -15,6 +15,14 @@ struct SQLiteDialect: SQLDialect {
 
     func literal(_ value: SQLValue) -> String { SQLQuote.literal(value) }
 
+    func literal(stored literal: String, storage: StorageType) -> String { literal }
+
+    var inlinesForeignKeys: Bool { true }
+
+    func constraintName(column: String, kind: ConstraintKind) -> String? { nil }
+
+    func objectName(_ name: String) -> String { name }
+
     var tableExistsQuery: String { "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?" }
 
     var beginWriteTransaction: String { "BEGIN IMMEDIATE" }
@@ -35,6 +43,14 @@ struct SQLiteDialect: SQLDialect {
     var schemaChangePrologue: [String] { ["PRAGMA foreign_keys = OFF"] }
 
     var schemaChangeEpilogue: [String] { ["PRAGMA foreign_keys = ON"] }
+
+    /// `BEGIN IMMEDIATE` takes the write lock: nothing more is needed.
+    var schemaChangeLock: [String] { [] }
+
+    func dropTable(_ name: String) -> String { "DROP TABLE IF EXISTS \(SQLQuote.identifier(name))" }
+
+    /// SQLite rebuilds the table of a renamed entity (its `ALTER TABLE` cannot change the rest).
+    var renamesTablesInPlace: Bool { false }
 
     var foreignKeyCheckQuery: String? { "PRAGMA foreign_key_check" }
 

@@ -45,18 +45,18 @@ enum SQLiteInPlaceMigration {
             if renamed(group) == group && new.indexes.contains(group) {
                 keptIndexes.insert(group)
             } else {
-                indexStatements.append(StoreDDL.dropIndex(table: old.name, columns: group, unique: false))
+                indexStatements.append(StoreDDL.dropIndex(table: old.name, columns: group, unique: false, dialect))
             }
         }
         for group in new.indexes where !keptIndexes.contains(group) {
-            indexStatements.append(StoreDDL.createIndex(table: new.name, columns: group, unique: false))
+            indexStatements.append(StoreDDL.createIndex(table: new.name, columns: group, unique: false, dialect))
         }
         for group in old.uniques {
             let wanted = renamed(group)
             let kept = migration.keptUniques.contains(wanted)
             if kept && wanted == group { continue }
-            indexStatements.append(StoreDDL.dropIndex(table: old.name, columns: group, unique: true))
-            if kept { indexStatements.append(StoreDDL.createIndex(table: new.name, columns: wanted, unique: true)) }
+            indexStatements.append(StoreDDL.dropIndex(table: old.name, columns: group, unique: true, dialect))
+            if kept { indexStatements.append(StoreDDL.createIndex(table: new.name, columns: wanted, unique: true, dialect)) }
         }
         return renames + additions + indexStatements
     }

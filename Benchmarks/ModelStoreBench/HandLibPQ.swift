@@ -1,0 +1,213 @@
+import CLibPQ
+import Foundation
+
+/// The few libpq helpers the hand-written PostgreSQL side uses: one connection, named prepared
+/// statements with declared parameter types, every parameter and result in binary form.
+final class HandPQ {
+    let handle: OpaquePointer
+
+    /// PostgreSQL type OIDs of the parameters the statements declare.
+    enum OID {
+        static let int8: Oid = 20
+        static let text: Oid = 25
+        static let float8: Oid = 701
+        static let uuid: Oid = 2950
+        static let jsonb: Oid = 3802
+        static let bytea: Oid = 17
+    }
+
+    /// Connects with libpq keyword/value parameters.
+    init(parameters: [(keyword: String, value: String)]) throws {
+        let keywords = parameters.map { strdup($0.keyword) } + [nil]
+        let values = parameters.map { strdup($0.value) } + [nil]
+        defer { (keywords + values).forEach { free($0) } }
+        let connection = keywords.map { UnsafePointer($0) }.withUnsafeBufferPointer { keywordPointers in
+            values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
+                PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 0)
+            }
+        }
+        guard let connection else { throw HandSQLiteError(message: "libpq: out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw HandSQLiteError(message: "cannot connect: \(message)")
+        }
+        handle = connection
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Runs SQL without parameters (several statements allowed).
+    func execute(_ sql: String) throws {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(sql) }
+    }
+
+    /// Prepares `sql` under `name` with the parameter types `types`.
+    func prepare(_ name: String, _ sql: String, types: [Oid]) throws {
+        let result = types.withUnsafeBufferPointer { PQprepare(handle, name, sql, Int32(types.count), $0.baseAddress) }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(sql) }
+    }
+
+    /// Runs prepared statement `name` with `parameters` (binary); returns its result (rows in
+    /// binary form), which the caller clears with `PQclear`.
+    func run(_ name: String, _ parameters: HandParameters) throws -> OpaquePointer {
+        let result = parameters.withPointers { values, lengths, formats, count in
+            PQexecPrepared(handle, name, count, values, lengths, formats, 1)
+        }
+        guard let result else { throw error(name) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            PQclear(result)
+            throw error(name)
+        }
+        return result
+    }
+
+    /// Runs prepared statement `name`, ignoring any rows.
+    func runIgnoringRows(_ name: String, _ parameters: HandParameters) throws {
+        PQclear(try run(name, parameters))
+    }
+
+    func error(_ what: String) -> HandSQLiteError {
+        HandSQLiteError(message: String(cString: PQerrorMessage(handle)) + " in " + what)
+    }
+}
+
+/// The binary parameters of one execution, in one reused byte buffer (its first byte unused, so
+/// an empty value still has an address: a nil one would be NULL).
+final class HandParameters {
+    private var bytes: [UInt8] = [0]
+    private var offsets: [Int] = []
+    private var lengths: [Int32] = []
+
+    init() {
+        bytes.reserveCapacity(256)
+    }
+
+    /// Forgets the parameters (keeps the buffer).
+    func removeAll() {
+        bytes.removeSubrange(1...)
+        offsets.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
+    }
+
+    func null() {
+        offsets.append(-1)
+        lengths.append(0)
+    }
+
+    func int64(_ value: Int64) {
+        append(bigEndian: UInt64(bitPattern: value))
+    }
+
+    func double(_ value: Double) {
+        append(bigEndian: value.bitPattern)
+    }
+
+    func date(_ value: Date) {
+        double(value.timeIntervalSinceReferenceDate)
+    }
+
+    func text(_ value: String?) {
+        guard var value else { return null() }
+        offsets.append(bytes.count)
+        value.withUTF8 { bytes.append(contentsOf: $0) }
+        lengths.append(Int32(bytes.count - offsets[offsets.count - 1]))
+    }
+
+    /// jsonb's binary form: version 1, then the JSON text.
+    func jsonb(_ json: String) {
+        offsets.append(bytes.count)
+        bytes.append(1)
+        bytes.append(contentsOf: json.utf8)
+        lengths.append(Int32(bytes.count - offsets[offsets.count - 1]))
+    }
+
+    func uuid(_ value: UUID) {
+        offsets.append(bytes.count)
+        withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
+        lengths.append(16)
+    }
+
+    func blob(_ value: [UInt8]?) {
+        guard let value else { return null() }
+        offsets.append(bytes.count)
+        bytes.append(contentsOf: value)
+        lengths.append(Int32(value.count))
+    }
+
+    private func append(bigEndian value: UInt64) {
+        offsets.append(bytes.count)
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        lengths.append(8)
+    }
+
+    /// Calls `body` with libpq's arrays (values, lengths, formats: all binary) and the count.
+    func withPointers<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32) -> T) -> T {
+        let formats = [Int32](repeating: 1, count: offsets.count)
+        return bytes.withUnsafeBytes { buffer in
+            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+            let values: [UnsafePointer<CChar>?] = offsets.map { offset in offset < 0 ? nil : base.map { $0 + offset } }
+            return values.withUnsafeBufferPointer { valuePointers in
+                lengths.withUnsafeBufferPointer { lengthPointers in
+                    formats.withUnsafeBufferPointer { formatPointers in
+                        body(valuePointers.baseAddress, lengthPointers.baseAddress, formatPointers.baseAddress, Int32(offsets.count))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reading binary result columns.
+enum HandColumn {
+    static func isNull(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> Bool {
+        PQgetisnull(result, row, column) == 1
+    }
+
+    static func bytes(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let pointer = PQgetvalue(result, row, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: Int(PQgetlength(result, row, column)))
+    }
+
+    static func int64(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> Int64 {
+        Int64(bitPattern: bigEndian(result, row, column))
+    }
+
+    static func double(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> Double {
+        Double(bitPattern: bigEndian(result, row, column))
+    }
+
+    static func date(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> Date {
+        Date(timeIntervalSinceReferenceDate: double(result, row, column))
+    }
+
+    static func text(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> String? {
+        if isNull(result, row, column) { return nil }
+        return String(decoding: bytes(result, row, column), as: UTF8.self)
+    }
+
+    static func uuid(_ result: OpaquePointer, _ row: Int32, _ column: Int32) throws -> UUID {
+        let value = bytes(result, row, column)
+        guard value.count == 16, let base = value.baseAddress else { throw HandSQLiteError(message: "identifier is not a uuid") }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base, count: 16)) }
+        return UUID(uuid: uuid)
+    }
+
+    /// A jsonb column's JSON text (after the version byte).
+    static func jsonb(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        let value = bytes(result, row, column)
+        guard value.count > 0 else { return value }
+        return UnsafeBufferPointer(rebasing: value[1...])
+    }
+
+    private static func bigEndian(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> UInt64 {
+        guard let pointer = PQgetvalue(result, row, column), PQgetlength(result, row, column) == 8 else { return 0 }
+        return UInt64(bigEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
+    }
+}

@@ -1,0 +1,386 @@
+import CLibPQ
+import Foundation
+import StoreTestSupport
+
+/// The workloads written by hand on libpq (`--store postgresql`): the same tables (the layout
+/// ModelStore creates for `Trips.model` on PostgreSQL), the same rows, named prepared statements
+/// with binary parameters and results, one transaction per write, rows read by column index into
+/// plain classes. Each store's connection is opened before the timed part, as the generated side's
+/// container has its pooled connection open by then.
+final class HandPostgresSide: TripStoreSide {
+    private let rows: [TripRow]
+    private let cutoff: Date?
+    private var stores: BenchStores?
+    /// The connection of the main store, and of the workload's own store (if it has one).
+    private var main: HandPQ?
+    private var own: HandPQ?
+    private var trips: [PlainTrip] = []
+    /// The prefetch workload's stays, by trip key.
+    private var stays: [Int64: [PlainStay]] = [:]
+    private let parameters = HandParameters()
+
+    init(rows: [TripRow], cutoff: Date?) {
+        self.rows = rows
+        self.cutoff = cutoff
+    }
+
+    func begin(stores: BenchStores) throws {
+        self.stores = stores
+        main = try open("hand-written")
+    }
+
+    func prepare(_ workload: Workload) throws {
+        own = nil
+        switch workload {
+        case .insertWithHistory:
+            own = try open("hand-written-history")
+        case .updateNames, .updateNamesWithHistory:
+            trips = try readTrips(try connection(), Self.selectAll, date: nil)
+        case .prefetch:
+            let store = try open("hand-written-prefetch")
+            own = store
+            try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count), store)
+        case .cascadeDelete:
+            let store = try open("hand-written-cascade")
+            own = store
+            try insertTripsWithStays(count: Workload.cascadeTripCount(rows: rows.count), store)
+            trips = try readTrips(store, Self.selectAll, date: nil)
+        default:
+            break
+        }
+    }
+
+    func run(_ workload: Workload) throws -> Int {
+        let connection = try connection()
+        switch workload {
+        case .insert:
+            try insert(rows.map(HandWrittenSide.makeTrip), connection, history: false)
+            return rows.count
+        case .insertWithHistory:
+            try insert(rows.map(HandWrittenSide.makeTrip), connection, history: true)
+            return rows.count
+        case .fetchAll:
+            trips = try readTrips(connection, Self.selectAll, date: nil)
+            return trips.count
+        case .enumerateAll:
+            var count = 0
+            try stepTrips(connection, Self.selectAll, date: nil) { trip in
+                if !trip.name.isEmpty { count += 1 }
+            }
+            return count
+        case .prefetch:
+            return try readTripsWithStays(connection)
+        case .fetchSubclass:
+            trips = try readTrips(connection, cutoff == nil ? Self.selectBusiness : Self.selectBusinessAfter, date: cutoff)
+            return trips.count
+        case .updateNames:
+            return try updateNames(connection, history: false)
+        case .updateNamesWithHistory:
+            return try updateNames(connection, history: true)
+        case .count:
+            parameters.removeAll()
+            if let cutoff { parameters.date(cutoff) }
+            let result = try connection.run(cutoff == nil ? Self.countAll : Self.countBefore, parameters)
+            defer { PQclear(result) }
+            return Int(HandColumn.int64(result, 0, 0))
+        case .cascadeDelete:
+            return try cascadeDelete(connection)
+        }
+    }
+
+    func finish() {
+        trips = []
+        stays = [:]
+        own = nil
+    }
+
+    func end() {
+        finish()
+        main = nil
+        stores = nil
+    }
+
+    // MARK: Statements
+
+    private static let tripColumns = "\"$pk\", \"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"BusinessTrip.company\", \"BusinessTrip.expenseReport\", \"BusinessTrip.meetingAgenda\", \"PersonalTrip.reason\", \"PersonalTrip.companions\""
+    private static let selectAll = "select_all"
+    private static let selectBusiness = "select_business"
+    private static let selectBusinessAfter = "select_business_after"
+    private static let countAll = "count_all"
+    private static let countBefore = "count_before"
+    private static let insertPlain = "insert_trip"
+    private static let insertBusiness = "insert_business"
+    private static let insertPersonal = "insert_personal"
+    private static let insertStay = "insert_stay"
+    private static let updateName = "update_name"
+    private static let deleteStays = "delete_stays"
+    private static let deleteTrip = "delete_trip"
+    private static let selectStays = "select_stays"
+
+    /// Prepares every statement of the workloads on a new connection.
+    private static func prepareStatements(_ connection: HandPQ) throws {
+        typealias T = HandPQ.OID
+        let all: [(String, String, [Oid])] = [
+            (selectAll, "SELECT \(tripColumns) FROM \"Trip\" ORDER BY \"$pk\"", []),
+            (selectBusiness, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"$type\" = 'BusinessTrip' ORDER BY \"startDate\", \"$pk\"", []),
+            (selectBusinessAfter, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"$type\" = 'BusinessTrip' AND \"endDate\" > $1 ORDER BY \"startDate\", \"$pk\"", [T.float8]),
+            (countAll, "SELECT count(*) FROM \"Trip\"", []),
+            (countBefore, "SELECT count(*) FROM \"Trip\" WHERE \"startDate\" < $1", [T.float8]),
+            (insertPlain, "INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\") VALUES ('Trip', $1, $2, $3, $4) RETURNING \"$pk\"",
+             [T.text, T.float8, T.float8, T.uuid]),
+            (insertBusiness, "INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"BusinessTrip.company\", \"BusinessTrip.expenseReport\", \"BusinessTrip.meetingAgenda\") VALUES ('BusinessTrip', $1, $2, $3, $4, $5, $6, $7) RETURNING \"$pk\"",
+             [T.text, T.float8, T.float8, T.uuid, T.text, T.text, T.text]),
+            (insertPersonal, "INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"PersonalTrip.reason\", \"PersonalTrip.companions\") VALUES ('PersonalTrip', $1, $2, $3, $4, $5, $6) RETURNING \"$pk\"",
+             [T.text, T.float8, T.float8, T.uuid, T.text, T.jsonb]),
+            (insertStay, "INSERT INTO \"Accommodation\" (\"$type\", \"name\", \"trip\") VALUES ('Accommodation', $1, $2)", [T.text, T.int8]),
+            (updateName, "UPDATE \"Trip\" SET \"name\" = $1 WHERE \"$pk\" = $2", [T.text, T.int8]),
+            (deleteStays, "DELETE FROM \"Accommodation\" WHERE \"trip\" = $1 RETURNING \"$pk\"", [T.int8]),
+            (deleteTrip, "DELETE FROM \"Trip\" WHERE \"$pk\" = $1", [T.int8]),
+            (selectStays, "SELECT \"$pk\", \"name\", \"trip\" FROM \"Accommodation\" WHERE \"trip\" IN (SELECT \"$pk\" FROM \"Trip\") ORDER BY \"$pk\"", []),
+        ] + HandPostgresHistory.statements
+        for (name, sql, types) in all { try connection.prepare(name, sql, types: types) }
+    }
+
+    // MARK: Workloads
+
+    private func insert(_ trips: [PlainTrip], _ connection: HandPQ, history: Bool) throws {
+        try connection.execute("BEGIN")
+        for trip in trips {
+            parameters.removeAll()
+            parameters.text(trip.name)
+            parameters.date(trip.startDate)
+            parameters.date(trip.endDate)
+            parameters.uuid(trip.identifier)
+            let statement: String
+            switch trip {
+            case let trip as PlainBusinessTrip:
+                statement = Self.insertBusiness
+                parameters.text(trip.company)
+                parameters.text(trip.expenseReport)
+                parameters.text(trip.meetingAgenda)
+            case let trip as PlainPersonalTrip:
+                statement = Self.insertPersonal
+                parameters.text(trip.reason.rawValue)
+                parameters.jsonb(StringArrayJSON.encode(trip.companions))
+            default:
+                statement = Self.insertPlain
+            }
+            let result = try connection.run(statement, parameters)
+            trip.rowID = HandColumn.int64(result, 0, 0)
+            PQclear(result)
+        }
+        if history {
+            let record = try HandPostgresHistory(connection)
+            for trip in trips { try record.record(kind: 0, entity: HandHistory.entity(of: trip), row: trip.rowID) }
+            try record.finish()
+        }
+        try connection.execute("COMMIT")
+    }
+
+    /// Renames every trip (back to its first name, with history).
+    private func updateNames(_ connection: HandPQ, history: Bool) throws -> Int {
+        try connection.execute("BEGIN")
+        for (trip, row) in zip(trips, rows) {
+            trip.name = history ? row.name : row.newName
+            parameters.removeAll()
+            parameters.text(trip.name)
+            parameters.int64(trip.rowID)
+            try connection.runIgnoringRows(Self.updateName, parameters)
+        }
+        if history {
+            let record = try HandPostgresHistory(connection)
+            for trip in trips { try record.record(kind: 1, entity: HandHistory.entity(of: trip), row: trip.rowID, attributes: "name") }
+            try record.finish()
+        }
+        try connection.execute("COMMIT")
+        return trips.count
+    }
+
+    /// Deletes the loaded trips and their accommodations, recording each deletion in the history
+    /// (with each trip's preserved `identifier`), as ModelStore does.
+    private func cascadeDelete(_ connection: HandPQ) throws -> Int {
+        try connection.execute("BEGIN")
+        let history = try HandPostgresHistory(connection)
+        for model in trips {
+            try history.record(kind: 2, entity: HandHistory.entity(of: model), row: model.rowID,
+                               tombstone: HandHistory.tombstone(identifier: model.identifier))
+            parameters.removeAll()
+            parameters.int64(model.rowID)
+            let deleted = try connection.run(Self.deleteStays, parameters)
+            let stays = (0..<PQntuples(deleted)).map { HandColumn.int64(deleted, $0, 0) }
+            PQclear(deleted)
+            for stay in stays { try history.record(kind: 2, entity: "Accommodation", row: stay) }
+            parameters.removeAll()
+            parameters.int64(model.rowID)
+            try connection.runIgnoringRows(Self.deleteTrip, parameters)
+        }
+        try history.finish()
+        try connection.execute("COMMIT")
+        return trips.count
+    }
+
+    // MARK: Reading
+
+    private func readTrips(_ connection: HandPQ, _ statement: String, date: Date?) throws -> [PlainTrip] {
+        var result: [PlainTrip] = []
+        try stepTrips(connection, statement, date: date) { result.append($0) }
+        return result
+    }
+
+    /// Runs a trips query (with `date` as its parameter, if any) and hands a plain object of each
+    /// row's class to `body`.
+    private func stepTrips(_ connection: HandPQ, _ statement: String, date: Date?, _ body: (PlainTrip) -> Void) throws {
+        parameters.removeAll()
+        if let date { parameters.date(date) }
+        let result = try connection.run(statement, parameters)
+        defer { PQclear(result) }
+        for row in 0..<PQntuples(result) {
+            let rowID = HandColumn.int64(result, row, 0)
+            let type = HandColumn.bytes(result, row, 1)
+            let name = HandColumn.text(result, row, 2) ?? ""
+            let start = HandColumn.date(result, row, 3)
+            let end = HandColumn.date(result, row, 4)
+            let identifier = try HandColumn.uuid(result, row, 5)
+            // The type column tells the class: compare its first letter, then its length.
+            if type.count == 12, type[0] == UInt8(ascii: "B") {
+                body(PlainBusinessTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier,
+                                       company: HandColumn.text(result, row, 6) ?? "", expenseReport: HandColumn.text(result, row, 7),
+                                       meetingAgenda: HandColumn.text(result, row, 8)))
+            } else if type.count == 12, type[0] == UInt8(ascii: "P") {
+                guard let reason = PlainPersonalTrip.Reason(rawValue: HandColumn.text(result, row, 9) ?? ""),
+                      let companions = StringArrayJSON.decode(HandColumn.jsonb(result, row, 10)) else {
+                    throw HandSQLiteError(message: "bad PersonalTrip row \(rowID)")
+                }
+                body(PlainPersonalTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier,
+                                       reason: reason, companions: companions))
+            } else {
+                body(PlainTrip(rowID: rowID, name: name, startDate: start, endDate: end, identifier: identifier))
+            }
+        }
+    }
+
+    /// The trips and, in a second query, their stays (the prefetch workload); returns the stays read.
+    private func readTripsWithStays(_ connection: HandPQ) throws -> Int {
+        trips = try readTrips(connection, Self.selectAll, date: nil)
+        stays = Dictionary(uniqueKeysWithValues: trips.map { ($0.rowID, []) })
+        parameters.removeAll()
+        let result = try connection.run(Self.selectStays, parameters)
+        defer { PQclear(result) }
+        for row in 0..<PQntuples(result) {
+            let stay = PlainStay(rowID: HandColumn.int64(result, row, 0), name: HandColumn.text(result, row, 1) ?? "")
+            stays[HandColumn.int64(result, row, 2)]?.append(stay)
+        }
+        var count = 0
+        for trip in trips {
+            for stay in stays[trip.rowID] ?? [] where !stay.name.isEmpty { count += 1 }
+        }
+        return count
+    }
+
+    // MARK: Setup
+
+    /// The connection of the workload's own store, else the main one.
+    private func connection() throws -> HandPQ {
+        guard let connection = own ?? main else { throw HandSQLiteError(message: "no store") }
+        return connection
+    }
+
+    /// Connects to store `name` (a new database), creates its tables and prepares the statements.
+    private func open(_ name: String) throws -> HandPQ {
+        guard let stores else { throw HandSQLiteError(message: "no stores") }
+        let connection = try HandPQ(parameters: try stores.database(name).url.connectionParameters)
+        try connection.execute(Self.tables)
+        try Self.prepareStatements(connection)
+        return connection
+    }
+
+    /// The tables ModelStore creates for `Trips.model` on PostgreSQL (see
+    /// Tests/ModelStoreTests/Goldens/Trips.postgresql.schema.sql), and the history's.
+    private static let tables = """
+        CREATE TABLE "$history_counter" ("id" bigint PRIMARY KEY, "store" text NOT NULL, "lastToken" bigint NOT NULL, "deletedThrough" bigint NOT NULL);
+        CREATE TABLE "$history" ("token" bigint PRIMARY KEY, "author" text, "timestamp" double precision NOT NULL, "bundle" text NOT NULL, "process" text NOT NULL);
+        CREATE TABLE "$history_changes" ("token" bigint NOT NULL, "change" bigint NOT NULL, "kind" bigint NOT NULL, "entity" text NOT NULL, "row" bigint NOT NULL, "attributes" text, "tombstone" bytea, PRIMARY KEY ("token", "change"));
+        CREATE TABLE "Trip" ("$pk" bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "$type" text NOT NULL, "name" text NOT NULL, "startDate" double precision NOT NULL, "endDate" double precision NOT NULL, "identifier" uuid NOT NULL, "BusinessTrip.company" text CONSTRAINT "BusinessTrip.company.check" CHECK ("$type" <> 'BusinessTrip' OR "BusinessTrip.company" IS NOT NULL), "BusinessTrip.expenseReport" text, "BusinessTrip.meetingAgenda" text, "PersonalTrip.reason" text CONSTRAINT "PersonalTrip.reason.check" CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.reason" IS NOT NULL), "PersonalTrip.companions" jsonb DEFAULT '[]' CONSTRAINT "PersonalTrip.companions.check" CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.companions" IS NOT NULL));
+        CREATE TABLE "Accommodation" ("$pk" bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "$type" text NOT NULL, "name" text NOT NULL, "trip" bigint CONSTRAINT "trip.fkey" REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
+        CREATE INDEX "Accommodation.index(trip)" ON "Accommodation" ("trip");
+        CREATE TABLE "Itinerary" ("$pk" bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "$type" text NOT NULL, "title" text NOT NULL, "days" jsonb NOT NULL DEFAULT '[]', "trip" bigint CONSTRAINT "trip.fkey" REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
+        CREATE INDEX "Itinerary.index(trip)" ON "Itinerary" ("trip");
+        """
+
+    /// The first `tripCount` rows' trips, each with two accommodations (not timed).
+    private func insertTripsWithStays(count tripCount: Int, _ connection: HandPQ) throws {
+        let trips = rows.prefix(tripCount).map(HandWrittenSide.makeTrip)
+        try insert(trips, connection, history: false)
+        try connection.execute("BEGIN")
+        for (row, trip) in zip(rows.prefix(tripCount), trips) {
+            for number in 1...2 {
+                parameters.removeAll()
+                parameters.text("Stay \(number) of \(row.name)")
+                parameters.int64(trip.rowID)
+                try connection.runIgnoringRows(Self.insertStay, parameters)
+            }
+        }
+        try connection.execute("COMMIT")
+    }
+}
+
+/// Persistent history written by hand on libpq, as ModelStore records it on PostgreSQL: inside
+/// the caller's transaction, the next token from the counter row (made by the first save), one
+/// change row per changed model, then the transaction row.
+final class HandPostgresHistory {
+    private let connection: HandPQ
+    private let token: Int64
+    private var index: Int64 = 0
+    private let parameters = HandParameters()
+
+    static let statements: [(String, String, [Oid])] = [
+        ("history_next", "UPDATE \"$history_counter\" SET \"lastToken\" = \"lastToken\" + 1 WHERE \"id\" = 1 RETURNING \"lastToken\"", []),
+        ("history_first", "INSERT INTO \"$history_counter\" (\"id\", \"store\", \"lastToken\", \"deletedThrough\") VALUES (1, $1, 1, 0) "
+            + "ON CONFLICT (\"id\") DO UPDATE SET \"lastToken\" = \"$history_counter\".\"lastToken\" + 1 RETURNING \"lastToken\"", [HandPQ.OID.text]),
+        ("history_change", "INSERT INTO \"$history_changes\" (\"token\", \"change\", \"kind\", \"entity\", \"row\", \"attributes\", \"tombstone\") VALUES ($1, $2, $3, $4, $5, $6, $7)",
+         [HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.bytea]),
+        ("history_transaction", "INSERT INTO \"$history\" (\"token\", \"author\", \"timestamp\", \"bundle\", \"process\") VALUES ($1, NULL, $2, $3, $4)",
+         [HandPQ.OID.int8, HandPQ.OID.float8, HandPQ.OID.text, HandPQ.OID.text]),
+    ]
+
+    /// Starts the history of a save (call inside its transaction).
+    init(_ connection: HandPQ) throws {
+        self.connection = connection
+        let next = try connection.run("history_next", parameters)
+        if PQntuples(next) == 1 {
+            token = HandColumn.int64(next, 0, 0)
+            PQclear(next)
+        } else {
+            PQclear(next)
+            parameters.text(UUID().uuidString)
+            let first = try connection.run("history_first", parameters)
+            token = HandColumn.int64(first, 0, 0)
+            PQclear(first)
+        }
+    }
+
+    /// Records a change: kind 0 insert, 1 update (with the updated property names), 2 delete
+    /// (with the tombstone bytes).
+    func record(kind: Int64, entity: String, row: Int64, attributes: String? = nil, tombstone: [UInt8]? = nil) throws {
+        parameters.removeAll()
+        parameters.int64(token)
+        parameters.int64(index)
+        parameters.int64(kind)
+        parameters.text(entity)
+        parameters.int64(row)
+        parameters.text(attributes)
+        parameters.blob(tombstone)
+        try connection.runIgnoringRows("history_change", parameters)
+        index += 1
+    }
+
+    /// Writes the transaction row.
+    func finish() throws {
+        parameters.removeAll()
+        parameters.int64(token)
+        parameters.date(Date())
+        parameters.text(ProcessInfo.processInfo.processName)
+        parameters.text(String(ProcessInfo.processInfo.processIdentifier))
+        try connection.runIgnoringRows("history_transaction", parameters)
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// A PostgreSQL store opened for one container: a small pool of connections its contexts share.
+///
+/// A context's `PostgresStoreConnection` borrows a pooled connection for each statement it runs
+/// outside a transaction, and keeps one from `BEGIN` to `COMMIT` or `ROLLBACK`; so many contexts
+/// (threads, actors) share a few server connections, and their saves run in parallel, each in its
+/// own transaction. There is no process-wide write lock: PostgreSQL locks the rows a transaction
+/// writes, and a second save of the same row waits for the first to commit, then overwrites it
+/// (last writer wins, as on SQLite where saves take turns).
+final class PostgresDriver: StoreDriver, @unchecked Sendable {
+    let dialect: any SQLDialect = PostgresDialect()
+    /// The container's connections (thread-safe).
+    let pool: PostgresConnectionPool
+
+    /// A driver for the database `url` names, with a pool of at most `maximumConnections` (a
+    /// context finding all of them busy waits up to `waitTimeout` seconds).
+    ///
+    /// - Throws: `PostgresError` `.invalidURL` when the URL cannot be used.
+    init(url: URL, maximumConnections: Int, waitTimeout: TimeInterval = 30) throws {
+        pool = PostgresConnectionPool(url: try PostgresURL(url: url), maximumConnections: maximumConnections, waitTimeout: waitTimeout)
+    }
+
+    func makeConnection() throws -> any StoreConnection { PostgresStoreConnection(pool: pool) }
+
+    /// Runs `body` at once: PostgreSQL serializes writes row by row itself.
+    func withWriteLock<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
+    /// PostgreSQL keeps the first 63 bytes of a table or column name: two names of the schema
+    /// that would become one are refused (index and constraint names are shortened distinctly).
+    func check(_ schema: StoredSchema) throws {
+        var problems: [String] = []
+        func check(_ names: [String], _ place: String) {
+            var seen: [String: String] = [:]
+            for name in names {
+                let kept = Self.truncated(name)
+                if let other = seen[kept], other != name {
+                    problems.append("\(place) \"\(other)\" and \"\(name)\" are the same name to PostgreSQL, which keeps the first 63 bytes")
+                }
+                seen[kept] = name
+            }
+        }
+        check(schema.tables.map(\.name) + [StorageNames.metadataTable, HistoryTables.transactions, HistoryTables.changes, HistoryTables.counter], "tables")
+        for table in schema.tables {
+            check([StorageNames.primaryKey, StorageNames.type] + table.columns.map(\.name), "columns of \(table.name):")
+        }
+        if !problems.isEmpty { throw ModelStoreError.invalidSchema(problems.joined(separator: "; ")) }
+    }
+
+    /// `name` cut to the bytes PostgreSQL keeps (whole characters, as it cuts).
+    static func truncated(_ name: String) -> String {
+        guard name.utf8.count > PostgresDialect.maximumNameBytes else { return name }
+        var kept = ""
+        for scalar in name.unicodeScalars {
+            if kept.utf8.count + String(scalar).utf8.count > PostgresDialect.maximumNameBytes { break }
+            kept.unicodeScalars.append(scalar)
+        }
+        return kept
+    }
+}
+
+/// A context's connection to a PostgreSQL store: statements borrow a pooled connection for one
+/// execution (reading the whole result, so the connection goes back before the rows are read),
+/// a write transaction keeps its connection until it ends. Used by one context (one thread) at a
+/// time, like any `StoreConnection`.
+final class PostgresStoreConnection: StoreConnection {
+    let pool: PostgresConnectionPool
+    var dialect: any SQLDialect { PostgresDialect() }
+    /// The connection of the open transaction.
+    private(set) var held: PostgresConnection?
+    private var statements: [String: PostgresStoreStatement] = [:]
+    /// Called with the SQL text (`?` placeholders) of each statement as it is sent to the server
+    /// (as SQLite's `sqlite3_trace_v2` statement hook): tests count queries through it.
+    var trace: ((String) -> Void)?
+
+    init(pool: PostgresConnectionPool) {
+        self.pool = pool
+    }
+
+    deinit {
+        if let held { pool.giveBack(held) }
+    }
+
+    /// Runs `body` on the transaction's connection, or on one borrowed for the call.
+    ///
+    /// - Throws: `PostgresError` `.poolTimeout` or the error of opening a connection; what `body` throws.
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        if let held { return try body(held) }
+        let connection = try pool.borrow()
+        defer { pool.giveBack(connection) }
+        return try body(connection)
+    }
+
+    /// Runs `sql`; after a schema change (`CREATE`, `ALTER`, `DROP`) the connection's prepared
+    /// statements are prepared again on their next use (see `discardPreparedStatements`).
+    func execute(_ sql: String) throws {
+        trace?(sql)
+        try withConnection { connection in
+            try connection.execute(sql)
+            if Self.changesSchema(sql) { try connection.discardPreparedStatements() }
+        }
+    }
+
+    private static func changesSchema(_ sql: String) -> Bool {
+        let head = sql.prefix(7).uppercased()
+        return head.hasPrefix("ALTER ") || head.hasPrefix("DROP ") || head.hasPrefix("CREATE ")
+    }
+
+    func statement(_ sql: String) throws -> any StoreStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = PostgresStoreStatement(sql: sql, owner: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    func beginWriteTransaction() throws {
+        precondition(held == nil, "a PostgreSQL transaction is already open on this context's connection")
+        let connection = try pool.borrow()
+        do {
+            try connection.begin()
+        } catch {
+            pool.giveBack(connection)
+            throw error
+        }
+        held = connection
+    }
+
+    /// Commits; the connection goes back to the pool whether the commit succeeded or not (a failed
+    /// `COMMIT` ends the transaction: PostgreSQL rolled it back).
+    func commit() throws {
+        guard let connection = held else { return }
+        defer { release() }
+        try connection.commit()
+    }
+
+    func rollback() {
+        guard let connection = held else { return }
+        try? connection.rollback()
+        release()
+    }
+
+    private func release() {
+        guard let connection = held else { return }
+        held = nil
+        pool.giveBack(connection)
+    }
+
+    /// Inserts return their keys (`RETURNING "$pk"`).
+    var lastInsertedKey: Int64? { nil }
+
+    /// The rows the last statement run through this connection inserted, updated or deleted.
+    var changes: Int = 0
+}
+
+/// A statement of a `PostgresStoreConnection`: bindings are kept until the first `step()`, which
+/// runs it on a connection (the transaction's, or a borrowed one) and reads every row at once;
+/// the following steps read the rows from memory.
+final class PostgresStoreStatement: StoreStatement {
+    let sql: String
+    private unowned let owner: PostgresStoreConnection
+    private var bindings: [SQLValue] = []
+    private var rows: PostgresRows?
+    private var row: Int32 = -1
+    /// The server statement last used, and its connection (found again without hashing the SQL).
+    private weak var preparedOn: PostgresConnection?
+    private var prepared: PostgresStatement?
+
+    init(sql: String, owner: PostgresStoreConnection) {
+        self.sql = sql
+        self.owner = owner
+    }
+
+    func reset() {
+        bindings.removeAll(keepingCapacity: true)
+        rows = nil
+        row = -1
+    }
+
+    func bind(_ value: SQLValue, at index: Int32) {
+        let position = Int(index) - 1
+        guard position >= 0 else { return }
+        if bindings.count <= position { bindings.append(contentsOf: repeatElement(.null, count: position + 1 - bindings.count)) }
+        bindings[position] = value
+    }
+
+    func step() throws -> Bool {
+        if rows == nil {
+            owner.trace?(sql)
+            rows = try owner.withConnection { connection in
+                let statement: PostgresStatement
+                if let prepared, preparedOn === connection {
+                    statement = prepared
+                    statement.reset()
+                } else {
+                    statement = try connection.statement(sql)
+                    prepared = statement
+                    preparedOn = connection
+                }
+                statement.bind(bindings)
+                return try statement.executeAll()
+            }
+            row = -1
+            owner.changes = rows?.affectedRowCount ?? 0
+        }
+        guard let rows else { return false }
+        row += 1
+        return row < rows.rowCount
+    }
+
+    var columnCount: Int32 { rows?.columnCount ?? 0 }
+
+    /// Rows inserted, updated or deleted by the last execution.
+    var affectedRowCount: Int { rows?.affectedRowCount ?? 0 }
+
+    func isNull(at column: Int32) -> Bool { rows?.isNull(row: row, column: column) ?? true }
+
+    func int64(at column: Int32) -> Int64 { rows?.int64(row: row, column: column) ?? 0 }
+
+    func text(at column: Int32) -> String { rows?.text(row: row, column: column) ?? "" }
+
+    func value(at column: Int32) -> SQLValue { rows?.value(row: row, column: column) ?? .null }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+// How `#Predicate` and `SortDescriptor` read on PostgreSQL (docs/PostgreSQL.md, "Predicates").
+// SQLite runs Swift's own code in registered functions; PostgreSQL cannot, so each operation is
+// the built-in SQL closest to Swift's semantics, checked against Foundation by the predicate, sort
+// and pending-changes oracles, which run on every store (Tests/ModelStoreTests/Predicate/, Query/),
+// and for sorts on 3,000 hard strings (PostgreSQLCollationTests):
+//
+// - `==`, `<`…: Swift compares the NFC forms of strings in code point order (canonical
+//   equivalence): `normalize(x, NFC)`, ordered `COLLATE "C"`. Exact.
+// - `contains`, `starts(with:)`, `count`: Swift works on Characters (grapheme clusters); SQL on the
+//   code points of the NFC forms. They differ only where a Character holds several code points
+//   after normalization and a search or a count cuts through it: `"q\u{307}".contains("q")` is
+//   false in Swift, true here; `"🇫🇷".count` is 1 in Swift, 2 here.
+// - `localizedStandardContains` and `caseInsensitiveCompare`: Foundation folds case fully (ß is
+//   ss) and, for the former, drops diacritics; here `lower(upper(…))` under ICU's root collation
+//   (`und-x-icu`, so the server needs ICU) with dotless ı kept apart, and the marks U+0300–U+036F
+//   removed from the NFD form. Foundation's own quirks are not reproduced: `"ﬁne"` does not
+//   `localizedStandardContain` "i" in Foundation, it does here.
+extension PostgresDialect {
+    var trueCondition: String { "TRUE" }
+    var falseCondition: String { "FALSE" }
+
+    /// A stored Bool (`bigint` 0/1) is a condition when it is not 0.
+    func condition(_ term: ScalarTerm) -> SQLFragment {
+        term.kind == .bool ? "(\(term.fragment) <> 0)" : term.fragment
+    }
+
+    /// A condition as a stored Bool: 1, 0, or NULL.
+    func boolValue(_ term: ScalarTerm) -> SQLFragment {
+        term.kind == .bool ? term.fragment : "CAST(\(term.fragment) AS integer)"
+    }
+
+    /// Parameters are cast to the column type of their Swift type: PostgreSQL infers a parameter's
+    /// type from its context, and some contexts say nothing (`? IS NULL`, `CASE … THEN ?`).
+    func parameter(_ value: SQLValue, type: Any.Type) -> SQLFragment {
+        guard let sqlType = parameterType(type, value) else { return .parameter(value) }
+        return "CAST(\(SQLFragment.parameter(value)) AS \(raw: sqlType))"
+    }
+
+    private func parameterType(_ type: Any.Type, _ value: SQLValue) -> String? {
+        if type == Bool.self || type == ComparisonResult.self { return columnType(.integer) }
+        if let storable = type as? any SQLStorable.Type { return columnType(storable.storageType) }
+        switch value {
+        case .null: return nil
+        case .integer: return columnType(.integer)
+        case .real: return columnType(.real)
+        case .text: return columnType(.text)
+        case .blob: return columnType(.blob)
+        }
+    }
+
+    func compare(_ lhs: SQLFragment, _ op: String, _ rhs: SQLFragment, kind: ValueKind) -> SQLFragment {
+        guard kind == .string else { return "(\(lhs) \(raw: op) \(rhs))" }
+        return "(\(nfc(lhs)) COLLATE \"C\" \(raw: op) \(nfc(rhs)))"
+    }
+
+    func same(_ lhs: SQLFragment, _ rhs: SQLFragment, negated: Bool, kind: ValueKind) -> SQLFragment {
+        let isNull = negated ? "IS NOT NULL" : "IS NULL"
+        if Self.isNullLiteral(rhs) { return "(\(lhs) \(raw: isNull))" }
+        if Self.isNullLiteral(lhs) { return "(\(rhs) \(raw: isNull))" }
+        let op = negated ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM"
+        guard kind == .string else { return "(\(lhs) \(raw: op) \(rhs))" }
+        return "(\(nfc(lhs)) \(raw: op) \(nfc(rhs)))"
+    }
+
+    func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment {
+        let values = kind == .string ? list.map(nfc) : list
+        return "COALESCE(\(kind == .string ? nfc(item) : item) IN (\(SQLFragment.joined(values, separator: ", "))), FALSE)"
+    }
+
+    func jsonElements(of array: SQLFragment, alias: String, element: JSONElementType) -> (source: SQLFragment, value: SQLFragment) {
+        let text: SQLFragment = "\(identifier: alias).\"value\""
+        let value: SQLFragment
+        switch element {
+        case .integer: value = "CAST(\(text) AS bigint)"
+        case .real: value = "CAST(\(text) AS double precision)"
+        case .bool: value = "(CASE \(text) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)"
+        case .text, .other: value = text
+        }
+        return ("jsonb_array_elements_text(\(array)) AS \(identifier: alias)(\"value\")", value)
+    }
+
+    func jsonArrayLength(_ array: SQLFragment) -> SQLFragment { "jsonb_array_length(\(array))" }
+
+    func aggregate(_ function: String, of value: SQLFragment, kind: ValueKind) -> SQLFragment {
+        kind == .string ? "\(raw: function)(\(nfc(value)) COLLATE \"C\")" : "\(raw: function)(\(value))"
+    }
+
+    func stringSearch(_ search: StringSearchKind, _ text: SQLFragment, _ other: SQLFragment) -> SQLFragment {
+        switch search {
+        case .contains:
+            return "(strpos(\(nfc(text)), \(nfc(other))) > 0)"
+        case .startsWith:
+            return "starts_with(\(nfc(text)), \(nfc(other)))"
+        case .localizedStandardContains:
+            // Foundation finds nothing in, and nothing of, an empty string.
+            return "(\(other) <> '' AND strpos(\(Self.withoutMarks(Self.folded(text))), \(Self.withoutMarks(Self.folded(other)))) > 0)"
+        }
+    }
+
+    func characterCount(_ text: SQLFragment) -> SQLFragment { "char_length(\(nfc(text)))" }
+
+    func caseInsensitiveCompare(_ text: SQLFragment, _ other: SQLFragment) -> SQLFragment {
+        let (left, right) = (Self.folded(text), Self.folded(other))
+        return "(CASE WHEN \(left) < \(right) THEN -1 WHEN \(left) = \(right) THEN 0 WHEN \(left) > \(right) THEN 1 END)"
+    }
+
+    func floatingPoint(_ number: SQLFragment) -> SQLFragment { "CAST(\(number) AS double precision)" }
+
+    func sortKey(_ value: SQLFragment, _ order: SortKeyOrder) -> SQLFragment? {
+        switch order {
+        case .swiftString: return "\(nfc(value)) COLLATE \"C\""
+        case .decimal: return value
+        case .comparator(let collation):
+            // `.lexical` is Swift's `<`; Apple's localized comparators have no exact SQL order
+            // (docs/PostgreSQL.md, "Sort order").
+            return collation.isSwiftOrder ? "\(nfc(value)) COLLATE \"C\"" : nil
+        }
+    }
+
+    // MARK: Pieces
+
+    /// The NFC form: Swift's `String` compares canonically equivalent strings equal.
+    private func nfc(_ text: SQLFragment) -> SQLFragment { "normalize(\(text), NFC)" }
+
+    private static func isNullLiteral(_ fragment: SQLFragment) -> Bool {
+        fragment.sql == "NULL" && fragment.bindings.isEmpty
+    }
+
+    /// Full case folding as Foundation's case-insensitive comparison does it (ß is ss, ﬁ is fi),
+    /// on the NFD form: ICU's upper case then lower case, dotless ı kept (Foundation does not
+    /// fold it to i) by a private-use stand-in; compared in code point order (`"C"`).
+    static func folded(_ text: SQLFragment) -> SQLFragment {
+        "(replace(normalize(lower(upper(replace(normalize(\(text), NFD), 'ı', chr(57344)) COLLATE \"und-x-icu\")), NFD), chr(57344), 'ı') COLLATE \"C\")"
+    }
+
+    /// A folded text without its combining diacritical marks (U+0300–U+036F).
+    static func withoutMarks(_ folded: SQLFragment) -> SQLFragment {
+        "regexp_replace(\(folded), '[\\u0300-\\u036f]', '', 'g')"
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// How a store spells what `#Predicate` and `SortDescriptor` translate to (Sources/ModelStore/Predicate):
+/// the part of `SQLDialect` the predicate translator uses. Every operation says which Swift
+/// semantics it must keep; SQLite runs Swift's own code in registered functions and collations
+/// (`PredicateFunctions`), PostgreSQL spells the closest built-in SQL (see `PostgresDialect` and
+/// docs/PostgreSQL.md, "Predicates").
+///
+/// Terms: a *condition* is an SQL truth value (a comparison, `EXISTS`, `AND`…); a *Bool value* is
+/// a `Bool` as a column stores it (`ValueKind.bool`: 0 or 1). SQLite does not tell them apart; a
+/// store whose SQL does (PostgreSQL) converts with `condition(_:)` and `boolValue(_:)`.
+protocol PredicateSpelling: Sendable {
+    /// Swift's `true` and `false` as conditions.
+    var trueCondition: String { get }
+    var falseCondition: String { get }
+
+    /// `term` (a Bool-typed term: a condition, or a Bool value) as a condition.
+    func condition(_ term: ScalarTerm) -> SQLFragment
+    /// `term` (a Bool-typed term) as a Bool value (0, 1, or NULL for nil).
+    func boolValue(_ term: ScalarTerm) -> SQLFragment
+
+    /// A placeholder bound to `value`, a captured value of Swift type `type` (typed for stores
+    /// that infer parameter types from their context, where the context may not say).
+    func parameter(_ value: SQLValue, type: Any.Type) -> SQLFragment
+
+    /// `lhs op rhs` (`op`: `<`, `<=`, `>`, `>=`) in Swift's order of values of `kind`.
+    func compare(_ lhs: SQLFragment, _ op: String, _ rhs: SQLFragment, kind: ValueKind) -> SQLFragment
+    /// Swift's `==` (or `!=` when `negated`) on values of `kind`, optionals included: nil equals
+    /// nil, and the result is never NULL.
+    func same(_ lhs: SQLFragment, _ rhs: SQLFragment, negated: Bool, kind: ValueKind) -> SQLFragment
+    /// Whether `item` equals one of `list` (non-NULL values of `item`'s kind), as a condition that
+    /// is false, never NULL, for a NULL `item`.
+    func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment
+
+    /// The elements of a stored JSON array `array` as rows under `alias`: the `FROM` item and the
+    /// element value (in the stored form of a column of the element's type).
+    func jsonElements(of array: SQLFragment, alias: String, element: JSONElementType) -> (source: SQLFragment, value: SQLFragment)
+    /// The number of elements of a stored JSON array.
+    func jsonArrayLength(_ array: SQLFragment) -> SQLFragment
+    /// `max` or `min` (`function`) of `value` over rows, in Swift's order of values of `kind`.
+    func aggregate(_ function: String, of value: SQLFragment, kind: ValueKind) -> SQLFragment
+
+    /// A string search as `#Predicate` evaluates it, as a condition.
+    func stringSearch(_ search: StringSearchKind, _ text: SQLFragment, _ other: SQLFragment) -> SQLFragment
+    /// `text.count` (Swift characters).
+    func characterCount(_ text: SQLFragment) -> SQLFragment
+    /// `text.caseInsensitiveCompare(other)` as the `ComparisonResult`'s raw value (-1, 0, 1).
+    func caseInsensitiveCompare(_ text: SQLFragment, _ other: SQLFragment) -> SQLFragment
+    /// A number as floating point (for `/` on Doubles whose operands may be integers in SQL).
+    func floatingPoint(_ number: SQLFragment) -> SQLFragment
+
+    /// The `ORDER BY` value of `value` sorted in Swift's order of `order`, without the direction;
+    /// nil when the store has no such order.
+    func sortKey(_ value: SQLFragment, _ order: SortKeyOrder) -> SQLFragment?
+}
+
+/// A string search `#Predicate` can express.
+enum StringSearchKind {
+    /// `text.contains(other)`.
+    case contains
+    /// `text.starts(with: other)`.
+    case startsWith
+    /// `text.localizedStandardContains(other)`.
+    case localizedStandardContains
+}
+
+/// What the elements of a stored JSON array are, as far as SQL must know to read them.
+enum JSONElementType: Equatable {
+    /// Integers and enums with `Int` raw values (JSON numbers).
+    case integer
+    /// `Double` and `Date` (JSON numbers; `Date` as seconds since 2001, its stored form).
+    case real
+    /// `String`, `URL` and enums with `String` raw values (JSON strings).
+    case text
+    /// `Bool` (JSON `true` / `false`, stored as 1 / 0).
+    case bool
+    /// Anything else (its JSON form is not a column's stored form).
+    case other
+
+    /// The element type of values of `type` (an optional's wrapped type).
+    init(_ type: Any.Type) {
+        if type == Bool.self {
+            self = .bool
+            return
+        }
+        switch (type as? any SQLStorable.Type)?.storageType {
+        case .integer?: self = .integer
+        case .real?: self = .real
+        case .text?: self = .text
+        default: self = .other
+        }
+    }
+}
+
+/// The order a sort compares values in, beyond the store's own order of numbers.
+enum SortKeyOrder {
+    /// `String`: Swift's `<` (the NFC forms in code point order).
+    case swiftString
+    /// `Decimal`: as numbers.
+    case decimal
+    /// A Foundation string comparator (`.lexical`, and on Apple platforms `.localized`,
+    /// `.localizedStandard`).
+    case comparator(PredicateFunctions.ComparatorCollation)
+}
+
+// MARK: SQLite
+
+extension SQLiteDialect {
+    var trueCondition: String { "1" }
+    var falseCondition: String { "0" }
+
+    func condition(_ term: ScalarTerm) -> SQLFragment { term.fragment }
+    func boolValue(_ term: ScalarTerm) -> SQLFragment { term.fragment }
+
+    func parameter(_ value: SQLValue, type: Any.Type) -> SQLFragment { .parameter(value) }
+
+    func compare(_ lhs: SQLFragment, _ op: String, _ rhs: SQLFragment, kind: ValueKind) -> SQLFragment {
+        "(\(lhs) \(raw: op) \(rhs)\(raw: collation(kind)))"
+    }
+
+    func same(_ lhs: SQLFragment, _ rhs: SQLFragment, negated: Bool, kind: ValueKind) -> SQLFragment {
+        "(\(lhs) \(raw: negated ? "IS NOT" : "IS") \(rhs)\(raw: collation(kind)))"
+    }
+
+    func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment {
+        "COALESCE(\(item)\(raw: collation(kind)) IN (\(SQLFragment.joined(list, separator: ", "))), 0)"
+    }
+
+    func jsonElements(of array: SQLFragment, alias: String, element: JSONElementType) -> (source: SQLFragment, value: SQLFragment) {
+        ("json_each(\(array)) AS \(identifier: alias)", "\(identifier: alias).\"value\"")
+    }
+
+    func jsonArrayLength(_ array: SQLFragment) -> SQLFragment { "json_array_length(\(array))" }
+
+    func aggregate(_ function: String, of value: SQLFragment, kind: ValueKind) -> SQLFragment {
+        "\(raw: function)(\(value)\(raw: collation(kind)))"
+    }
+
+    func stringSearch(_ search: StringSearchKind, _ text: SQLFragment, _ other: SQLFragment) -> SQLFragment {
+        let function: String
+        switch search {
+        case .contains: function = PredicateFunctions.contains
+        case .startsWith: function = PredicateFunctions.startsWith
+        case .localizedStandardContains: function = PredicateFunctions.localizedStandardContains
+        }
+        return "\(raw: function)(\(text), \(other))"
+    }
+
+    func characterCount(_ text: SQLFragment) -> SQLFragment { "\(raw: PredicateFunctions.characterCount)(\(text))" }
+
+    func caseInsensitiveCompare(_ text: SQLFragment, _ other: SQLFragment) -> SQLFragment {
+        "\(raw: PredicateFunctions.caseInsensitiveCompare)(\(text), \(other))"
+    }
+
+    func floatingPoint(_ number: SQLFragment) -> SQLFragment { "CAST(\(number) AS REAL)" }
+
+    func sortKey(_ value: SQLFragment, _ order: SortKeyOrder) -> SQLFragment? {
+        switch order {
+        case .swiftString: return "\(value) COLLATE \(raw: PredicateFunctions.swiftStringCollation)"
+        case .decimal: return "\(value) COLLATE \(raw: PredicateFunctions.decimalCollation)"
+        case .comparator(let collation): return "\(value) COLLATE \(raw: collation.name)"
+        }
+    }
+
+    /// The `COLLATE` clause (with a leading space) comparisons of `kind` need: Swift's string
+    /// comparison, `Decimal` text as numbers.
+    private func collation(_ kind: ValueKind) -> String {
+        switch kind {
+        case .string: return " COLLATE " + PredicateFunctions.swiftStringCollation
+        case .decimal: return " COLLATE " + PredicateFunctions.decimalCollation
+        default: return ""
+        }
+    }
+}
