@@ -111,10 +111,16 @@ struct BenchmarkRun {
         }
     }
 
-    /// The timed part of one workload on one side. Not inlined, so a profiler can collect exactly
-    /// the timed parts (`valgrind --tool=callgrind --toggle-collect='*BenchmarkRun.timed*'`).
-    @inline(never)
+    /// Times one workload on one side.
     static func timed(_ workload: Workload, on store: TripStoreSide) throws -> (Timing.Sample, Int) {
-        try Timing.measure { try store.run(workload) }
+        try Timing.measure { try timedWorkloadBody(workload, on: store) }
+    }
+
+    /// The timed part of one workload on one side. Not inlined, so a profiler can collect exactly
+    /// the timed parts: `valgrind --tool=callgrind --toggle-collect='*timedWorkloadBody*'` (the
+    /// name as mangled: valgrind does not demangle Swift).
+    @inline(never)
+    static func timedWorkloadBody(_ workload: Workload, on store: TripStoreSide) throws -> Int {
+        try store.run(workload)
     }
 }
