@@ -29,7 +29,7 @@ import Testing
         try context.save()
     }
 
-    @Test(arguments: [1, 2, 7, ModelContext.prefetchChunk + 3])
+    @Test(arguments: [1, 2, 7, KeyList.chunk + 3])
     func cascadeOfManyTrips(count: Int) throws {
         try seed(trips: count)
         let context = ModelContext(container)

@@ -18,21 +18,22 @@ final class QueryStore {
     func context() -> ModelContext { ModelContext(container) }
 }
 
-/// Counts the queries (`SELECT` statements) a context's SQLite connection starts, through
-/// SQLite's trace hook. Nil on a store that is not SQLite.
+/// Counts the queries (`SELECT` statements; or the statements starting with another `prefix`) a
+/// context's SQLite connection starts, through SQLite's trace hook. Nil on a store that is not SQLite.
 final class QueryCounter {
     private(set) var queries: [String] = []
     private let handle: OpaquePointer
+    private let prefix: String
 
-    init?(_ context: ModelContext) throws {
+    init?(_ context: ModelContext, prefix: String = "SELECT") throws {
         guard let connection = try context.connection() as? SQLiteConnection else { return nil }
         handle = connection.handle
+        self.prefix = prefix
         sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
             guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
             let sql = String(cString: text)
-            if sql.hasPrefix("SELECT") {
-                Unmanaged<QueryCounter>.fromOpaque(context).takeUnretainedValue().queries.append(sql)
-            }
+            let counter = Unmanaged<QueryCounter>.fromOpaque(context).takeUnretainedValue()
+            if sql.hasPrefix(counter.prefix) { counter.queries.append(sql) }
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
     }
