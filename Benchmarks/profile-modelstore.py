@@ -57,8 +57,10 @@ def profile(workload, side, n, directory):
 def costs(out, inclusive):
     """Instructions by demangled function name (the parts of a function that callgrind files under
     several source files added up)."""
-    annotate = subprocess.run(["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100", out],
-                              check=True, capture_output=True, text=True).stdout
+    # Run outside the package: in it, callgrind_annotate lists some functions a second time under
+    # paths relative to it.
+    annotate = subprocess.run(["callgrind_annotate", "--auto=no", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100", out],
+                              check=True, capture_output=True, text=True, cwd=os.path.dirname(os.path.abspath(out))).stdout
     demangled = subprocess.run(["swift", "demangle", "--simplified"], input=annotate, check=True, capture_output=True, text=True).stdout
     total = 0
     functions = {}

@@ -35,8 +35,10 @@ extension ModelContext {
             return made
         }
 
+        // Set lookups only when the save deletes models the context holds.
+        let removes = !removed.isEmpty
         saved.inserted.reserveCapacity(inserted.count)
-        for object in inserted where !removed.contains(ObjectIdentifier(object)) {
+        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
             try record()?.write(.insert, entity: entity, row: rowID)
@@ -68,10 +70,11 @@ extension ModelContext {
         // Updated models: each in `saved.updated` once (every row the save wrote); in the history
         // when a stored value or link changed (a model set back to its saved values changed nothing).
         let encoder = RowEncoder()
-        for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
+        saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
+        for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
-            let links = linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
+            let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
             guard history else { continue }
             let names = changedProperties(of: object, entity, encoder) + links
             if !names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: names.joined(separator: ",")) }
@@ -83,6 +86,7 @@ extension ModelContext {
         }
 
         var preservedByEntity: [ObjectIdentifier: [(offset: Int, name: String)]] = [:]
+        saved.deleted.reserveCapacity(deletions.entries.count)
         for entry in deletions.entries {
             guard case .model(let object) = entry else {
                 guard case .row(let row) = entry else { continue }
