@@ -107,8 +107,8 @@ let package = Package(
             name: "ModelGenKitTests",
             dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles"],
             exclude: [
-                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "Mustache/spec",
-                "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
+                "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "History/Fixtures", "History/Goldens",
+                "Mustache/spec", "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
             ]
         ),
         // What store tests share: a throwaway PostgreSQL server (`PostgresTestServer`), or the one
@@ -126,7 +126,8 @@ let package = Package(
         // Child process of the migration crash test: migrates a store through a plan until killed.
         .executableTarget(
             name: "CrashMigrator",
-            dependencies: ["ModelStore"]
+            dependencies: ["ModelStore"],
+            plugins: ["ModelGenPlugin"]  // Crash.model and its versions (ModelVersions/): classes and plan
         ),
         // Child process of the multi-process misuse tests (#20): holds a store's write lock, or
         // shares one ModelContext between two threads.
@@ -159,11 +160,13 @@ let package = Package(
             path: "Benchmarks/ModelStoreBench",
             plugins: ["ModelGenPlugin"]
         ),
-        // A 1,000,000-row store migrated on open by ModelStore against the same migration by hand in SQL.
+        // A 1,000,000-row store migrated on open by ModelStore against the same migration by hand in SQL;
+        // its model versions are generated from Bench.model's history.
         .executableTarget(
             name: "MigrationBench",
             dependencies: ["ModelStore", "CSQLite", "BenchSupport"],
-            path: "Benchmarks/MigrationBench"
+            path: "Benchmarks/MigrationBench",
+            plugins: ["ModelGenPlugin"]  // Bench.model and its versions (ModelVersions/)
         ),
         // Parse + check + generate time of synthesized models of 100 to 10,000 entities.
         .executableTarget(

@@ -92,14 +92,14 @@ struct Scenario {
 }
 
 let scenarios = [
-    Scenario(title: "rename + added defaulted property + Int32 → Int", schema: Schema([BenchV2.Trip.self]), handWritten: [
+    Scenario(title: "rename + added defaulted property + Int32 → Int", schema: Schema(versionedSchema: SchemaV2_0_0.self), handWritten: [
         "BEGIN IMMEDIATE",
         "ALTER TABLE \"Trip\" RENAME COLUMN \"name\" TO \"title\"",
         "ALTER TABLE \"Trip\" ADD COLUMN \"rating\" INTEGER NOT NULL DEFAULT 3",
         "PRAGMA user_version = 2",
         "COMMIT",
     ]),
-    Scenario(title: "the same + optional → required with a default (table rebuild)", schema: Schema([BenchV3.Trip.self]), handWritten: [
+    Scenario(title: "the same + optional → required with a default (table rebuild)", schema: Schema(versionedSchema: SchemaV3_0_0.self), handWritten: [
         // SQLite's procedure (lang_altertable.html, "Making Other Kinds Of Table Schema Changes").
         "PRAGMA foreign_keys = OFF",
         "BEGIN IMMEDIATE",
@@ -135,7 +135,7 @@ do {
     let work = folder.appendingPathComponent("work.store")
 
     log("writing \(rowCount) version-1 trips…")
-    _ = try ModelContainer(for: BenchV1.Trip.self, configurations: ModelConfiguration(url: pristine))
+    _ = try ModelContainer(for: Schema(versionedSchema: SchemaV1_0_0.self), configurations: ModelConfiguration(url: pristine))
     try RawStore(path: pristine.path).insertTrips(rowCount)
 
     func fresh() throws {

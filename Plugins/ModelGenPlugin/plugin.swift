@@ -1,15 +1,17 @@
 import Foundation
 import PackagePlugin
 
-/// Build-tool plugin `ModelGenPlugin`: generates Swift code from a target's `.model` files.
+/// Build-tool plugin `ModelGenPlugin`: generates Swift code from a target's `.model` files, and
+/// from its frozen versions (`.modelversion` files, the model's history: SPEC §6).
 ///
 /// It creates ONE build command per target that runs `modelgen generate` on the target's
 /// source directory (a folder input, searched recursively) and writes into the plugin's work
 /// directory. The declared outputs are the names `modelgen generate` gives files found inside
 /// a folder input (SPEC §4): `Stem.model.swift`, and `Sub_Dir_Stem.model.swift` for a file in
-/// `Sub/Dir/`, so two same-named models in different subfolders never collide. SwiftPM runs
-/// the command only when an output is missing or an input (a `.model` file, the target's
-/// `modelgen.json` or the `modelgen` executable) changed.
+/// `Sub/Dir/`, so two same-named models in different subfolders never collide; a version
+/// `ModelVersions/1.0.0.modelversion` gives `ModelVersions_1.0.0.modelversion.swift`. SwiftPM runs
+/// the command only when an output is missing or an input (a `.model` or `.modelversion` file,
+/// the target's `modelgen.json` or the `modelgen` executable) changed.
 ///
 /// A `modelgen.json` in the target's folder (SPEC §10: `{"accessLevel": "public"}`, …) is passed
 /// with `--config` and declared as an input, so editing it reruns the generator.
@@ -20,15 +22,16 @@ struct ModelGenPlugin: BuildToolPlugin {
         guard let sourceTarget = target as? SwiftSourceModuleTarget else { return [] }
         let models = sourceTarget.sourceFiles(withSuffix: ".model").map(\.url)
         guard !models.isEmpty else { return [] }
+        let versions = sourceTarget.sourceFiles(withSuffix: ".modelversion").map(\.url)
         let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources", directoryHint: .notDirectory)
-        let outputs = try models.map { model in
+        let outputs = try (models + versions).map { model in
             outputDirectory.appending(path: try GeneratedFileName.forModel(model, inFolder: sourceTarget.directoryURL))
         }
         return [
             ModelGenCommand.generate(
                 tool: try context.tool(named: "modelgen").url,
                 inputs: [sourceTarget.directoryURL],
-                models: models,
+                models: models + versions,
                 configuration: ModelGenCommand.configuration(in: sourceTarget.directoryURL),
                 outputDirectory: outputDirectory,
                 outputs: outputs,
@@ -45,7 +48,8 @@ enum ModelGenCommand {
     /// - Parameters:
     ///   - tool: The `modelgen` executable.
     ///   - inputs: What is passed to `modelgen generate` as INPUT (absolute paths).
-    ///   - models: Every `.model` file the inputs stand for; declared as inputs so an edit reruns the command.
+    ///   - models: Every `.model` and `.modelversion` file the inputs stand for; declared as inputs so
+    ///     an edit reruns the command.
     ///   - configuration: The target's `modelgen.json`, if it has one: passed with `--config` and
     ///     declared as an input, with the templates of the folder its `templates` key names.
     ///   - outputDirectory: The `--output` directory, inside the plugin work directory.
@@ -60,7 +64,10 @@ enum ModelGenCommand {
         outputs: [URL],
         targetName: String
     ) -> Command {
-        let count = models.count == 1 ? "1 model file" : "\(models.count) model files"
+        let versionCount = models.count { $0.pathExtension == "modelversion" }
+        let modelCount = models.count - versionCount
+        var count = modelCount == 1 ? "1 model file" : "\(modelCount) model files"
+        if versionCount > 0 { count += versionCount == 1 ? " and 1 frozen version" : " and \(versionCount) frozen versions" }
         let configArguments = configuration.map { ["--config", absolutePath($0)] } ?? []
         return .buildCommand(
             displayName: "ModelGen: generating Swift for '\(targetName)' from \(count)",
@@ -103,7 +110,8 @@ func absolutePath(_ url: URL) -> String {
     return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
 }
 
-/// The name `modelgen generate` gives the Swift file it writes for one `.model` file (SPEC §4).
+/// The name `modelgen generate` gives the Swift file it writes for one `.model` or `.modelversion`
+/// file (SPEC §4): the input's name, then `.swift` (`Trips.model` → `Trips.model.swift`).
 enum GeneratedFileName {
     /// Errors found while naming outputs.
     enum Failure: Error, CustomStringConvertible {
@@ -117,13 +125,15 @@ enum GeneratedFileName {
         }
     }
 
-    /// The output name of a `.model` file passed directly as an INPUT: `Stem.model.swift`.
+    /// The output name of a `.model` (or `.modelversion`) file passed directly as an INPUT:
+    /// `Stem.model.swift` (`1.0.0.modelversion.swift`).
     static func forModel(_ model: URL) -> String {
-        model.deletingPathExtension().lastPathComponent + ".model.swift"
+        model.deletingPathExtension().lastPathComponent + "." + model.pathExtension + ".swift"
     }
 
-    /// The output name of a `.model` file found inside a folder INPUT: its path below the folder,
-    /// without the `.model` extension, `/` turned into `_`, then `.model.swift`.
+    /// The output name of a `.model` (or `.modelversion`) file found inside a folder INPUT: its path
+    /// below the folder, without the extension, `/` turned into `_`, then `.model.swift`
+    /// (`.modelversion.swift`).
     static func forModel(_ model: URL, inFolder folder: URL) throws -> String {
         let folderPath = folder.standardizedFileURL.path(percentEncoded: false)
         let prefix = folderPath.hasSuffix("/") ? folderPath : folderPath + "/"
@@ -132,31 +142,33 @@ enum GeneratedFileName {
             throw Failure.notInsideFolder(model: model.path(percentEncoded: false), folder: folderPath)
         }
         let relative = modelPath.dropFirst(prefix.count)
-        return relative.replacingOccurrences(of: "/", with: "_") + ".model.swift"
+        return relative.replacingOccurrences(of: "/", with: "_") + "." + model.pathExtension + ".swift"
     }
 }
 
 #if canImport(XcodeProjectPlugin)
 import XcodeProjectPlugin
 
-/// Xcode projects: Xcode targets have no source folder, so the target's `.model` files are
-/// passed one by one and each output is named `Stem.model.swift` (two `.model` files with the
+/// Xcode projects: Xcode targets have no source folder, so the target's `.model` (and
+/// `.modelversion`) files are passed one by one and each output is named `Stem.model.swift`
+/// (`1.0.0.modelversion.swift`; two `.model` files with the
 /// same name in one Xcode target are a usage error reported by `modelgen`); a `modelgen.json`
 /// among the target's files is its configuration.
 extension ModelGenPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         let models = target.inputFiles.map(\.url).filter { $0.pathExtension == "model" }
         guard !models.isEmpty else { return [] }
+        let versions = target.inputFiles.map(\.url).filter { $0.pathExtension == "modelversion" }
         let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources", directoryHint: .notDirectory)
         let configuration = target.inputFiles.map(\.url).first { $0.lastPathComponent == ModelGenCommand.configurationFileName }
         return [
             ModelGenCommand.generate(
                 tool: try context.tool(named: "modelgen").url,
-                inputs: models,
-                models: models,
+                inputs: models + versions,
+                models: models + versions,
                 configuration: configuration,
                 outputDirectory: outputDirectory,
-                outputs: models.map { outputDirectory.appending(path: GeneratedFileName.forModel($0)) },
+                outputs: (models + versions).map { outputDirectory.appending(path: GeneratedFileName.forModel($0)) },
                 targetName: target.displayName
             ),
         ]

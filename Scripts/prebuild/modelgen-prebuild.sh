@@ -5,10 +5,11 @@
 #   modelgen-prebuild.sh [--output DIR] [--modelgen PATH] [--access-level LEVEL] [--templates DIR]
 #                        [--warnings-as-errors] [--config FILE] [--quiet] INPUT...
 #
-# INPUT is .model files or folders, as for `modelgen generate`. `modelgen generate` runs only when
-# an expected output is missing, or a .model file, the configuration (or the modelgen binary) is
-# newer than the last successful generation, or the options changed; otherwise nothing happens
-# and nothing is touched. The configuration is --config FILE, else the modelgen.json at the top of
+# INPUT is .model files or folders, as for `modelgen generate`; .modelversion files (the model's
+# frozen versions, SPEC §6) given or found in the folders are its history. `modelgen generate` runs
+# only when an expected output is missing, or a .model or .modelversion file, the configuration (or
+# the modelgen binary) is newer than the last successful generation, or the options changed;
+# otherwise nothing happens and nothing is touched. The configuration is --config FILE, else the modelgen.json at the top of
 # a folder INPUT (as the plugins read the target's), if exactly one folder INPUT has one.
 #
 # Which modelgen: --modelgen PATH, else $MODELGEN, else `modelgen` on PATH, else it is built with
@@ -75,12 +76,12 @@ for input in "${inputs[@]}"; do
         while IFS= read -r -d '' model; do
             relative="${model#"$folder"/}"
             models+=("$model")
-            expected+=("$output/$(printf '%s' "${relative%.model}" | tr '/' '_').model.swift")
-        done < <(find "$folder" -mindepth 1 -name '.*' -prune -o -name '*.model' \( -type f -o -type l \) -print0)
+            expected+=("$output/$(printf '%s' "$relative" | tr '/' '_').swift")
+        done < <(find "$folder" -mindepth 1 -name '.*' -prune -o \( -name '*.model' -o -name '*.modelversion' \) \( -type f -o -type l \) -print0)
     elif [ -f "$input" ]; then
         models+=("$input")
         name="$(basename "$input")"
-        expected+=("$output/${name%.model}.model.swift")
+        expected+=("$output/$name.swift")
     else
         echo "modelgen-prebuild: no such file or folder: $input" >&2
         exit 2

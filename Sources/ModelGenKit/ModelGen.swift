@@ -61,6 +61,48 @@ public enum ModelGen {
         return DiagramResult(sources: result.sources, diagnostics: result.diagnostics, text: text)
     }
 
+    /// Freezes the current model as `version` (`modelgen freeze`, SPEC §6): writes its checked
+    /// schema, in canonical `.model` text, to `directory/<spelling>.modelversion` (`spelling` is the
+    /// version as the user wrote it, `1.0` or `1.0.0`). The `.model` files of `input` are the model;
+    /// its `.modelversion` files, and those already in `directory`, are the versions frozen before.
+    ///
+    /// - Returns: The current model's diagnostics and what became of the file: written, unchanged
+    ///   (frozen already with this text), or nothing written because the model has errors, the
+    ///   version is frozen with another text, or a newer version is frozen.
+    /// - Throws: `GeneratorError` of kind `.input` when an input is missing, unreadable, past the size
+    ///   limit or a badly named version file, or `.writing` when the file cannot be written.
+    public static func freeze(
+        _ input: GeneratorInput, as version: SchemaVersion, spelling: String? = nil, into directory: URL,
+        options: GeneratorOptions = GeneratorOptions()
+    ) throws(GeneratorError) -> FreezeResult {
+        try Freezer.freeze(
+            input, version: version, spelling: spelling ?? version.description, directory: directory,
+            pipeline: GeneratorPipeline(options: options))
+    }
+
+    /// The model's history and migration plan (`modelgen migrations`): the load, parse and check
+    /// stages of `run` (as `lint`), then the plan as text, when the model and its versions check (a
+    /// step that cannot be inferred is printed, and reported as an error).
+    ///
+    /// - Returns: The diagnostics, the history, and its text (nil when the model or a version has errors).
+    /// - Throws: `GeneratorError` of kind `.input` when an input is missing, unreadable, past the
+    ///   size limit or a badly named version file.
+    public static func migrations(_ input: GeneratorInput, options: GeneratorOptions = GeneratorOptions()) throws(GeneratorError) -> MigrationsResult {
+        var options = options
+        options.output = .lint
+        let result = try run(input, options: options)
+        let hasVersions = result.sources.contains { SchemaVersion.isVersionFile($0.path) }
+        let modelChecks = !result.diagnostics.contains { $0.severity == .error && $0.rule != .migrationNotInferable }
+        var text: String?
+        if let history = result.history {
+            text = MigrationPlanText.render(history)
+        } else if !hasVersions, modelChecks {
+            text = MigrationPlanText.noHistory
+        }
+        return MigrationsResult(
+            sources: result.sources, diagnostics: result.diagnostics, history: result.history, text: text, failed: result.failed)
+    }
+
     /// The diagram of a checked schema: entities with their attributes, inheritance arrows, and
     /// relationships with cardinality, inverse and delete rules (docs/Format-and-Diagram.md).
     public static func diagram(of schema: CheckedSchema, format: DiagramFormat) -> String {
@@ -99,4 +141,19 @@ public struct DiagramResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// The diagram; `nil` when the models have errors.
     public var text: String?
+}
+
+/// What `ModelGen.migrations` produced.
+public struct MigrationsResult: Sendable {
+    /// The files read, in input order.
+    public var sources: [SourceFile]
+    /// Every diagnostic, sorted.
+    public var diagnostics: [Diagnostic]
+    /// The history; nil without a version, or when the model or a version has errors.
+    public var history: MigrationHistory?
+    /// The plan as `modelgen migrations` prints it; nil when the model or a version has errors.
+    public var text: String?
+    /// Whether `modelgen migrations` exits with status 1, as `lint` would: an error, or a warning
+    /// under `warningsAsErrors`.
+    public var failed: Bool
 }

@@ -9,6 +9,8 @@ enum Usage {
       modelgen lint     [--warnings-as-errors] [--diagnostics-format text|json] INPUT...
       modelgen format   [--check | --in-place] INPUT...
       modelgen diagram  [--format mermaid|dot] INPUT...
+      modelgen freeze   --version V [--output DIR] INPUT...
+      modelgen migrations INPUT...
       modelgen --help | help [COMMAND] | --version
 
     Every command that reads models also takes --config FILE: a modelgen.json whose settings
@@ -19,9 +21,12 @@ enum Usage {
       lint       Check the models and report diagnostics
       format     Rewrite model files in the canonical layout
       diagram    Print the entities and relationships as a Mermaid or DOT diagram
+      freeze     Write the model as a frozen version (V.modelversion) of its history
+      migrations Print the migration plan: each step between versions, each change
       help       Show help for a command
 
     INPUT is .model files or folders (searched recursively); all inputs form one schema.
+    .modelversion files among them (or in the folders) are the model's frozen versions.
     See 'modelgen help COMMAND' for a command's options.
 
     """
@@ -92,6 +97,48 @@ enum Usage {
 
     """
 
+    static let freeze = """
+    OVERVIEW: write the model, checked, as a frozen version of its history (V.modelversion)
+
+    USAGE: modelgen freeze --version V [--output DIR] [--config FILE] INPUT...
+
+    OPTIONS:
+      --version V       The version, MAJOR[.MINOR[.PATCH]] (1.0.0); later than every frozen one
+      --output DIR      Folder of the versions (default: ModelVersions in the first input
+                        folder, or beside the first input file)
+      --config FILE     A modelgen.json, checked (none of its settings changes a version)
+
+    The version file holds the model's .model files in canonical text, doc comments kept,
+    'migration' declarations left out. A frozen version is never rewritten: freezing the same
+    model again as the same version changes nothing; another model as an existing version, or a
+    version older than a frozen one, is refused.
+
+    EXIT STATUS: 0 frozen (or frozen already, identical), 1 the model has errors or the version
+                 is refused, 2 bad usage, unreadable input or unwritable folder.
+
+    """
+
+    static let migrations = """
+    OVERVIEW: print the migration plan: each step between frozen versions, each change, and
+    whether it is inferred or needs a custom stage's code
+
+    USAGE: modelgen migrations [--warnings-as-errors] [--diagnostics-format text|json]
+                               [--config FILE] INPUT...
+
+    OPTIONS:
+      --warnings-as-errors      Exit 1 when there are warnings
+      --diagnostics-format F    text (default, on standard error) or json (on standard
+                                output, instead of the plan)
+      --config FILE             Settings from a modelgen.json (warningsAsErrors,
+                                diagnosticsFormat)
+
+    A step with a change that cannot be inferred needs 'migration "A" -> "B" { custom }' in
+    the model and its code (reported as migration-not-inferable until declared).
+
+    EXIT STATUS: as lint: 0 no errors, 1 errors, 2 bad usage or unreadable input.
+
+    """
+
     static let help = """
     OVERVIEW: show help for modelgen or one of its commands
 
@@ -106,6 +153,8 @@ enum Usage {
         case "lint": lint
         case "format": format
         case "diagram": diagram
+        case "freeze": freeze
+        case "migrations": migrations
         case "help": help
         default: nil
         }

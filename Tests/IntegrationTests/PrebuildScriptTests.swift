@@ -93,3 +93,31 @@ extension IntegrationTests {
         #expect(bad.output.contains("unknown key 'access'"))
     }
 }
+
+extension IntegrationTests {
+    @Test("The prebuild script passes the model's frozen versions: one output each, and a new version regenerates")
+    func prebuildScriptPassesTheHistory() throws {
+        let folder = try PrebuildFolder()
+        let v1 = "entity Note {\n    title: String\n}\n"
+        try folder.write(v1 + "container Notes { Note }\n", to: "Notes.model")
+        try folder.write(v1, to: "ModelVersions/1.0.0.modelversion")
+
+        let first = try folder.prebuild()
+        try #require(first.status == 0, "prebuild failed:\n\(first.output)")
+        let version = try String(contentsOf: folder.output("ModelVersions_1.0.0.modelversion.swift"), encoding: .utf8)
+        #expect(version.contains("internal enum SchemaV1_0_0: ModelStore.VersionedSchema {"))
+        #expect(version.contains("internal enum NotesMigrationPlan: ModelStore.SchemaMigrationPlan {"))
+        #expect(try folder.prebuild().output.contains("up to date"))
+
+        // A second version (the model changed, then was frozen): a new output, and the plan moves to it.
+        let v2 = "entity Note {\n    title: String\n    body: String?\n}\n"
+        try folder.write(v2 + "container Notes { Note }\n", to: "Notes.model", secondsAhead: 2)
+        try folder.write(v2, to: "ModelVersions/2.0.0.modelversion", secondsAhead: 2)
+        let second = try folder.prebuild()
+        #expect(second.status == 0, "prebuild failed:\n\(second.output)")
+        #expect(second.output.contains("generating"))
+        let newest = try String(contentsOf: folder.output("ModelVersions_2.0.0.modelversion.swift"), encoding: .utf8)
+        #expect(newest.contains(".lightweight(fromVersion: SchemaV1_0_0.self, toVersion: SchemaV2_0_0.self),"))
+        #expect(!(try String(contentsOf: folder.output("ModelVersions_1.0.0.modelversion.swift"), encoding: .utf8)).contains("MigrationPlan"))
+    }
+}

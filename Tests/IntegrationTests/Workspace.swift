@@ -12,6 +12,9 @@ enum Workspace {
     /// `Samples/TripsDemo`: the demo package that uses the build plugin.
     static let tripsDemo = root.appending(path: "Samples/TripsDemo", directoryHint: .isDirectory)
 
+    /// `Samples/MigrationDemo`: the worked example of docs/Migrations.md, a model with a history.
+    static let migrationDemo = root.appending(path: "Samples/MigrationDemo", directoryHint: .isDirectory)
+
     /// The fixture with a target named `Spaced Target` and two `Stop.model` files.
     static let spacedTarget = root.appending(path: "Tests/IntegrationTests/Fixtures/SpacedTarget", directoryHint: .isDirectory)
 
@@ -99,7 +102,8 @@ struct SamplePackage {
     func generatedFiles() -> [String] {
         let outputs = scratchPath.appending(path: "plugins/outputs", directoryHint: .isDirectory)
         guard let walker = FileManager.default.enumerator(at: outputs, includingPropertiesForKeys: nil) else { return [] }
-        return walker.compactMap { ($0 as? URL)?.lastPathComponent }.filter { $0.hasSuffix(".model.swift") }.sorted()
+        return walker.compactMap { ($0 as? URL)?.lastPathComponent }
+            .filter { $0.hasSuffix(".model.swift") || $0.hasSuffix(".modelversion.swift") }.sorted()
     }
 }
 

@@ -38,6 +38,7 @@ public struct RuleID: RawRepresentable, Hashable, Sendable, Comparable, CustomSt
     public static let unregisteredBase = RuleID("unregistered-base")
     public static let danglingNoAction = RuleID("dangling-no-action")
     public static let cascadeCycle = RuleID("cascade-cycle")
+    public static let migrationNotInferable = RuleID("migration-not-inferable")
 
     /// Every rule id of SPEC §3 with its severity.
     public static let all: [(RuleID, Severity)] = [
@@ -49,7 +50,7 @@ public struct RuleID: RawRepresentable, Hashable, Sendable, Comparable, CustomSt
         (.inverseMismatch, .error), (.ambiguousInverse, .error), (.optionalToOne, .error),
         (.invalidAttribute, .error), (.defaultTypeMismatch, .error), (.reservedName, .error),
         (.redundantRegistration, .warning), (.unregisteredBase, .warning), (.danglingNoAction, .warning),
-        (.cascadeCycle, .warning),
+        (.cascadeCycle, .warning), (.migrationNotInferable, .error),
     ]
 }
 

@@ -23,6 +23,7 @@ struct AttachedDocs {
             case .enumeration(let enumeration): add(enumeration)
             case .container(let container): add(container.doc)
             case .structure(let structure): add(structure)
+            case .migration(let migration): add(migration.doc)
             }
         }
         ranges.sort { $0.start.offset < $1.start.offset }

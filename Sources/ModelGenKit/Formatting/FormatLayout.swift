@@ -19,6 +19,7 @@ struct FormatLayout {
             case .enumeration(let enumeration): append(enumeration, depth: 0, to: &lines)
             case .container(let container): append(container, to: &lines)
             case .structure(let structure): append(structure, depth: 0, to: &lines)
+            case .migration(let migration): append(migration, to: &lines)
             }
             if !lines.isEmpty { lines[lines.count - 1].endsTopLevelDeclaration = true }
         }
@@ -83,6 +84,12 @@ struct FormatLayout {
         let entries = container.entries.map(spelling.name).joined(separator: ", ")
         let text = "container " + spelling.name(container.name) + (entries.isEmpty ? " {}" : " { " + entries + " }")
         lines.append(LayoutLine(depth: 0, text: text, anchor: container.range.start.offset, spanEnd: container.range.end.offset))
+    }
+
+    /// `migration "1.0.0" -> "2.0.0" { custom }` on one line, like a container.
+    private func append(_ migration: MigrationDecl, to lines: inout [LayoutLine]) {
+        let text = "migration \"\(migration.from.text)\" -> \"\(migration.to.text)\" { \(migration.kind.name) }"
+        lines.append(LayoutLine(depth: 0, text: text, anchor: migration.range.start.offset, spanEnd: migration.range.end.offset))
     }
 
     // MARK: - Members

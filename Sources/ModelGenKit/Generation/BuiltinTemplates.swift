@@ -72,6 +72,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 {{/versionCheck}}
 
+{{^isVersion}}
 {{#enums}}
 // MARK: - {{name}}
 
@@ -90,6 +91,19 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 {{>container}}
 
 {{/containers}}
+{{/isVersion}}
+{{#version}}
+// MARK: - {{schemaName}}
+
+{{>version}}
+
+{{/version}}
+{{#plans}}
+// MARK: - {{name}}
+
+{{>plan}}
+
+{{/plans}}
 
 """##,
         "initializer": ##"""
@@ -153,16 +167,78 @@ private static let _$metadata = ModelStore.EntityMetadata(
     ],
     uniqueConstraints: [{{#uniqueConstraints}}[{{#properties}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/properties}}]{{^isLast}}, {{/isLast}}{{/uniqueConstraints}}],
     indexes: [{{#indexes}}[{{#properties}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/properties}}]{{^isLast}}, {{/isLast}}{{/indexes}}],
-    inheritedKeyPaths: [{{^hasInheritedProperties}}]{{/hasInheritedProperties}}
+    inheritedKeyPaths: [{{^hasInheritedProperties}}]{{#hasOriginalName}},{{/hasOriginalName}}{{/hasInheritedProperties}}
         {{#inheritedProperties}}
         .init({{nameLiteral}}, \{{entitySwiftName}}.{{swiftName}}),
         {{/inheritedProperties}}
     {{#hasInheritedProperties}}
-    ]
+    ]{{#hasOriginalName}},{{/hasOriginalName}}
     {{/hasInheritedProperties}}
+    {{#hasOriginalName}}
+    originalName: {{originalNameLiteral}}
+    {{/hasOriginalName}}
 )
 
 {{access}}override class var schemaMetadata: ModelStore.EntityMetadata { _$metadata }
+
+"""##,
+        "plan": ##"""
+/// The migration plan of {{#hasContainer}}the `{{containerName}}` container{{/hasContainer}}{{^hasContainer}}the model{{/hasContainer}}: every frozen version, oldest first, and one
+/// stage per step, lightweight or, where the model declares the step custom, calling the
+/// functions of `{{customStagesProtocolName}}`. Open a store with
+/// `ModelContainer(for: {{#hasContainer}}{{containerName}}.schema{{/hasContainer}}{{^hasContainer}}…{{/hasContainer}}, migrationPlan: {{name}}.self, configurations: …)`.
+{{access}}enum {{name}}: ModelStore.SchemaMigrationPlan{{#hasCustomStages}}, {{customStagesProtocolName}}{{/hasCustomStages}} {
+    {{access}}static var schemas: [any ModelStore.VersionedSchema.Type] {
+        [{{#versions}}{{schemaName}}.self{{^isLast}}, {{/isLast}}{{/versions}}]
+    }
+
+    {{access}}static var stages: [ModelStore.MigrationStage] {
+        [
+            {{#steps}}
+            {{#isCustom}}
+            .custom(
+                fromVersion: {{fromSchemaName}}.self, toVersion: {{toSchemaName}}.self,
+                willMigrate: { context in try {{name}}.{{willMigrateName}}(context) },
+                didMigrate: { context in try {{name}}.{{didMigrateName}}(context) }
+            ),
+            {{/isCustom}}
+            {{^isCustom}}
+            .lightweight(fromVersion: {{fromSchemaName}}.self, toVersion: {{toSchemaName}}.self),
+            {{/isCustom}}
+            {{/steps}}
+        ]
+    }
+}
+{{#hasCustomStages}}
+
+/// The code of the custom stages of `{{name}}`, which you write in an extension of it:
+///
+///     extension {{name}} {
+{{#customSteps}}
+///         static func {{willMigrateName}}(_ context: ModelContext) throws { … }
+///         static func {{didMigrateName}}(_ context: ModelContext) throws { … }
+{{/customSteps}}
+///     }
+///
+/// Each stage's two functions run in one transaction with the schema change between them: the
+/// first in a context on the older version's models, the second on the newer version's.
+{{access}}protocol {{customStagesProtocolName}} {
+    {{#customSteps}}
+    /// {{fromVersion}} → {{toVersion}}, before the schema changes: `context` holds `{{fromSchemaName}}`'s models.
+    {{#hasCustomChanges}}
+    /// The changes of the step that are not inferred:
+    {{/hasCustomChanges}}
+    {{#customChanges}}
+    /// - {{.}}
+    {{/customChanges}}
+    static func {{willMigrateName}}(_ context: ModelStore.ModelContext) throws
+
+    /// {{fromVersion}} → {{toVersion}}, after the schema changed: `context` holds `{{toSchemaName}}`'s models.
+    static func {{didMigrateName}}(_ context: ModelStore.ModelContext) throws
+
+    {{/customSteps}}
+}
+{{/hasCustomStages}}
 
 """##,
         "property": ##"""
@@ -201,6 +277,30 @@ private static let _$metadata = ModelStore.EntityMetadata(
     set { _$setToMany(newValue, {{slot}}) }
 }
 {{/isToMany}}
+
+"""##,
+        "version": ##"""
+/// Version {{version}} of the model, frozen in `{{fileName}}` (`modelgen freeze --version {{version}}`):
+/// its entities and enums as they were then, nested, so that a custom migration stage reads and
+/// writes a store of this version with their types (`{{schemaName}}.Entity`).
+{{access}}enum {{schemaName}}: ModelStore.VersionedSchema {
+    {{access}}static var versionIdentifier: ModelStore.Schema.Version { ModelStore.Schema.Version({{major}}, {{minor}}, {{patch}}) }
+
+    {{access}}static var models: [any ModelStore.PersistentModel.Type] {
+        [{{#models}}{{swiftName}}.self{{^isLast}}, {{/isLast}}{{/models}}]
+    }
+
+    {{#enums}}
+    {{>enum}}
+
+    {{/enums}}
+    {{#entities}}
+    // MARK: {{schemaName}}.{{name}}
+
+    {{>entity}}
+
+    {{/entities}}
+}
 
 """##,
     ]

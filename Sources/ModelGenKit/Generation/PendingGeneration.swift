@@ -5,7 +5,7 @@
 /// Finds what a checked schema uses that the generator cannot generate yet.
 enum PendingGeneration {
     /// One `unsupported-type` error per use of a construct that is not generated yet: a struct, an enum
-    /// whose cases carry associated values, a declared `id`, `@Entity(originalName:)`. Sorted by
+    /// whose cases carry associated values, a declared `id`. Sorted by
     /// position within each file; empty when everything can be generated.
     static func diagnostics(for schema: CheckedSchema) -> [Diagnostic] {
         var found: [Diagnostic] = []
@@ -17,9 +17,6 @@ enum PendingGeneration {
             pending("enum '\(enumeration.qualifiedName)' with associated values", at: enumeration.range)
         }
         for entity in schema.entities {
-            if entity.originalName != nil {
-                pending("@Entity(originalName:) of entity '\(entity.name)'", at: entity.range)
-            }
             for structure in entity.structs { pending("struct '\(structure.qualifiedName)'", at: structure.range) }
             for enumeration in entity.enums where enumeration.hasAssociatedValues {
                 pending("enum '\(enumeration.qualifiedName)' with associated values", at: enumeration.range)

@@ -10,7 +10,8 @@ struct DiscoveredModel: Hashable, Sendable {
     var relativePath: String
 }
 
-/// Turns the INPUT arguments (files and folders) into the list of `.model` files to read.
+/// Turns the INPUT arguments (files and folders) into the list of `.model` files to read, and of
+/// `.modelversion` files (the model's history, SPEC §6).
 ///
 /// Inputs keep their command-line order; the files of one folder are searched recursively and sorted
 /// by their path below it (byte order, so the result does not depend on the file system). Symbolic
@@ -19,8 +20,14 @@ enum InputDiscovery {
     /// The file extension of model files, without the dot.
     static let modelExtension = "model"
 
-    /// The `.model` files named by `arguments`, in order. Throws for no argument, a missing path,
-    /// a named file without the `.model` extension, an unreadable folder, or no model file at all.
+    /// Whether `name` is a model file's or a version file's name.
+    private static func isInput(_ name: String) -> Bool {
+        name.hasSuffix("." + modelExtension) || SchemaVersion.isVersionFile(name)
+    }
+
+    /// The `.model` and `.modelversion` files named by `arguments`, in order. Throws for no
+    /// argument, a missing path, a named file with another extension, an unreadable folder, or no
+    /// `.model` file at all (versions alone are a history without a model).
     static func discover(_ arguments: [String]) throws(InputError) -> [DiscoveredModel] {
         guard !arguments.isEmpty else { throw InputError("no input: give .model files or folders") }
         var inputs: [DiscoveredModel] = []
@@ -34,8 +41,8 @@ enum InputDiscovery {
             if isDirectory.boolValue {
                 found = try modelFiles(inFolder: argument)
             } else {
-                guard argument.hasSuffix("." + modelExtension) else {
-                    throw InputError("'\(argument)' is not a .\(modelExtension) file")
+                guard isInput(argument) else {
+                    throw InputError("'\(argument)' is not a .\(modelExtension) or .\(SchemaVersion.fileExtension) file")
                 }
                 found = [DiscoveredModel(path: argument, relativePath: (argument as NSString).lastPathComponent)]
             }
@@ -43,13 +50,13 @@ enum InputDiscovery {
                 inputs.append(input)
             }
         }
-        guard !inputs.isEmpty else {
+        guard inputs.contains(where: { !SchemaVersion.isVersionFile($0.path) }) else {
             throw InputError("no .\(modelExtension) file found in \(arguments.map { "'\($0)'" }.joined(separator: ", "))")
         }
         return inputs
     }
 
-    /// Every `.model` file below `folder`, sorted by relative path.
+    /// Every `.model` and `.modelversion` file below `folder`, sorted by relative path.
     private static func modelFiles(inFolder folder: String) throws(InputError) -> [DiscoveredModel] {
         var relativePaths: [String] = []
         var pending: [String] = [""]
@@ -67,7 +74,7 @@ enum InputDiscovery {
                 let type = (try? FileManager.default.attributesOfItem(atPath: full))?[.type] as? FileAttributeType
                 if type == .typeDirectory {
                     pending.append(relative)
-                } else if name.hasSuffix("." + modelExtension) {
+                } else if isInput(name) {
                     var isDirectory: ObjCBool = false
                     if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
                         relativePaths.append(relative)

@@ -1,5 +1,5 @@
-/// One `.model` file of a run: its bytes, the path diagnostics print, and the path its generated
-/// file is named from. What the load stage hands to the parse stage.
+/// One `.model` (or `.modelversion`) file of a run: its bytes, the path diagnostics print, and the
+/// path its generated file is named from. What the load stage hands to the parse stage.
 public struct ModelSource: Sendable {
     /// The path as the user named it, and the bytes read (possibly invalid UTF-8).
     public var file: SourceFile
@@ -20,6 +20,13 @@ public struct ModelSource: Sendable {
 
     /// The path as the user named it.
     public var path: String { file.path }
+
+    /// Whether it is a frozen version of the model (a `.modelversion` file, SPEC §6), not the current model.
+    public var isVersionFile: Bool { SchemaVersion.isVersionFile(file.path) }
+
+    /// For a `.modelversion` file, the version its name gives (`1.2.modelversion` → 1.2.0); nil
+    /// for a `.model` file or a version file whose name is not a version.
+    public var version: SchemaVersion? { SchemaVersion.ofVersionFile(file.path) }
 
     /// The file name alone (`Trips.model`), as the generated file's header names it.
     var fileName: String { Self.lastComponent(of: file.path) }

@@ -12,8 +12,15 @@ struct OutputNameClash: Error, Hashable, Sendable, CustomStringConvertible {
 enum OutputNaming {
     /// `Stem.model.swift` for a file given directly; for a file inside a folder INPUT, its path below
     /// the folder with `/` turned into `_` (`Travel/Trips.model` → `Travel_Trips.model.swift`).
+    /// A frozen version is named the same way with its own extension: `1.0.0.modelversion` →
+    /// `1.0.0.modelversion.swift`, `ModelVersions/1.0.0.modelversion` → `ModelVersions_1.0.0.modelversion.swift`.
     static func outputName(for source: ModelSource) -> String {
         var stem = source.relativePath.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "_")
+        let versionSuffix = "." + SchemaVersion.fileExtension
+        if stem.hasSuffix(versionSuffix) {
+            stem.removeLast(versionSuffix.count)
+            return stem + versionSuffix + ".swift"
+        }
         if stem.hasSuffix(".model") { stem.removeLast(".model".count) }
         return stem + ".model.swift"
     }

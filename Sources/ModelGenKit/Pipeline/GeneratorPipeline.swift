@@ -16,11 +16,15 @@ struct ParsedModels {
     var diagnostics: [Diagnostic]
 }
 
-/// What the check stage hands to the generate stage: the checked schema and every diagnostic.
+/// What the check stage hands to the generate stage: the checked schema, the model's history and
+/// every diagnostic.
 struct CheckedModels {
     var sources: [ModelSource]
-    /// `nil` when any error was found.
+    /// The current model's schema (its `.model` files); `nil` when any error was found.
     var schema: CheckedSchema?
+    /// The frozen versions and the steps between them; `nil` without a `.modelversion` input, or
+    /// when the current model or a version has errors.
+    var history: MigrationHistory?
     /// Syntax and rule diagnostics, sorted by file (input order), then position.
     var diagnostics: [Diagnostic]
 }
@@ -40,10 +44,11 @@ struct GeneratorPipeline {
         var result = GeneratorResult(
             sources: sources.map(\.file), diagnostics: checked.diagnostics, schema: checked.schema, outputs: [],
             warningsAsErrors: options.warningsAsErrors)
+        result.history = checked.history
         guard !result.failed, let schema = checked.schema, let templates else { return result }
         if sources.reduce(0, { $0 + $1.file.bytes.count }) >= FreedMemory.minimumInputBytes { FreedMemory.release() }
         do {
-            result.outputs = try generate(schema, sources: sources, names: names, templates: templates)
+            result.outputs = try generate(schema, history: checked.history, sources: sources, names: names, templates: templates)
         } catch {
             var error = error
             (error.diagnostics, error.sources) = (result.diagnostics, result.sources)
@@ -54,14 +59,17 @@ struct GeneratorPipeline {
 
     // MARK: Stage 1: load (`Input/`)
 
-    /// The model files of `input`, read, in input order.
+    /// The model files of `input`, read, in input order (frozen versions among them).
     func load(_ input: GeneratorInput) throws(GeneratorError) -> [ModelSource] {
         options.stageObserver?(.load)
         do {
+            let sources: [ModelSource]
             switch input {
-            case .paths(let paths): return try SourceLoader.load(paths, maximumBytes: options.maximumInputBytes)
-            case .sources(let sources): return try SourceLoader.check(sources, maximumBytes: options.maximumInputBytes)
+            case .paths(let paths): sources = try SourceLoader.load(paths, maximumBytes: options.maximumInputBytes)
+            case .sources(let given): sources = try SourceLoader.check(given, maximumBytes: options.maximumInputBytes)
             }
+            try VersionFiles.check(sources)
+            return sources
         } catch {
             throw GeneratorError(.input, error.message)
         }
@@ -96,32 +104,79 @@ struct GeneratorPipeline {
 
     // MARK: Stage 3: check (`Semantics/`)
 
-    /// Checks every file together. Semantic rules run on whatever parsed, also when some files have
-    /// `syntax` errors, so one run reports every error; diagnostics that a syntax error may have
-    /// caused are dropped (`SyntaxCascadeFilter`). A run with any error has no schema.
+    /// Checks every `.model` file together (the current model), and each `.modelversion` file alone
+    /// (a frozen version: its names never clash with the current model's), then the history: the
+    /// steps between versions and their `migration` declarations (`HistoryChecker`). Semantic rules
+    /// run on whatever parsed, also when some files have `syntax` errors, so one run reports every
+    /// error; diagnostics that a syntax error may have caused are dropped (`SyntaxCascadeFilter`).
+    /// A run with any error has no schema.
     ///
-    /// The syntax trees are handed on, not kept: without syntax errors nothing here needs them
-    /// again, and the checker frees them while it builds the schema (the run's peak of memory).
+    /// The syntax trees are handed on, not kept: only the `migration` declarations are taken out
+    /// first; without syntax errors nothing else here needs the trees again, and the checker frees
+    /// them while it builds the schema (the run's peak of memory).
     func check(_ parsed: consuming ParsedModels) -> CheckedModels {
         options.stageObserver?(.check)
         let sources = parsed.sources
         let syntaxErrors = parsed.diagnostics
         let trees = parsed.trees
         parsed.trees = []
-        let keptForFilter = syntaxErrors.isEmpty ? [] : trees
-        let checked = SchemaChecker.check(consume trees)
-        var diagnostics = syntaxErrors
-        diagnostics += SyntaxCascadeFilter.filter(checked.diagnostics, files: keptForFilter, syntaxErrors: syntaxErrors)
-        let schema = diagnostics.contains { $0.severity == .error } ? nil : checked.schema
+        var modelTrees: [ModelFile] = []
+        var versionTrees: [(source: ModelSource, tree: ModelFile)] = []
+        for (source, tree) in zip(sources, consume trees) {
+            if source.isVersionFile { versionTrees.append((source, tree)) } else { modelTrees.append(tree) }
+        }
+        let migrations = modelTrees.flatMap(Self.migrations(in:))
+        let firstPath = modelTrees.first?.source.path
+        let current = checkSchema(of: consume modelTrees, syntaxErrors: syntaxErrors)
+        var diagnostics = current.diagnostics
+        var history: MigrationHistory?
+        if !versionTrees.isEmpty {
+            var versions: [VersionInput] = []
+            for (source, tree) in versionTrees {
+                let declared = Self.migrations(in: tree)
+                let checked = checkSchema(of: [tree], syntaxErrors: syntaxErrors)
+                diagnostics += checked.diagnostics
+                // `VersionFiles.check` let only version files named by a version through.
+                guard let number = source.version else { continue }
+                versions.append(VersionInput(version: number, source: source, migrations: declared, schema: checked.schema))
+            }
+            let (checkedHistory, found) = HistoryChecker.check(
+                versions: versions, migrations: migrations, firstPath: firstPath, current: current.schema)
+            diagnostics += found
+            history = checkedHistory
+        }
+        let schema = diagnostics.contains { $0.severity == .error } ? nil : current.schema
         return CheckedModels(
-            sources: sources, schema: schema, diagnostics: diagnostics.sorted(byFileOrder: sources.map(\.path)))
+            sources: sources, schema: schema, history: history,
+            diagnostics: diagnostics.sorted(byFileOrder: sources.map(\.path)))
+    }
+
+    /// The `migration` declarations of a file.
+    private static func migrations(in tree: ModelFile) -> [MigrationDecl] {
+        tree.declarations.compactMap { declaration in
+            if case .migration(let migration) = declaration { migration } else { nil }
+        }
+    }
+
+    /// Checks `trees` together as one schema (the current model's `.model` files, or one frozen
+    /// version): the schema, `nil` when the files have an error, and their diagnostics, the syntax
+    /// errors of those files among them. The trees are kept for the cascade filter only when those
+    /// files have syntax errors.
+    func checkSchema(of trees: consuming [ModelFile], syntaxErrors: [Diagnostic]) -> (schema: CheckedSchema?, diagnostics: [Diagnostic]) {
+        let paths = Set(trees.map(\.source.path))
+        let own = syntaxErrors.filter { paths.contains($0.range.file) }
+        let keptForFilter = own.isEmpty ? [] : trees
+        let checked = SchemaChecker.check(consume trees)
+        let diagnostics = own + SyntaxCascadeFilter.filter(checked.diagnostics, files: keptForFilter, syntaxErrors: own)
+        return (diagnostics.contains { $0.severity == .error } ? nil : checked.schema, diagnostics)
     }
 
     /// LANG-GENERATION: what the schema uses that generation cannot write yet is an error of a run
     /// that generates (`PendingGeneration`); such a run then generates nothing.
     func reportPendingGeneration(_ checked: inout CheckedModels) {
         guard let schema = checked.schema else { return }
-        let pending = PendingGeneration.diagnostics(for: schema)
+        var pending = PendingGeneration.diagnostics(for: schema)
+        for version in checked.history?.versions ?? [] { pending += PendingGeneration.diagnostics(for: version.schema) }
         guard !pending.isEmpty else { return }
         checked.diagnostics = (checked.diagnostics + pending).sorted(byFileOrder: checked.sources.map(\.path))
         checked.schema = nil
@@ -144,12 +199,13 @@ struct GeneratorPipeline {
     }
 
     /// Generates one Swift file per source, and hands each to the output as soon as it is made, so
-    /// a run holds one generated text at a time unless it keeps them in memory.
+    /// a run holds one generated text at a time unless it keeps them in memory. A frozen version's
+    /// file holds its `SchemaV…` enum; the newest one's also holds the migration plans.
     func generate(
-        _ schema: CheckedSchema, sources: [ModelSource], names: [String], templates: TemplateSet
+        _ schema: CheckedSchema, history: MigrationHistory?, sources: [ModelSource], names: [String], templates: TemplateSet
     ) throws(GeneratorError) -> [GeneratedOutput] {
         options.stageObserver?(.generate)
-        let generator = CodeGenerator(schema: schema, templates: templates, accessLevel: options.accessLevel)
+        let generator = CodeGenerator(schema: schema, history: history, templates: templates, accessLevel: options.accessLevel)
         var output = OutputStage(options.output)
         do throws(GeneratorError) {
             for (source, name) in zip(sources, names) {

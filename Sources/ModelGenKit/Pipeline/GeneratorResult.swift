@@ -21,8 +21,11 @@ public struct GeneratorResult: Sendable {
     public var sources: [SourceFile]
     /// Every diagnostic, sorted by file (input order), then position.
     public var diagnostics: [Diagnostic]
-    /// The checked schema; `nil` when any error was found.
+    /// The checked schema of the current model (its `.model` files); `nil` when any error was found.
     public var schema: CheckedSchema?
+    /// The model's history: its frozen versions (`.modelversion` inputs) and the steps between them;
+    /// `nil` without a version, or when the model or a version has errors (SPEC §6).
+    public var history: MigrationHistory? = nil
     /// One generated file per model file, in input order; empty for `OutputMode.lint` and when the
     /// models failed the check.
     public var outputs: [GeneratedOutput]

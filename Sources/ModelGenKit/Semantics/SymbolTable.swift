@@ -54,6 +54,9 @@ enum SymbolTable {
                     guard claim(decl.name, kind: "struct") else { continue }
                     model.structs[decl.name.name] = StructInfo(decl: decl, qualifiedName: decl.name.name, ownerEntity: nil)
                     model.structOrder.append(decl.name.name)
+                case .migration:
+                    // About the history, not the schema: checked by `HistoryChecker`.
+                    continue
                 }
             }
         }

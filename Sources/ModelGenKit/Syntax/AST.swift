@@ -87,6 +87,8 @@ enum Declaration: Sendable {
     case container(ContainerDecl)
     /// `struct Name { fields }`: a composite attribute type.
     case structure(StructDecl)
+    /// `migration "1.0.0" -> "2.0.0" { custom }`: a step of the model's history declared custom.
+    case migration(MigrationDecl)
 
     public var range: SourceRange {
         switch self {
@@ -94,6 +96,7 @@ enum Declaration: Sendable {
         case .enumeration(let d): d.range
         case .container(let d): d.range
         case .structure(let d): d.range
+        case .migration(let d): d.range
         }
     }
 
@@ -103,7 +106,43 @@ enum Declaration: Sendable {
         case .enumeration(let d): d.name
         case .container(let d): d.name
         case .structure(let d): d.name
+        case .migration(let d): Identifier("\(d.from.text) -> \(d.to.text)", range: d.keywordRange)
         }
+    }
+}
+
+/// `migration "1.0.0" -> "2.0.0" { custom }`: declares the step between two consecutive versions
+/// of the model's history custom, so that its changes that cannot be inferred are allowed and the
+/// generated migration plan calls the user's code for it (docs/Migrations.md).
+struct MigrationDecl: Sendable {
+    /// A version as written: the string literal's text and range.
+    struct VersionLiteral: Sendable {
+        public var text: String
+        public var range: SourceRange
+
+        public init(text: String, range: SourceRange) {
+            self.text = text
+            self.range = range
+        }
+    }
+
+    public var doc: DocComment?
+    public var from: VersionLiteral
+    public var to: VersionLiteral
+    /// The word in the braces (`custom`, the only kind of step there is to declare), with its range.
+    public var kind: Identifier
+    /// The range of the `migration` word.
+    public var keywordRange: SourceRange
+    /// From the `migration` word to the closing brace.
+    public var range: SourceRange
+
+    public init(doc: DocComment?, from: VersionLiteral, to: VersionLiteral, kind: Identifier, keywordRange: SourceRange, range: SourceRange) {
+        self.doc = doc
+        self.from = from
+        self.to = to
+        self.kind = kind
+        self.keywordRange = keywordRange
+        self.range = range
     }
 }
 

@@ -105,6 +105,11 @@ final class Lexer {
                 lexNumber()
             case UInt8(ascii: "-") where peek(1).map(Lexer.isDigit) ?? false:
                 lexNumber()
+            case UInt8(ascii: "-") where peek(1) == UInt8(ascii: ">"):
+                // `->`, between the two versions of a `migration` declaration.
+                let start = location
+                offset += 2
+                append(.punctuation, "->", range(from: start))
             case _ where Lexer.punctuation.contains(byte):
                 let start = location
                 offset += 1

@@ -143,7 +143,13 @@ final class Parser {
     var isAtTopLevelKeyword: Bool {
         guard current.isAtLineStart else { return false }
         if current.isPunctuation("@") { return peek().kind == .identifier && peek().text == "Entity" && !peek().isEscaped }
+        if isAtMigrationKeyword { return true }
         return (current.isKeyword("entity") || current.isKeyword("container")) && peek().kind == .identifier
+    }
+
+    /// True at `migration "…"`: `migration` is a keyword only there (a property may still be named `migration`).
+    var isAtMigrationKeyword: Bool {
+        current.kind == .identifier && !current.isEscaped && current.text == "migration" && peek().kind == .stringLiteral
     }
 
     /// True at `struct Name`: `struct` is a keyword only there (a property may still be named `struct`).
@@ -208,6 +214,7 @@ final class Parser {
         if current.isKeyword("enum") { return .enumeration(try parseEnum(doc: doc)) }
         if current.isKeyword("container") { return .container(try parseContainer(doc: doc)) }
         if isAtStructKeyword { return .structure(try parseStruct(doc: doc)) }
+        if isAtMigrationKeyword { return .migration(try parseMigration(doc: doc)) }
         if current.isPunctuation("@"), peek().text == "Entity", !peek().isEscaped {
             return .entity(try parseAttributedEntity(doc: doc))
         }

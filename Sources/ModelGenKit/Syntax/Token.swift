@@ -14,7 +14,7 @@ enum TokenKind: Hashable, Sendable {
     case integerLiteral
     /// A floating-point literal; `Token.text` is the literal with `_` removed, sign included.
     case floatLiteral
-    /// One punctuation character of `{ } ( ) [ ] : , . = ? @ # \ ; < >` (`Token.text` is it).
+    /// One punctuation character of `{ } ( ) [ ] : , . = ? @ # \ ; < >`, or the arrow `->` (`Token.text` is it).
     case punctuation
     /// One or more line breaks (with only whitespace and comments between them).
     case newline

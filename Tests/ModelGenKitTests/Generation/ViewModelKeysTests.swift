@@ -20,6 +20,10 @@ import Testing
         table("Enum case (an enum's `cases`)", EnumCaseViewModel.templateKeys),
         table("Container (template `container`)", ContainerViewModel.templateKeys),
         table("Name (`subclasses`, `superArguments`, a container's entities, a group's properties)", NameViewModel.templateKeys),
+        table("Version (template `version`; a `.modelversion` file's `version`)", VersionViewModel.templateKeys),
+        table("Plan (template `plan`; the newest version's file's `plans`)", PlanViewModel.templateKeys),
+        table("Version reference (a plan's `versions`)", VersionReferenceViewModel.templateKeys),
+        table("Step (a plan's `steps`, `customSteps`)", StepViewModel.templateKeys),
     ]
 
     static func table<Model>(_ heading: String, _ keys: TemplateKeys<Model>) -> (String, [(String, String)], Bool) {

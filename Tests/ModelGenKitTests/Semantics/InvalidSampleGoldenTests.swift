@@ -15,10 +15,18 @@ import Testing
         return names.filter { $0.hasSuffix(".model") }.sorted()
     }
 
-    static func lint(_ name: String) throws -> (source: SourceFile, result: GeneratorResult) {
+    /// Lints a sample with its history: the `.modelversion` files of the folder named like it
+    /// (`migration-not-inferable/` beside `migration-not-inferable.model`), if there is one.
+    static func lint(_ name: String) throws -> (sources: [SourceFile], result: GeneratorResult) {
         let bytes = Array(try Data(contentsOf: packageRoot.appendingPathComponent(folder).appendingPathComponent(name)))
-        let source = SourceFile(path: "\(folder)/\(name)", bytes: bytes)
-        return (source, Run.lint([source]))
+        var sources = [SourceFile(path: "\(folder)/\(name)", bytes: bytes)]
+        let history = "\(folder)/\(name.dropLast(".model".count))"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent(history).path)) ?? []
+        for version in versions.filter({ $0.hasSuffix(".modelversion") }).sorted() {
+            let path = "\(history)/\(version)"
+            sources.append(SourceFile(path: path, bytes: Array(try Data(contentsOf: packageRoot.appendingPathComponent(path)))))
+        }
+        return (sources, Run.lint(sources))
     }
 
     /// The rule a sample is named after: the longest rule id its name starts with.
@@ -28,10 +36,10 @@ import Testing
 
     @Test(arguments: sampleNames)
     func renderedDiagnostics(name: String) throws {
-        let (source, result) = try Self.lint(name)
+        let (sources, result) = try Self.lint(name)
         let rule = try #require(Self.rule(namedBy: name), "\(name) is not named after a rule id")
         #expect(result.diagnostics.contains { $0.rule == rule }, "\(name) must produce a [\(rule)] diagnostic")
-        let rendered = DiagnosticRenderer(sources: [source]).render(result.diagnostics)
+        let rendered = DiagnosticRenderer(sources: sources).render(result.diagnostics)
         let expected = Self.packageRoot.appendingPathComponent(Self.folder).appendingPathComponent(String(name.dropLast(".model".count)) + ".expected")
         try SyntaxGolden.check(rendered, against: expected)
     }

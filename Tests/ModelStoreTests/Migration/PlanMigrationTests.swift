@@ -36,36 +36,36 @@ final class DurationStash: @unchecked Sendable {
     }
 }
 
-/// 1.0.0 → 2.0.0: custom (the text duration becomes minutes); 2.0.0 → 3.0.0: lightweight (a rename).
-enum TripMigrationPlan: SchemaMigrationPlan {
+/// The code of the worked example's custom stage, 1.0.0 → 2.0.0: the text duration becomes minutes.
+/// `TripLogMigrationPlan` (1.0.0 → 2.0.0 custom, 2.0.0 → 3.0.0 lightweight: a rename) and its
+/// `SchemaV…` enums are generated from Samples/MigrationDemo's versions (Generated/MigrationDemo); it
+/// conforms to the generated `TripLogMigrationPlanCustomStages`, whose functions these are.
+extension TripLogMigrationPlan {
     static let stash = DurationStash()
 
-    static var schemas: [any VersionedSchema.Type] { [SchemaV1_0_0.self, SchemaV2_0_0.self, SchemaV3_0_0.self] }
-    static var stages: [MigrationStage] { [migrateV1toV2, migrateV2toV3] }
+    static func willMigrateV1_0_0ToV2_0_0(_ context: ModelContext) throws {
+        stash.countCall()
+        stash.clear()
+        for trip in try context.fetch(FetchDescriptor<SchemaV1_0_0.Trip>()) {
+            stash.keep(DurationStash.minutes(in: trip.duration) ?? 0, for: trip.persistentModelID)
+        }
+    }
 
-    static let migrateV1toV2 = MigrationStage.custom(
-        fromVersion: SchemaV1_0_0.self, toVersion: SchemaV2_0_0.self,
-        willMigrate: { context in
-            stash.countCall()
-            stash.clear()
-            for trip in try context.fetch(FetchDescriptor<SchemaV1_0_0.Trip>()) {
-                stash.keep(DurationStash.minutes(in: trip.duration) ?? 0, for: trip.persistentModelID)
-            }
-        },
-        didMigrate: { context in
-            for trip in try context.fetch(FetchDescriptor<SchemaV2_0_0.Trip>()) {
-                trip.duration = stash.take(trip.persistentModelID) ?? 0
-            }
-            try context.save()
-        })
+    static func didMigrateV1_0_0ToV2_0_0(_ context: ModelContext) throws {
+        for trip in try context.fetch(FetchDescriptor<SchemaV2_0_0.Trip>()) {
+            trip.duration = stash.take(trip.persistentModelID) ?? 0
+        }
+        try context.save()
+    }
 
-    static let migrateV2toV3 = MigrationStage.lightweight(fromVersion: SchemaV2_0_0.self, toVersion: SchemaV3_0_0.self)
+    /// The generated plan's first stage, for the plans below that reuse it.
+    static var migrateV1toV2: MigrationStage { stages[0] }
 }
 
 /// The worked example without its last version: a current schema newer than the plan.
 enum TripMigrationPlanTo2: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [SchemaV1_0_0.self, SchemaV2_0_0.self] }
-    static var stages: [MigrationStage] { [TripMigrationPlan.migrateV1toV2] }
+    static var stages: [MigrationStage] { [TripLogMigrationPlan.migrateV1toV2] }
 }
 
 /// A custom stage that writes, then fails.
@@ -120,20 +120,6 @@ enum DeletingPlan: SchemaMigrationPlan {
     }
 }
 
-/// Memo.text becomes required without a default; `willMigrate` fills the nils.
-enum FillingPlan: SchemaMigrationPlan {
-    static var schemas: [any VersionedSchema.Type] { [MemoV1.self, MemoV2.self] }
-    static var stages: [MigrationStage] {
-        [.custom(fromVersion: MemoV1.self, toVersion: MemoV2.self,
-                 willMigrate: { context in
-                     for memo in try context.fetch(FetchDescriptor<MemoV1.Memo>(predicate: #Predicate { $0.text == nil })) {
-                         memo.text = "(empty)"
-                     }
-                 },
-                 didMigrate: nil)]
-    }
-}
-
 /// The same step, with a custom stage that leaves the nils.
 enum NotFillingPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [MemoV1.self, MemoV2.self] }
@@ -170,7 +156,7 @@ enum NotFillingPlan: SchemaMigrationPlan {
     }
 
     private func openVersion3() throws -> ModelContainer {
-        try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripMigrationPlan.self,
+        try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripLogMigrationPlan.self,
                            configurations: store.configuration)
     }
 
@@ -188,12 +174,12 @@ enum NotFillingPlan: SchemaMigrationPlan {
     @Test func theWorkedExampleConvertsTheDurationThenRenames() throws {
         try writeVersion1()
         #expect(try store.storedSchema()?.schemaVersion == nil, "opened without a plan: no version recorded")
-        let calls = TripMigrationPlan.stash.willMigrateCalls
+        let calls = TripLogMigrationPlan.stash.willMigrateCalls
         let container = try openVersion3()
-        #expect(TripMigrationPlan.stash.willMigrateCalls == calls + 1)
+        #expect(TripLogMigrationPlan.stash.willMigrateCalls == calls + 1)
         try expectVersion3Data(container)
         #expect(try store.storedSchema()?.schemaVersion == Schema.Version(3, 0, 0))
-        #expect(container.migrationPlan.map(ObjectIdentifier.init) == ObjectIdentifier(TripMigrationPlan.self))
+        #expect(container.migrationPlan.map(ObjectIdentifier.init) == ObjectIdentifier(TripLogMigrationPlan.self))
         #expect(try store.tableSQL("Trip").contains("\"duration\" INTEGER NOT NULL"))
 
         // Reopening: nothing to do.
@@ -203,19 +189,19 @@ enum NotFillingPlan: SchemaMigrationPlan {
     }
 
     @Test func aStoreWrittenThroughThePlanRecordsItsVersion() throws {
-        try writeVersion1(plan: TripMigrationPlan.self)
+        try writeVersion1(plan: TripLogMigrationPlan.self)
         #expect(try store.storedSchema()?.schemaVersion == Schema.Version(1, 0, 0))
         try expectVersion3Data(try openVersion3())
     }
 
     @Test func aStoreAtTheSecondVersionOnlyRunsTheLastStage() throws {
-        try store.write(Schema(versionedSchema: SchemaV2_0_0.self), plan: TripMigrationPlan.self) { context in
+        try store.write(Schema(versionedSchema: SchemaV2_0_0.self), plan: TripLogMigrationPlan.self) { context in
             context.insert(SchemaV2_0_0.Trip(name: "Lima", duration: 30))
         }
         #expect(try store.storedSchema()?.schemaVersion == Schema.Version(2, 0, 0))
-        let calls = TripMigrationPlan.stash.willMigrateCalls
+        let calls = TripLogMigrationPlan.stash.willMigrateCalls
         let context = ModelContext(try openVersion3())
-        #expect(TripMigrationPlan.stash.willMigrateCalls == calls, "the custom stage did not run")
+        #expect(TripLogMigrationPlan.stash.willMigrateCalls == calls, "the custom stage did not run")
         #expect(try context.fetch(FetchDescriptor<SchemaV3_0_0.Trip>()).map { "\($0.title) \($0.duration)" } == ["Lima 30"])
     }
 
@@ -265,7 +251,7 @@ enum NotFillingPlan: SchemaMigrationPlan {
     }
 
     @Test func aFailingCustomStageLeavesTheStoreAsItWas() throws {
-        try writeVersion1(plan: TripMigrationPlan.self)
+        try writeVersion1(plan: TripLogMigrationPlan.self)
         let error = try expectRefusal {
             _ = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: FailingPlan.self,
                                    configurations: store.configuration)
@@ -282,7 +268,7 @@ enum NotFillingPlan: SchemaMigrationPlan {
     }
 
     @Test func aStoreNewerThanTheAppFailsNamingBothVersions() throws {
-        try store.write(Schema(versionedSchema: SchemaV3_0_0.self), plan: TripMigrationPlan.self) { _ in }
+        try store.write(Schema(versionedSchema: SchemaV3_0_0.self), plan: TripLogMigrationPlan.self) { _ in }
         let error = try expectRefusal {
             _ = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: TripMigrationPlanTo2.self,
                                    configurations: store.configuration)
@@ -295,7 +281,7 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(error?.description == "the store holds schema version 3.0.0, newer than the newest version this app knows (2.0.0)")
         // The plan knows 3.0.0, but the app's schema is 2.0.0.
         guard case .storeIsNewer(let stored2, let newest2)? = try expectRefusal({
-            _ = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: TripMigrationPlan.self,
+            _ = try ModelContainer(for: Schema(versionedSchema: SchemaV2_0_0.self), migrationPlan: TripLogMigrationPlan.self,
                                    configurations: store.configuration)
         }) else {
             Issue.record("expected storeIsNewer")
@@ -305,7 +291,7 @@ enum NotFillingPlan: SchemaMigrationPlan {
     }
 
     @Test func anUnknownHistoryFails() throws {
-        try writeVersion1(plan: TripMigrationPlan.self)
+        try writeVersion1(plan: TripLogMigrationPlan.self)
         // A version the plan does not list, between two it does.
         var stored = try #require(try store.storedSchema())
         stored.schemaVersion = Schema.Version(1, 5, 0)
@@ -322,14 +308,14 @@ enum NotFillingPlan: SchemaMigrationPlan {
         try other.write(Schema([NoteV1.self])) { $0.insert(NoteV1(title: "x")) }
         let before = try other.fileBytes()
         #expect(throws: MigrationError.self) {
-            _ = try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripMigrationPlan.self,
+            _ = try ModelContainer(for: Schema(versionedSchema: SchemaV3_0_0.self), migrationPlan: TripLogMigrationPlan.self,
                                    configurations: other.configuration)
         }
         #expect(try other.fileBytes() == before)
     }
 
     @Test func aStoreThatIsNotTheVersionItRecordsFails() throws {
-        try writeVersion1(plan: TripMigrationPlan.self)
+        try writeVersion1(plan: TripLogMigrationPlan.self)
         var stored = try #require(try store.storedSchema())
         stored.schemaVersion = Schema.Version(2, 0, 0)
         try store.replaceStoredSchema(json: String(decoding: try JSONEncoder().encode(stored), as: UTF8.self))
@@ -388,7 +374,7 @@ enum NotFillingPlan: SchemaMigrationPlan {
         #expect(underlying as? ModelStoreError == .incompatibleSchema(
             ["Memo.text: 1 stored row has no value, and the property becomes required without a default value"]))
 
-        let container = try ModelContainer(for: Schema(versionedSchema: MemoV2.self), migrationPlan: FillingPlan.self,
+        let container = try ModelContainer(for: Schema(versionedSchema: MemoV2.self), migrationPlan: MemoStoreMigrationPlan.self,
                                            configurations: store.configuration)
         #expect(try ModelContext(container).fetch(FetchDescriptor<MemoV2.Memo>(sortBy: [SortDescriptor(\.text)])).map(\.text)
                 == ["(empty)", "kept"])
@@ -409,7 +395,7 @@ enum NotFillingPlan: SchemaMigrationPlan {
     }
 
     @Test func theStoredSchemaOfVersion1() throws {
-        try writeVersion1(plan: TripMigrationPlan.self)
+        try writeVersion1(plan: TripLogMigrationPlan.self)
         guard case .text(let json)? = try store.rawConnection().rows("SELECT value FROM \"$metadata\" WHERE key = 'schema'").first?.first else {
             Issue.record("no description")
             return

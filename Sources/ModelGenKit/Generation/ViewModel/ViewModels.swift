@@ -19,9 +19,16 @@ final class FileViewModel: ViewModel {
         ContainerViewModel(context.schema.containers[$0])
     }
 
-    init(_ source: ModelSource, context: GenerationContext) {
+    /// For a frozen version's file: its version (the file's context is the version's schema).
+    let version: VersionViewModel?
+    /// The migration plans the file holds (the newest version's file holds them all).
+    let plans: [PlanViewModel]
+
+    init(_ source: ModelSource, context: GenerationContext, version: VersionViewModel? = nil, plans: [PlanViewModel] = []) {
         self.source = source
         self.context = context
+        self.version = version
+        self.plans = plans
     }
 
     static let templateKeys = TemplateKeys<FileViewModel>(listElement: false, [
@@ -34,6 +41,10 @@ final class FileViewModel: ViewModel {
         .bool("hasEntities", "whether `entities` is not empty") { !$0.entities.isEmpty },
         .bool("hasEnums", "whether `enums` is not empty") { !$0.enums.isEmpty },
         .bool("hasContainers", "whether `containers` is not empty") { !$0.containers.isEmpty },
+        .bool("isVersion", "whether the file is a frozen version (`.modelversion`): its declarations go in its `SchemaV…` enum") { $0.version != nil },
+        .list("version", "the frozen version of a `.modelversion` file, a list of one (empty for a `.model` file)") { $0.version.map { [$0] } ?? [] },
+        .list("plans", "the migration plans, in the newest version's file (empty in every other file)") { $0.plans },
+        .bool("hasPlans", "whether `plans` is not empty") { !$0.plans.isEmpty },
     ])
 }
 
@@ -140,6 +151,10 @@ final class EntityViewModel: ViewModel {
         .list("indexes", "`#Index` groups, each with `properties` (names)") { $0.entity.indexes.map(KeyPathGroupViewModel.init) },
         .bool("hasUniqueConstraints", "whether `uniqueConstraints` is not empty") { !$0.entity.uniqueConstraints.isEmpty },
         .bool("hasIndexes", "whether `indexes` is not empty") { !$0.entity.indexes.isEmpty },
+        .bool("hasOriginalName", "whether `@Entity(originalName:)` was given") { $0.entity.originalName != nil },
+        .string("originalNameLiteral", "the entity's name in earlier schema versions, as a Swift string literal (\"\" when none)") {
+            $0.entity.originalName.map(SwiftLiteral.string) ?? ""
+        },
     ])
 }
 

@@ -1,0 +1,61 @@
+/// A version of the model's history, `MAJOR[.MINOR[.PATCH]]` (missing parts are 0), as
+/// `modelgen freeze --version` takes it, a `.modelversion` file is named and a `migration`
+/// declaration names it. The same text and order as ModelStore's `Schema.Version`.
+public struct SchemaVersion: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var major: Int
+    public var minor: Int
+    public var patch: Int
+
+    public init(_ major: Int, _ minor: Int, _ patch: Int) {
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+    }
+
+    /// The version written `MAJOR[.MINOR[.PATCH]]`, or nil when `text` is not one (decimal digits
+    /// only, at most 9 of them per part, no sign, no empty part).
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var numbers: [Int] = []
+        for part in parts {
+            guard !part.isEmpty, part.utf8.count <= 9,
+                part.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let number = Int(part)
+            else { return nil }
+            numbers.append(number)
+        }
+        while numbers.count < 3 { numbers.append(0) }
+        self.init(numbers[0], numbers[1], numbers[2])
+    }
+
+    /// `major.minor.patch` (`1.0.0`).
+    public var description: String { "\(major).\(minor).\(patch)" }
+
+    /// The version as a Swift identifier part: `1_0_0`.
+    public var identifierPart: String { "\(major)_\(minor)_\(patch)" }
+
+    /// The name of the generated `VersionedSchema` of this version: `SchemaV1_0_0` (SPEC §6).
+    public var schemaName: String { "SchemaV" + identifierPart }
+
+    public static func < (lhs: SchemaVersion, rhs: SchemaVersion) -> Bool {
+        (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+    }
+
+    /// The file extension of frozen versions, without the dot.
+    public static let fileExtension = "modelversion"
+
+    /// The version a `.modelversion` file's name gives (`ModelVersions/1.2.modelversion` → 1.2.0),
+    /// or nil when the path is not a `.modelversion` file or its stem is not a version.
+    static func ofVersionFile(_ path: String) -> SchemaVersion? {
+        let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        let suffix = "." + fileExtension
+        guard name.hasSuffix(suffix) else { return nil }
+        return SchemaVersion(String(name.dropLast(suffix.count)))
+    }
+
+    /// Whether `path` names a `.modelversion` file (by its extension alone).
+    static func isVersionFile(_ path: String) -> Bool {
+        path.hasSuffix("." + fileExtension)
+    }
+}
