@@ -6,8 +6,6 @@ struct DeletedRow {
     /// The row's own entity (its type column).
     let entity: EntitySchema
     let key: Int64
-    /// The `preserveValueOnDeletion` values as stored (read only when the save records history).
-    let tombstone: Data?
 }
 
 /// What a save deletes, in the order delete rules reached it: wave by wave (the models deleted in
@@ -31,6 +29,20 @@ struct Deletions {
     private(set) var modelIDs: Set<ObjectIdentifier> = []
     /// The row keys of the entries (models with a key, and rows), by hierarchy index.
     private var keys: [Set<Int64>]
+    /// The `preserveValueOnDeletion` values of rows, as stored, by hierarchy index and key: read
+    /// only when the save records history, for the entities that preserve values (kept apart, so
+    /// an entry takes 24 bytes).
+    var tombstones: [TombstoneKey: Data] = [:]
+
+    struct TombstoneKey: Hashable {
+        let hierarchy: Int
+        let key: Int64
+    }
+
+    /// The preserved values of a row (nil when none were read).
+    func tombstone(of row: DeletedRow) -> Data? {
+        tombstones.isEmpty ? nil : tombstones[TombstoneKey(hierarchy: row.entity.hierarchyIndex, key: row.key)]
+    }
 
     init(hierarchyCount: Int) {
         keys = Array(repeating: [], count: hierarchyCount)
@@ -118,7 +130,7 @@ extension ModelContext {
         while waveStart < result.entries.count {
             let wave = waveStart..<result.entries.count
             waveStart = wave.upperBound
-            let related = try readRelatedRows(of: result.entries[wave], connection, tombstones: history)
+            let related = try readRelatedRows(of: result.entries[wave], connection, tombstones: history, into: &result.tombstones)
             for entry in result.entries[wave] {
                 switch entry {
                 case .model(let object):
@@ -181,7 +193,7 @@ extension ModelContext {
     /// does not hold them in memory: the unloaded to-many relationships of saved models, and every
     /// such relationship of rows. Keyed by the relationship's identity.
     private func readRelatedRows(of entries: ArraySlice<Deletions.Entry>, _ connection: any StoreConnection,
-                                 tombstones: Bool) throws -> [ObjectIdentifier: RelatedRows] {
+                                 tombstones: Bool, into preserved: inout [Deletions.TombstoneKey: Data]) throws -> [ObjectIdentifier: RelatedRows] {
         var lookups: [ObjectIdentifier: RelatedLookup] = [:]
         var order: [ObjectIdentifier] = []
         func need(_ relationship: RelationshipSchema, owner: Int64) {
@@ -210,13 +222,15 @@ extension ModelContext {
         var result: [ObjectIdentifier: RelatedRows] = [:]
         for id in order {
             guard let lookup = lookups[id] else { continue }
-            result[id] = try readRelatedRows(lookup, connection, tombstones: tombstones)
+            result[id] = try readRelatedRows(lookup, connection, tombstones: tombstones, into: &preserved)
         }
         return result
     }
 
-    /// The rows `lookup.relationship` relates its owners to in the store, grouped by owner.
-    private func readRelatedRows(_ lookup: RelatedLookup, _ connection: any StoreConnection, tombstones: Bool) throws -> RelatedRows {
+    /// The rows `lookup.relationship` relates its owners to in the store, grouped by owner; with
+    /// `tombstones`, their preserved values go to `tombstoneValues`.
+    private func readRelatedRows(_ lookup: RelatedLookup, _ connection: any StoreConnection,
+                                 tombstones: Bool, into tombstoneValues: inout [Deletions.TombstoneKey: Data]) throws -> RelatedRows {
         let relationship = lookup.relationship
         guard let destination = schema.entity(named: relationship.destinationName),
               let owner = schema.entity(named: relationship.entityName) else { return RelatedRows() }
@@ -273,11 +287,12 @@ extension ModelContext {
                     start = result.rows.count
                 }
                 let entity = try memberEntity(statement, members)
-                var tombstone: Data?
+                let key = statement.int64(at: 2)
                 if let values = preserved[ObjectIdentifier(entity)], !values.isEmpty {
-                    tombstone = TombstoneCoding.encode(values.map { ($0.name, statement.value(at: $0.column)) })
+                    tombstoneValues[Deletions.TombstoneKey(hierarchy: entity.hierarchyIndex, key: key)] =
+                        TombstoneCoding.encode(values.map { ($0.name, statement.value(at: $0.column)) })
                 }
-                result.rows.append(DeletedRow(entity: entity, key: statement.int64(at: 2), tombstone: tombstone))
+                result.rows.append(DeletedRow(entity: entity, key: key))
             }
             if let currentOwner { result.byOwner[currentOwner] = start..<result.rows.count }
         }

@@ -91,7 +91,7 @@ extension ModelContext {
             guard case .model(let object) = entry else {
                 guard case .row(let row) = entry else { continue }
                 saved.deleted.append(PersistentIdentifier(entityName: row.entity.name, rowID: row.key))
-                try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: row.tombstone, rowExists: true)
+                try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: deletions.tombstone(of: row), rowExists: true)
                 continue
             }
             guard object.status != .inserted, let entity = object.entity, let rowID = object.rowID else { continue }
