@@ -138,8 +138,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport", "MisuseProbe"],
-            exclude: ["Goldens"]
+            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "StoreTestSupport", "MisuseProbe", "GoldenFiles"],
+            exclude: ["Goldens", "Fixtures/Zoo.model"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(

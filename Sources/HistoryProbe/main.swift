@@ -8,7 +8,7 @@
 //                                       TOKEN, a JSON-encoded History.DefaultToken, if given)
 //     HistoryProbe count STORE          prints how many trips the store holds
 import Foundation
-import ModelStore
+@_spi(ModelStoreGenerated) import ModelStore
 
 /// A change as the tests read it.
 struct ProbeChange: Codable {

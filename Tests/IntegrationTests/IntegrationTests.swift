@@ -148,6 +148,31 @@ extension IntegrationTests {
         #expect(run.output.contains("products: Lamp 19.5 ([4])"), "unexpected output:\n\(run.output)")
     }
 
+    /// The contract's hooks (SPI `ModelStoreGenerated`) stay out of a client's sight even on public
+    /// models: Shop, which uses the models' API, builds without a warning (Swift 6 mode); a file of
+    /// Shop that calls a hook does not compile.
+    @Test("A client of public models sees their API, not the hooks of generated code")
+    func clientOfPublicModelsSeesNoHooks() throws {
+        try buildUntilSettled(publicModels)
+        try touch(Workspace.publicModels.appending(path: "Sources/Shop/main.swift"))
+        let clean = try publicModels.build()
+        try #require(clean.status == 0, "swift build failed:\n\(clean.output)")
+        #expect(!clean.output.contains("warning:"), "Shop does not build warning-free:\n\(clean.output)")
+        let probe = Workspace.publicModels.appending(path: "Sources/Shop/HookProbe.swift")
+        defer { try? FileManager.default.removeItem(at: probe) }
+        for use in ["_ = Product.schemaMetadata", "_ = product._$modelObject", "_ = product._$observationRegistrar"] {
+            let text = "import Catalog\nimport ModelStore\n\nfunc probe(_ product: Product) {\n    \(use)\n}\n"
+            try text.write(to: probe, atomically: true, encoding: .utf8)
+            let build = try publicModels.build()
+            #expect(build.status != 0, "a client compiled a hook of generated code (\(use)):\n\(build.output)")
+            #expect(build.output.contains("HookProbe.swift") && build.output.contains("@_spi"),
+                    "not refused as SPI (\(use)):\n\(build.output)")
+        }
+        try FileManager.default.removeItem(at: probe)
+        let restored = try publicModels.build()
+        #expect(restored.status == 0, "swift build failed:\n\(restored.output)")
+    }
+
     @Test("Editing modelgen.json reruns the generator with its settings")
     func editingTheConfigurationRegenerates() throws {
         let configuration = Workspace.publicModels.appending(path: Self.catalogConfiguration)
@@ -209,7 +234,7 @@ extension IntegrationTests {
                                              "--allow-writing-to-package-directory", "generate-models", "--target", "Catalog"])
         try #require(result.status == 0, "generate-models failed:\n\(result.output)")
         let text = try String(contentsOf: generated.appending(path: "Catalog.model.swift"), encoding: .utf8)
-        #expect(text.contains("public class Product: ModelStore.ModelObject {"))
+        #expect(text.contains("public class Product: ModelStore.ModelObject, ModelStore.PersistentModel {"))
     }
 }
 

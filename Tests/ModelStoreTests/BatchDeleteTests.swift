@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Deleting many models in one save: their cascading relationships are loaded together, and the
 /// result is the same as one by one (rows, tombstones, in-memory state).

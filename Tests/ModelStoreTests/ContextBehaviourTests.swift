@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Identity map, change tracking, rollback, model(for:), transaction.
 @Suite struct ContextBehaviourTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Delete rules applied at save: cascade (recursive), nullify, deny, noAction.
 @Suite struct DeleteRuleTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Polymorphic and subclass fetches, sorting, limit, offset, counts.
 @Suite struct FetchTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// What a fetched model starts with: its relationship slots and Observation registrar are made
 /// only when needed, and the identity map still gives one instance per row.

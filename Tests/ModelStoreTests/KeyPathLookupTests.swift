@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// What the predicate translator relies on: key paths written in `#Predicate` and
 /// `SortDescriptor` find their columns.

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Inverses in memory, lazy to-many, many-to-many, join tables without inverse.
 @Suite struct RelationshipTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Upserts, tombstones (in the history), atomic saves, concurrent contexts, observation.
 @Suite struct SaveTests {

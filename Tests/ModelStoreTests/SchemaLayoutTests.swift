@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The SQL schema a store gets, kept as reviewed golden files.
 @Suite struct SchemaLayoutTests {
@@ -20,6 +20,13 @@ import Testing
 
     @Test func shopLayout() throws {
         try expectGolden(layout(of: Shop.schema), named: "Shop.schema.sql")
+    }
+
+    /// Structs flattened into columns (`location.latitude`, a subclass's `GuidedSighting.meetingPoint.latitude`),
+    /// a presence column for an optional struct (`location`), an enum with associated values and
+    /// arrays of structs as JSON text.
+    @Test func birdingLayout() throws {
+        try expectGolden(layout(of: Birding.schema), named: "Birding.schema.sql")
     }
 
     @Test func theFingerprintIsDeterministic() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 @Test func linksSQLite() throws {
     let connection = try SQLiteConnection(path: ":memory:", isFile: false)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// SPEC §5's usage example (without predicates), on a file store and in memory.
 @Suite struct SpecExampleTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Every attribute type round-trips; keyword names; constraints the schema puts in the file.
 @Suite struct StorageTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// A configuration's URL names a store; anything else is refused before a file is written (#20, 1).
 @Suite struct StoreURLTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The `[String]` column fast path writes what `JSONEncoder` writes and reads it back; anything
 /// it does not handle falls back to Codable with the same result.

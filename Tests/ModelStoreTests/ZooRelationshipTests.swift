@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// One-to-one relationships, and a subclass with relationships of its own.
 @Suite struct ZooRelationshipTests {

@@ -13,13 +13,13 @@ import Testing
         let configured = try ToolRunner.run(["generate", "--config", "Models/modelgen.json", "--output", "out", "Models"], in: root)
         #expect(configured.status == 0, "\(configured.stderr)")
         let text = try String(contentsOf: root.appendingPathComponent("out/Thing.model.swift"), encoding: .utf8)
-        #expect(text.contains("public class Thing: ModelStore.ModelObject {"))
+        #expect(text.contains("public class Thing: ModelStore.ModelObject, ModelStore.PersistentModel {"))
 
         let overridden = try ToolRunner.run(
             ["generate", "--config", "Models/modelgen.json", "--access-level", "package", "--output", "out", "Models"], in: root)
         #expect(overridden.status == 0, "\(overridden.stderr)")
         let again = try String(contentsOf: root.appendingPathComponent("out/Thing.model.swift"), encoding: .utf8)
-        #expect(again.contains("package class Thing: ModelStore.ModelObject {"))
+        #expect(again.contains("package class Thing: ModelStore.ModelObject, ModelStore.PersistentModel {"))
     }
 
     @Test func outputAndTemplatesAreRelativeToTheFile() throws {

@@ -199,9 +199,10 @@ import Testing
         let result = try ToolRunner.run(["generate", "--access-level", "public", "--output", "out", "Thing.model"], in: root)
         #expect(result.status == 0)
         let text = try String(contentsOf: root.appendingPathComponent("out/Thing.model.swift"), encoding: .utf8)
-        #expect(text.contains("public class Thing: ModelStore.ModelObject {"))
+        #expect(text.contains("public class Thing: ModelStore.ModelObject, ModelStore.PersistentModel {"))
         #expect(text.contains("    public var name: String {"))
-        #expect(text.contains("    public required init(from row: ModelStore.RowDecoder) throws {"))
+        // The hooks ModelStore calls are public for the runtime, SPI for a client of the module.
+        #expect(text.contains("    @_spi(ModelStoreGenerated) public required init(from row: ModelStore.RowDecoder) throws {"))
         #expect(!text.contains("internal "))
     }
 
@@ -241,7 +242,7 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let text = try String(contentsOf: root.appendingPathComponent("out/Thing.model.swift"), encoding: .utf8)
-        #expect(text.contains("internal class Thing: ModelStore.ModelObject {"))
+        #expect(text.contains("internal class Thing: ModelStore.ModelObject, ModelStore.PersistentModel {"))
     }
 }
 

@@ -18,16 +18,29 @@ enum BuiltinTemplates {
 {{.}}
 {{/docLines}}
 {{$declaration}}
-{{access}}{{classKeyword}} {{swiftName}}: {{#isSubclass}}{{baseSwiftName}}{{/isSubclass}}{{^isSubclass}}ModelStore.ModelObject{{/isSubclass}} {
+{{access}}{{classKeyword}} {{swiftName}}: {{#isSubclass}}{{baseSwiftName}}{{/isSubclass}}{{^isSubclass}}ModelStore.ModelObject, ModelStore.PersistentModel{{/isSubclass}} {
 {{/declaration}}
     {{#enums}}
     {{>enum}}
 
     {{/enums}}
+    {{#structs}}
+    {{>struct}}
+
+    {{/structs}}
+    {{#storedProperties}}
+    private static let _${{name}} = ModelStore.{{#isAttribute}}AttributeIndex{{/isAttribute}}{{^isAttribute}}RelationshipIndex{{/isAttribute}}({{slot}}, {{nameLiteral}})
+    {{/storedProperties}}
+
     {{#valueProperties}}
     private var _{{name}}: {{type}}{{#isTransient}} = {{initialValue}}{{/isTransient}}
     {{/valueProperties}}
 
+    {{#hasPersistentIdentity}}
+    /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
+    {{access}}var id: ModelStore.PersistentIdentifier { persistentModelID }
+
+    {{/hasPersistentIdentity}}
     {{#properties}}
     {{>property}}
 
@@ -47,6 +60,7 @@ enum BuiltinTemplates {
 {{#docLines}}
 {{.}}
 {{/docLines}}
+{{#hasRawType}}
 {{access}}enum {{swiftName}}: {{rawType}}, Codable, Sendable, CaseIterable, ModelStore.SQLStorable {
     {{#cases}}
     {{#docLines}}
@@ -55,6 +69,17 @@ enum BuiltinTemplates {
     case {{swiftName}} = {{rawValueLiteral}}
     {{/cases}}
 }
+{{/hasRawType}}
+{{^hasRawType}}
+{{access}}enum {{swiftName}}: Codable, Hashable, Sendable, ModelStore.CodableAttribute {
+    {{#cases}}
+    {{#docLines}}
+    {{.}}
+    {{/docLines}}
+    case {{swiftName}}{{associatedValues}}
+    {{/cases}}
+}
+{{/hasRawType}}
 
 """##,
         "file": ##"""
@@ -62,13 +87,16 @@ enum BuiltinTemplates {
 
 {{$imports}}
 import Foundation
-import ModelStore
+@_spi(ModelStoreGenerated) import ModelStore
 {{/imports}}
 
 {{$versionCheck}}
+// If the compiler reports an error on this type, this file was generated for another version of
+// ModelStore's contract with generated code: regenerate it with the modelgen that comes with the
+// ModelStore you build with (the ModelGenPlugin build does so by itself).
 fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersionCheck {
-    struct _1: ModelStore.ModelStoreAPIVersion_1 {}
-    typealias Version = _1
+    struct _2: ModelStore.ModelStoreAPIVersion_2 {}
+    typealias Version = _2
 }
 {{/versionCheck}}
 
@@ -79,6 +107,12 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 {{>enum}}
 
 {{/enums}}
+{{#structs}}
+// MARK: - {{name}}
+
+{{>struct}}
+
+{{/structs}}
 {{#entities}}
 // MARK: - {{name}}
 
@@ -127,41 +161,44 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 
 """##,
         "persistence": ##"""
-{{access}}required init(from row: ModelStore.RowDecoder) throws {
+{{hookAccess}}required init(from row: ModelStore.RowDecoder) throws {
     {{#attributes}}
-    self._{{name}} = try row.read()
+    self._{{name}} = try row.read({{ownerSwiftName}}._${{name}})
     {{/attributes}}
     try super.init(from: row)
 }
 
-{{access}}override func _decode(from row: ModelStore.RowDecoder) throws {
-    {{#attributes}}
-    _{{name}} = try row.read()
-    {{/attributes}}
+{{hookAccess}}override func _decode(from row: ModelStore.RowDecoder) throws {
     try super._decode(from: row)
-}
-
-{{access}}override func _encode(to row: ModelStore.RowEncoder) {
     {{#attributes}}
-    row.write(_{{name}})
+    try row.read({{ownerSwiftName}}._${{name}}, into: &_{{name}})
     {{/attributes}}
-    super._encode(to: row)
 }
 
-private static let _$metadata = ModelStore.EntityMetadata(
+{{hookAccess}}override func _encode(to row: ModelStore.RowEncoder) {
+    super._encode(to: row)
+    {{#attributes}}
+    row.write(_{{name}}, {{ownerSwiftName}}._${{name}})
+    {{/attributes}}
+}
+
+private static let _$schemaMetadata = ModelStore.EntityMetadata(
     name: {{nameLiteral}},
     base: {{#isSubclass}}{{baseSwiftName}}.self{{/isSubclass}}{{^isSubclass}}nil{{/isSubclass}},
     subclasses: [{{#subclasses}}{{swiftName}}.self{{^isLast}}, {{/isLast}}{{/subclasses}}],
+    {{#usesPersistentIdentity}}
+    identifierKeyPath: \{{entitySwiftName}}.id,
+    {{/usesPersistentIdentity}}
     properties: [
         {{#storedProperties}}
         {{#isAttribute}}
-        .attribute({{nameLiteral}}, \{{ownerSwiftName}}.{{swiftName}}{{#isUnique}}, .unique{{/isUnique}}{{#preserveValueOnDeletion}}, .preserveValueOnDeletion{{/preserveValueOnDeletion}}{{#externalStorage}}, .externalStorage{{/externalStorage}}{{#hasOriginalName}}, originalName: {{originalNameLiteral}}{{/hasOriginalName}}{{#hasConstantDefault}}, defaultValue: {{defaultExpression}}{{/hasConstantDefault}}),
+        .attribute({{ownerSwiftName}}._${{name}}, \{{ownerSwiftName}}.{{swiftName}}{{#isUnique}}, .unique{{/isUnique}}{{#preserveValueOnDeletion}}, .preserveValueOnDeletion{{/preserveValueOnDeletion}}{{#externalStorage}}, .externalStorage{{/externalStorage}}{{#hasOriginalName}}, originalName: {{originalNameLiteral}}{{/hasOriginalName}}{{#hasConstantDefault}}, defaultValue: {{defaultExpression}}{{/hasConstantDefault}}{{#isComposite}}, fieldKeyPaths: [{{#fieldPaths}}\{{ownerSwiftName}}{{keyPathSuffix}}{{^isLast}}, {{/isLast}}{{/fieldPaths}}]{{/isComposite}}),
         {{/isAttribute}}
         {{#isToOne}}
-        .toOne({{nameLiteral}}, \{{ownerSwiftName}}.{{swiftName}}, deleteRule: .{{deleteRule}}, inverse: {{#hasInverse}}{{inverseNameLiteral}}{{/hasInverse}}{{^hasInverse}}nil{{/hasInverse}}{{#hasOriginalName}}, originalName: {{originalNameLiteral}}{{/hasOriginalName}}),
+        .toOne({{ownerSwiftName}}._${{name}}, \{{ownerSwiftName}}.{{swiftName}}, deleteRule: .{{deleteRule}}, inverse: {{#hasInverse}}{{inverseNameLiteral}}{{/hasInverse}}{{^hasInverse}}nil{{/hasInverse}}{{#hasOriginalName}}, originalName: {{originalNameLiteral}}{{/hasOriginalName}}),
         {{/isToOne}}
         {{#isToMany}}
-        .toMany({{nameLiteral}}, \{{ownerSwiftName}}.{{swiftName}}, deleteRule: .{{deleteRule}}, inverse: {{#hasInverse}}{{inverseNameLiteral}}{{/hasInverse}}{{^hasInverse}}nil{{/hasInverse}}{{#hasMinimumModelCount}}, minimumModelCount: {{minimumModelCount}}{{/hasMinimumModelCount}}{{#hasMaximumModelCount}}, maximumModelCount: {{maximumModelCount}}{{/hasMaximumModelCount}}{{#hasOriginalName}}, originalName: {{originalNameLiteral}}{{/hasOriginalName}}),
+        .toMany({{ownerSwiftName}}._${{name}}, \{{ownerSwiftName}}.{{swiftName}}, deleteRule: .{{deleteRule}}, inverse: {{#hasInverse}}{{inverseNameLiteral}}{{/hasInverse}}{{^hasInverse}}nil{{/hasInverse}}{{#hasMinimumModelCount}}, minimumModelCount: {{minimumModelCount}}{{/hasMinimumModelCount}}{{#hasMaximumModelCount}}, maximumModelCount: {{maximumModelCount}}{{/hasMaximumModelCount}}{{#hasOriginalName}}, originalName: {{originalNameLiteral}}{{/hasOriginalName}}),
         {{/isToMany}}
         {{/storedProperties}}
     ],
@@ -170,6 +207,9 @@ private static let _$metadata = ModelStore.EntityMetadata(
     inheritedKeyPaths: [{{^hasInheritedProperties}}]{{#hasOriginalName}},{{/hasOriginalName}}{{/hasInheritedProperties}}
         {{#inheritedProperties}}
         .init({{nameLiteral}}, \{{entitySwiftName}}.{{swiftName}}),
+        {{#fieldPaths}}
+        .init({{nameLiteral}}, \{{entitySwiftName}}{{keyPathSuffix}}),
+        {{/fieldPaths}}
         {{/inheritedProperties}}
     {{#hasInheritedProperties}}
     ]{{#hasOriginalName}},{{/hasOriginalName}}
@@ -179,7 +219,7 @@ private static let _$metadata = ModelStore.EntityMetadata(
     {{/hasOriginalName}}
 )
 
-{{access}}override class var schemaMetadata: ModelStore.EntityMetadata { _$metadata }
+{{hookAccess}}override class var schemaMetadata: ModelStore.EntityMetadata { _$schemaMetadata }
 
 """##,
         "plan": ##"""
@@ -248,35 +288,77 @@ private static let _$metadata = ModelStore.EntityMetadata(
 {{#isAttribute}}
 {{access}}var {{swiftName}}: {{type}} {
     get {
+        {{#isTransient}}
         _$observationRegistrar.access(self, keyPath: \.{{swiftName}})
+        {{/isTransient}}
+        {{^isTransient}}
+        _$access({{ownerSwiftName}}._${{name}}, \.{{swiftName}})
+        {{/isTransient}}
         return _{{name}}
     }
     set {
-        {{^isTransient}}
-        _$willChange()
-        {{/isTransient}}
+        {{#isTransient}}
         _$observationRegistrar.withMutation(of: self, keyPath: \.{{swiftName}}) { _{{name}} = newValue }
+        {{/isTransient}}
+        {{^isTransient}}
+        _$willSet({{ownerSwiftName}}._${{name}}, \.{{swiftName}})
+        let oldValue = _{{name}}
+        _{{name}} = newValue
+        _$didSet({{ownerSwiftName}}._${{name}}, \.{{swiftName}}, oldValue)
+        {{/isTransient}}
     }
 }
 {{/isAttribute}}
 {{#isToOne}}
 {{access}}var {{swiftName}}: {{type}} {
-    get {
-        _$observationRegistrar.access(self, keyPath: \.{{swiftName}})
-        return _$toOne({{slot}})
-    }
-    set { _$setToOne(newValue, {{slot}}) }
+    get { _$toOne({{ownerSwiftName}}._${{name}}, \.{{swiftName}}) }
+    set { _$setToOne(newValue, {{ownerSwiftName}}._${{name}}) }
 }
 {{/isToOne}}
 {{#isToMany}}
 {{access}}var {{swiftName}}: {{type}} {
-    get {
-        _$observationRegistrar.access(self, keyPath: \.{{swiftName}})
-        return _$toMany({{slot}})
-    }
-    set { _$setToMany(newValue, {{slot}}) }
+    get { _$toMany({{ownerSwiftName}}._${{name}}, \.{{swiftName}}) }
+    set { _$setToMany(newValue, {{ownerSwiftName}}._${{name}}) }
 }
 {{/isToMany}}
+
+"""##,
+        "struct": ##"""
+{{#docLines}}
+{{.}}
+{{/docLines}}
+{{access}}struct {{swiftName}}: Codable, Hashable, Sendable, ModelStore.CompositeAttribute {
+    {{#fields}}
+    {{#docLines}}
+    {{.}}
+    {{/docLines}}
+    {{access}}var {{swiftName}}: {{type}}
+    {{/fields}}
+
+    {{access}}init({{#fields}}{{swiftName}}: {{type}}{{#hasDefaultArgument}} = {{defaultArgument}}{{/hasDefaultArgument}}{{^isLast}}, {{/isLast}}{{/fields}}) {
+        {{#fields}}
+        self.{{swiftName}} = {{swiftName}}
+        {{/fields}}
+    }
+
+    {{hookAccess}}static let _$fields: [ModelStore.CompositeField] = [
+        {{#fields}}
+        .field({{nameLiteral}}, \{{structSwiftPath}}.{{swiftName}}),
+        {{/fields}}
+    ]
+
+    {{hookAccess}}init(_$from row: ModelStore.RowDecoder) throws {
+        {{#fields}}
+        self.{{swiftName}} = try row.readField()
+        {{/fields}}
+    }
+
+    {{hookAccess}}func _$encode(to row: ModelStore.RowEncoder) {
+        {{#fields}}
+        row.writeField({{swiftName}})
+        {{/fields}}
+    }
+}
 
 """##,
         "version": ##"""

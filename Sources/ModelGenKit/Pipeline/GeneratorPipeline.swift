@@ -39,8 +39,7 @@ struct GeneratorPipeline {
         let templates = generates ? try loadTemplates() : nil
         let sources = try load(input)
         let names = generates ? try outputNames(sources) : []
-        var checked = check(parse(sources))
-        if generates { reportPendingGeneration(&checked) }
+        let checked = check(parse(sources))
         var result = GeneratorResult(
             sources: sources.map(\.file), diagnostics: checked.diagnostics, schema: checked.schema, outputs: [],
             warningsAsErrors: options.warningsAsErrors)
@@ -169,17 +168,6 @@ struct GeneratorPipeline {
         let checked = SchemaChecker.check(consume trees)
         let diagnostics = own + SyntaxCascadeFilter.filter(checked.diagnostics, files: keptForFilter, syntaxErrors: own)
         return (diagnostics.contains { $0.severity == .error } ? nil : checked.schema, diagnostics)
-    }
-
-    /// LANG-GENERATION: what the schema uses that generation cannot write yet is an error of a run
-    /// that generates (`PendingGeneration`); such a run then generates nothing.
-    func reportPendingGeneration(_ checked: inout CheckedModels) {
-        guard let schema = checked.schema else { return }
-        var pending = PendingGeneration.diagnostics(for: schema)
-        for version in checked.history?.versions ?? [] { pending += PendingGeneration.diagnostics(for: version.schema) }
-        guard !pending.isEmpty else { return }
-        checked.diagnostics = (checked.diagnostics + pending).sorted(byFileOrder: checked.sources.map(\.path))
-        checked.schema = nil
     }
 
     // MARK: Stage 4: generate (`Generation/`), then output (`Output/`)

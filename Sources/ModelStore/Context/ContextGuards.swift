@@ -61,3 +61,15 @@ extension LazyObservationRegistrar {
         return try body()
     }
 }
+
+extension ModelObject {
+    /// Runs `body` (Observation's `willSet` of a stored attribute, where observers' `onChange`
+    /// runs) counted as a change in progress in the model's context, as `countingMutation` does
+    /// for relationships and `@Transient` properties.
+    @usableFromInline final func countingMutation(_ body: () -> Void) {
+        guard let guards = link?.context?.guards else { return body() }
+        guards.mutationsInProgress += 1
+        defer { guards.mutationsInProgress -= 1 }
+        body()
+    }
+}

@@ -10,6 +10,13 @@ public struct FetchDescriptor<T: PersistentModel> {
     public var fetchLimit: Int?
     /// Skip this many results first.
     public var fetchOffset: Int?
+    /// The attributes to read (SwiftData's `propertiesToFetch`); empty: all of them. Only these
+    /// columns (and the to-one keys) are read from the store; the model's other attributes hold a
+    /// placeholder until first accessed (read or set), which loads them in one query for that
+    /// model. Observation and change tracking see no difference. Attributes whose type has no
+    /// placeholder (an enum with associated values, a struct holding one) are always read; a
+    /// subclass's own attributes load later unless named through its own key paths.
+    public var propertiesToFetch: [PartialKeyPath<T>] = []
     /// Whether the context's unsaved changes count (SwiftData's default, true): models inserted
     /// and not saved are found, models deleted and not saved are left out, and changed models are
     /// judged and ordered on their values in memory. False: the store's answer, on saved values
@@ -27,7 +34,7 @@ public struct FetchDescriptor<T: PersistentModel> {
 }
 
 /// A `WHERE` condition in SQL with its bound values.
-public struct SQLFilter: Sendable, Equatable {
+struct SQLFilter: Sendable, Equatable {
     /// The condition (uses `?` placeholders only; identifiers quoted).
     public var sql: String
     /// The values of the placeholders, in order.

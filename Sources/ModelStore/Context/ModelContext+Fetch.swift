@@ -22,16 +22,17 @@ extension ModelContext {
         guards.enter()
         defer { guards.leave() }
         let entity = try entity(for: T.self)
+        let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
         // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
         if !hasNothingPending || !descriptor.includePendingChanges || !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
-            return try fetchPlanned(descriptor, entity: entity)
+            return try fetchPlanned(descriptor, entity: entity, partial: partial)
         }
-        var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.selectSQL)
+        var (sql, bindings) = try query(for: descriptor, entity: entity, select: partial?.selectSQL ?? entity.selectSQL)
         let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema)
         sql += order.sql
         bindings += order.bindings
         appendWindow(of: descriptor, to: &sql, &bindings)
-        return try materialize(sql: sql, bindings: bindings, entity: entity).map { unsafeDowncast($0, to: T.self) }
+        return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).map { unsafeDowncast($0, to: T.self) }
     }
 
     /// The number of models that match `descriptor` (limit and offset apply), with the context's
@@ -68,9 +69,9 @@ extension ModelContext {
         defer { guards.leave() }
         guard let entity = schema.entity(named: identifier.entityName) else { return nil }
         guard let rowID = identifier.rowID else {
-            return inserted.first { $0.persistentModelID == identifier }
+            return inserted.first { $0.persistentModelID == identifier } as? any PersistentModel
         }
-        return resolve(key: rowID, destination: entity.type)
+        return resolve(key: rowID, destination: entity.type) as? any PersistentModel
     }
 
     /// The model with `identifier` if this context has it in memory.
@@ -113,23 +114,25 @@ extension ModelContext {
 
     // MARK: Rows to models
 
-    /// Runs a select of `entity`'s hierarchy columns and returns its models (models deleted in the
-    /// context left out, unless `includeDeleted`).
-    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false) throws -> [ModelObject] {
+    /// Runs a select of `entity`'s hierarchy columns (those of `partial`, when given) and returns
+    /// its models (models deleted in the context left out, unless `includeDeleted`).
+    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
+                     partial: PartialRow? = nil) throws -> [ModelObject] {
         guards.enter()
         defer { guards.leave() }
         let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
         // SQLite's statement type is known here, so its reads are direct calls in that copy of the loop.
-        if let sqlite = statement as? SQLiteStatement { return try materialize(sqlite, entity: entity, includeDeleted: includeDeleted) }
-        return try materialize(statement, entity: entity, includeDeleted: includeDeleted)
+        if let sqlite = statement as? SQLiteStatement { return try materialize(sqlite, entity: entity, includeDeleted: includeDeleted, partial: partial) }
+        return try materialize(statement, entity: entity, includeDeleted: includeDeleted, partial: partial)
     }
 
     /// Steps through a select of `entity`'s hierarchy columns, making or refreshing one model per row.
-    private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool) throws -> [ModelObject] {
+    private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool,
+                                                        partial: PartialRow?) throws -> [ModelObject] {
         let members = hierarchyMembers(of: entity)
-        let decoder = RowDecoder(statement: statement, columns: [], entityName: entity.name)
+        let decoder = RowDecoder(statement: statement, positions: [], entityName: entity.name)
         var results: [ModelObject] = []
         var map: [Int64: ModelObject] = [:]
         swap(&map, &registered[entity.hierarchyIndex])
@@ -147,20 +150,28 @@ extension ModelContext {
             let rowID = statement.int64(at: 0)
             let rowEntity = members.count == 1 ? members[0].entity : try memberEntity(statement, members)
             if decoderEntity !== rowEntity {
-                decoder.start(columns: rowEntity.attributeResultColumns, entityName: rowEntity.name)
+                decoder.start(positions: partial?.positions[rowEntity.index] ?? rowEntity.attributeResultColumns, entityName: rowEntity.name)
                 decoderEntity = rowEntity
-            } else {
-                decoder.cursor = 0
             }
             if !mapWasEmpty, let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
                     try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
+                } else if existing.status == .persisted, let missing = existing.unfetched {
+                    // Changed (a relationship), so not refreshed: only its unread attributes are read.
+                    let positions = (partial?.positions[rowEntity.index] ?? rowEntity.attributeResultColumns).enumerated().map {
+                        missing.contains($0.offset) ? $0.element : -1
+                    }
+                    decoder.start(positions: positions, entityName: rowEntity.name)
+                    try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
+                    decoderEntity = nil
                 }
+                if existing.unfetched != nil { existing.unfetched = PartialRow.stillUnfetched(existing.unfetched, after: partial, entity: rowEntity) }
                 if existing.status != .deleted || includeDeleted { results.append(existing) }
                 continue
             }
             let object = try naming(rowID, of: rowEntity, decoder) { try rowEntity.type.init(from: decoder) }
+            if let partial, let unfetched = partial.unfetched[rowEntity.index] { object.unfetched = unfetched }
             object.rowID = rowID
             object.entity = rowEntity
             object.link = link
@@ -218,6 +229,28 @@ extension ModelContext {
             if let member = members.first(where: { $0.name == name }) { return member.entity }
         }
         throw ModelStoreError.unknownEntity(statement.text(at: 1))
+    }
+
+    // MARK: Attributes a fetch did not read
+
+    /// Reads the attributes of `object` that a fetch with `propertiesToFetch` left unread, in one
+    /// query; they keep their placeholders if the row is gone (another context deleted it).
+    func loadUnfetchedAttributes(of object: ModelObject) {
+        guard let missing = object.unfetched else { return }
+        object.unfetched = nil
+        guard let entity = object.entity, let rowID = object.rowID, let connection = try? connection() else { return }
+        let wanted = Set(missing.sorted.filter { $0 < entity.storedAttributes.count }.map { entity.storedAttributes[$0].name + "@" + entity.storedAttributes[$0].entityName })
+        let row = PartialRow.select(entity: entity, schema: schema) { wanted.contains($0.name + "@" + $0.entityName) }
+        guard let statement = try? connection.statement(row.sql + " WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?") else { return }
+        statement.bind(.integer(rowID), at: 1)
+        defer { statement.reset() }
+        guard (try? statement.step()) == true else { return }
+        let decoder = RowDecoder(statement: statement, positions: row.positions[entity.index] ?? [], entityName: entity.name)
+        do {
+            try object._decode(from: decoder)
+        } catch {
+            deferredError = deferredError ?? error
+        }
     }
 
     // MARK: Relationships

@@ -404,7 +404,7 @@ extension ModelContext {
 
     /// `fetch` when something is pending, when the store's answer alone is asked for, or with
     /// prefetching.
-    func fetchPlanned<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema) throws -> [T] {
+    func fetchPlanned<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema, partial: PartialRow? = nil) throws -> [T] {
         let fetch = try planned(descriptor, entity: entity)
         let objects: [ModelObject]
         let owners: PrefetchOwners
@@ -413,8 +413,9 @@ extension ModelContext {
             owners = .keys(objects.compactMap { $0.status == .inserted ? nil : $0.rowID })
         } else {
             let plan = fetch.plan
-            let query: SQLFragment = "\(raw: entity.selectSQL)\(plan.whereClause())\(plan.orderBy)\(plan.window(container.driver.dialect))"
-            objects = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: !descriptor.includePendingChanges)
+            let query: SQLFragment = "\(raw: partial?.selectSQL ?? entity.selectSQL)\(plan.whereClause())\(plan.orderBy)\(plan.window(container.driver.dialect))"
+            objects = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: !descriptor.includePendingChanges,
+                                      partial: partial)
             owners = .query(plan)
         }
         try prefetch(fetch.prefetching, of: objects, owners: owners)

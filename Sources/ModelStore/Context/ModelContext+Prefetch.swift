@@ -155,9 +155,9 @@ extension ModelContext {
 
     /// The key a model's to-one slot holds in the store (its value before any unsaved change).
     private func storedKey(of object: ModelObject, slot: Int) -> Int64? {
-        if object.isDirty, let snapshot = object.snapshot, let entity = object.entity,
-           let index = entity.keySlots.firstIndex(of: slot), entity.attributes.count + index < snapshot.count {
-            if case .integer(let key) = snapshot[entity.attributes.count + index] { return key }
+        if let record = object.changes, let entity = object.entity, let index = entity.keySlots.firstIndex(of: slot),
+           let saved = record.savedValue(of: entity.attributes.count + index) {
+            if case .integer(let key) = saved { return key }
             return nil
         }
         return keyValue(of: object, slot: slot)

@@ -14,19 +14,8 @@ extension ModelContext {
             object.status = .persisted
         }
         for object in dirty {
-            guard let snapshot = object.snapshot, let entity = object.entity else { continue }
-            let decoder = RowDecoder(values: snapshot, entityName: entity.name)
-            try? object._decode(from: decoder)
-            for (index, slot) in entity.keySlots.enumerated() where slot < object.slots.count {
-                let position = entity.attributes.count + index
-                if position < snapshot.count, case .integer(let key) = snapshot[position] {
-                    object.slots[slot] = .key(key)
-                } else {
-                    object.slots[slot] = .key(nil)
-                }
-            }
-            object.isDirty = false
-            object.snapshot = nil
+            if let record = object.changes, let entity = object.entity { restore(object, entity: entity, from: record) }
+            object.changes = nil
         }
         for object in touched.values {
             object.relationshipsChanged = false
@@ -46,5 +35,24 @@ extension ModelContext {
         touched = [:]
         linkChanges = [:]
         linkOrder = []
+    }
+
+    /// Gives a changed saved model back the values its changed columns held when saved (the
+    /// attributes through the generated `_decode`, which sets only those the decoder holds; the
+    /// to-one keys as unresolved keys).
+    private func restore(_ object: ModelObject, entity: EntitySchema, from record: ChangeRecord) {
+        var values = Array(repeating: SQLValue.null, count: entity.attributes.count)
+        var positions = Array(repeating: Int32(-1), count: entity.storedAttributes.count)
+        for (index, attribute) in entity.storedAttributes.enumerated() where record.contains(attribute.firstColumn) {
+            positions[index] = Int32(attribute.firstColumn)
+            for column in attribute.columns { values[column] = record.savedValue(of: column) ?? .null }
+        }
+        if positions.contains(where: { $0 >= 0 }) {
+            try? object._decode(from: RowDecoder(values: values, positions: positions, entityName: entity.name))
+        }
+        for (index, slot) in entity.keySlots.enumerated() where slot < object.slots.count {
+            guard let saved = record.savedValue(of: entity.attributes.count + index) else { continue }
+            if case .integer(let key) = saved { object.slots[slot] = .key(key) } else { object.slots[slot] = .key(nil) }
+        }
     }
 }

@@ -82,12 +82,12 @@ extension ModelContext {
                 statements[ObjectIdentifier(entity)] = statement
             }
             statement.bind(.text(entity.name), at: 1)
-            let rowEncoder = encoder ?? RowEncoder(statement: statement, firstIndex: 2)
-            rowEncoder.restart(statement: statement, firstIndex: 2)
+            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.insertPositions)
+            rowEncoder.restart(statement: statement, positions: sql.insertPositions)
             encoder = rowEncoder
             object._encode(to: rowEncoder)
             try checkStorable(rowEncoder, entity: entity)
-            var index = rowEncoder.index
+            var index = Int32(2 + entity.attributes.count)
             for slot in entity.keySlots {
                 if let key = keyValue(of: object, slot: slot) {
                     statement.bind(.integer(key), at: index)
@@ -126,32 +126,47 @@ extension ModelContext {
         }
     }
 
-    /// Writes the changed rows, except the models of `displaced`, whose row an insert of this save
-    /// took over (upserted with the same unique values): the inserted model's values win.
+    /// Writes the changed columns of each changed saved model: one `UPDATE` per distinct set of
+    /// changed columns (made once per context, prepared once per connection), so the other columns
+    /// keep what the store holds (another context's write to them survives). The models of
+    /// `displaced`, whose row an insert of this save took over (upserted with the same unique
+    /// values), are left out: the inserted model's values win.
     private func writeUpdates(_ connection: any StoreConnection, removed: Set<ObjectIdentifier>, displaced: [ModelObject]) throws {
         let removed = displaced.isEmpty ? removed : removed.union(displaced.map(ObjectIdentifier.init))
-        var statements: [ObjectIdentifier: any StoreStatement] = [:]
-        let encoder = RowEncoder()
+        var statements: [PartialUpdateKey: any StoreStatement] = [:]
+        var encoder: RowEncoder?
+        var previous: (key: PartialUpdateKey, update: PartialUpdate, statement: any StoreStatement)?
         for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, let rowID = object.rowID else { continue }
-            let update = container.entitySQL[entity.index].update
-            guard !update.isEmpty else { continue }
+            guard let entity = object.entity, let rowID = object.rowID, let record = object.changes else { continue }
+            let key = PartialUpdateKey(entity: entity.index, columns: record.columns)
+            let update: PartialUpdate
             let statement: any StoreStatement
-            if let cached = statements[ObjectIdentifier(entity)] {
-                statement = cached
+            if let previous, previous.key == key {
+                (update, statement) = (previous.update, previous.statement)
             } else {
-                statement = try connection.statement(update)
-                statements[ObjectIdentifier(entity)] = statement
+                if let known = partialUpdates[key] {
+                    update = known
+                } else {
+                    update = container.entitySQL[entity.index].update(of: entity, columns: record.columns)
+                    partialUpdates[key] = update
+                }
+                if let prepared = statements[key] {
+                    statement = prepared
+                } else {
+                    statement = try connection.statement(update.sql)
+                    statements[key] = statement
+                }
+                previous = (key, update, statement)
             }
-            encoder.restart(statement: statement, firstIndex: 1)
-            object._encode(to: encoder)
-            try checkStorable(encoder, entity: entity)
-            var index = encoder.index
-            for slot in entity.keySlots {
-                statement.bind(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: index)
-                index += 1
+            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: update.positions)
+            rowEncoder.restart(statement: statement, positions: update.positions)
+            encoder = rowEncoder
+            object._encode(to: rowEncoder)
+            try checkStorable(rowEncoder, entity: entity)
+            for (index, slot) in entity.keySlots.enumerated() where update.keyParameters[index] > 0 {
+                statement.bind(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: update.keyParameters[index])
             }
-            statement.bind(.integer(rowID), at: index)
+            statement.bind(.integer(rowID), at: update.keyParameter)
             try statement.run()
             try checkRowChanged(connection, object: object, entity: entity)
             statement.reset()
@@ -211,16 +226,13 @@ extension ModelContext {
         // graph is updated below (its `onChange` runs at `willSet`) stays pending for the next save.
         let (saved, savedDirty, savedTouched) = (inserted, dirty, touched)
         clearPendingLists()
+        for object in savedDirty { object.changes = nil }
+        for object in savedTouched.values { object.relationshipsChanged = false }
         for object in saved where !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             object.status = .persisted
             registered[entity.hierarchyIndex][rowID] = object
         }
-        for object in savedDirty {
-            object.isDirty = false
-            object.snapshot = nil
-        }
-        for object in savedTouched.values { object.relationshipsChanged = false }
         for object in removals {
             if let entity = object.entity, let rowID = object.rowID, registered[entity.hierarchyIndex][rowID] === object {
                 registered[entity.hierarchyIndex][rowID] = nil
@@ -233,8 +245,7 @@ extension ModelContext {
         for (previous, rowID) in upserted where previous.status == .persisted {
             previous.status = .detached
             previous.link = nil
-            previous.isDirty = false
-            previous.snapshot = nil
+            previous.changes = nil
             previous.relationshipsChanged = false
             relinkDisplaced(previous, rowID: rowID)
         }

@@ -28,8 +28,11 @@ public final class ModelContext {
     var inserted: [ModelObject] = []
     /// Saved models deleted since the last save, in deletion order.
     var deleted: [ModelObject] = []
-    /// Saved models whose row changed since the last save.
+    /// Saved models whose row changed since the last save (each has a `ChangeRecord`).
     var dirty: [ModelObject] = []
+    /// The `UPDATE` of each entity and set of changed columns met so far (one statement per
+    /// distinct set of changed columns, prepared by the connection's cache).
+    var partialUpdates: [PartialUpdateKey: PartialUpdate] = [:]
     /// Saved models whose in-memory relationships changed since the last save.
     var touched: [ObjectIdentifier: ModelObject] = [:]
     /// Join-table rows to add (true) or remove (false) at the next save.
@@ -73,11 +76,11 @@ public final class ModelContext {
     }
 
     /// Models inserted and not saved yet.
-    public var insertedModelsArray: [any PersistentModel] { inserted }
+    public var insertedModelsArray: [any PersistentModel] { inserted.compactMap { $0 as? any PersistentModel } }
     /// Models deleted and not saved yet.
-    public var deletedModelsArray: [any PersistentModel] { deleted }
+    public var deletedModelsArray: [any PersistentModel] { deleted.compactMap { $0 as? any PersistentModel } }
     /// Saved models with unsaved changes.
-    public var changedModelsArray: [any PersistentModel] { dirty }
+    public var changedModelsArray: [any PersistentModel] { dirty.compactMap { $0 as? any PersistentModel } }
 
     // MARK: Insert and delete
 
@@ -173,20 +176,25 @@ public final class ModelContext {
 
     // MARK: Change tracking (called by models)
 
-    /// Records a saved model's row values before its first change.
-    func markDirty(_ object: ModelObject) {
+    /// The change record of a saved model, made at its first change since the last save (the
+    /// model then joins the changed models saved by the next `save()`).
+    func changeRecord(of object: ModelObject) -> ChangeRecord {
+        if let record = object.changes { return record }
         guards.enter()
         defer { guards.leave() }
-        guard !object.isDirty, let entity = object.entity else { return }
-        let encoder = RowEncoder()
-        object._encode(to: encoder)
-        var values = encoder.values
-        for slot in entity.keySlots { values.append(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null) }
-        object.snapshot = values
-        object.isDirty = true
+        let record = ChangeRecord()
+        object.changes = record
         dirty.append(object)
-        touched[ObjectIdentifier(object)] = object
         noteChange()
+        return record
+    }
+
+    /// A saved model's to-one relationship at `slot` was set: its key column joins the model's
+    /// changes, with `savedKey` (the key before the change) as its saved value.
+    func keyDidChange(of object: ModelObject, slot: Int, savedKey: Int64?) {
+        guard let entity = object.entity, let index = entity.keySlots.firstIndex(of: slot) else { return }
+        changeRecord(of: object).record(column: entity.attributes.count + index, savedValue: savedKey.map(SQLValue.integer) ?? .null)
+        touched[ObjectIdentifier(object)] = object
     }
 
     /// The key a to-one slot stores (nil: none, or a related model not saved yet).
@@ -211,6 +219,12 @@ public final class ModelContext {
         linkChanges[key] = LinkChange(table: table, source: source, target: target, linked: linked)
         noteChange()
     }
+}
+
+/// An entity (`EntitySchema.index`) and a set of its changed value columns.
+struct PartialUpdateKey: Hashable {
+    let entity: Int
+    let columns: PositionSet
 }
 
 /// A join-table row, by its two models.

@@ -85,8 +85,7 @@ enum RelationshipGraph {
         ensureSlots(object, count: all.count)
         let old = toOne(of: object, slot: slot)
         if old === newValue, case .object = object.slots[slot] { return }
-        rowWillChange(object)
-        info.observe.willAndDidSet(object) { object.slots[slot] = .object(newValue) }
+        setKey(of: object, slot: slot, observe: info.observe, to: .object(newValue))
         if let inverse = info.inverse {
             if let old, old !== newValue { unlink(object, from: old, inverse: inverse) }
             if let newValue {
@@ -95,8 +94,7 @@ enum RelationshipGraph {
                 } else {
                     // One-to-one: the new partner leaves its previous partner.
                     if let previous = toOne(of: newValue, slot: inverse.slot), previous !== object {
-                        rowWillChange(previous)
-                        info.observe.willAndDidSet(previous) { previous.slots[slot] = .object(nil) }
+                        setKey(of: previous, slot: slot, observe: info.observe, to: .object(nil))
                     }
                     setSlot(of: newValue, inverse: inverse, to: .object(object))
                 }
@@ -155,10 +153,14 @@ enum RelationshipGraph {
         }
     }
 
-    private static func setSlot(of object: ModelObject, inverse: RelationshipInfo.Inverse, to value: RelationshipSlot) {
+    private static func setSlot(of object: ModelObject, inverse: RelationshipInfo.Inverse, to value: RelationshipValue) {
         ensureSlots(object, count: inverse.slot + 1)
-        if !inverse.isToMany { rowWillChange(object) } else { touch(object) }
-        inverse.observe.willAndDidSet(object) { object.slots[inverse.slot] = value }
+        if inverse.isToMany {
+            touch(object)
+            inverse.observe.willAndDidSet(object) { object.slots[inverse.slot] = value }
+        } else {
+            setKey(of: object, slot: inverse.slot, observe: inverse.observe, to: value)
+        }
     }
 
     /// Appends `object` to `related`'s to-many inverse, in place (no copy of the list).
@@ -191,10 +193,15 @@ enum RelationshipGraph {
         slotInfo.observe.willAndDidSet(owner) { owner.slots[slotInfo.slot] = .objects(list) }
     }
 
-    /// A saved model whose row (attributes or keys) is about to change.
-    static func rowWillChange(_ object: ModelObject) {
-        if object.status == .persisted, !object.isDirty, let context = object.link?.context {
-            context.markDirty(object)
+    /// Sets a to-one slot, telling observers; for a saved model, records the key column's change
+    /// once the slot holds the new value (so a `save()` run by an observer's `onChange`, which
+    /// runs before, cannot take it for saved), with the key the store held as its saved value.
+    private static func setKey(of object: ModelObject, slot: Int, observe: ObservationHook, to value: RelationshipValue) {
+        let context = object.status == .persisted ? object.link?.context : nil
+        let savedKey = context?.keyValue(of: object, slot: slot)
+        observe.willAndDidSet(object) {
+            object.slots[slot] = value
+            context?.keyDidChange(of: object, slot: slot, savedKey: savedKey)
         }
     }
 

@@ -64,7 +64,7 @@ extension ModelContext {
     /// store cannot give back as it is (`SQLStorable.storageProblem`).
     func checkStorable(_ encoder: RowEncoder, entity: EntitySchema) throws {
         guard let problem = encoder.problem else { return }
-        let property = problem.position < entity.attributes.count ? entity.attributes[problem.position].name : "attribute \(problem.position)"
+        let property = problem.attribute < entity.storedAttributes.count ? entity.storedAttributes[problem.attribute].name : "attribute \(problem.attribute)"
         throw ModelStoreError.unstorableValue(entity: entity.name, property: property, reason: problem.reason)
     }
 
@@ -89,7 +89,7 @@ extension ModelContext {
                 ? RelationshipGraph.loadedToMany(of: displaced, slot: info.slot) ?? []
                 : RelationshipGraph.loadedToOne(of: displaced, slot: info.slot).map { [$0] } ?? []
             for model in related where model.link === link && model.status == .persisted && inverse.slot < model.slots.count {
-                let value: RelationshipSlot = inverse.isToMany ? .unloaded : .key(rowID)
+                let value: RelationshipValue = inverse.isToMany ? .unloaded : .key(rowID)
                 inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = value }
             }
         }
@@ -121,8 +121,8 @@ extension ModelContext {
         do {
             return try body()
         } catch ModelStoreError.corruptRow(_, .none, _, let storedValue) {
-            let position = decoder.cursor - 1
-            let property = position >= 0 && position < entity.attributes.count ? entity.attributes[position].name : "attribute \(position)"
+            let index = decoder.attributeIndex
+            let property = index < entity.storedAttributes.count ? entity.storedAttributes[index].name : "attribute \(index)"
             throw ModelStoreError.corruptRow(entity: entity.name, identifier: PersistentIdentifier(entityName: entity.name, rowID: rowID),
                                              property: property, storedValue: storedValue)
         }

@@ -163,7 +163,7 @@ extension ModelContext {
             }
             tombstone = values
         }
-        let modelType: any PersistentModel.Type = entity.type
+        guard let modelType = entity.type as? any PersistentModel.Type else { return nil }
         return Self.historyChange(modelType, kind: kind, identifier: identifier,
                                   model: PersistentIdentifier(entityName: entityName, rowID: statement.int64(at: 8)),
                                   attributes: attributes, tombstone: tombstone, keys: entityKeys)

@@ -69,7 +69,7 @@ extension ModelContext {
 
         // Updated models: each in `saved.updated` once (every row the save wrote); in the history
         // when a stored value or link changed (a model set back to its saved values changed nothing).
-        let encoder = RowEncoder()
+        let encoder = RowEncoder(valueCount: 0, positions: [])
         saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
         for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
@@ -108,16 +108,15 @@ extension ModelContext {
             }
             var tombstone: Data?
             if !preserved.isEmpty {
-                // The values as stored: a model changed before its deletion kept its saved row's.
-                let values: [SQLValue]
-                if let snapshot = object.snapshot {
-                    values = snapshot
-                } else {
-                    encoder.state.pointee.values.removeAll(keepingCapacity: true)
-                    object._encode(to: encoder)
-                    values = encoder.values
-                }
-                tombstone = TombstoneCoding.encode(preserved.compactMap { $0.offset < values.count ? ($0.name, values[$0.offset]) : nil })
+                // The values as stored: a model changed before its deletion keeps its saved row's.
+                if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
+                encoder.restart(valueCount: entity.attributes.count, positions: entity.attributeValuePositions)
+                object._encode(to: encoder)
+                let values = encoder.values
+                tombstone = TombstoneCoding.encode(preserved.compactMap { attribute in
+                    guard attribute.offset < values.count else { return nil }
+                    return (attribute.name, object.changes?.savedValue(of: attribute.offset) ?? values[attribute.offset])
+                })
             }
             try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone)
         }
@@ -126,20 +125,24 @@ extension ModelContext {
         return saved
     }
 
-    /// The properties of a changed saved model whose stored form differs from its snapshot.
+    /// The properties of a changed saved model whose stored form differs from the value saved
+    /// before its first change (only its changed columns are compared).
     private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ encoder: RowEncoder) -> [String] {
-        guard let snapshot = object.snapshot else { return [] }
-        encoder.state.pointee.values.removeAll(keepingCapacity: true)
+        guard let record = object.changes else { return [] }
+        var positions = Array(repeating: Int32(-1), count: entity.storedAttributes.count)
+        for (index, attribute) in entity.storedAttributes.enumerated() where record.contains(attribute.firstColumn) {
+            positions[index] = Int32(attribute.firstColumn)
+        }
+        encoder.restart(valueCount: entity.attributes.count, positions: positions)
         object._encode(to: encoder)
         let current = encoder.values
         var names: [String] = []
-        for (offset, attribute) in entity.attributes.enumerated() where offset < current.count && offset < snapshot.count {
-            if current[offset] != snapshot[offset] { names.append(attribute.name) }
+        for attribute in entity.storedAttributes where record.contains(attribute.firstColumn) {
+            if attribute.columns.contains(where: { current[$0] != record.savedValue(of: $0) }) { names.append(attribute.name) }
         }
         for (index, slot) in entity.keySlots.enumerated() {
-            let position = entity.attributes.count + index
-            guard position < snapshot.count else { continue }
-            if (keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null) != snapshot[position] {
+            guard let saved = record.savedValue(of: entity.attributes.count + index) else { continue }
+            if (keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null) != saved {
                 names.append(entity.relationships[slot].name)
             }
         }

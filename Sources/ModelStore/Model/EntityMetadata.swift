@@ -1,14 +1,18 @@
 /// What generated code declares about one entity: its name, its place in the hierarchy and its
-/// own stored properties. `Schema` resolves tables, columns and inverses from it.
-public struct EntityMetadata: Sendable {
+/// own stored properties. `Schema` resolves tables, columns and inverses from it. A hook of
+/// generated code (SPI `ModelStoreGenerated`), not API.
+@_spi(ModelStoreGenerated) public struct EntityMetadata: Sendable {
     /// The entity (and class) name; also the value of the row's type column.
     public let name: String
     /// The base class, for a subclass.
     public let base: ModelObject.Type?
     /// Direct subclasses (only a base has them: the hierarchy is flat).
     public let subclasses: [ModelObject.Type]
-    /// The entity's own stored properties in declaration order (not the base's, not transient ones).
-    /// Attributes come in the order `_encode(to:)` writes them.
+    /// The key path of the class's `id` when it is the model's `persistentModelID` (the hierarchy
+    /// declares no `id` attribute): `#Predicate` compares it as the identifier it is.
+    public let identifierKeyPath: (AnyKeyPath & Sendable)?
+    /// The entity's own stored properties in declaration order (not the base's, not transient ones),
+    /// each with its `AttributeIndex` or `RelationshipIndex` (numbered after the base's).
     public let properties: [PropertyMetadata]
     /// `.unique` attributes and `#Unique` groups, each a list of property names.
     public let uniqueConstraints: [[String]]
@@ -22,7 +26,7 @@ public struct EntityMetadata: Sendable {
     public let originalName: String?
 
     /// Creates entity metadata (called by generated code only).
-    public init(name: String, base: ModelObject.Type?, subclasses: [ModelObject.Type],
+    public init(name: String, base: ModelObject.Type?, subclasses: [ModelObject.Type], identifierKeyPath: (AnyKeyPath & Sendable)? = nil,
                 properties: [PropertyMetadata], uniqueConstraints: [[String]] = [], indexes: [[String]] = [],
                 inheritedKeyPaths: [InheritedKeyPath] = [], originalName: String? = nil) {
         self.inheritedKeyPaths = inheritedKeyPaths
@@ -30,6 +34,7 @@ public struct EntityMetadata: Sendable {
         self.name = name
         self.base = base
         self.subclasses = subclasses
+        self.identifierKeyPath = identifierKeyPath
         self.properties = properties
         self.uniqueConstraints = uniqueConstraints
         self.indexes = indexes
@@ -37,7 +42,7 @@ public struct EntityMetadata: Sendable {
 }
 
 /// A base property's key path rooted at a subclass.
-public struct InheritedKeyPath: Sendable {
+@_spi(ModelStoreGenerated) public struct InheritedKeyPath: Sendable {
     /// The base property's name.
     public let name: String
     /// The key path on the subclass.
@@ -51,9 +56,11 @@ public struct InheritedKeyPath: Sendable {
 }
 
 /// One stored property of an entity.
-public struct PropertyMetadata: Sendable {
+@_spi(ModelStoreGenerated) public struct PropertyMetadata: Sendable {
     /// The property name.
     public let name: String
+    /// The property's `AttributeIndex` (an attribute) or `RelationshipIndex` (a relationship).
+    public let index: Int
     /// The key path to the property on the entity's class (what `#Predicate` and `SortDescriptor` use).
     public let keyPath: AnyKeyPath & Sendable
     /// Attribute or relationship details.
@@ -77,23 +84,27 @@ public struct PropertyMetadata: Sendable {
         return nil
     }
 
-    /// A stored attribute (a value column).
+    /// A stored attribute: one column, or for a struct one per field (`fieldKeyPaths`: the key path
+    /// of each field's column from the entity, `\Theme.palette.primary`, in column order, presence
+    /// columns left out).
     public static func attribute<Root: ModelObject, Value: SQLStorable>(
-        _ name: String, _ keyPath: KeyPath<Root, Value> & Sendable, _ options: AttributeOption...,
-        originalName: String? = nil, defaultValue: Value? = nil
+        _ index: AttributeIndex, _ keyPath: KeyPath<Root, Value> & Sendable, _ options: AttributeOption...,
+        originalName: String? = nil, defaultValue: Value? = nil, fieldKeyPaths: [AnyKeyPath & Sendable] = []
     ) -> PropertyMetadata {
-        PropertyMetadata(name: name, keyPath: keyPath, kind: .attribute(AttributeMetadata(
+        let columns = ColumnMetadata.columns(of: Value.self, fieldKeyPaths: fieldKeyPaths, keyPath: keyPath)
+        return PropertyMetadata(name: index.name.description, index: index.index, keyPath: keyPath, kind: .attribute(AttributeMetadata(
             columnType: Value.columnType, storageType: Value.storageType, isOptional: Value.isOptional, options: Set(options),
             originalName: originalName, defaultValue: defaultValue?.sqlValue,
-            valueType: ValueTypeName.of(Value.self), enumCases: ValueTypeName.enumCases(of: Value.self))))
+            valueType: ValueTypeName.of(Value.self), enumCases: ValueTypeName.enumCases(of: Value.self),
+            columns: columns, hasPlaceholder: Value._placeholder != nil)))
     }
 
     /// A to-one relationship (`Target?`).
     public static func toOne<Root: ModelObject, Target: ModelObject>(
-        _ name: String, _ keyPath: ReferenceWritableKeyPath<Root, Target?> & Sendable,
+        _ index: RelationshipIndex, _ keyPath: ReferenceWritableKeyPath<Root, Target?> & Sendable,
         deleteRule: DeleteRule = .nullify, inverse: String? = nil, originalName: String? = nil
     ) -> PropertyMetadata {
-        PropertyMetadata(name: name, keyPath: keyPath, kind: .relationship(RelationshipMetadata(
+        PropertyMetadata(name: index.name.description, index: index.index, keyPath: keyPath, kind: .relationship(RelationshipMetadata(
             destination: Target.self, isToMany: false, deleteRule: deleteRule, inverse: inverse,
             minimumModelCount: nil, maximumModelCount: nil, originalName: originalName,
             observe: ObservationHook(keyPath))))
@@ -101,11 +112,11 @@ public struct PropertyMetadata: Sendable {
 
     /// A to-many relationship (`[Target]`).
     public static func toMany<Root: ModelObject, Target: ModelObject>(
-        _ name: String, _ keyPath: ReferenceWritableKeyPath<Root, [Target]> & Sendable,
+        _ index: RelationshipIndex, _ keyPath: ReferenceWritableKeyPath<Root, [Target]> & Sendable,
         deleteRule: DeleteRule = .nullify, inverse: String? = nil,
         minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
     ) -> PropertyMetadata {
-        PropertyMetadata(name: name, keyPath: keyPath, kind: .relationship(RelationshipMetadata(
+        PropertyMetadata(name: index.name.description, index: index.index, keyPath: keyPath, kind: .relationship(RelationshipMetadata(
             destination: Target.self, isToMany: true, deleteRule: deleteRule, inverse: inverse,
             minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
             originalName: originalName, observe: ObservationHook(keyPath))))
@@ -113,14 +124,14 @@ public struct PropertyMetadata: Sendable {
 }
 
 /// Options of `@Attribute`.
-public enum AttributeOption: String, Hashable, Sendable {
+@_spi(ModelStoreGenerated) public enum AttributeOption: String, Hashable, Sendable {
     case unique
     case preserveValueOnDeletion
     case externalStorage
 }
 
-/// A stored attribute's column details.
-public struct AttributeMetadata: Sendable {
+/// A stored attribute's details.
+@_spi(ModelStoreGenerated) public struct AttributeMetadata: Sendable {
     /// The column type.
     public let columnType: SQLColumnType
     /// What the column holds (the column type of stores with more types than SQLite).
@@ -139,6 +150,11 @@ public struct AttributeMetadata: Sendable {
     public let valueType: String
     /// For an enum type: the raw values of its cases in declaration order (nil otherwise).
     public let enumCases: [SQLValue]?
+    /// The attribute's columns: one, or for a struct one per field (and first a presence column
+    /// for an optional struct).
+    let columns: [ColumnMetadata]
+    /// Whether the type has a placeholder (else a fetch with `propertiesToFetch` always reads it).
+    let hasPlaceholder: Bool
 }
 
 /// What happens to related models when a model is deleted (SwiftData's delete rules).
@@ -147,7 +163,7 @@ public enum DeleteRule: String, Hashable, Sendable, Codable {
 }
 
 /// A relationship's details.
-public struct RelationshipMetadata: Sendable {
+@_spi(ModelStoreGenerated) public struct RelationshipMetadata: Sendable {
     /// The destination class.
     public let destination: ModelObject.Type
     /// `[E]` (true) or `E?` (false).
@@ -174,6 +190,65 @@ struct ObservationHook: Sendable {
         willAndDidSet = { object, body in
             let root = unsafeDowncast(object, to: Root.self)
             root._$observationRegistrar.withMutation(of: root, keyPath: keyPath, body)
+        }
+    }
+}
+
+/// One column of a stored attribute: the attribute's own, or for a struct one per field (nested
+/// structs flattened), with a presence column first for an optional struct (1, or NULL for nil).
+struct ColumnMetadata: Sendable {
+    /// The field names from the attribute to the column: empty for a plain attribute's column;
+    /// for a presence column, the path of its struct (empty for the attribute's own struct).
+    let path: [String]
+    /// Whether the column holds a struct's presence rather than a value.
+    let isPresence: Bool
+    let columnType: SQLColumnType
+    let storageType: StorageType
+    /// Whether the column may be NULL (an optional value, or any column inside an optional struct).
+    let isNullable: Bool
+    /// The Swift type of the column's value, as `ValueTypeName` names it.
+    let valueType: String
+    /// For an enum: the raw values of its cases.
+    let enumCases: [SQLValue]?
+    /// The key paths of the fields from the attribute's struct to the column (`[\Theme.palette,
+    /// \Palette.primary]`); empty for a plain attribute's column.
+    let fieldPath: [AnyKeyPath & Sendable]
+    /// The key path from the entity to the column's value (the attribute's for a plain attribute,
+    /// the generated `fieldKeyPaths` entry for a struct's field); nil for a presence column.
+    var keyPath: (AnyKeyPath & Sendable)?
+
+    /// The columns of an attribute of type `Value` whose key path is `keyPath`; `fieldKeyPaths`
+    /// are the full key paths of a struct's value columns, in column order.
+    static func columns<Value: SQLStorable>(of type: Value.Type, fieldKeyPaths: [AnyKeyPath & Sendable],
+                                            keyPath: AnyKeyPath & Sendable) -> [ColumnMetadata] {
+        var columns: [ColumnMetadata] = []
+        flatten(type, path: [], fieldPath: [], nullable: false, into: &columns)
+        if Value._compositeType == nil {
+            columns[0].keyPath = keyPath
+        } else {
+            var next = fieldKeyPaths.makeIterator()
+            for index in columns.indices where !columns[index].isPresence {
+                columns[index].keyPath = next.next()
+            }
+        }
+        return columns
+    }
+
+    private static func flatten(_ type: any SQLStorable.Type, path: [String], fieldPath: [AnyKeyPath & Sendable], nullable: Bool,
+                                into columns: inout [ColumnMetadata]) {
+        guard let composite = type._compositeType else {
+            columns.append(ColumnMetadata(path: path, isPresence: false, columnType: type.columnType, storageType: type.storageType,
+                                          isNullable: nullable || type.isOptional, valueType: ValueTypeName.of(type),
+                                          enumCases: ValueTypeName.enumCases(of: type), fieldPath: fieldPath, keyPath: nil))
+            return
+        }
+        if type.isOptional {
+            columns.append(ColumnMetadata(path: path, isPresence: true, columnType: .integer, storageType: .integer, isNullable: true,
+                                          valueType: "Bool", enumCases: nil, fieldPath: fieldPath, keyPath: nil))
+        }
+        for field in composite._$fields {
+            flatten(field.type, path: path + [field.name], fieldPath: fieldPath + [field.keyPath], nullable: nullable || type.isOptional,
+                    into: &columns)
         }
     }
 }

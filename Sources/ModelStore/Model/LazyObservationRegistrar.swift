@@ -3,7 +3,7 @@ import Observation
 /// The face of a model's Observation registrar that generated accessors call: the same
 /// `access` / `withMutation` as `ObservationRegistrar`, with the registrar's storage made only
 /// when a property is first read, and changes before that skipping the (observer-less) registrar.
-public struct LazyObservationRegistrar {
+@_spi(ModelStoreGenerated) public struct LazyObservationRegistrar {
     /// The model whose registrar this is.
     let owner: ModelObject
 

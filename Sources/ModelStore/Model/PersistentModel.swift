@@ -1,7 +1,11 @@
 import Observation
 
 /// A class whose instances are stored by a `ModelContainer` (SwiftData's `PersistentModel`).
-/// Generated classes conform through their runtime base class, `ModelObject`.
+///
+/// Generated classes derive from the runtime's base class, `ModelObject`, which implements every
+/// requirement except `Identifiable.id`: a generated base class declares the conformance, with the
+/// model's declared `id` attribute, or else `id` as its `persistentModelID` (SwiftData's default).
+/// Its subclasses inherit both.
 public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// The model's identity (temporary until saved).
     var persistentModelID: PersistentIdentifier { get }
@@ -11,20 +15,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     var isDeleted: Bool { get }
     /// Whether the model has unsaved changes.
     var hasChanges: Bool { get }
-    /// The generated metadata of the entity.
-    static var schemaMetadata: EntityMetadata { get }
-    /// Creates a model from a stored row (generated).
-    init(from row: RowDecoder) throws
-    /// The model as the runtime's base class.
-    var _$modelObject: ModelObject { get }
-}
-
-/// The compile-time version check (as swift-protobuf does): generated code declares a type
-/// conforming to `ModelStoreAPIVersionCheck` whose `Version` conforms to the protocol of the API
-/// version it was generated for. A runtime that drops a version makes such code fail to compile.
-public protocol ModelStoreAPIVersion_1 {}
-
-/// See `ModelStoreAPIVersion_1`.
-public protocol ModelStoreAPIVersionCheck {
-    associatedtype Version: ModelStoreAPIVersion_1
+    /// The generated metadata of the entity (a hook of generated code, not API).
+    @_spi(ModelStoreGenerated) static var schemaMetadata: EntityMetadata { get }
+    /// Creates a model from a stored row (a hook of generated code, not API).
+    @_spi(ModelStoreGenerated) init(from row: RowDecoder) throws
+    /// The model as the runtime's base class (a hook of generated code, not API).
+    @_spi(ModelStoreGenerated) var _$modelObject: ModelObject { get }
 }

@@ -28,6 +28,57 @@ struct ModelReference {
     }
 }
 
+/// A struct attribute of a model, or a struct field of one, stored as columns: `$0.plumage`,
+/// `$0.plumage.primary`. A key path on it names a field: another struct, or a column's value.
+struct CompositeReference {
+    /// The model whose row holds the columns.
+    var model: ModelReference
+    /// The struct's columns, in order (a presence column first for an optional struct).
+    var columns: [AttributeColumn]
+    /// The key paths of the fields from the attribute's struct to this struct (empty for the attribute).
+    var path: [AnyKeyPath]
+    /// The condition that the struct is nil (`presence IS NULL` of every optional struct on the
+    /// way), or nil when it cannot be.
+    var isNil: SQLFragment?
+
+    /// The struct attribute `attribute` of `model`.
+    static func attribute(_ attribute: StoredAttribute, of model: ModelReference, _ context: inout TranslationContext) -> CompositeReference {
+        let columns = Array(model.entity.attributes[attribute.columns])
+        var reference = CompositeReference(model: model, columns: columns, path: [], isNil: nil)
+        reference.addPresence(&context)
+        return reference
+    }
+
+    /// Adds this struct's presence column (if it has one) to the nil condition.
+    private mutating func addPresence(_ context: inout TranslationContext) {
+        guard let presence = columns.first, presence.details.isPresence, presence.details.fieldPath.count == path.count else { return }
+        let test: SQLFragment = "\(model.column(presence.column, &context)) IS NULL"
+        isNil = isNil.map { "(\($0) OR \(test))" } ?? test
+    }
+
+    /// The field at `keyPath` (a key path of the struct's type): a value or a nested struct.
+    func field(_ keyPath: AnyKeyPath, valueType: Any.Type, _ context: inout TranslationContext) throws -> SQLTerm {
+        let depth = path.count
+        let inside = columns.filter { $0.details.fieldPath.count > depth && $0.details.fieldPath[depth] == keyPath }
+        guard let first = inside.first else {
+            throw PredicateTranslationError.unsupported("key path \(keyPath) is not a stored field of struct \(columns.first?.propertyName ?? "")")
+        }
+        if inside.count == 1, !first.details.isPresence, first.details.fieldPath.count == depth + 1 {
+            var value = model.column(first.column, &context)
+            if let isNil { value = "(CASE WHEN \(isNil) THEN NULL ELSE \(value) END)" }
+            return .scalar(ScalarTerm(value, kind: .of(valueType)))
+        }
+        var nested = CompositeReference(model: model, columns: inside, path: path + [keyPath], isNil: isNil)
+        nested.addPresence(&context)
+        return .composite(nested)
+    }
+
+    /// The value columns (presence columns left out) as SQL, in order.
+    func valueColumns(_ context: inout TranslationContext) -> [SQLFragment] {
+        columns.filter { !$0.details.isPresence }.map { model.column($0.column, &context) }
+    }
+}
+
 /// A to-many relationship of a model, read with a subquery.
 struct ToManyReference {
     /// The relationship.

@@ -53,9 +53,48 @@ enum Equality {
                 throw PredicateTranslationError.unsupported("a model compared with a value")
             }
             return ScalarTerm("(\(model.key) \(raw: operation) NULL)", kind: .plain)
+        case (.composite(let composite), .scalar(let value)), (.scalar(let value), .composite(let composite)):
+            let match = try CompositeEquality.equals(composite, value, &context)
+            return ScalarTerm(negated ? "(NOT \(match))" : match, kind: .plain)
         default:
-            throw PredicateTranslationError.unsupported("== or != on a to-many relationship")
+            throw PredicateTranslationError.unsupported("== or != on a to-many relationship, or between a struct and a model or another struct")
         }
+    }
+}
+
+/// A struct compared with `nil` or with a captured struct: column by column, as its columns store it.
+enum CompositeEquality {
+    static func equals(_ composite: CompositeReference, _ value: ScalarTerm, _ context: inout TranslationContext) throws -> SQLFragment {
+        let isNil = composite.isNil ?? "0"
+        if value.isNilLiteral { return "(\(isNil))" }
+        guard let constant = value.constant as? any SQLStorable else {
+            throw PredicateTranslationError.unsupported("a struct compared with a value that is not a captured struct")
+        }
+        let columns = composite.columns
+        var stored = storedValues(of: constant)
+        let hasPresence = columns.first.map { $0.details.isPresence && $0.details.fieldPath.count == composite.path.count } ?? false
+        if stored.count == columns.count + 1 {
+            // A captured optional against a struct that cannot be nil.
+            if stored[0] == .null { return "0" }
+            stored.removeFirst()
+        } else if stored.count == columns.count - 1, hasPresence {
+            stored.insert(.integer(1), at: 0)
+        }
+        guard stored.count == columns.count else {
+            throw PredicateTranslationError.unsupported("a struct compared with a captured value of another type")
+        }
+        if hasPresence, stored[0] == .null { return "(\(isNil))" }
+        var tests: [SQLFragment] = ["(NOT \(isNil))"]
+        for (column, value) in zip(columns, stored) {
+            let collation = column.details.valueType == "String" ? ValueKind.string.collation
+                : column.details.valueType == "Decimal" ? ValueKind.decimal.collation : ""
+            tests.append("(\(composite.model.column(column.column, &context)) IS \(SQLFragment.parameter(value))\(raw: collation))")
+        }
+        return "(\(SQLFragment.joined(tests, separator: " AND ")))"
+    }
+
+    private static func storedValues<Value: SQLStorable>(of value: Value) -> [SQLValue] {
+        RowEncoder.storedValues(of: value)
     }
 }
 

@@ -11,6 +11,8 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
             return .scalar(try valueProperty(of: value))
         case .identifier:
             throw PredicateTranslationError.unsupported("key path \(keyPath) on a persistentModelID")
+        case .composite(let composite):
+            return try composite.field(keyPath, valueType: Output.self, &context)
         }
     }
 
@@ -18,11 +20,14 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
     /// or its `persistentModelID`.
     private func property(of model: ModelReference, _ context: inout TranslationContext) throws -> SQLTerm {
         let entity = model.entity
-        if IdentityKeyPaths<Root.Output>.contains(keyPath) {
-            return .identifier(model)
-        }
         guard let name = entity.property(forKeyPath: keyPath) else {
+            if IdentityKeyPaths<Root.Output>.contains(keyPath) || entity.metadata.identifierKeyPath.map({ $0 == keyPath }) == true {
+                return .identifier(model)
+            }
             throw PredicateTranslationError.unsupported("key path \(keyPath) is not a stored property of \(entity.name)")
+        }
+        if let stored = entity.storedAttribute(named: name), stored.isComposite {
+            return .composite(.attribute(stored, of: model, &context))
         }
         if let attribute = entity.attribute(named: name) {
             return .scalar(ScalarTerm(model.column(attribute.column, &context), kind: .of(Output.self)))
@@ -76,11 +81,11 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
     }
 }
 
-/// `\Model.persistentModelID` and `\Model.id` (SwiftData's `PersistentIdentifier`) of a model
+/// `\Model.persistentModelID` (SwiftData's `PersistentIdentifier`) of a model
 /// class, built for the class itself: a key path written on `Trip` equals one made generically
 /// for `Root == Trip`, not one made for `ModelObject`.
 struct IdentityKeyPaths<Root> {
-    /// Whether `keyPath` is `Root`'s `persistentModelID` or `id`.
+    /// Whether `keyPath` is `Root`'s `persistentModelID`.
     static func contains(_ keyPath: AnyKeyPath) -> Bool {
         guard let model = Self.self as? any IdentityKeyPathList.Type else { return false }
         return model.keyPaths.contains(keyPath)
@@ -93,5 +98,7 @@ protocol IdentityKeyPathList {
 }
 
 extension IdentityKeyPaths: IdentityKeyPathList where Root: ModelObject {
-    static var keyPaths: [AnyKeyPath] { [\Root.persistentModelID, \Root.id] }
+    /// The generated `id` (the identity where the model declares no `id` attribute) is a member of
+    /// each generated class, whose key path the class's metadata gives (`identifierKeyPath`).
+    static var keyPaths: [AnyKeyPath] { [\Root.persistentModelID] }
 }

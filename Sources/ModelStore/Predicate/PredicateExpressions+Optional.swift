@@ -11,6 +11,9 @@ extension PredicateExpressions.OptionalFlatMap: SQLPredicateExpression {
         case .scalar(let value): isNil = "\(value.fragment) IS NULL"
         case .identifier(let model): isNil = "\(model.key) IS NULL"
         case .toMany: throw PredicateTranslationError.unsupported("flatMap over a to-many relationship")
+        case .composite(let composite):
+            guard let test = composite.isNil else { throw PredicateTranslationError.unsupported("flatMap over a struct that is not optional") }
+            isNil = test
         }
         let output = try context.binding(variable.key, to: input) { try $0.translate(transform) }
         switch output {
@@ -24,6 +27,9 @@ extension PredicateExpressions.OptionalFlatMap: SQLPredicateExpression {
                                               key: "(CASE WHEN \(isNil) THEN NULL ELSE \(model.key) END)"))
         case .toMany:
             throw PredicateTranslationError.unsupported("an optional to-many relationship")
+        case .composite(var composite):
+            composite.isNil = composite.isNil.map { "(\(isNil) OR \($0))" } ?? isNil
+            return .composite(composite)
         }
     }
 }

@@ -17,6 +17,8 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
             return .scalar(ScalarTerm(try IdentitySQL.contains(model, in: elements, &context), kind: .plain))
         case .model, .toMany:
             throw PredicateTranslationError.unsupported("contains(_:) of a model (compare persistentModelID, or use contains(where:))")
+        case .composite:
+            throw PredicateTranslationError.unsupported("contains(_:) of a struct (compare its fields)")
         }
         guard case .scalar(let values) = collection else {
             throw PredicateTranslationError.unsupported("contains(_:) on a to-many relationship (use contains(where:))")
@@ -92,6 +94,8 @@ enum SequenceRows {
                     .scalar(ScalarTerm("\(identifier: alias).\"value\"", kind: elementKind)))
         case .model, .identifier:
             throw PredicateTranslationError.unsupported("contains(where:) on a model")
+        case .composite:
+            throw PredicateTranslationError.unsupported("contains(where:) on a struct")
         }
     }
 }

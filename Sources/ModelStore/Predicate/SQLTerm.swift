@@ -11,6 +11,9 @@ enum SQLTerm {
     /// A model's `persistentModelID` (its row; nil when the key is NULL), compared only with
     /// `==` / `!=` and `contains` against captured identifiers or another identifier.
     case identifier(ModelReference)
+    /// A struct attribute of a model (or a struct field of one): its columns, nil when its
+    /// presence column is NULL (an optional struct).
+    case composite(CompositeReference)
 }
 
 /// How SQL must compare values of a Swift type so that it agrees with Swift.

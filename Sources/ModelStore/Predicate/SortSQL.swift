@@ -193,7 +193,7 @@ struct SortKeyPath {
         self.relationships = relationships
         self.attribute = attribute
         valueType = Self.unwrapped(type(of: attribute.keyPath).valueType)
-        isOptional = !relationships.isEmpty || attribute.metadata.isOptional
+        isOptional = !relationships.isEmpty || attribute.details.isNullable
     }
 
     private static func unwrapped(_ type: Any.Type) -> Any.Type {

@@ -48,6 +48,7 @@ struct TranslationContext {
         case .scalar(let term): return term
         case .model: throw PredicateTranslationError.unsupported("a model used as a value in \(Self.name(of: expression))")
         case .toMany: throw PredicateTranslationError.unsupported("a to-many relationship used as a value in \(Self.name(of: expression))")
+        case .composite: throw PredicateTranslationError.unsupported("a struct used as a value in \(Self.name(of: expression)) (compare its fields, or the struct with == or != against nil or a captured value)")
         case .identifier: throw PredicateTranslationError.unsupported("a persistentModelID used as a value in \(Self.name(of: expression)) (it can only be compared with == or != or looked up with contains)")
         }
     }

@@ -5,7 +5,7 @@ public final class Schema: @unchecked Sendable {
     /// Every entity, each base followed by its subclasses, in listing order.
     public let entities: [EntitySchema]
     /// The storage the schema needs (the fingerprint written into the store).
-    public let storage: StoredSchema
+    let storage: StoredSchema
     /// The number of hierarchies (tables of entities).
     let hierarchyCount: Int
     /// Inconsistencies found in the generated metadata (a container refuses such a schema).
@@ -51,7 +51,7 @@ public final class Schema: @unchecked Sendable {
 }
 
 /// Names the runtime gives to its own columns and tables (never a valid model identifier).
-public enum StorageNames {
+enum StorageNames {
     /// The primary key column of every entity table.
     public static let primaryKey = "$pk"
     /// The type column (the row's entity name).

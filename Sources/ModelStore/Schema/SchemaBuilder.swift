@@ -16,6 +16,10 @@ struct SchemaBuilder {
             problems.append("\(type) is not a generated model class")
             return
         }
+        add(modelType: modelType)
+    }
+
+    private mutating func add(modelType: ModelObject.Type) {
         let root = modelType.schemaMetadata.base ?? modelType
         guard !seen.contains(ObjectIdentifier(root)) else { return }
         var hierarchy: [EntitySchema] = []
@@ -37,7 +41,7 @@ struct SchemaBuilder {
         var index = 0
         while index < entities.count {
             for property in entities[index].metadata.properties {
-                if let relationship = property.relationship { add(relationship.destination) }
+                if let relationship = property.relationship { add(modelType: relationship.destination) }
             }
             index += 1
         }
@@ -57,37 +61,64 @@ struct SchemaBuilder {
         entities.first { $0.name == name }
     }
 
-    /// Attribute columns, type names and key-path lookups of one hierarchy.
+    /// Attribute columns, type names and key-path lookups of one hierarchy; checks the generated
+    /// `AttributeIndex` of every attribute against its position (the base's first).
     private mutating func resolveColumns(of hierarchy: [EntitySchema]) {
         guard let root = hierarchy.first else { return }
         let hierarchyIndex = hierarchies.firstIndex { $0.first === root } ?? 0
-        var ownAttributes: [String: [AttributeColumn]] = [:]
+        var ownAttributes: [String: [StoredAttribute]] = [:]
+        var ownColumns: [String: [AttributeColumn]] = [:]
+        let rootAttributeCount = root.metadata.properties.count { $0.attribute != nil }
+        let rootColumnCount = root.metadata.properties.reduce(0) { $0 + ($1.attribute?.columns.count ?? 0) }
         for entity in hierarchy {
             let isRoot = entity === root
             entity.tableName = root.name
             entity.hierarchyIndex = hierarchyIndex
             entity.baseName = isRoot ? nil : root.name
             entity.typeNames = isRoot ? hierarchy.map(\.name) : [entity.name]
-            ownAttributes[entity.name] = entity.metadata.properties.compactMap { property in
-                guard let attribute = property.attribute else { return nil }
-                return AttributeColumn(name: property.name,
-                                       column: StorageNames.column(property: property.name, entity: entity.name, isRoot: isRoot),
-                                       entityName: entity.name, metadata: attribute, keyPath: property.keyPath)
+            var attributes: [StoredAttribute] = []
+            var columns: [AttributeColumn] = []
+            var nextIndex = isRoot ? 0 : rootAttributeCount
+            var nextColumn = isRoot ? 0 : rootColumnCount
+            for property in entity.metadata.properties {
+                guard let attribute = property.attribute else { continue }
+                if property.index != nextIndex {
+                    problems.append("\(entity.name).\(property.name): the generated AttributeIndex is \(property.index), but the attribute is number \(nextIndex) "
+                                    + "of \(entity.name)'s stored attributes (the base's first): the generated code does not fit this ModelStore, regenerate it")
+                }
+                attributes.append(StoredAttribute(name: property.name, entityName: entity.name, keyPath: property.keyPath, metadata: attribute,
+                                                  firstColumn: nextColumn, columnCount: attribute.columns.count))
+                for details in attribute.columns {
+                    let name = ([property.name] + details.path).joined(separator: ".")
+                    columns.append(AttributeColumn(name: name, column: StorageNames.column(property: name, entity: entity.name, isRoot: isRoot),
+                                                   entityName: entity.name, metadata: attribute, keyPath: details.keyPath ?? property.keyPath,
+                                                   attributeIndex: nextIndex, propertyName: property.name, details: details))
+                }
+                nextIndex += 1
+                nextColumn += attribute.columns.count
             }
+            ownAttributes[entity.name] = attributes
+            ownColumns[entity.name] = columns
         }
-        // Select list: $pk, $type, attributes of every member, then key columns (added later).
+        // Select list: $pk, $type, the columns of every member (the root's first), then key columns (added later).
         var position: Int32 = 2
         var positions: [String: Int32] = [:]
+        var seen: Set<String> = []
         for entity in hierarchy {
-            for attribute in ownAttributes[entity.name] ?? [] {
-                positions[attribute.column] = position
+            for column in ownColumns[entity.name] ?? [] {
+                if !seen.insert(column.column).inserted {
+                    problems.append("\(entity.name).\(column.name): its column \"\(column.column)\" is also another property's column in table \(root.name)")
+                }
+                positions[column.column] = position
                 position += 1
             }
         }
         for entity in hierarchy {
-            let own = ownAttributes[entity.name] ?? []
-            entity.attributes = entity === root ? own : own + (ownAttributes[root.name] ?? [])
-            entity.attributeResultColumns = entity.attributes.map { positions[$0.column] ?? 0 }
+            let isRoot = entity === root
+            entity.storedAttributes = isRoot ? ownAttributes[entity.name] ?? [] : (ownAttributes[root.name] ?? []) + (ownAttributes[entity.name] ?? [])
+            entity.attributes = isRoot ? ownColumns[entity.name] ?? [] : (ownColumns[root.name] ?? []) + (ownColumns[entity.name] ?? [])
+            entity.attributeResultColumns = entity.storedAttributes.map { positions[entity.attributes[$0.firstColumn].column] ?? 0 }
+            entity.attributeValuePositions = entity.storedAttributes.map { Int32($0.firstColumn) }
             var names: [AnyKeyPath: String] = [:]
             var metadata: EntityMetadata? = entity.metadata
             while let current = metadata {
@@ -95,6 +126,10 @@ struct SchemaBuilder {
                 metadata = current.base?.schemaMetadata
             }
             for inherited in entity.metadata.inheritedKeyPaths { names[inherited.keyPath] = inherited.name }
+            // A struct's fields, by their full key paths (`\Theme.palette.primary`).
+            for column in entity.attributes where column.details.keyPath != nil && !column.details.path.isEmpty {
+                names[column.keyPath] = column.name
+            }
             entity.propertyNamesByKeyPath = names
         }
     }
@@ -115,6 +150,12 @@ struct SchemaBuilder {
             relationships.append(relationship)
         }
         entity.relationships = relationships
+        let baseCount = relationships.count - entity.metadata.properties.count { $0.relationship != nil }
+        for (offset, property) in entity.metadata.properties.filter({ $0.relationship != nil }).enumerated() where property.index != baseCount + offset {
+            let slot = baseCount + offset
+            problems.append("\(entity.name).\(property.name): the generated RelationshipIndex is \(property.index), but the relationship is number \(slot) "
+                            + "of \(entity.name)'s relationships (the base's first): the generated code does not fit this ModelStore, regenerate it")
+        }
         entity.relationshipInfos = RelationshipInfo.all(for: entity.type)
         entity.keySlots = relationships.indices.filter { !relationships[$0].isToMany }
     }
@@ -155,7 +196,7 @@ struct SchemaBuilder {
             }
         }
         // Key columns follow all attribute columns in the select list, root's first.
-        var position = Int32(2 + hierarchy.reduce(0) { $0 + $1.metadata.properties.filter { $0.attribute != nil }.count })
+        var position = Int32(2 + hierarchy.reduce(0) { total, entity in total + entity.attributes.count { $0.entityName == entity.name } })
         var positions: [String: Int32] = [:]
         for entity in hierarchy {
             for relationship in entity.relationships where relationship.entityName == entity.name {
@@ -174,6 +215,7 @@ struct SchemaBuilder {
             + " FROM " + SQLQuote.identifier(root.name)
         for entity in hierarchy {
             entity.selectSQL = selectSQL
+            entity.selectColumns = selectList
             entity.keyResultColumns = entity.keySlots.map { slot in
                 if case .keyColumn(let column) = entity.relationships[slot].storage { return positions[column] ?? 0 }
                 return 0
@@ -193,23 +235,28 @@ struct SchemaBuilder {
             let isRoot = entity === root
             for attribute in entity.attributes where attribute.entityName == entity.name {
                 let meta = attribute.metadata
+                let details = attribute.details
+                // A literal default is the attribute's own column's (a struct's fields have none).
+                let isPlain = details.path.isEmpty && !details.isPresence && meta.columns.count == 1
                 columns.append(StoredColumn(
-                    name: attribute.column, type: meta.columnType.rawValue, storage: meta.storageType, isRequired: !meta.isOptional,
-                    requiredFor: isRoot || meta.isOptional ? nil : entity.name,
-                    defaultLiteral: meta.defaultValue.map { SQLQuote.literal($0) },
+                    name: attribute.column, type: details.columnType.rawValue, storage: details.storageType, isRequired: !details.isNullable,
+                    requiredFor: isRoot || details.isNullable ? nil : entity.name,
+                    defaultLiteral: isPlain ? meta.defaultValue.map { SQLQuote.literal($0) } : nil,
                     references: nil, isKey: false,
-                    previousName: meta.originalName.map { StorageNames.column(property: $0, entity: entity.name, isRoot: isRoot) }))
+                    previousName: meta.originalName.map {
+                        StorageNames.column(property: ([$0] + details.path).joined(separator: "."), entity: entity.name, isRoot: isRoot)
+                    }))
             }
             var groups = entity.metadata.uniqueConstraints
-            for attribute in entity.attributes where attribute.entityName == entity.name && attribute.metadata.options.contains(.unique) {
+            for attribute in entity.storedAttributes where attribute.entityName == entity.name && attribute.metadata.options.contains(.unique) {
                 if !groups.contains([attribute.name]) { groups.append([attribute.name]) }
             }
             for group in groups {
-                let resolved = group.map { entity.column(forProperty: $0) ?? $0 }
+                let resolved = group.flatMap { entity.valueColumns(ofProperty: $0) }
                 if !uniques.contains(resolved) { uniques.append(resolved) }
             }
             for group in entity.metadata.indexes {
-                let resolved = group.map { entity.column(forProperty: $0) ?? $0 }
+                let resolved = group.flatMap { entity.valueColumns(ofProperty: $0) }
                 if !indexes.contains(resolved) { indexes.append(resolved) }
             }
         }

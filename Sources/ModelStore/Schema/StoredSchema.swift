@@ -7,7 +7,7 @@
 /// they are stored in (`tables`), and the schema version of the migration plan the store was last
 /// opened with (`schemaVersion`). Format 1, written before schema evolution, recorded only
 /// `tables`; such a store reads as "unknown version, this table layout" (`entities` empty).
-public struct StoredSchema: Codable, Hashable, Sendable {
+struct StoredSchema: Codable, Hashable, Sendable {
     /// The format this runtime writes.
     public static let currentFormat = 2
 
@@ -68,7 +68,7 @@ public struct StoredSchema: Codable, Hashable, Sendable {
 }
 
 /// One entity of a stored schema.
-public struct StoredEntity: Codable, Hashable, Sendable {
+struct StoredEntity: Codable, Hashable, Sendable {
     /// The entity name (the row's type column value).
     public var name: String
     /// The base entity's name, for a subclass.
@@ -99,7 +99,7 @@ public struct StoredEntity: Codable, Hashable, Sendable {
 }
 
 /// One stored property of an entity: an attribute or a relationship.
-public struct StoredProperty: Codable, Hashable, Sendable {
+struct StoredProperty: Codable, Hashable, Sendable {
     /// Attribute, to-one or to-many relationship.
     public enum Kind: String, Codable, Hashable, Sendable {
         case attribute
@@ -161,7 +161,7 @@ public struct StoredProperty: Codable, Hashable, Sendable {
 }
 
 /// One table of the store.
-public struct StoredTable: Codable, Hashable, Sendable {
+struct StoredTable: Codable, Hashable, Sendable {
     /// The table name.
     public var name: String
     /// The entities whose rows it holds (root first); empty for a join table.
@@ -194,7 +194,7 @@ public struct StoredTable: Codable, Hashable, Sendable {
 }
 
 /// One column of a table.
-public struct StoredColumn: Codable, Hashable, Sendable {
+struct StoredColumn: Codable, Hashable, Sendable {
     /// The column name.
     public var name: String
     /// The declared type (`INTEGER`, `REAL`, `TEXT`, `BLOB`: SQLite's affinity).

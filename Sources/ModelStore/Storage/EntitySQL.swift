@@ -1,17 +1,19 @@
 /// The statements a context runs for one entity, spelled in one store's dialect. Built once per
 /// container for every entity of its schema (`ModelContainer.entitySQL`, by `EntitySchema.index`).
 struct EntitySQL {
-    /// `INSERT` (or upsert) binding the type, the attributes, then the to-one keys; with
+    /// `INSERT` (or upsert) binding the type, the value columns, then the to-one keys; with
     /// `RETURNING "$pk"` when `insertReturnsKey`.
     let insert: String
+    /// Where `insert` takes each stored attribute's first column (parameter indexes, by `AttributeIndex`).
+    let insertPositions: [Int32]
     /// Whether `insert` returns the row's key as its one result row.
     let insertReturnsKey: Bool
     /// Whether `insert` is an upsert (a stored row with the same unique values is updated instead).
     let isUpsert: Bool
-    /// `UPDATE` binding the attributes, the keys, then the row's key; empty when the entity has no column.
-    let update: String
     /// `DELETE` of the row with a given key.
     let deleteByKey: String
+    /// The row's value columns (the attributes' columns, then the to-one key columns), quoted.
+    let valueColumns: [String]
 
     init(entity: EntitySchema, dialect: any SQLDialect) {
         let table = SQLQuote.identifier(entity.tableName)
@@ -21,6 +23,7 @@ struct EntitySQL {
             return nil
         }
         let valueColumns = entity.attributes.map(\.column) + keyColumns
+        self.valueColumns = valueColumns.map(SQLQuote.identifier)
         let insertColumns = ([StorageNames.type] + valueColumns).map(SQLQuote.identifier).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: valueColumns.count + 1).joined(separator: ", ")
         var insert = "INSERT INTO \(table) (\(insertColumns)) VALUES (\(placeholders))"
@@ -38,10 +41,35 @@ struct EntitySQL {
         }
         if returnsKey { insert += " RETURNING \(primaryKey)" }
         self.insert = insert
+        self.insertPositions = entity.attributeValuePositions.map { $0 + 2 }
         self.insertReturnsKey = returnsKey
         self.isUpsert = isUpsert
-        let sets = valueColumns.map { "\(SQLQuote.identifier($0)) = ?" }.joined(separator: ", ")
-        update = valueColumns.isEmpty ? "" : "UPDATE \(table) SET \(sets) WHERE \(primaryKey) = ?"
         deleteByKey = "DELETE FROM \(table) WHERE \(primaryKey) = ?"
     }
+
+    /// The `UPDATE` of the changed value columns `columns` of a row of `entity` (one statement per
+    /// distinct set of changed columns; `ModelContext` caches them).
+    func update(of entity: EntitySchema, columns: PositionSet) -> PartialUpdate {
+        let changed = columns.sorted.filter { $0 < valueColumns.count }
+        var parameter: [Int: Int32] = [:]
+        for (offset, column) in changed.enumerated() { parameter[column] = Int32(offset + 1) }
+        // A stored attribute is written whole (a struct's columns together), so its first column's
+        // parameter is where the encoder starts it.
+        let positions: [Int32] = entity.storedAttributes.map { parameter[$0.firstColumn] ?? -1 }
+        let keyParameters: [Int32] = entity.keySlots.indices.map { parameter[entity.attributes.count + $0] ?? -1 }
+        let sets = changed.map { "\(valueColumns[$0]) = ?" }.joined(separator: ", ")
+        let sql = "UPDATE \(SQLQuote.identifier(entity.tableName)) SET \(sets) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
+        return PartialUpdate(sql: sql, positions: positions, keyParameters: keyParameters, keyParameter: Int32(changed.count + 1))
+    }
+}
+
+/// An `UPDATE` of some of a row's value columns.
+struct PartialUpdate {
+    let sql: String
+    /// Where the encoder writes each stored attribute (parameter index, -1 for an unchanged one).
+    let positions: [Int32]
+    /// The parameter of each to-one key column (`EntitySchema.keySlots` order; -1 for an unchanged one).
+    let keyParameters: [Int32]
+    /// The parameter of the row's key (`WHERE "$pk" = ?`).
+    let keyParameter: Int32
 }

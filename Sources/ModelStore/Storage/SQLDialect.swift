@@ -2,7 +2,7 @@ import Foundation
 
 /// What a column holds, at the level of detail a store's column types need: SQLite keeps five
 /// storage classes, PostgreSQL has a type for each of these.
-public enum StorageType: String, Codable, Hashable, Sendable {
+@_spi(ModelStoreGenerated) public enum StorageType: String, Codable, Hashable, Sendable {
     /// Integers, `Bool`, enums with `Int` raw values.
     case integer
     /// `Double`, `Float`, `Date` (seconds since 2001-01-01, to the bit).

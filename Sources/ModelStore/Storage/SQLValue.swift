@@ -16,7 +16,7 @@ public enum SQLValue: Hashable, Sendable {
 }
 
 /// The declared type (affinity) of a column.
-public enum SQLColumnType: String, Hashable, Sendable {
+@_spi(ModelStoreGenerated) public enum SQLColumnType: String, Hashable, Sendable {
     case integer = "INTEGER"
     case real = "REAL"
     case text = "TEXT"

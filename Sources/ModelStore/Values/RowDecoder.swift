@@ -1,17 +1,25 @@
 import Foundation
 
-/// Reads a model's attribute values, in declaration order (base first), from a fetched row or
-/// from saved values. Generated `_decode(from:)` calls `read()` once per stored attribute.
+/// Reads a model's stored attributes from a fetched row, from saved values, or (for a fetch with
+/// `propertiesToFetch`) as placeholders. Generated `init(from:)` and `_decode(from:)` call
+/// `read(_:)` once per stored attribute, addressed by its `AttributeIndex`, so the order of the
+/// calls does not matter (`init(from:)` sets the class's own storage before `super.init`, as Swift
+/// requires; `_decode` reads the base's first); a struct's generated reader calls `readField()` per
+/// field. A hook of generated code (SPI `ModelStoreGenerated`), not API.
 ///
 /// The per-row state lives behind a pointer: `read()` is inlined into generated code, where every
 /// access to a class's `var` would pay a dynamic exclusivity check (a profile of fetches showed
 /// them costing more than reading the column).
-public final class RowDecoder {
+@_spi(ModelStoreGenerated) public final class RowDecoder {
     /// What changes from row to row.
     @usableFromInline struct State {
-        /// Result column of each attribute, in read order (statement mode).
-        @usableFromInline var columns: [Int32]
+        /// Where each attribute's first column is (a result column of the statement, or a position
+        /// in `values`), by `AttributeIndex`; -1 for an attribute the row does not hold.
+        @usableFromInline var positions: [Int32]
+        /// The column the next read takes.
         @usableFromInline var cursor: Int
+        /// The attribute being read (named by errors).
+        @usableFromInline var attribute: Int
         @usableFromInline var entityName: String
     }
 
@@ -19,11 +27,14 @@ public final class RowDecoder {
     @usableFromInline let statement: SQLiteStatement?
     /// Any other store's statement, read through `SQLValue`.
     @usableFromInline let storeStatement: (any StoreStatement)?
-    /// The values themselves, in read order (values mode).
+    /// The values themselves (values mode).
     @usableFromInline let values: [SQLValue]
+    /// Whether every read gives its type's placeholder (the placeholder of a struct).
+    @usableFromInline let makesPlaceholders: Bool
     @usableFromInline let state: UnsafeMutablePointer<State>
 
-    init(statement: any StoreStatement, columns: [Int32], entityName: String) {
+    /// A decoder of a statement's rows; `positions` are result columns.
+    init(statement: any StoreStatement, positions: [Int32], entityName: String) {
         if let sqlite = statement as? SQLiteStatement {
             self.statement = sqlite
             self.storeStatement = nil
@@ -32,16 +43,29 @@ public final class RowDecoder {
             self.storeStatement = statement
         }
         self.values = []
+        self.makesPlaceholders = false
         state = .allocate(capacity: 1)
-        state.initialize(to: State(columns: columns, cursor: 0, entityName: entityName))
+        state.initialize(to: State(positions: positions, cursor: 0, attribute: 0, entityName: entityName))
     }
 
-    init(values: [SQLValue], entityName: String) {
+    /// A decoder of stored values; `positions` are positions in `values`.
+    init(values: [SQLValue], positions: [Int32], entityName: String) {
         self.statement = nil
         self.storeStatement = nil
         self.values = values
+        self.makesPlaceholders = false
         state = .allocate(capacity: 1)
-        state.initialize(to: State(columns: [], cursor: 0, entityName: entityName))
+        state.initialize(to: State(positions: positions, cursor: 0, attribute: 0, entityName: entityName))
+    }
+
+    /// A decoder whose every read gives the type's placeholder (nil placeholders throw).
+    init(placeholdersFor name: String) {
+        self.statement = nil
+        self.storeStatement = nil
+        self.values = []
+        self.makesPlaceholders = true
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(positions: [], cursor: 0, attribute: 0, entityName: name))
     }
 
     deinit {
@@ -49,50 +73,66 @@ public final class RowDecoder {
         state.deallocate()
     }
 
-    /// The position of the next attribute to read (0: the row's first).
-    var cursor: Int {
-        get { state.pointee.cursor }
-        set { state.pointee.cursor = newValue }
-    }
-
-    /// Starts a new row whose attributes are at `columns`.
-    func start(columns: [Int32], entityName: String) {
-        state.pointee.columns = columns
+    /// Starts a new row whose attributes are at `positions`.
+    func start(positions: [Int32], entityName: String) {
+        state.pointee.positions = positions
         state.pointee.entityName = entityName
-        state.pointee.cursor = 0
     }
 
-    /// Reads the next attribute value.
-    @inlinable public func read<Value: SQLStorable>() throws -> Value {
-        let position = state.pointee.cursor
-        state.pointee.cursor = position + 1
-        if let statement {
-            guard position < state.pointee.columns.count else { throw corrupt(position) }
-            if let value = Value.read(from: statement, at: state.pointee.columns[position]) { return value }
-        } else if let storeStatement {
-            guard position < state.pointee.columns.count else { throw corrupt(position) }
-            if let value = Value(sqlValue: storeStatement.value(at: state.pointee.columns[position])) { return value }
-        } else {
-            guard position < values.count else { throw corrupt(position) }
-            if let value = Value(sqlValue: values[position]) { return value }
+    /// The value of `attribute` (its type's placeholder when the row does not hold it).
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
+    @inlinable public func read<Value: SQLStorable>(_ attribute: AttributeIndex) throws -> Value {
+        let position = state.pointee.positions[attribute.index]
+        state.pointee.attribute = attribute.index
+        guard position >= 0 else {
+            if let placeholder = Value._placeholder { return placeholder }
+            throw corrupt()
         }
-        throw corrupt(position)
+        state.pointee.cursor = Int(position)
+        return try Value._read(from: self)
     }
 
-    /// The error for the attribute at `position`, which does not fit its type. The row is not known
-    /// here and the property only by position: `ModelContext.materialize` names both.
-    @usableFromInline func corrupt(_ position: Int) -> ModelStoreError {
+    /// Sets `storage` to the value of `attribute` when the row holds it (else leaves it).
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
+    @inlinable public func read<Value: SQLStorable>(_ attribute: AttributeIndex, into storage: inout Value) throws {
+        let position = state.pointee.positions[attribute.index]
+        guard position >= 0 else { return }
+        state.pointee.attribute = attribute.index
+        state.pointee.cursor = Int(position)
+        storage = try Value._read(from: self)
+    }
+
+    /// The next field of a struct being read.
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
+    @inlinable public func readField<Value: SQLStorable>() throws -> Value {
+        try Value._read(from: self)
+    }
+
+    /// The attribute (`AttributeIndex`) being read, or last read.
+    var attributeIndex: Int { state.pointee.attribute }
+
+    /// The error for the attribute being read, whose stored value (the column before the cursor)
+    /// does not fit its type. The row is not known here and the property only by index:
+    /// `ModelContext.naming` names both.
+    @usableFromInline func corrupt() -> ModelStoreError {
         ModelStoreError.corruptRow(entity: state.pointee.entityName, identifier: nil,
-                                   property: "attribute \(position)", storedValue: storedValueDescription(at: position))
+                                   property: "attribute \(state.pointee.attribute)",
+                                   storedValue: storedValueDescription(at: state.pointee.cursor - 1))
     }
 
-    /// The stored value at attribute `position` as short text for messages.
+    /// The stored value at column `position` (a result column, or a position in `values`) as short
+    /// text for messages.
     func storedValueDescription(at position: Int) -> String {
         let value: SQLValue?
-        if let statement {
-            value = position < state.pointee.columns.count ? statement.value(at: state.pointee.columns[position]) : nil
+        if position < 0 || makesPlaceholders {
+            value = nil
+        } else if let statement {
+            value = position < Int(statement.columnCount) ? statement.value(at: Int32(position)) : nil
         } else if let storeStatement {
-            value = position < state.pointee.columns.count ? storeStatement.value(at: state.pointee.columns[position]) : nil
+            value = storeStatement.value(at: Int32(position))
         } else {
             value = position < values.count ? values[position] : nil
         }
@@ -100,35 +140,45 @@ public final class RowDecoder {
     }
 }
 
-/// Writes a model's attribute values, in declaration order (base first), into statement
-/// parameters or into a values array. Generated `_encode(to:)` calls `write(_:)` once per attribute.
-/// Its changing state is behind a pointer, for the same reason as `RowDecoder`'s.
-public final class RowEncoder {
+/// Writes a model's stored attributes into statement parameters or into a values array.
+/// Generated `_encode(to:)` calls `write(_:_:)` once per stored attribute, addressed by its
+/// `AttributeIndex`; an attribute the encoder has no place for (a column a partial `UPDATE` leaves
+/// alone) is skipped. A struct's generated writer calls `writeField(_:)` per field. A hook of
+/// generated code (SPI `ModelStoreGenerated`), not API. Its changing state is behind a pointer,
+/// for the same reason as `RowDecoder`'s.
+@_spi(ModelStoreGenerated) public final class RowEncoder {
     /// What changes from row to row.
     @usableFromInline struct State {
         /// A SQLite statement, bound without `SQLValue` (the fast path).
         @usableFromInline var statement: SQLiteStatement?
         /// Any other store's statement, bound through `SQLValue`.
         @usableFromInline var storeStatement: (any StoreStatement)?
-        @usableFromInline var index: Int32
+        /// Where each attribute's first column goes (a parameter index, or a position in
+        /// `values`), by `AttributeIndex`; -1 for an attribute not written.
+        @usableFromInline var positions: [Int32]
+        /// The parameter (or value position) the next write takes.
+        @usableFromInline var cursor: Int
         @usableFromInline var values: [SQLValue]
-        /// The parameter index of the row's first attribute (statement mode).
-        var firstIndex: Int32 = 1
-        /// The first attribute of the row that cannot be stored: its position and why.
-        var problem: (position: Int, reason: String)?
+        /// The attribute being written.
+        @usableFromInline var attribute: Int = 0
+        /// The first attribute of the row that cannot be stored: its `AttributeIndex` and why.
+        @usableFromInline var problem: (attribute: Int, reason: String)?
     }
 
     @usableFromInline let state: UnsafeMutablePointer<State>
 
-    init(statement: any StoreStatement, firstIndex: Int32) {
+    /// An encoder into `statement`'s parameters at `positions`.
+    init(statement: any StoreStatement, positions: [Int32]) {
         state = .allocate(capacity: 1)
-        state.initialize(to: State(statement: nil, storeStatement: nil, index: firstIndex, values: []))
-        restart(statement: statement, firstIndex: firstIndex)
+        state.initialize(to: State(statement: nil, storeStatement: nil, positions: positions, cursor: 0, values: []))
+        restart(statement: statement, positions: positions)
     }
 
-    init() {
+    /// An encoder into a values array of `count` columns (all `.null` at first), at `positions`.
+    init(valueCount count: Int, positions: [Int32]) {
         state = .allocate(capacity: 1)
-        state.initialize(to: State(statement: nil, storeStatement: nil, index: 1, values: []))
+        state.initialize(to: State(statement: nil, storeStatement: nil, positions: positions, cursor: 0,
+                                   values: Array(repeating: .null, count: count)))
     }
 
     deinit {
@@ -136,13 +186,11 @@ public final class RowEncoder {
         state.deallocate()
     }
 
-    /// The next parameter index (statement mode).
-    var index: Int32 { state.pointee.index }
-    /// The values written so far (values mode).
+    /// The values written (values mode).
     var values: [SQLValue] { state.pointee.values }
 
-    /// Starts writing a new row into `statement` at `firstIndex`.
-    func restart(statement: any StoreStatement, firstIndex: Int32) {
+    /// Starts writing a new row into `statement` at `positions`.
+    func restart(statement: any StoreStatement, positions: [Int32]) {
         if let sqlite = statement as? SQLiteStatement {
             state.pointee.statement = sqlite
             state.pointee.storeStatement = nil
@@ -150,37 +198,52 @@ public final class RowEncoder {
             state.pointee.statement = nil
             state.pointee.storeStatement = statement
         }
-        state.pointee.index = firstIndex
-        state.pointee.firstIndex = firstIndex
+        state.pointee.positions = positions
         state.pointee.problem = nil
     }
 
-    /// The first attribute written since the last restart that the store cannot give back as it
-    /// is (`SQLStorable.storageProblem`): its position in `_encode` order and why.
-    var problem: (position: Int, reason: String)? { state.pointee.problem }
-
-    /// Records a value the store cannot give back (the first of the row only).
-    @usableFromInline func noteProblem(_ reason: String) {
-        guard state.pointee.problem == nil else { return }
-        let position = state.pointee.statement != nil || state.pointee.storeStatement != nil
-            ? Int(state.pointee.index - state.pointee.firstIndex) : state.pointee.values.count
-        state.pointee.problem = (position, reason)
+    /// Starts writing a new row of `count` values at `positions` (values mode).
+    func restart(valueCount count: Int, positions: [Int32]) {
+        state.pointee.statement = nil
+        state.pointee.storeStatement = nil
+        state.pointee.positions = positions
+        state.pointee.problem = nil
+        state.pointee.values.removeAll(keepingCapacity: true)
+        state.pointee.values.append(contentsOf: repeatElement(.null, count: count))
     }
 
-    /// Writes the next attribute value.
-    @inlinable public func write<Value: SQLStorable>(_ value: Value) {
+    /// The first attribute written since the last restart that the store cannot give back as it
+    /// is (`SQLStorable.storageProblem`): its `AttributeIndex` and why.
+    var problem: (attribute: Int, reason: String)? { state.pointee.problem }
+
+    /// Records a value of the attribute being written that the store cannot give back (the first
+    /// of the row only).
+    @usableFromInline func noteProblem(_ reason: String) {
+        guard state.pointee.problem == nil else { return }
+        state.pointee.problem = (state.pointee.attribute, reason)
+    }
+
+    /// Writes the value of `attribute`, if the encoder has a place for it.
+    @inlinable public func write<Value: SQLStorable>(_ value: Value, _ attribute: AttributeIndex) {
+        let position = state.pointee.positions[attribute.index]
+        guard position >= 0 else { return }
+        state.pointee.cursor = Int(position)
+        state.pointee.attribute = attribute.index
         if let problem = value.storageProblem { noteProblem(problem) }
-        if let statement = state.pointee.statement {
-            let index = state.pointee.index
-            value.bind(to: statement, at: index)
-            state.pointee.index = index + 1
-        } else if let storeStatement = state.pointee.storeStatement {
-            let index = state.pointee.index
-            storeStatement.bind(value.sqlValue, at: index)
-            state.pointee.index = index + 1
-        } else {
-            state.pointee.values.append(value.sqlValue)
-        }
+        value._write(to: self)
+    }
+
+    /// Writes the next field of a struct.
+    @inlinable public func writeField<Value: SQLStorable>(_ value: Value) {
+        if let problem = value.storageProblem { noteProblem(problem) }
+        value._write(to: self)
+    }
+
+    /// The stored form of one attribute value: one value per column it takes.
+    static func storedValues<Value: SQLStorable>(of value: Value) -> [SQLValue] {
+        let encoder = RowEncoder(valueCount: Value._columnCount, positions: [])
+        value._write(to: encoder)
+        return encoder.values
     }
 }
 

@@ -1,31 +1,46 @@
 import Foundation
 
-/// A Swift type that a column can hold: every attribute type of the `.model` language conforms.
-/// Generated code never calls these directly; `RowDecoder` and `RowEncoder` do.
+/// A Swift type an attribute can hold: every attribute type of the `.model` language conforms
+/// (the standard types here, generated enums and structs through their declarations). Its
+/// requirements are hooks of the runtime (SPI `ModelStoreGenerated`), not API: generated code
+/// never calls them directly, `RowDecoder` and `RowEncoder` do.
 public protocol SQLStorable {
     /// The column type (affinity) used to store the type.
-    static var columnType: SQLColumnType { get }
+    @_spi(ModelStoreGenerated) static var columnType: SQLColumnType { get }
     /// What the column holds, for stores with more column types than SQLite's (PostgreSQL).
-    static var storageType: StorageType { get }
+    @_spi(ModelStoreGenerated) static var storageType: StorageType { get }
     /// Whether the type is an `Optional` (its column may be NULL).
-    static var isOptional: Bool { get }
+    @_spi(ModelStoreGenerated) static var isOptional: Bool { get }
     /// The value from a stored `SQLValue`, or nil when the value cannot be this type.
-    init?(sqlValue: SQLValue)
-    /// The value as SQLite stores it.
-    var sqlValue: SQLValue { get }
+    @_spi(ModelStoreGenerated) init?(sqlValue: SQLValue)
+    /// The value as SQLite stores it (for a struct stored in columns: its JSON, as in an array).
+    @_spi(ModelStoreGenerated) var sqlValue: SQLValue { get }
     /// Reads the value straight from a statement's column (the fast path of fetches).
-    static func read(from statement: SQLiteStatement, at column: Int32) -> Self?
+    @_spi(ModelStoreGenerated) static func read(from statement: SQLiteStatement, at column: Int32) -> Self?
     /// Binds the value straight into a statement parameter (the fast path of saves).
-    func bind(to statement: SQLiteStatement, at index: Int32)
+    @_spi(ModelStoreGenerated) func bind(to statement: SQLiteStatement, at index: Int32)
+
+    /// The number of columns an attribute of this type takes: 1, except for a struct (one per
+    /// field, nested structs flattened) and an optional struct (one more: its presence column).
+    @_spi(ModelStoreGenerated) static var _columnCount: Int { get }
+    /// Reads the value from `row`'s columns at its cursor, moving the cursor past them.
+    @_spi(ModelStoreGenerated) static func _read(from row: RowDecoder) throws -> Self
+    /// Writes the value into `row`'s columns at its cursor, moving the cursor past them.
+    @_spi(ModelStoreGenerated) func _write(to row: RowEncoder)
+    /// A value an attribute holds until it is loaded, when a fetch with `propertiesToFetch` does
+    /// not read it; nil for a type that has none to offer (the attribute is then always read).
+    @_spi(ModelStoreGenerated) static var _placeholder: Self? { get }
+    /// The struct type, for a struct or an optional struct (stored in columns); nil otherwise.
+    @_spi(ModelStoreGenerated) static var _compositeType: (any CompositeAttribute.Type)? { get }
     /// Why the store could not give this value back as it is (`Decimal.nan`, a NaN, an array
     /// JSON cannot hold…), or nil when it can: such a value is refused by `save()`.
-    var storageProblem: String? { get }
+    @_spi(ModelStoreGenerated) var storageProblem: String? { get }
 }
 
 extension SQLStorable {
-    public static var isOptional: Bool { false }
+    @_spi(ModelStoreGenerated) public static var isOptional: Bool { false }
 
-    public static var storageType: StorageType {
+    @_spi(ModelStoreGenerated) public static var storageType: StorageType {
         switch columnType {
         case .integer: return .integer
         case .real: return .real
@@ -34,24 +49,59 @@ extension SQLStorable {
         }
     }
 
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
         Self(sqlValue: statement.value(at: column))
     }
 
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bind(sqlValue, at: index)
     }
 
+    @_spi(ModelStoreGenerated) public static var _columnCount: Int { 1 }
+
+    @_spi(ModelStoreGenerated) public static var _placeholder: Self? { nil }
+
+    @_spi(ModelStoreGenerated) public static var _compositeType: (any CompositeAttribute.Type)? { nil }
+
+    /// Reads one column (the fast path of fetches: SQLite's statement read directly).
+    @_spi(ModelStoreGenerated) @inlinable public static func _read(from row: RowDecoder) throws -> Self {
+        let position = row.state.pointee.cursor
+        row.state.pointee.cursor = position + 1
+        if let statement = row.statement {
+            if let value = Self.read(from: statement, at: Int32(position)) { return value }
+        } else if let storeStatement = row.storeStatement {
+            if let value = Self(sqlValue: storeStatement.value(at: Int32(position))) { return value }
+        } else if row.makesPlaceholders {
+            if let value = Self._placeholder { return value }
+        } else if position < row.values.count, let value = Self(sqlValue: row.values[position]) {
+            return value
+        }
+        throw row.corrupt()
+    }
+
+    /// Writes one column (the fast path of saves: SQLite's statement bound directly).
+    @_spi(ModelStoreGenerated) @inlinable public func _write(to row: RowEncoder) {
+        let position = row.state.pointee.cursor
+        row.state.pointee.cursor = position + 1
+        if let statement = row.state.pointee.statement {
+            bind(to: statement, at: Int32(position))
+        } else if let storeStatement = row.state.pointee.storeStatement {
+            storeStatement.bind(sqlValue, at: Int32(position))
+        } else {
+            row.state.pointee.values[position] = sqlValue
+        }
+    }
+
     /// Most values always come back as they were.
-    @inlinable public var storageProblem: String? { nil }
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? { nil }
 }
 
 extension Optional: SQLStorable where Wrapped: SQLStorable {
-    public static var columnType: SQLColumnType { Wrapped.columnType }
-    public static var storageType: StorageType { Wrapped.storageType }
-    public static var isOptional: Bool { true }
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { Wrapped.columnType }
+    @_spi(ModelStoreGenerated) public static var storageType: StorageType { Wrapped.storageType }
+    @_spi(ModelStoreGenerated) public static var isOptional: Bool { true }
 
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         if case .null = sqlValue {
             self = .none
         } else if let wrapped = Wrapped(sqlValue: sqlValue) {
@@ -61,114 +111,167 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
         }
     }
 
-    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
         if statement.isNull(at: column) { return .some(.none) }
         guard let wrapped = Wrapped.read(from: statement, at: column) else { return nil }
         return .some(.some(wrapped))
     }
 
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         if let self { self.bind(to: statement, at: index) } else { statement.bind(.null, at: index) }
     }
 
-    @inlinable public var storageProblem: String? { self?.storageProblem }
+    /// An optional struct has a presence column before its fields' columns.
+    @_spi(ModelStoreGenerated) public static var _columnCount: Int {
+        Wrapped._compositeType == nil ? 1 : 1 + Wrapped._columnCount
+    }
+
+    /// Nil is every optional's placeholder.
+    @_spi(ModelStoreGenerated) public static var _placeholder: Self? { .some(.none) }
+
+    @_spi(ModelStoreGenerated) public static var _compositeType: (any CompositeAttribute.Type)? { Wrapped._compositeType }
+
+    /// A value, or for an optional struct its presence column (NULL for nil, 1) and then its fields.
+    @_spi(ModelStoreGenerated) @inlinable public static func _read(from row: RowDecoder) throws -> Self {
+        guard Wrapped._compositeType != nil else {
+            let position = row.state.pointee.cursor
+            row.state.pointee.cursor = position + 1
+            if let statement = row.statement {
+                if let value = Self.read(from: statement, at: Int32(position)) { return value }
+            } else if let storeStatement = row.storeStatement {
+                if let value = Self(sqlValue: storeStatement.value(at: Int32(position))) { return value }
+            } else if row.makesPlaceholders {
+                return nil
+            } else if position < row.values.count, let value = Self(sqlValue: row.values[position]) {
+                return value
+            }
+            throw row.corrupt()
+        }
+        let presence = try Int64?._read(from: row)
+        if presence == nil {
+            row.state.pointee.cursor += Wrapped._columnCount
+            return nil
+        }
+        return try Wrapped._read(from: row)
+    }
+
+    @_spi(ModelStoreGenerated) @inlinable public func _write(to row: RowEncoder) {
+        guard Wrapped._compositeType != nil else {
+            let position = row.state.pointee.cursor
+            row.state.pointee.cursor = position + 1
+            if let statement = row.state.pointee.statement {
+                bind(to: statement, at: Int32(position))
+            } else if let storeStatement = row.state.pointee.storeStatement {
+                storeStatement.bind(sqlValue, at: Int32(position))
+            } else {
+                row.state.pointee.values[position] = sqlValue
+            }
+            return
+        }
+        if let self {
+            Int64(1)._write(to: row)
+            self._write(to: row)
+        } else {
+            for _ in 0..<Self._columnCount { Int64?.none._write(to: row) }
+        }
+    }
+
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? { self?.storageProblem }
 }
 
 // MARK: Integers
 
 extension Int: SQLStorable {
-    public static var columnType: SQLColumnType { .integer }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .integer }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard case .integer(let number) = sqlValue, let value = Int(exactly: number) else { return nil }
         self = value
     }
-    public var sqlValue: SQLValue { .integer(Int64(self)) }
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Int? {
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(Int64(self)) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Int? {
         Int(exactly: statement.int64(at: column))
     }
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindInt64(Int64(self), at: index)
     }
 }
 
 extension Int64: SQLStorable {
-    public static var columnType: SQLColumnType { .integer }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .integer }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard case .integer(let number) = sqlValue else { return nil }
         self = number
     }
-    public var sqlValue: SQLValue { .integer(self) }
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Int64? {
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(self) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Int64? {
         statement.int64(at: column)
     }
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindInt64(self, at: index)
     }
 }
 
 /// Fixed-width integers that fit in Int64 share one implementation.
-public protocol SQLStorableSmallInteger: FixedWidthInteger, SQLStorable {}
-
-extension SQLStorableSmallInteger {
-    public static var columnType: SQLColumnType { .integer }
-    public init?(sqlValue: SQLValue) {
+extension SQLStorable where Self: FixedWidthInteger {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .integer }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard case .integer(let number) = sqlValue, let value = Self(exactly: number) else { return nil }
         self = value
     }
-    public var sqlValue: SQLValue { .integer(Int64(self)) }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(Int64(self)) }
 }
 
-extension Int8: SQLStorableSmallInteger {}
-extension Int16: SQLStorableSmallInteger {}
-extension Int32: SQLStorableSmallInteger {}
-extension UInt8: SQLStorableSmallInteger {}
-extension UInt16: SQLStorableSmallInteger {}
-extension UInt32: SQLStorableSmallInteger {}
+extension Int8: SQLStorable {}
+extension Int16: SQLStorable {}
+extension Int32: SQLStorable {}
+extension UInt8: SQLStorable {}
+extension UInt16: SQLStorable {}
+extension UInt32: SQLStorable {}
 
 extension Bool: SQLStorable {
-    public static var columnType: SQLColumnType { .integer }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .integer }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard case .integer(let number) = sqlValue else { return nil }
         self = number != 0
     }
-    public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
 }
 
 // MARK: Floating point
 
 extension Double: SQLStorable {
-    public static var columnType: SQLColumnType { .real }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .real }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .real(let number): self = number
         case .integer(let number): self = Double(number)
         default: return nil
         }
     }
-    public var sqlValue: SQLValue { .real(self) }
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Double? {
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(self) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Double? {
         statement.double(at: column)
     }
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindDouble(self, at: index)
     }
     /// NaN: SQLite has no NaN (it would store NULL).
-    @inlinable public var storageProblem: String? {
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? {
         isNaN ? ValueProblem.nan : nil
     }
 }
 
 extension Float: SQLStorable {
-    public static var columnType: SQLColumnType { .real }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .real }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard let number = Double(sqlValue: sqlValue) else { return nil }
         self = Float(number)
     }
-    public var sqlValue: SQLValue { .real(Double(self)) }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(Double(self)) }
     /// NaN: SQLite has no NaN (it would store NULL).
-    @inlinable public var storageProblem: String? {
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? {
         isNaN ? ValueProblem.nan : nil
     }
 }
@@ -176,30 +279,30 @@ extension Float: SQLStorable {
 // MARK: Text and bytes
 
 extension String: SQLStorable {
-    public static var columnType: SQLColumnType { .text }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .text }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard case .text(let text) = sqlValue else { return nil }
         self = text
     }
-    public var sqlValue: SQLValue { .text(self) }
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> String? {
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(self) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> String? {
         statement.text(at: column)
     }
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindText(self, at: index)
     }
 }
 
 extension Data: SQLStorable {
-    public static var columnType: SQLColumnType { .blob }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .blob }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .blob(let data): self = data
         case .text(let text): self = Data(text.utf8)
         default: return nil
         }
     }
-    public var sqlValue: SQLValue { .blob(self) }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .blob(self) }
 }
 
 // MARK: Foundation values
@@ -207,29 +310,29 @@ extension Data: SQLStorable {
 /// `Date` is stored as REAL seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`):
 /// it round-trips exactly, where seconds since 1970 does not.
 extension Date: SQLStorable {
-    public static var columnType: SQLColumnType { .real }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .real }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard let seconds = Double(sqlValue: sqlValue) else { return nil }
         self.init(timeIntervalSinceReferenceDate: seconds)
     }
-    public var sqlValue: SQLValue { .real(timeIntervalSinceReferenceDate) }
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Date? {
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(timeIntervalSinceReferenceDate) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Date? {
         Date(timeIntervalSinceReferenceDate: statement.double(at: column))
     }
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         statement.bindDouble(timeIntervalSinceReferenceDate, at: index)
     }
     /// A date whose interval is NaN: SQLite has no NaN.
-    @inlinable public var storageProblem: String? {
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? {
         timeIntervalSinceReferenceDate.isNaN ? ValueProblem.nanDate : nil
     }
 }
 
 /// `UUID` is stored as a 16-byte BLOB (compact, and compared bytewise).
 extension UUID: SQLStorable {
-    public static var columnType: SQLColumnType { .blob }
-    public static var storageType: StorageType { .uuid }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .blob }
+    @_spi(ModelStoreGenerated) public static var storageType: StorageType { .uuid }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .blob(let data) where data.count == 16:
             var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -242,32 +345,32 @@ extension UUID: SQLStorable {
             return nil
         }
     }
-    public var sqlValue: SQLValue { withUnsafeBytes(of: uuid) { .blob(Data($0)) } }
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> UUID? {
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { withUnsafeBytes(of: uuid) { .blob(Data($0)) } }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> UUID? {
         if let uuid = statement.uuidBlob(at: column) { return uuid }
         return UUID(sqlValue: statement.value(at: column))
     }
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         withUnsafeBytes(of: uuid) { statement.bindBytes($0, at: index) }
     }
 }
 
 /// `URL` is stored as its absolute string.
 extension URL: SQLStorable {
-    public static var columnType: SQLColumnType { .text }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .text }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard case .text(let text) = sqlValue, let url = URL(string: text) else { return nil }
         self = url
     }
-    public var sqlValue: SQLValue { .text(absoluteString) }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(absoluteString) }
 }
 
 /// `Decimal` is stored as exact decimal text (its `description`), never as a lossy REAL.
 /// SQL sorts and compares such columns as text.
 extension Decimal: SQLStorable {
-    public static var columnType: SQLColumnType { .text }
-    public static var storageType: StorageType { .decimal }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .text }
+    @_spi(ModelStoreGenerated) public static var storageType: StorageType { .decimal }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .text(let text):
             guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
@@ -276,9 +379,9 @@ extension Decimal: SQLStorable {
         default: return nil
         }
     }
-    public var sqlValue: SQLValue { .text(description) }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(description) }
     /// `Decimal.nan`: its text, "NaN", does not read back as a decimal.
-    public var storageProblem: String? {
+    @_spi(ModelStoreGenerated) public var storageProblem: String? {
         isNaN ? ValueProblem.nanDecimal : nil
     }
 }
@@ -288,30 +391,30 @@ extension Decimal: SQLStorable {
 /// Enums with a `String` or `Int` raw value are stored by raw value. Generated enums declare
 /// `SQLStorable` and get everything from here.
 extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
-    public static var columnType: SQLColumnType { RawValue.columnType }
-    public static var storageType: StorageType { RawValue.storageType }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { RawValue.columnType }
+    @_spi(ModelStoreGenerated) public static var storageType: StorageType { RawValue.storageType }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard let raw = RawValue(sqlValue: sqlValue) else { return nil }
         self.init(rawValue: raw)
     }
-    public var sqlValue: SQLValue { rawValue.sqlValue }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { rawValue.sqlValue }
     /// Reads the raw value straight from the column (inlinable, so specialized for each enum:
     /// no `SQLValue` and no generic metadata look-ups per row).
-    @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
         guard let raw = RawValue.read(from: statement, at: column) else { return nil }
         return Self(rawValue: raw)
     }
     /// Binds the raw value straight into the parameter.
-    @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
         rawValue.bind(to: statement, at: index)
     }
 }
 
 /// Arrays are stored as one JSON text column.
 extension Array: SQLStorable where Element: Codable {
-    public static var columnType: SQLColumnType { .text }
-    public static var storageType: StorageType { .json }
-    public init?(sqlValue: SQLValue) {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .text }
+    @_spi(ModelStoreGenerated) public static var storageType: StorageType { .json }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
         guard case .text(let text) = sqlValue else { return nil }
         // `[String]` without escapes skips Codable (the common case, and the row path's).
         if Element.self == String.self, let strings = StringArrayJSON.decode(text) {
@@ -321,7 +424,7 @@ extension Array: SQLStorable where Element: Codable {
         guard let array = try? JSONDecoder().decode([Element].self, from: Data(text.utf8)) else { return nil }
         self = array
     }
-    public var sqlValue: SQLValue {
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue {
         if Element.self == String.self, let text = StringArrayJSON.encode(unsafeBitCast(self, to: [String].self)) {
             return .text(text)
         }
@@ -330,7 +433,7 @@ extension Array: SQLStorable where Element: Codable {
     }
     /// Elements JSON cannot hold (a NaN or an infinite `Double`: `sqlValue` would be `[]`), or
     /// whose JSON does not read back (`Decimal.nan` is written as `NaN`).
-    public var storageProblem: String? {
+    @_spi(ModelStoreGenerated) public var storageProblem: String? {
         if Element.self == String.self || Element.self == Int.self || isEmpty { return nil }
         do {
             _ = try JSONDecoder().decode([Element].self, from: try JSONEncoder().encode(self))
@@ -350,6 +453,17 @@ extension Array: SQLStorable where Element: Codable {
     /// `Decimal.nan`.
     @usableFromInline static let nanDecimal = "Decimal.nan cannot be stored: its text, NaN, does not read back as a Decimal"
 
+    /// A `Codable` value (an enum with associated values) that JSON cannot encode, or whose JSON
+    /// does not read back.
+    static func codable(_ error: Error) -> String {
+        switch error {
+        case EncodingError.invalidValue(let value, _):
+            return "the value cannot be stored as JSON: it holds \(value), which JSON cannot hold"
+        default:
+            return "the value cannot be stored as JSON: \(error)"
+        }
+    }
+
     /// An array that JSON cannot encode, or whose JSON does not read back.
     static func array(_ error: Error) -> String {
         switch error {
@@ -360,5 +474,88 @@ extension Array: SQLStorable where Element: Codable {
         default:
             return "the array cannot be stored as JSON: \(error)"
         }
+    }
+}
+
+// MARK: Placeholders (what an attribute a fetch did not read holds until it is loaded)
+
+extension SQLStorable where Self: FixedWidthInteger {
+    @_spi(ModelStoreGenerated) public static var _placeholder: Self? { 0 }
+}
+
+extension Bool {
+    @_spi(ModelStoreGenerated) public static var _placeholder: Bool? { false }
+}
+
+extension Double {
+    @_spi(ModelStoreGenerated) public static var _placeholder: Double? { 0 }
+}
+
+extension Float {
+    @_spi(ModelStoreGenerated) public static var _placeholder: Float? { 0 }
+}
+
+extension String {
+    @_spi(ModelStoreGenerated) public static var _placeholder: String? { "" }
+}
+
+extension Data {
+    @_spi(ModelStoreGenerated) public static var _placeholder: Data? { Data() }
+}
+
+extension Date {
+    @_spi(ModelStoreGenerated) public static var _placeholder: Date? { Date(timeIntervalSinceReferenceDate: 0) }
+}
+
+extension UUID {
+    @_spi(ModelStoreGenerated) public static var _placeholder: UUID? { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+}
+
+extension URL {
+    @_spi(ModelStoreGenerated) public static var _placeholder: URL? { URL(string: "about:blank") }
+}
+
+extension Decimal {
+    @_spi(ModelStoreGenerated) public static var _placeholder: Decimal? { 0 }
+}
+
+extension SQLStorable where Self: RawRepresentable & CaseIterable, RawValue: SQLStorable {
+    /// An enum's first case.
+    @_spi(ModelStoreGenerated) public static var _placeholder: Self? { allCases.first }
+}
+
+extension Array {
+    @_spi(ModelStoreGenerated) public static var _placeholder: Self? { [] }
+}
+
+// MARK: Codable values
+
+/// A `Codable` value stored as JSON text in one column (an enum whose cases carry associated
+/// values). Generated enums declare the conformance and get everything from here. A fetch with
+/// `propertiesToFetch` always reads such an attribute (there is no value to hold in its place).
+public protocol CodableAttribute: SQLStorable, Codable {}
+
+extension CodableAttribute {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .text }
+    @_spi(ModelStoreGenerated) public static var storageType: StorageType { .json }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
+        guard case .text(let text) = sqlValue, let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
+        self = value
+    }
+    /// A value JSON cannot hold (a NaN or infinite `Double` among its associated values), or whose
+    /// JSON does not read back.
+    @_spi(ModelStoreGenerated) public var storageProblem: String? {
+        do {
+            _ = try JSONDecoder().decode(Self.self, from: try JSONEncoder().encode(self))
+            return nil
+        } catch {
+            return ValueProblem.codable(error)
+        }
+    }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(self) else { return .null }
+        return .text(String(decoding: data, as: UTF8.self))
     }
 }

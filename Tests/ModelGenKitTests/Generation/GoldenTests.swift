@@ -38,6 +38,25 @@ import Testing
         try GoldenFile.expect(generated, matches: golden, what: "\(output.name) (generated from \(path))")
     }
 
+    /// The `.model` fixtures of the runtime tests (`Tests/ModelStoreTests/Fixtures/`), sorted.
+    static func fixtures() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Tests/ModelStoreTests/Fixtures").path)
+            .filter { $0.hasSuffix(".model") }.sorted()
+    }
+
+    /// A fixture generates `<Stem>.model.swift` beside it, which ModelStoreTests compiles: no
+    /// generated code in the tests is written by hand.
+    @Test(arguments: try GoldenTests.fixtures())
+    func fixtureMatchesGolden(_ fileName: String) throws {
+        let folder = "Tests/ModelStoreTests/Fixtures/"
+        let data = try Data(contentsOf: Self.packageRoot.appendingPathComponent(folder + fileName))
+        let result = try ModelGen.run(.files([SourceFile(path: fileName, bytes: Array(data))]))
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let output = try #require(result.outputs.first)
+        let golden = Self.packageRoot.appendingPathComponent(folder + output.name)
+        try GoldenFile.expect(try #require(output.contents), matches: golden, what: "\(output.name) (generated from \(folder + fileName))")
+    }
+
     @Test func diffShowsChangedLinesWithContext() {
         let diff = TextDiff.lines(expected: "a\nb\nc\nd\n", actual: "a\nB\nc\nd\n", context: 1)
         #expect(diff == "@@ line 1 @@\n a\n-b\n+B\n c")

@@ -42,15 +42,16 @@ import Testing
         "        case `case` = \"k\"\n",
         "    private var _default: Int\n",
         "    internal var `default`: Int {\n",
-        "            _$observationRegistrar.access(self, keyPath: \\.`default`)\n",
+        "            _$access(Import._$default, \\.`default`)\n",
         "    internal init(`class`: Kind) {\n",
         "        self._class = `class`\n",
         "        self._default = 1\n",
-        "            .attribute(\"class\", \\Import.`class`, defaultValue: .`default`),\n",
-        "            .attribute(\"let\", \\Container.`let`, defaultValue: \"a \\\"quoted\\\" \\\\ value\\n\"),\n",
+        "            .attribute(Import._$class, \\Import.`class`, defaultValue: .`default`),\n",
+        "            .attribute(Container._$let, \\Container.`let`, defaultValue: \"a \\\"quoted\\\" \\\\ value\\n\"),\n",
         "    internal override init() {\n",
         "            .init(\"let\", \\Struct.`let`),\n",
-        "            .toOne(\"protocol\", \\Import.`protocol`, deleteRule: .nullify, inverse: \"imports\"),\n",
+        "            .toOne(Import._$protocol, \\Import.`protocol`, deleteRule: .nullify, inverse: \"imports\"),\n",
+        "    private static let _$default = ModelStore.AttributeIndex(0, \"default\")\n",
     ])
     func keywordsAreEscapedInTheOutput(_ line: String) throws {
         let text = try Self.generate()

@@ -31,7 +31,7 @@ import Testing
         let text = try CodeGenerator(schema: SchemaFixtures.trips, templates: templates).generate(input)
         let plain = try CodeGenerator(schema: SchemaFixtures.trips).generate(input)
         let added = """
-            { _$metadata }
+            { _$schemaMetadata }
 
                 /// The entity's name as stored.
                 internal static let entityName = "BusinessTrip"

@@ -22,7 +22,7 @@ import Testing
         #expect(first.contains("internal enum SchemaV1_0_0: ModelStore.VersionedSchema {"))
         #expect(first.contains("ModelStore.Schema.Version(1, 0, 0)"))
         #expect(first.contains("        [Trip.self]\n"))
-        #expect(first.contains("    internal class Trip: ModelStore.ModelObject {"))
+        #expect(first.contains("    internal class Trip: ModelStore.ModelObject, ModelStore.PersistentModel {"))
         #expect(first.contains("    internal enum Mood: String, Codable"))
         #expect(first.contains("    /// A journey.\n"))
         #expect(!first.contains("MigrationPlan"))
@@ -34,7 +34,7 @@ import Testing
         #expect(newest.contains("internal protocol MigrationPlanCustomStages {"))
         #expect(newest.contains("    /// - Trip.duration: type String → Int\n"))
         #expect(newest.contains("    static func didMigrateV1_0_0ToV2_0_0(_ context: ModelStore.ModelContext) throws\n"))
-        #expect(!outputs[0].text.contains("SchemaV") && outputs[0].text.contains("internal class Trip: ModelStore.ModelObject {"))
+        #expect(!outputs[0].text.contains("SchemaV") && outputs[0].text.contains("internal class Trip: ModelStore.ModelObject, ModelStore.PersistentModel {"))
     }
 
     @Test func lightweightStepsNeedNoProtocol() throws {

@@ -144,17 +144,17 @@ import Testing
         #expect(schema.entity(named: "Theme")?.subclassNames == ["DarkTheme"])
     }
 
-    /// Everything but the constructs generation does not support yet generates; those are named.
-    @Test func pendingGenerationNamesEachConstruct() {
-        let messages = PendingGeneration.diagnostics(for: schema).map(\.message)
-        #expect(messages.count == 5)
-        #expect(messages.allSatisfy { $0.contains("is not generated yet") })
-        #expect(PendingGeneration.diagnostics(for: schema).allSatisfy { $0.rule == .unsupportedType && $0.severity == .error })
-        #expect(messages.contains { $0.hasPrefix("struct 'Palette'") })
-        #expect(messages.contains { $0.hasPrefix("struct 'Theme.Border'") })
-        #expect(messages.contains { $0.hasPrefix("enum 'Shape' with associated values") })
-        #expect(messages.contains { $0.hasPrefix("property 'id' of entity 'Theme'") })
-        let plain = SpecModel.lint("entity A { d: TimeInterval = 1; e: Date = .distantPast }\n").schema
-        #expect(plain.map(PendingGeneration.diagnostics(for:))?.isEmpty == true)
+    /// Every construct of the additions generates (nothing is refused as "not generated yet").
+    @Test func everyConstructGenerates() throws {
+        let result = try ModelGen.run(.files([SourceFile(path: "Additions.model", text: Self.source)]))
+        #expect(result.diagnostics.map(\.message) == [])
+        let text = try #require(result.outputs.first?.contents)
+        #expect(text.contains("internal struct Palette: Codable, Hashable, Sendable, ModelStore.CompositeAttribute {"))
+        #expect(text.contains("internal enum Shape: Codable, Hashable, Sendable, ModelStore.CodableAttribute {"))
+        #expect(text.contains("originalName: \"OldTheme\""))
+        let theme = try #require(text.components(separatedBy: "// MARK: - Theme\n").last?.components(separatedBy: "// MARK: - DarkTheme").first)
+        #expect(theme.contains("    internal var id: String {"), "a declared id is the identity")
+        #expect(!theme.contains("var id: ModelStore.PersistentIdentifier") && !theme.contains("identifierKeyPath"))
+        #expect(text.contains("    internal var id: ModelStore.PersistentIdentifier { persistentModelID }"), "Plain declares no id")
     }
 }

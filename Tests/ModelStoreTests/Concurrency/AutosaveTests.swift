@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// A model actor whose context autosaves on the actor's executor.
 actor AutosavingWriter: ModelActor {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// `ModelContext.willSave` and `didSave` on `NotificationCenter.default`.
 @Suite struct SaveNotificationTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// History across processes: the child `HistoryProbe` (Sources/HistoryProbe, the same Trips
 /// model built into another executable) writes or reads the same store file.

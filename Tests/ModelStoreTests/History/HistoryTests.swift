@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Persistent history within one process: transactions of two contexts, filters, order, tokens,
 /// changed attributes, tombstones, deletion of old history.

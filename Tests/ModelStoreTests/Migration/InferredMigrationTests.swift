@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Each change SPEC §6 lists as inferred: a store written with data under the old model, read back
 /// under the new one, with no migration code. And what cannot be inferred fails, the file untouched.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Kills a migrating process (`CrashMigrator`: a store of trips taken from 1.0.0 through a custom
 /// stage and an inferred one, both rebuilding the table, to 3.0.0) with SIGKILL at random moments,

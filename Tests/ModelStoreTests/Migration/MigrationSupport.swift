@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Helpers of the migration tests: write a store under one schema, look at what a file holds.
 extension TemporaryStore {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Opening a store written by another schema: inferred changes migrate, others throw (more in
 /// InferredMigrationTests).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// What the planner decides for a table, and what SQLite makes of it: `ALTER TABLE` in place for
 /// renamed and added columns, the rebuild for anything else.

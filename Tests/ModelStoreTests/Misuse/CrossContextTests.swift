@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// #20, items 3 and 5: models of two contexts are never related, and a model of one context is
 /// never inserted into (or deleted from) another. Such a save throws, writes nothing, and keeps

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// #20, item 4: a save that changes a row another context deleted throws, naming the model,
 /// writes nothing, and the context keeps its changes (SwiftData's save fails too). Deleting a row

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// #20, item 7: two new models with the same `.unique` values in one save become one row (the
 /// upsert) and one model: the last inserted keeps the row (its values are the row's), the other

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// #20, item 2: a file that is neither empty nor a ModelStore store is refused before anything is
 /// written to it: no WAL switch, no table, not one byte changed.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The two kinds of store every misuse test runs on.
 enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// #20, item 9: one ModelContext used from two threads at once stops the process with a
 /// precondition message naming ModelContext and the rule, instead of corrupting memory or losing

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// #20, item 6: a `save()` that starts while a save of the same context is running (an observer
 /// of a model changed by the save calls it), while a model property is being set (an observer's

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// #20, item 8: a value the store cannot give back as it was is refused by `save()`, naming the
 /// entity and the property, with nothing written; and a stored row that cannot be read (written by

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 import StoreTestSupport
 
 /// Which PostgreSQL `ORDER BY` gives the order Foundation gives in memory (docs/PostgreSQL.md,

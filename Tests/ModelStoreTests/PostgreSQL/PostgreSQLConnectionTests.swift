@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 import StoreTestSupport
 
 /// `PostgresConnection` against a real server: connection errors, server errors with their

@@ -1,5 +1,5 @@
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 import StoreTestSupport
 
 /// `?` → `$n`, skipping literals, quoted identifiers, comments and dollar quotes.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 import StoreTestSupport
 
 /// `PostgresConnectionPool` under concurrency: never more than N connections, each lent to one

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// `PostgresURL`: the forms of SPEC §9 and libpq's, percent-decoding, options, and clear errors
 /// that never show the password.

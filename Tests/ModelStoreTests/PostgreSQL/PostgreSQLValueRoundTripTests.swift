@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 import StoreTestSupport
 
 /// Every `SQLValue` case through real columns of the PostgreSQL types the runtime uses: 10,000

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// One predicate of the oracle's table.
 struct OracleCase<T: PersistentModel> {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// A deterministic random number generator (SplitMix64), so the oracle's data set is the same
 /// on every run.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The oracle for SPEC §8's `#Predicate` additions: `persistentModelID`, `caseInsensitiveCompare`,
 /// `count` over to-many relationships and arrays, `max()` / `min()` over arrays, and a captured

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// SPEC §5's predicate examples, and the error for an expression outside the supported set.
 @Suite struct PredicateSpecExampleTests {

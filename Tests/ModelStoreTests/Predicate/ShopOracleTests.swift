@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The oracle over the Shop sample: every attribute type, many-to-many, self relationships,
 /// keyword names, negative numbers, Decimal text, Float, optional values.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Values that sort differently by bytes, by Swift's `<` and by a human: case, digits inside
 /// text, canonical equivalents (precomposed and decomposed é, Å, KELVIN SIGN), ß, full-width

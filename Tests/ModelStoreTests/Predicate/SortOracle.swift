@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// A key the sort oracle can sort on, and the ways a `SortDescriptor` can be made for it.
 struct SortKey<T> {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The sort oracle over generated descriptor lists: the fetched order against Foundation's
 /// `sorted(using:)` on the same models, element for element, with limits and offsets.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Foundation's sort rules one by one (what docs/Predicates.md states), each on a small store.
 @Suite struct SortTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The oracle over the Trips hierarchy: SQL results against `Predicate.evaluate`.
 @Suite struct TripsOracleTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// `enumerate(_:batchSize:allowEscapingMutations:_:)` and `fetch(_:batchSize:)`: the same models
 /// as `fetch`, in the same order, read a batch at a time, and let go of after their batch.

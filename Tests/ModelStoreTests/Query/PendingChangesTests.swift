@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// `includePendingChanges`: fetches, counts, identifiers and batch deletes see the context's
 /// unsaved inserts, changes and deletions, filtered and ordered as stored rows are.

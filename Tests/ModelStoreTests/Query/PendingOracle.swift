@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The models of one context as Foundation sees them in memory: the saved models (read before
 /// any change, kept here, in key order) and the models inserted since (in insertion order).

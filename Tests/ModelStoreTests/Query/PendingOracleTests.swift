@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The pending-changes oracle on the Trips and Shop samples: saved rows with NULLs, mixed case,
 /// digits inside strings, non-ASCII text and ties; then, in each round, a fresh context makes

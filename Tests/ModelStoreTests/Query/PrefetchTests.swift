@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// `relationshipKeyPathsForPrefetching`: the named relationships of the whole result load in one
 /// query per relationship (two for a many-to-many), and hold what loading them one by one gives.

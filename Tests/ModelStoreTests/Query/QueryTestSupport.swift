@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// The store the query tests run on. Every query test opens its container here, so another kind
 /// of store (PostgreSQL) can be plugged in in one place.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Writers and readers on one container, each with its own context (and so its own connection),
 /// on real threads: the cooperative pool has only as many threads as cores (2 here), too few

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Kills a writing process (`CrashWriter`, which saves batches of 1,000 trips with the generated
 /// Trips code and acknowledges each save) with SIGKILL at random moments, then reopens the store:

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Makes the n-th SQLite step, bind or commit of one `save()` fail, for n = 1, 2, … until the
 /// save succeeds. After each failure the store must be unchanged, the context must still hold

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// Text that would break SQL built by pasting values (quotes, statement separators, comment
 /// markers, parameter markers, NUL) and 1 MB strings is stored and read back byte for byte in

@@ -1,5 +1,5 @@
 import Foundation
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// A small seeded random generator (SplitMix64), so a failing run can be replayed from its seed.
 struct ReliabilityRandom: RandomNumberGenerator {

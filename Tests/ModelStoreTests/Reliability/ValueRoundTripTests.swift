@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// At least 10,000 random values of every attribute type (edge cases first) are saved and come
 /// back exactly equal: bit for bit for floating point and dates (but for the sign of zero, see

@@ -1,5 +1,5 @@
 import Foundation
-@testable import ModelStore
+@_spi(ModelStoreGenerated) @testable import ModelStore
 
 /// A store file in a fresh temporary directory, removed when released.
 final class TemporaryStore {

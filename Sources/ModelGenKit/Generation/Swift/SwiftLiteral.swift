@@ -72,7 +72,7 @@ enum SwiftLiteral {
         case .dateSinceReferenceDate(let seconds):
             return "Date(timeIntervalSinceReferenceDate: \(seconds))"
         case .defaultStruct:
-            // LANG-GENERATION: structs are not generated yet (`PendingGeneration` refuses them).
+            // The struct's memberwise init with every argument left to its default.
             if case .composite(let name)? = type { return SwiftIdentifier.escapedPath(name) + "()" }
             return "nil"
         }

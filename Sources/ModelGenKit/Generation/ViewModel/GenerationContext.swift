@@ -12,6 +12,7 @@ final class GenerationContext {
         var entities: [Int] = []
         var enums: [Int] = []
         var containers: [Int] = []
+        var structs: [Int] = []
     }
 
     init(schema: CheckedSchema, accessLevel: AccessLevel) {
@@ -29,6 +30,9 @@ final class GenerationContext {
         for (index, container) in schema.containers.enumerated() {
             byFile[container.range.file, default: Declarations()].containers.append(index)
         }
+        for (index, structure) in schema.structs.enumerated() {
+            byFile[structure.range.file, default: Declarations()].structs.append(index)
+        }
         self.entityIndexByName = indexByName
         self.declarationsByFile = byFile
     }
@@ -38,7 +42,7 @@ final class GenerationContext {
         entityIndexByName[name].map { schema.entities[$0] }
     }
 
-    /// What the file at `path` declares, in schema order.
+    /// What the file at `path` declares, in schema order (top-level structs in source order).
     func declarations(in path: String) -> Declarations {
         declarationsByFile[path] ?? Declarations()
     }
@@ -75,8 +79,7 @@ final class GenerationContext {
         case .decimal: "decimal"
         case .timeInterval: "double"
         case .enumeration: "enumeration"
-        // LANG-GENERATION: not generated yet (`PendingGeneration` refuses them).
-        case .enumWithAssociatedValues: "enumWithAssociatedValues"
+        case .enumWithAssociatedValues: "codable"
         case .composite: "composite"
         case .array: "array"
         }

@@ -18,6 +18,9 @@ final class FileViewModel: ViewModel {
     private(set) lazy var containers: [ContainerViewModel] = context.declarations(in: source.path).containers.map {
         ContainerViewModel(context.schema.containers[$0])
     }
+    private(set) lazy var structs: [StructViewModel] = context.declarations(in: source.path).structs.map {
+        StructViewModel(context.schema.structs[$0], context: context)
+    }
 
     /// For a frozen version's file: its version (the file's context is the version's schema).
     let version: VersionViewModel?
@@ -35,11 +38,16 @@ final class FileViewModel: ViewModel {
         .string("fileName", "the model file's name (`Trips.model`), for the header") { $0.source.fileName },
         .string("access", "the access keyword and a space (`internal `, `public `, `package `)") { $0.context.accessLevel.keyword },
         .string("accessLevel", "`internal`, `public` or `package`") { $0.context.accessLevel.rawValue },
+        .string("hookAccess", "how the hooks ModelStore calls are declared: `@_spi(ModelStoreGenerated) public ` at the public level (so a client of the module does not see them), else as `access`") {
+            $0.context.accessLevel.hookKeyword
+        },
         .list("entities", "the entities the file declares") { $0.entities },
         .list("enums", "the top-level enums the file declares") { $0.enums },
+        .list("structs", "the top-level structs the file declares") { $0.structs },
         .list("containers", "the containers the file declares") { $0.containers },
         .bool("hasEntities", "whether `entities` is not empty") { !$0.entities.isEmpty },
         .bool("hasEnums", "whether `enums` is not empty") { !$0.enums.isEmpty },
+        .bool("hasStructs", "whether `structs` is not empty") { !$0.structs.isEmpty },
         .bool("hasContainers", "whether `containers` is not empty") { !$0.containers.isEmpty },
         .bool("isVersion", "whether the file is a frozen version (`.modelversion`): its declarations go in its `SchemaV…` enum") { $0.version != nil },
         .list("version", "the frozen version of a `.modelversion` file, a list of one (empty for a `.model` file)") { $0.version.map { [$0] } ?? [] },
@@ -81,20 +89,21 @@ final class EntityViewModel: ViewModel {
 
     /// The base's stored properties, numbered from 0.
     private(set) lazy var inheritedProperties: [PropertyViewModel] = base.map { base in
-        Self.numbered(base.properties.filter { !$0.isTransient }, of: base, after: [])
+        Self.numbered(base.properties.filter { !$0.isTransient }, of: base, after: [], context: context)
     } ?? []
     /// The entity's own properties (stored and transient), in declaration order, numbered after the base's.
     private(set) lazy var properties: [PropertyViewModel] = Self.numbered(
-        entity.properties, of: entity, after: base?.properties.filter { !$0.isTransient } ?? [])
+        entity.properties, of: entity, after: base?.properties.filter { !$0.isTransient } ?? [], context: context)
     private(set) lazy var storedProperties: [PropertyViewModel] = properties.filter { !$0.property.isTransient }
     private(set) lazy var initializers: [InitializerViewModel] = entity.initializers.map {
         InitializerViewModel($0, of: self)
     }
 
     /// View models of `properties` of `owner`: stored attributes and relationships each numbered
-    /// separately (their `slot`), continuing after those of `inherited`.
+    /// separately (their `slot`: `AttributeIndex`, `RelationshipIndex`), continuing after those of
+    /// `inherited` (the base's first).
     private static func numbered(
-        _ properties: [CheckedProperty], of owner: CheckedEntity, after inherited: [CheckedProperty]
+        _ properties: [CheckedProperty], of owner: CheckedEntity, after inherited: [CheckedProperty], context: GenerationContext
     ) -> [PropertyViewModel] {
         var nextAttribute = inherited.count { $0.asAttribute != nil }
         var nextRelationship = inherited.count { $0.asRelationship != nil }
@@ -109,7 +118,7 @@ final class EntityViewModel: ViewModel {
                     nextRelationship += 1
                 }
             }
-            return PropertyViewModel(property, of: owner, slot: slot)
+            return PropertyViewModel(property, of: owner, slot: slot, context: context)
         }
     }
 
@@ -144,6 +153,17 @@ final class EntityViewModel: ViewModel {
         .bool("hasTransientProperties", "whether `transientProperties` is not empty") { $0.properties.contains(where: \.property.isTransient) },
         .list("enums", "the enums declared inside the entity") { $0.entity.enums.map(EnumViewModel.init) },
         .bool("hasEnums", "whether `enums` is not empty") { !$0.entity.enums.isEmpty },
+        .list("structs", "the structs declared inside the entity") { model in model.entity.structs.map { StructViewModel($0, context: model.context) } },
+        .bool("hasStructs", "whether `structs` is not empty") { !$0.entity.structs.isEmpty },
+        .bool("hasPersistentIdentity", "whether the class declares `id` as its `persistentModelID`: a base or standalone entity whose hierarchy declares no `id` attribute") {
+            $0.base == nil && $0.entity.idPropertyName == nil
+        },
+        .bool("usesPersistentIdentity", "whether the model's `id` is its `persistentModelID` (the hierarchy declares no `id` attribute)") {
+            $0.entity.idPropertyName == nil
+        },
+        .bool("hasOriginalName", "whether `@Entity(originalName:)` was given") { $0.entity.originalName != nil },
+        .string("originalName", "the entity's name in earlier schema versions (`@Entity(originalName:)`)") { $0.entity.originalName ?? "" },
+        .string("originalNameLiteral", "that name as a Swift string literal") { $0.entity.originalName.map(SwiftLiteral.string) ?? "" },
         .list("initializers", "the declared inits, or the synthesized memberwise one") { $0.initializers },
         .list("uniqueConstraints", "`.unique` attributes and `#Unique` groups, each with `properties` (names)") {
             $0.entity.uniqueConstraints.map(KeyPathGroupViewModel.init)
@@ -151,10 +171,6 @@ final class EntityViewModel: ViewModel {
         .list("indexes", "`#Index` groups, each with `properties` (names)") { $0.entity.indexes.map(KeyPathGroupViewModel.init) },
         .bool("hasUniqueConstraints", "whether `uniqueConstraints` is not empty") { !$0.entity.uniqueConstraints.isEmpty },
         .bool("hasIndexes", "whether `indexes` is not empty") { !$0.entity.indexes.isEmpty },
-        .bool("hasOriginalName", "whether `@Entity(originalName:)` was given") { $0.entity.originalName != nil },
-        .string("originalNameLiteral", "the entity's name in earlier schema versions, as a Swift string literal (\"\" when none)") {
-            $0.entity.originalName.map(SwiftLiteral.string) ?? ""
-        },
     ])
 }
 
@@ -169,12 +185,21 @@ final class PropertyViewModel: ViewModel {
     /// The Swift type as declared, inside the owner (`String?`, `[Accommodation]`, `Reason`).
     let type: String
 
-    init(_ property: CheckedProperty, of owner: CheckedEntity, slot: Int) {
+    private let context: GenerationContext?
+
+    init(_ property: CheckedProperty, of owner: CheckedEntity, slot: Int, context: GenerationContext?) {
         self.property = property
         self.owner = owner
         self.slot = slot
         self.swiftName = SwiftIdentifier.escaped(property.name)
         self.type = SwiftTypeName.of(property, in: owner.name)
+        self.context = context
+    }
+
+    /// For a struct attribute: each value column's field path and key-path suffix (after the class).
+    var fieldPaths: [FieldPathViewModel] {
+        guard let attribute, case .composite(let name) = attribute.type, let context else { return [] }
+        return FieldPathViewModel.paths(of: name, name: property.name, suffix: "." + swiftName + (attribute.isOptional ? "?" : ""), schema: context.schema)
     }
 
     var attribute: CheckedAttribute? { property.asAttribute }
@@ -230,15 +255,21 @@ final class PropertyViewModel: ViewModel {
         .bool("isStored", "whether it is stored (not transient)") { !$0.property.isTransient },
         .bool("hasDefault", "whether a default was written") { $0.attribute.map { $0.defaultValue != nil } ?? ($0.relationship?.hasDefault == true) },
         .string("defaultExpression", "the default as a Swift expression (\"\" when none was written)") { $0.defaultExpression },
-        .bool("hasConstantDefault", "whether the default is a constant: a literal, an enum case or an array; not `UUID()`, `Date()` or `nil`") {
+        .bool("hasConstantDefault", "whether the default is a constant: a literal, an enum case, an array or a fixed date; not `UUID()`, `Date()`/`.now`, `nil` or a struct's `S()`") {
             guard let value = $0.attribute?.defaultValue else { return false }
-            return ![.newUUID, .now, .nil].contains(value)
+            if case .composite? = $0.attribute?.type { return false }
+            return ![.newUUID, .now, .nil, .defaultStruct].contains(value)
         },
         .string("initialValue", "the value it starts with when no init sets it: the default, `nil` for an optional, `[]` for a to-many (\"\" when an init must set it)") { $0.initialValue },
         .bool("hasInitialValue", "whether `initialValue` is not empty") { !$0.initialValue.isEmpty },
-        .string("valueKind", "an attribute's storage kind: `bool`, `int`…`uint32`, `double`, `float`, `string`, `date`, `uuid`, `data`, `url`, `decimal`, `enumeration`, `array` (\"\" for a relationship)") {
+        .string("valueKind", "an attribute's storage kind: `bool`, `int`…`uint32`, `double`, `float`, `string`, `date`, `uuid`, `data`, `url`, `decimal`, `enumeration`, `codable` (an enum with associated values: JSON), `composite` (a struct: a column per field), `array` (\"\" for a relationship)") {
             $0.attribute.map { GenerationContext.kind(of: $0.type) } ?? ""
         },
+        .bool("isComposite", "whether it is a struct attribute (stored as a column per field)") {
+            if case .composite = $0.attribute?.type { return true }
+            return false
+        },
+        .list("fieldPaths", "for a struct attribute, each value column: `name` (`palette.primary`), `nameLiteral`, `keyPathSuffix` (`.palette?.primary`, after the class name)") { $0.fieldPaths },
         .bool("isEnum", "whether it is an enum attribute") {
             if case .enumeration = $0.attribute?.type { return true }
             return false
@@ -270,7 +301,7 @@ final class PropertyViewModel: ViewModel {
         .int("minimumModelCount", "it (0 when none)") { $0.relationship?.minimumModelCount ?? 0 },
         .bool("hasMaximumModelCount", "whether a `maximumModelCount` was given") { $0.relationship?.maximumModelCount != nil },
         .int("maximumModelCount", "it (0 when none)") { $0.relationship?.maximumModelCount ?? 0 },
-        .int("slot", "the position among the hierarchy's stored attributes or relationships, the base's first: the runtime's relationship slot") { $0.slot },
+        .int("slot", "the position among the hierarchy's stored attributes, or among its relationships, the base's first: the number of its `AttributeIndex` or `RelationshipIndex`") { $0.slot },
     ])
 }
 
@@ -311,7 +342,7 @@ final class InitializerViewModel: ViewModel {
         parameters = initializer.parameters.map { parameter in
             let declared = allProperties.first { $0.name == parameter.name }
             let owner = parameter.owner == entity.entity.name ? entity.entity : (base ?? entity.entity)
-            let model = declared.map { PropertyViewModel($0, of: owner, slot: 0) }
+            let model = declared.map { PropertyViewModel($0, of: owner, slot: 0, context: nil) }
             let defaultArgument = parameter.hasDefaultArgument ? (model?.initialValue ?? "") : ""
             return ParameterViewModel(name: parameter.name, type: model?.type ?? "", defaultArgument: defaultArgument)
         }
@@ -435,9 +466,10 @@ final class EnumViewModel: ViewModel {
         .string("swiftName", "the name as Swift spells it") { SwiftIdentifier.escaped($0.enumeration.name) },
         .string("qualifiedName", "`Entity.Name` for a nested enum, else the name") { $0.enumeration.qualifiedName },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.enumeration.doc) },
-        .string("rawType", "`String` or `Int`") { $0.enumeration.rawType?.rawValue ?? "" },
-        .list("cases", "the cases, each with `name`, `swiftName`, `docLines`, `rawValueLiteral`, `hasExplicitRawValue`") { model in
-            model.enumeration.cases.map { EnumCaseViewModel($0, rawType: model.enumeration.rawType) }
+        .string("rawType", "`String` or `Int` (\"\" for an enum whose cases carry associated values)") { $0.enumeration.rawType?.rawValue ?? "" },
+        .bool("hasRawType", "whether it has a raw type (else its cases carry associated values, and it is stored as JSON)") { $0.enumeration.rawType != nil },
+        .list("cases", "the cases, each with `name`, `swiftName`, `docLines`, `rawValueLiteral`, `hasExplicitRawValue`, `associatedValues`") { model in
+            model.enumeration.cases.map { EnumCaseViewModel($0, rawType: model.enumeration.rawType, owner: model.enumeration.ownerEntity) }
         },
     ])
 }
@@ -446,14 +478,25 @@ final class EnumViewModel: ViewModel {
 final class EnumCaseViewModel: ViewModel {
     let enumCase: CheckedEnum.Case
     let rawType: EnumRawType?
-    /// The raw value as written or implied; LANG-GENERATION: an enum with associated values has
-    /// none (`PendingGeneration` refuses such enums for now), so its name stands in.
+    /// The raw value as written or implied ("" for a case of an enum with associated values).
     let rawValue: String
+    /// The entity the enum is nested in (its types are spelled from there).
+    let owner: String?
 
-    init(_ enumCase: CheckedEnum.Case, rawType: EnumRawType?) {
+    init(_ enumCase: CheckedEnum.Case, rawType: EnumRawType?, owner: String?) {
         self.enumCase = enumCase
         self.rawType = rawType
-        self.rawValue = enumCase.rawValue ?? enumCase.name
+        self.rawValue = enumCase.rawValue ?? ""
+        self.owner = owner
+    }
+
+    /// `(radius: Double, _: String?)`-style list of the associated values ("" for none).
+    var associatedValues: String {
+        guard !enumCase.associatedValues.isEmpty else { return "" }
+        return "(" + enumCase.associatedValues.map { value in
+            let type = SwiftTypeName.of(value.type, in: owner) + (value.isOptional ? "?" : "")
+            return value.label.map { SwiftIdentifier.argumentLabel($0) + ": " + type } ?? type
+        }.joined(separator: ", ") + ")"
     }
 
     static let templateKeys = TemplateKeys<EnumCaseViewModel>(listElement: true, [
@@ -464,8 +507,9 @@ final class EnumCaseViewModel: ViewModel {
             $0.rawType == .string ? SwiftLiteral.string($0.rawValue) : $0.rawValue
         },
         .bool("hasExplicitRawValue", "whether the raw value must be written (a String case whose raw value is not its name, or an Int case)") {
-            $0.rawType == .int || $0.rawValue != $0.enumCase.name
+            $0.rawType == .int || ($0.rawType == .string && $0.rawValue != $0.enumCase.name)
         },
+        .string("associatedValues", "the associated values as the case declares them, `(radius: Double)` (\"\" for none)") { $0.associatedValues },
     ])
 }
 
@@ -487,5 +531,89 @@ final class ContainerViewModel: ViewModel {
         .list("listedEntities", "the entities as listed (redundant subclasses removed, missing bases added; names)") {
             $0.container.listedEntities.map(NameViewModel.init)
         },
+    ])
+}
+
+/// A struct (template `struct`): SwiftData's composite attribute.
+final class StructViewModel: ViewModel {
+    let structure: CheckedStruct
+    let fields: [StructFieldViewModel]
+
+    init(_ structure: CheckedStruct, context: GenerationContext) {
+        self.structure = structure
+        self.fields = structure.fields.map { StructFieldViewModel($0, owner: structure.ownerEntity) }
+    }
+
+    static let templateKeys = TemplateKeys<StructViewModel>(listElement: true, [
+        .string("name", "the struct's name") { $0.structure.name },
+        .string("swiftName", "the name as Swift spells it") { SwiftIdentifier.escaped($0.structure.name) },
+        .string("qualifiedName", "`Entity.Name` for a nested struct, else the name") { $0.structure.qualifiedName },
+        .string("structSwiftPath", "the qualified name as Swift spells it (`Theme.Border`)") { SwiftIdentifier.escapedPath($0.structure.qualifiedName) },
+        .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.structure.doc) },
+        .list("fields", "the fields in declaration order, each with `name`, `swiftName`, `nameLiteral`, `docLines`, `type`, `hasDefaultArgument`, `defaultArgument`") { $0.fields },
+    ])
+}
+
+/// A field of a struct.
+final class StructFieldViewModel: ViewModel {
+    let field: CheckedStruct.Field
+    let type: String
+    /// The memberwise init's default argument: the default, or `nil` for an optional ("" for none).
+    let defaultArgument: String
+
+    init(_ field: CheckedStruct.Field, owner: String?) {
+        self.field = field
+        self.type = SwiftTypeName.of(field.type, in: owner) + (field.isOptional ? "?" : "")
+        if let value = field.defaultValue {
+            defaultArgument = SwiftLiteral.defaultExpression(value, for: field.type)
+        } else {
+            defaultArgument = field.isOptional ? "nil" : ""
+        }
+    }
+
+    static let templateKeys = TemplateKeys<StructFieldViewModel>(listElement: true, [
+        .string("name", "the field's name") { $0.field.name },
+        .string("swiftName", "the name as Swift spells it") { SwiftIdentifier.escaped($0.field.name) },
+        .string("nameLiteral", "the name as a Swift string literal") { SwiftLiteral.string($0.field.name) },
+        .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.field.doc) },
+        .string("type", "the Swift type (`String?`, `[Shade]`, `Accent`)") { $0.type },
+        .bool("hasDefaultArgument", "whether the memberwise init gives it a default argument (a default was written, or it is optional)") { !$0.defaultArgument.isEmpty },
+        .string("defaultArgument", "that default argument (\"\" when none)") { $0.defaultArgument },
+    ])
+}
+
+/// One value column of a struct attribute: its field path and the key path to it.
+final class FieldPathViewModel: ViewModel {
+    /// `palette.primary`.
+    let name: String
+    /// `.palette?.primary`: the key path's components after the class name.
+    let keyPathSuffix: String
+
+    init(name: String, keyPathSuffix: String) {
+        self.name = name
+        self.keyPathSuffix = keyPathSuffix
+    }
+
+    /// The value columns of a struct named `structName` reached through `name` and the key-path
+    /// components `suffix` (ending in `?` when the struct is optional), nested structs flattened.
+    static func paths(of structName: String, name: String, suffix: String, schema: CheckedSchema) -> [FieldPathViewModel] {
+        guard let structure = schema.structure(named: structName) else { return [] }
+        var paths: [FieldPathViewModel] = []
+        for field in structure.fields {
+            let fieldName = name + "." + field.name
+            let fieldSuffix = suffix + "." + SwiftIdentifier.escaped(field.name)
+            if case .composite(let nested) = field.type {
+                paths += Self.paths(of: nested, name: fieldName, suffix: fieldSuffix + (field.isOptional ? "?" : ""), schema: schema)
+            } else {
+                paths.append(FieldPathViewModel(name: fieldName, keyPathSuffix: fieldSuffix))
+            }
+        }
+        return paths
+    }
+
+    static let templateKeys = TemplateKeys<FieldPathViewModel>(listElement: true, [
+        .string("name", "the field path (`palette.primary`)") { $0.name },
+        .string("nameLiteral", "the field path as a Swift string literal") { SwiftLiteral.string($0.name) },
+        .string("keyPathSuffix", "the key path after the class name (`.palette?.primary`)") { $0.keyPathSuffix },
     ])
 }

@@ -5,7 +5,7 @@ import Foundation
 @usableFromInline let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A prepared statement. Owned by its connection's cache; reset before every use.
-public final class SQLiteStatement: StoreStatement {
+@_spi(ModelStoreGenerated) public final class SQLiteStatement: StoreStatement {
     /// The underlying handle.
     public let handle: OpaquePointer
     /// The SQL text it was prepared from.

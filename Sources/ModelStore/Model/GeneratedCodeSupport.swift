@@ -1,0 +1,149 @@
+import Observation
+
+// The hooks generated code calls (SPI `ModelStoreGenerated`: generated files write
+// `@_spi(ModelStoreGenerated) import ModelStore`, so an app, or a client of a module whose models
+// are public, does not see them). docs/Runtime.md, "The contract", lists them in one place.
+
+/// The number of a stored attribute of a model class: its position among the hierarchy's stored
+/// attributes, the base's first, then the class's own, each in declaration order. Generated classes
+/// name one per attribute (`static let _$name = ModelStore.AttributeIndex(0, "name")`) and use it
+/// everywhere the attribute is read or written; `Schema` checks each against the class's metadata.
+@_spi(ModelStoreGenerated) public struct AttributeIndex: Sendable {
+    /// The position.
+    public let index: Int
+    /// The attribute's name.
+    public let name: StaticString
+
+    /// Names attribute `index` (called by generated code only).
+    @inlinable public init(_ index: Int, _ name: StaticString) {
+        self.index = index
+        self.name = name
+    }
+}
+
+/// The number of a relationship of a model class: its position among the hierarchy's
+/// relationships, the base's first, then the class's own, each in declaration order (the slot of
+/// its value in memory). Checked against the metadata by `Schema`, as `AttributeIndex` is.
+@_spi(ModelStoreGenerated) public struct RelationshipIndex: Sendable {
+    /// The position.
+    public let index: Int
+    /// The relationship's name.
+    public let name: StaticString
+
+    /// Names relationship `index` (called by generated code only).
+    @inlinable public init(_ index: Int, _ name: StaticString) {
+        self.index = index
+        self.name = name
+    }
+}
+
+extension ModelObject {
+    /// The Observation registrar of a `@Transient` property's accessors (`access` / `withMutation`).
+    /// Its storage is made on the first `access` (a fetched model that is never read by an
+    /// observer costs one allocation less); a change before any `access` has no observer to tell.
+    @_spi(ModelStoreGenerated) public final var _$observationRegistrar: LazyObservationRegistrar { LazyObservationRegistrar(owner: self) }
+
+    /// The model's registrar, made now if it does not exist yet.
+    @usableFromInline final func makeRegistrar() -> ObservationRegistrar {
+        if let registrar { return registrar }
+        let made = ObservationRegistrar()
+        registrar = made
+        return made
+    }
+}
+
+// MARK: Accessors of stored attributes
+
+@_spi(ModelStoreGenerated) extension PersistentModel where Self: ModelObject {
+    /// The getter of a stored attribute, before it returns the value: loads the attribute (with the
+    /// model's other unread ones, in one query) if a fetch left it unread
+    /// (`FetchDescriptor.propertiesToFetch`), and tells Observation of the read.
+    @inlinable public func _$access<Value>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>) {
+        if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
+        makeRegistrar().access(self, keyPath: keyPath)
+    }
+
+    /// The setter of a stored attribute, before it changes the value: loads the attribute if a fetch
+    /// left it unread (so the value it replaces is the stored one), and tells Observation's observers
+    /// that the value will change (`withObservationTracking`'s `onChange` runs now, counted as a
+    /// change in progress: a `save()` it calls throws `ModelStoreError.saveInProgress`, and the
+    /// change stays pending for the next save).
+    @inlinable public func _$willSet<Value>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>) {
+        if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
+        if let registrar { countingMutation { registrar.willSet(self, keyPath: keyPath) } }
+    }
+
+    /// The setter of a stored attribute, after it changed the value: the mutation is over. Records
+    /// the change for the next `save()` (the attribute's columns, and `oldValue` as their saved
+    /// value at the first change since the last save), then tells Observation it changed. A change
+    /// is recorded here, after the value is set, so a `save()` that ran inside the mutation (from
+    /// an observer's `onChange`, which runs at `willSet`) cannot take it for saved.
+    @inlinable public func _$didSet<Value: SQLStorable>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>, _ oldValue: Value) {
+        if status == .persisted { attributeDidChange(attribute.index, from: oldValue) }
+        registrar?.didSet(self, keyPath: keyPath)
+    }
+
+    // MARK: Accessors of relationships
+
+    /// The getter of a to-one relationship: the related model (resolved from its stored key on
+    /// first access), after telling Observation of the read.
+    @inlinable public func _$toOne<Target: ModelObject>(_ relationship: RelationshipIndex, _ keyPath: KeyPath<Self, Target?>) -> Target? {
+        makeRegistrar().access(self, keyPath: keyPath)
+        return toOne(relationship.index)
+    }
+
+    /// The setter of a to-one relationship: sets it and its inverse, telling Observation of both.
+    @inlinable public func _$setToOne<Target: ModelObject>(_ value: Target?, _ relationship: RelationshipIndex) {
+        setToOne(value, relationship.index)
+    }
+
+    /// The getter of a to-many relationship: the related models (read from the store on first
+    /// access), after telling Observation of the read.
+    @inlinable public func _$toMany<Target: ModelObject>(_ relationship: RelationshipIndex, _ keyPath: KeyPath<Self, [Target]>) -> [Target] {
+        makeRegistrar().access(self, keyPath: keyPath)
+        return toMany(relationship.index)
+    }
+
+    /// The setter of a to-many relationship: sets it and its inverses, telling Observation of each.
+    @inlinable public func _$setToMany<Target: ModelObject>(_ value: [Target], _ relationship: RelationshipIndex) {
+        setToMany(value, relationship.index)
+    }
+}
+
+extension ModelObject {
+    /// A stored attribute of a saved model changed from `oldValue`: its columns join the model's
+    /// change record (the first change of a column keeps the value the store holds).
+    @usableFromInline final func attributeDidChange<Value: SQLStorable>(_ attribute: Int, from oldValue: Value) {
+        guard let entity, attribute < entity.storedAttributes.count, let context = link?.context else { return }
+        let record = context.changeRecord(of: self)
+        let first = entity.storedAttributes[attribute].firstColumn
+        if Value._columnCount == 1 {
+            record.record(column: first, savedValue: oldValue.sqlValue)
+        } else if !record.contains(first) {
+            let values = RowEncoder.storedValues(of: oldValue)
+            for (offset, value) in values.enumerated() { record.record(column: first + offset, savedValue: value) }
+        }
+    }
+
+    /// Loads the attributes a fetch left unread, in one query for this model.
+    @usableFromInline final func loadUnfetchedAttributes() {
+        link?.context?.loadUnfetchedAttributes(of: self)
+    }
+
+    @usableFromInline final func toOne<Target: ModelObject>(_ slot: Int) -> Target? {
+        guard let object = RelationshipGraph.toOne(of: self, slot: slot) else { return nil }
+        return object as? Target
+    }
+
+    @usableFromInline final func setToOne<Target: ModelObject>(_ value: Target?, _ slot: Int) {
+        RelationshipGraph.setToOne(of: self, slot: slot, to: value)
+    }
+
+    @usableFromInline final func toMany<Target: ModelObject>(_ slot: Int) -> [Target] {
+        RelationshipGraph.toMany(of: self, slot: slot).compactMap { $0 as? Target }
+    }
+
+    @usableFromInline final func setToMany<Target: ModelObject>(_ value: [Target], _ slot: Int) {
+        RelationshipGraph.setToMany(of: self, slot: slot, to: value)
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Observation
+import Testing
+@_spi(ModelStoreGenerated) @testable import ModelStore
+
+/// Per-property change tracking (#17): a generated setter tells the runtime which attribute it
+/// changes and when the change is over; `save()` writes only the changed columns, `rollback()`
+/// restores only their saved values, history names only the attributes whose stored value moved.
+@Suite struct ChangeTrackingTests {
+    let store: TemporaryStore
+    let container: ModelContainer
+
+    init() throws {
+        store = try TemporaryStore()
+        container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
+        let seed = ModelContext(container)
+        let business = BusinessTrip(name: "Offsite", startDate: Day.at(1), endDate: Day.at(3), company: "Acme")
+        business.expenseReport = "pending"
+        seed.insert(business)
+        seed.insert(Trip(name: "Rome", startDate: Day.at(10), endDate: Day.at(12)))
+        let inn = Accommodation(name: "Inn")
+        seed.insert(inn)
+        inn.trip = business
+        try seed.save()
+    }
+
+    private func fetchTrip(_ context: ModelContext, _ name: String) throws -> Trip {
+        try #require(context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).first)
+    }
+
+    @Test("An update writes only the changed columns: another context's write to the others survives")
+    func concurrentWriterKeepsItsColumns() throws {
+        let mine = ModelContext(container)
+        let theirs = ModelContext(container)
+        let trip = try #require(try fetchTrip(mine, "Offsite") as? BusinessTrip)
+        let same = try #require(try fetchTrip(theirs, "Offsite") as? BusinessTrip)
+        same.endDate = Day.at(5)
+        same.company = "Globex"
+        try theirs.save()
+
+        trip.name = "Retreat"
+        try mine.save()
+
+        let stored = try #require(try fetchTrip(ModelContext(container), "Retreat") as? BusinessTrip)
+        #expect(stored.endDate == Day.at(5), "the update rewrote endDate with the value this context had read")
+        #expect(stored.company == "Globex", "the update rewrote a subclass column it did not change")
+        #expect(stored.startDate == Day.at(1))
+    }
+
+    @Test("A to-one key is its own column: a concurrent rename survives a change of the relationship")
+    func keyColumnChangeIsPartialToo() throws {
+        let mine = ModelContext(container)
+        let theirs = ModelContext(container)
+        let inn = try #require(mine.fetch(FetchDescriptor<Accommodation>()).first)
+        let rome = try fetchTrip(mine, "Rome")
+        try #require(theirs.fetch(FetchDescriptor<Accommodation>()).first).name = "Grand Inn"
+        try theirs.save()
+
+        inn.trip = rome
+        #expect(inn.changes?.savedValues.count == 1, "the record keeps the one changed column")
+        try mine.save()
+
+        let reader = ModelContext(container)
+        let stored = try #require(reader.fetch(FetchDescriptor<Accommodation>()).first)
+        #expect(stored.name == "Grand Inn")
+        #expect(stored.trip?.name == "Rome")
+    }
+
+    @Test("The change record keeps the saved value of each changed column, once, and nothing else")
+    func recordKeepsOnlyChangedValues() throws {
+        let context = ModelContext(container)
+        let trip = try fetchTrip(context, "Rome")
+        #expect(trip.changes == nil)
+        trip.name = "Roma"
+        trip.name = "Rom"
+        trip.endDate = Day.at(20)
+        let record = try #require(trip.changes)
+        #expect(record.savedValues == [.text("Rome"), .real(Day.at(12).timeIntervalSinceReferenceDate)])
+        #expect(context.dirty.count == 1)
+    }
+
+    @Test("rollback() gives back exactly the saved values of the changed attributes and keys")
+    func rollbackRestoresExactly() throws {
+        let context = ModelContext(container)
+        let trip = try #require(try fetchTrip(context, "Offsite") as? BusinessTrip)
+        let inn = try #require(context.fetch(FetchDescriptor<Accommodation>()).first)
+        let rome = try fetchTrip(context, "Rome")
+        trip.name = "Retreat"
+        trip.expenseReport = nil
+        trip.company = "Globex"
+        trip.company = "Initech"
+        inn.trip = rome
+        context.rollback()
+        #expect(trip.name == "Offsite")
+        #expect(trip.expenseReport == "pending")
+        #expect(trip.company == "Acme")
+        #expect(trip.startDate == Day.at(1) && trip.endDate == Day.at(3))
+        #expect(inn.trip === trip)
+        #expect(!trip.hasChanges && !inn.hasChanges && !context.hasChanges)
+        #expect(trip.changes == nil)
+        // Nothing was written.
+        let stored = try #require(try fetchTrip(ModelContext(container), "Offsite") as? BusinessTrip)
+        #expect(stored.company == "Acme")
+    }
+
+    @Test("History names the attributes whose stored value changed; a value set back records no update")
+    func historyNamesChangedAttributes() throws {
+        let context = ModelContext(container)
+        let trip = try #require(try fetchTrip(context, "Offsite") as? BusinessTrip)
+        trip.name = "Retreat"
+        trip.endDate = trip.endDate          // set, unchanged
+        trip.company = "Globex"
+        trip.company = "Acme"                // set back
+        try context.save()
+        let updates = try context.allHistory().last?.changes.filter { $0.summary.hasPrefix("update") } ?? []
+        #expect(updates.map(\.updatedNames) == [["name"]])
+
+        trip.name = "Offsite"
+        trip.name = "Retreat"                // back to the saved value
+        let before = try context.allHistory().count
+        try context.save()
+        #expect(try context.allHistory().count == before, "a model set back to its saved values recorded an update")
+    }
+
+    @Test("One UPDATE statement per distinct set of changed columns, made once per context")
+    func oneStatementPerColumnSet() throws {
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map { "\(type(of: $0))" } == ["BusinessTrip", "Trip"])
+        for trip in trips { trip.name += "!" }
+        try context.save()
+        // One per entity (a subclass's row has more columns) and set of changed columns.
+        #expect(context.partialUpdates.count == 2)
+        for trip in trips { trip.endDate = Day.at(30) }
+        trips[0].name = "Changed"
+        try context.save()
+        let sets = context.partialUpdates.keys.map { "\($0.entity):\($0.columns.sorted)" }
+        #expect(sets.count == 4, "BusinessTrip: name, name+endDate; Trip: name, endDate — \(sets)")
+        #expect(Set(context.partialUpdates.keys.map(\.columns)).count == 3)
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(stored.map(\.name).sorted() == ["Changed", "Rome!"])
+        #expect(stored.allSatisfy { $0.endDate == Day.at(30) })
+    }
+
+    @Test("Observation still sees every change of a stored attribute")
+    func observationFires() throws {
+        let context = ModelContext(container)
+        let trip = try fetchTrip(context, "Rome")
+        final class Count: @unchecked Sendable { var value = 0 }
+        let count = Count()
+        withObservationTracking { _ = trip.name } onChange: { count.value += 1 }
+        trip.name = "Roma"
+        #expect(count.value == 1)
+        #expect(trip.hasChanges)
+    }
+
+    /// #20 item 6: `withObservationTracking`'s `onChange` runs at `willSet`, before the new value is
+    /// set; a `save()` there must not take the change for saved. The setter counts the change as in
+    /// progress until `_$didSet`: the nested save throws `saveInProgress` and writes nothing.
+    @Test("A save() from onChange of an attribute throws saveInProgress; the next save writes the new value and the other changes")
+    func saveInsideTheMutationKeepsTheChangePending() throws {
+        let context = ModelContext(container)
+        let trip = try fetchTrip(context, "Rome")
+        let other = try fetchTrip(context, "Offsite")
+        other.endDate = Day.at(9)          // something else pending, written by the nested save
+        final class Saver: @unchecked Sendable {
+            let context: ModelContext
+            var error: Error?
+            init(_ context: ModelContext) { self.context = context }
+        }
+        let saver = Saver(context)
+        withObservationTracking { _ = trip.name } onChange: {
+            do { try saver.context.save() } catch { saver.error = error }
+        }
+        trip.name = "Roma"
+        #expect((saver.error as? ModelStoreError) == .saveInProgress)
+        #expect(try fetchTrip(ModelContext(container), "Offsite").endDate != Day.at(9), "the nested save wrote something")
+        #expect(trip.hasChanges && context.hasChanges, "the change was marked saved with the old value")
+        try context.save()
+        let reader = ModelContext(container)
+        #expect(try fetchTrip(reader, "Roma").endDate == Day.at(12))
+        #expect(try fetchTrip(reader, "Offsite").endDate == Day.at(9))
+    }
+}
