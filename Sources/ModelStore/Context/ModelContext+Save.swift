@@ -68,22 +68,31 @@ extension ModelContext {
                               upserted: inout [(ModelObject, Int64)]) throws {
         var fixups: [(ModelObject, Int)] = []
         var encoder: RowEncoder?
-        var statements: [ObjectIdentifier: any StoreStatement] = [:]
+        // Each entity's insert, prepared at its first row (a class: one retain per row, where
+        // copying `EntitySQL` retained each of its strings).
+        var prepared: [ObjectIdentifier: PreparedInsert] = [:]
+        var previous: PreparedInsert?
         // The model of this save each upserted row went to so far (two new models with the same unique values share a row).
         var upsertedRows: [RowKey: ModelObject] = [:]
-        for object in inserted where !removed.contains(ObjectIdentifier(object)) {
+        let removes = !removed.isEmpty
+        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity else { continue }
-            let sql = container.entitySQL[entity.index]
-            let statement: any StoreStatement
-            if let cached = statements[ObjectIdentifier(entity)] {
-                statement = cached
+            let sql: PreparedInsert
+            if let previous, previous.entity === entity {
+                sql = previous
+            } else if let known = prepared[ObjectIdentifier(entity)] {
+                sql = known
             } else {
-                statement = try connection.statement(sql.insert)
-                statements[ObjectIdentifier(entity)] = statement
+                let text = container.entitySQL[entity.index]
+                sql = PreparedInsert(entity: entity, statement: try connection.statement(text.insert), positions: text.insertPositions,
+                                     insertReturnsKey: text.insertReturnsKey, isUpsert: text.isUpsert)
+                prepared[ObjectIdentifier(entity)] = sql
             }
+            previous = sql
+            let statement = sql.statement
             statement.bind(.text(entity.name), at: 1)
-            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.insertPositions)
-            rowEncoder.restart(statement: statement, positions: sql.insertPositions)
+            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.positions)
+            rowEncoder.restart(statement: statement, positions: sql.positions)
             encoder = rowEncoder
             object._encode(to: rowEncoder)
             try checkStorable(rowEncoder, entity: entity)
@@ -249,5 +258,22 @@ extension ModelContext {
             previous.relationshipsChanged = false
             relinkDisplaced(previous, rowID: rowID)
         }
+    }
+}
+
+/// An entity's insert statement of one save, with what `writeInserts` needs of its `EntitySQL`.
+private final class PreparedInsert {
+    let entity: EntitySchema
+    let statement: any StoreStatement
+    let positions: [Int32]
+    let insertReturnsKey: Bool
+    let isUpsert: Bool
+
+    init(entity: EntitySchema, statement: any StoreStatement, positions: [Int32], insertReturnsKey: Bool, isUpsert: Bool) {
+        self.entity = entity
+        self.statement = statement
+        self.positions = positions
+        self.insertReturnsKey = insertReturnsKey
+        self.isUpsert = isUpsert
     }
 }
