@@ -363,8 +363,8 @@ private static let _$schemaMetadata = ModelStore.EntityMetadata(
 """##,
         "version": ##"""
 /// Version {{version}} of the model, frozen in `{{fileName}}` (`modelgen freeze --version {{version}}`):
-/// its entities and enums as they were then, nested, so that a custom migration stage reads and
-/// writes a store of this version with their types (`{{schemaName}}.Entity`).
+/// its entities, enums and structs as they were then, nested, so that a custom migration stage
+/// reads and writes a store of this version with their types (`{{schemaName}}.Entity`).
 {{access}}enum {{schemaName}}: ModelStore.VersionedSchema {
     {{access}}static var versionIdentifier: ModelStore.Schema.Version { ModelStore.Schema.Version({{major}}, {{minor}}, {{patch}}) }
 
@@ -376,6 +376,10 @@ private static let _$schemaMetadata = ModelStore.EntityMetadata(
     {{>enum}}
 
     {{/enums}}
+    {{#structs}}
+    {{>struct}}
+
+    {{/structs}}
     {{#entities}}
     // MARK: {{schemaName}}.{{name}}
 

@@ -203,6 +203,11 @@ struct SchemaDiff {
                 refilled.insert(label)
                 return
             }
+            if let oldFields = Self.structFields(of: was.type, in: old), let newFields = Self.structFields(of: now.type, in: new) {
+                for (what, classification) in newFields.changes(from: oldFields) {
+                    changes.append(SchemaChange("\(label): \(what)", classification, at: range))
+                }
+            }
             if oldType != newType {
                 changes.append(SchemaChange("\(label): type \(oldType) → \(newType) (widened)", .inferred, at: range))
             } else if case .enumeration(let oldName, _) = was.type, case .enumeration(let newName, _) = now.type,
@@ -392,6 +397,9 @@ struct SchemaDiff {
                     if case .enumeration(let name, _) = attribute.type {
                         kind += "(" + enumCases(name, in: schema).map { $0 ?? "" }.joined(separator: ",") + ")"
                     }
+                    if let fields = structFields(of: attribute.type, in: schema) {
+                        kind += " {" + fields.entries.joined(separator: ", ") + "}"
+                    }
                 case .relationship(let relationship):
                     kind = (relationship.isToMany ? "[" + relationship.destination + "]" : relationship.destination + "?")
                         + " ." + relationship.deleteRule.rawValue
@@ -409,9 +417,34 @@ struct SchemaDiff {
         switch type {
         case .timeInterval: "Double"
         case .enumeration(_, let rawType): "enum(\(rawType.rawValue))"
-        case .enumWithAssociatedValues(let name), .composite(let name): name
+        // Swift's name of the type (`String(describing:)`): a nested type's own name.
+        case .enumWithAssociatedValues(let name), .composite(let name): String(name.split(separator: ".").last ?? Substring(name))
         case .array(let element): "[" + storedTypeName(element) + "]"
         default: type.description
+        }
+    }
+
+    /// The fields of a struct attribute (`S`, `S?`, `[S]`), as the store records them; nil for
+    /// another type.
+    static func structFields(of type: ValueType, in schema: CheckedSchema) -> StructFields? {
+        switch type {
+        case .array(let element): return structFields(of: element, in: schema)
+        case .composite(let name):
+            guard let structure = schema.structure(named: name) else { return nil }
+            var entries: [String] = []
+            appendFields(of: structure, prefix: "", in: schema, into: &entries)
+            return StructFields(entries)
+        default: return nil
+        }
+    }
+
+    private static func appendFields(of structure: CheckedStruct, prefix: String, in schema: CheckedSchema, into entries: inout [String]) {
+        for field in structure.fields {
+            let path = prefix + field.name
+            entries.append(path + ": " + storedTypeName(field.type) + (field.isOptional ? "?" : ""))
+            if case .composite(let name) = field.type, let nested = schema.structure(named: name) {
+                appendFields(of: nested, prefix: path + ".", in: schema, into: &entries)
+            }
         }
     }
 
@@ -452,4 +485,72 @@ extension CheckedProperty {
 
     /// The name in the previous version (`originalName:`).
     fileprivate var originalName: String? { asAttribute?.originalName ?? asRelationship?.originalName }
+}
+
+/// The fields of a struct attribute as ModelStore records them (its `StoredProperty.fields`): each
+/// `path: Type`, `?` for an optional field, a nested struct's entry before its own fields'
+/// (`position: Point`, `position.x: Double`). Compared by path with ModelStore's rules (its
+/// `StructFields`, which `SchemaDiffAgreementTests` holds this to): a field added optional, removed,
+/// widened or made optional is inferred; a required field added, a type changed or a field made
+/// required needs code (the store knows no default of a field: a struct's columns have none).
+struct StructFields {
+    let entries: [String]
+    private let paths: [String]
+    private let fields: [String: (type: String, isOptional: Bool)]
+
+    init(_ entries: [String]) {
+        self.entries = entries
+        var paths: [String] = []
+        var fields: [String: (type: String, isOptional: Bool)] = [:]
+        for entry in entries {
+            guard let colon = entry.range(of: ": ") else { continue }
+            let path = String(entry[..<colon.lowerBound])
+            var type = String(entry[colon.upperBound...])
+            let isOptional = type.hasSuffix("?")
+            if isOptional { type.removeLast() }
+            paths.append(path)
+            fields[path] = (type, isOptional)
+        }
+        self.paths = paths
+        self.fields = fields
+    }
+
+    /// Whether the field at `path` is a struct (its own fields follow it).
+    private func isStruct(_ path: String) -> Bool {
+        paths.contains { $0.hasPrefix(path + ".") }
+    }
+
+    /// Every change from `old`, described after `Entity.property: `, with how it migrates.
+    func changes(from old: StructFields) -> [(String, ChangeClassification)] {
+        var changes: [(String, ChangeClassification)] = []
+        var reset: [String] = []
+        for path in paths {
+            guard let field = fields[path] else { continue }
+            let parent = path.lastIndex(of: ".").map { String(path[..<$0]) }
+            // A field of a struct field that is new, or whose type changed, comes with it.
+            if let parent, old.fields[parent] == nil || reset.contains(where: { parent == $0 || parent.hasPrefix($0 + ".") }) { continue }
+            guard let previous = old.fields[path] else {
+                changes.append(field.isOptional ? ("field \(path) added", .inferred) : ("new required field \(path)", .needsCode))
+                continue
+            }
+            let bothStructs = isStruct(path) && old.isStruct(path)
+            if !bothStructs, isStruct(path) != old.isStruct(path) || !SchemaDiff.widens(previous.type, to: field.type) {
+                changes.append(("field \(path) type \(previous.type) → \(field.type)", .needsCode))
+                reset.append(path)
+                continue
+            }
+            if !bothStructs, previous.type != field.type {
+                changes.append(("field \(path) type \(previous.type) → \(field.type) (widened)", .inferred))
+            }
+            if previous.isOptional != field.isOptional {
+                changes.append(field.isOptional ? ("field \(path) required → optional", .inferred) : ("field \(path) optional → required", .needsCode))
+            }
+        }
+        for path in old.paths where fields[path] == nil {
+            let parent = path.lastIndex(of: ".").map { String(path[..<$0]) }
+            if let parent, fields[parent] == nil { continue }
+            changes.append(("field \(path) removed", .inferred))
+        }
+        return changes
+    }
 }

@@ -80,6 +80,9 @@ struct SchemaChangePlan {
     private var entityOrigin: [String: StoredEntity] = [:]
     /// "Entity.property" (new names) → what the property was.
     private var propertyFate: [String: PropertyFate] = [:]
+    /// "Entity.property" (new names) of a kept struct attribute → the paths of its fields whose
+    /// type changed (their columns are refilled, custom stage only).
+    private var resetFields: [String: [String]] = [:]
 
     /// What became of a property of the new schema.
     private enum PropertyFate {
@@ -183,6 +186,11 @@ struct SchemaChangePlan {
                 // A format-1 description knows column types only.
                 notInferable.append("\(label): type \(oldColumn.effectiveStorage.affinity.rawValue) → \(newColumn.effectiveStorage.affinity.rawValue)")
                 return .reset
+            }
+            if let oldFields = previous.fields, let newFields = property.fields {
+                let (changes, reset) = StructFields(newFields).changesNeedingCode(from: StructFields(oldFields))
+                notInferable += changes.map { "\(label): \($0)" }
+                if !reset.isEmpty { resetFields[label] = reset }
             }
             if previous.isOptional && !property.isOptional {
                 if let literal = property.defaultValue {
@@ -338,10 +346,25 @@ struct SchemaChangePlan {
         let owner = table.owner(ofColumn: column.name)
         let fill = ColumnSource.value(fillValue(for: column, enumCases: owner.flatMap { newEntities[$0.entity]?.property(named: $0.property)?.enumCases }))
         guard let owner else { return fill }
-        let label = owner.entity + "." + owner.property
+        // A struct's column: `property.field.field` (a value, or a nested optional struct's presence).
+        var propertyName = owner.property
+        var fieldPath: String?
+        if let dot = propertyName.firstIndex(of: "."), newEntities[owner.entity]?.property(named: propertyName) == nil {
+            fieldPath = String(propertyName[propertyName.index(after: dot)...])
+            propertyName = String(propertyName[..<dot])
+        }
+        let label = owner.entity + "." + propertyName
         switch propertyFate[label] {
         case .kept(let entity, let property)?:
+            if let fieldPath {
+                return source(ofField: fieldPath, label: label, previous: property, in: entity, oldTable: oldTable) ?? fill
+            }
             guard property.kind != .toMany, let previous = oldColumn(of: property, in: entity), oldTable.column(named: previous.name) != nil else {
+                // An optional struct's presence, where the struct was required: every row has one.
+                if property.fields != nil, property.type?.hasPrefix("[") == false,
+                   newEntities[owner.entity]?.property(named: propertyName)?.isOptional == true {
+                    return .value("1")
+                }
                 return fill
             }
             return .column(previous.name)
@@ -351,6 +374,18 @@ struct SchemaChangePlan {
         case .added?, .reset?, nil:
             return fill
         }
+    }
+
+    /// Where the column of field `path` of the kept struct attribute `label` takes its values: the
+    /// same field's column under the old property, or 1 for the presence of a nested struct made
+    /// optional; nil when it has no old values (a new field, a field whose type changed).
+    private func source(ofField path: String, label: String, previous: StoredProperty, in entity: StoredEntity,
+                        oldTable: StoredTable) -> ColumnSource? {
+        if let reset = resetFields[label], reset.contains(where: { path == $0 || path.hasPrefix($0 + ".") }) { return nil }
+        let name = StorageNames.column(property: previous.name + "." + path, entity: entity.name, isRoot: entity.base == nil)
+        if oldTable.column(named: name) != nil { return .column(name) }
+        if let oldFields = previous.fields.map(StructFields.init), oldFields.isStruct(path) { return .value("1") }
+        return nil
     }
 
     /// What fills a column with no old values: its default, NULL where allowed, else a zero value

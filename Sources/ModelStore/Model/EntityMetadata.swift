@@ -96,7 +96,7 @@
             columnType: Value.columnType, storageType: Value.storageType, isOptional: Value.isOptional, options: Set(options),
             originalName: originalName, defaultValue: defaultValue?.sqlValue,
             valueType: ValueTypeName.of(Value.self), enumCases: ValueTypeName.enumCases(of: Value.self),
-            columns: columns, hasPlaceholder: Value._placeholder != nil)))
+            fields: StructFields.entries(of: Value.self), columns: columns, hasPlaceholder: Value._placeholder != nil)))
     }
 
     /// A to-one relationship (`Target?`).
@@ -150,6 +150,9 @@
     public let valueType: String
     /// For an enum type: the raw values of its cases in declaration order (nil otherwise).
     public let enumCases: [SQLValue]?
+    /// For a struct, an optional struct or an array of structs: its fields, as the stored schema
+    /// records them (see `StructFields`); nil otherwise.
+    let fields: [String]?
     /// The attribute's columns: one, or for a struct one per field (and first a presence column
     /// for an optional struct).
     let columns: [ColumnMetadata]

@@ -298,7 +298,7 @@ struct SchemaBuilder {
                                       type: attribute.valueType, isOptional: attribute.isOptional,
                                       defaultValue: attribute.defaultValue.map { SQLQuote.literal($0) },
                                       options: options.isEmpty ? nil : options,
-                                      enumCases: attribute.enumCases.map { $0.map { SQLQuote.literal($0) } })
+                                      enumCases: attribute.enumCases.map { $0.map { SQLQuote.literal($0) } }, fields: attribute.fields)
             case .relationship(let relationship):
                 return StoredProperty(name: property.name, kind: relationship.isToMany ? .toMany : .toOne,
                                       originalName: relationship.originalName, isOptional: !relationship.isToMany,

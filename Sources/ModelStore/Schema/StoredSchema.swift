@@ -125,6 +125,9 @@ struct StoredProperty: Codable, Hashable, Sendable {
     public var options: [String]?
     /// Attribute of an enum type: the raw values of its cases, as SQL literals, in declaration order.
     public var enumCases: [String]?
+    /// Attribute of a struct type (`S`, `S?`, `[S]`): its fields, `path: Type` each (see
+    /// `StructFields`). Nil in descriptions written before they were recorded.
+    public var fields: [String]?
 
     /// Relationship: the destination entity.
     public var destination: String?
@@ -138,7 +141,7 @@ struct StoredProperty: Codable, Hashable, Sendable {
     public var maximumModelCount: Int?
 
     init(name: String, kind: Kind, originalName: String? = nil, type: String? = nil, isOptional: Bool = false,
-         defaultValue: String? = nil, options: [String]? = nil, enumCases: [String]? = nil,
+         defaultValue: String? = nil, options: [String]? = nil, enumCases: [String]? = nil, fields: [String]? = nil,
          destination: String? = nil, inverse: String? = nil, deleteRule: DeleteRule? = nil,
          minimumModelCount: Int? = nil, maximumModelCount: Int? = nil) {
         self.name = name
@@ -149,6 +152,7 @@ struct StoredProperty: Codable, Hashable, Sendable {
         self.defaultValue = defaultValue
         self.options = options
         self.enumCases = enumCases
+        self.fields = fields
         self.destination = destination
         self.inverse = inverse
         self.deleteRule = deleteRule

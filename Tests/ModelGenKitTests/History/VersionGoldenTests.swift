@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func theFixturesAreThere() {
-        #expect(Self.histories.map(\.name) == ["MigrationDemo", "Attributes", "Changes", "Constraints", "Entities", "Memo", "Notes", "Renames", "ToMany"])
+        #expect(Self.histories.map(\.name) == ["MigrationDemo", "Attributes", "Changes", "Composite", "Constraints", "Entities", "Memo", "Notes", "Renames", "ToMany"])
     }
 
     /// The `.model` and `.modelversion` files of `folder`, named relative to the package root (the

@@ -18,7 +18,7 @@ import Testing
     static let plans: [any SchemaMigrationPlan.Type] = [
         TripLogMigrationPlan.self, EntitiesStoreMigrationPlan.self, AttributesStoreMigrationPlan.self, RenamesStoreMigrationPlan.self,
         ConstraintsStoreMigrationPlan.self, ToManyStoreMigrationPlan.self, MemoStoreMigrationPlan.self, NotesStoreMigrationPlan.self,
-        ChangesStoreMigrationPlan.self,
+        ChangesStoreMigrationPlan.self, CompositeStoreMigrationPlan.self,
     ]
 
     static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

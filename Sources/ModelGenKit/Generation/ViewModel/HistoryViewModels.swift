@@ -3,7 +3,8 @@
 // version's file). A version's entities and enums use the ordinary view models, over the version's
 // own checked schema, so they are generated exactly as the current model's are.
 
-/// A frozen version (template `version`): its `SchemaV…` enum holds its entities and enums.
+/// A frozen version (template `version`): its `SchemaV…` enum holds its entities, enums and
+/// top-level structs (a struct nested in an entity comes with the entity).
 final class VersionViewModel: ViewModel {
     let version: MigrationHistory.Version
     /// The generation context of the version's own schema.
@@ -11,6 +12,7 @@ final class VersionViewModel: ViewModel {
     let source: ModelSource
     private(set) lazy var entities: [EntityViewModel] = context.schema.entities.map { EntityViewModel($0, context: context) }
     private(set) lazy var enums: [EnumViewModel] = context.schema.enums.map(EnumViewModel.init)
+    private(set) lazy var structs: [StructViewModel] = context.schema.structs.map { StructViewModel($0, context: context) }
 
     init(_ version: MigrationHistory.Version, source: ModelSource, context: GenerationContext) {
         self.version = version
@@ -30,6 +32,7 @@ final class VersionViewModel: ViewModel {
         },
         .list("entities", "the version's entities, generated as the current model's are, nested in the enum") { $0.entities },
         .list("enums", "the version's top-level enums, nested in the enum") { $0.enums },
+        .list("structs", "the version's top-level structs, nested in the enum") { $0.structs },
     ])
 }
 

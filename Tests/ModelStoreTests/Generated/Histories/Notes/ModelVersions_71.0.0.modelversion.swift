@@ -14,8 +14,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 // MARK: - SchemaV71_0_0
 
 /// Version 71.0.0 of the model, frozen in `71.0.0.modelversion` (`modelgen freeze --version 71.0.0`):
-/// its entities and enums as they were then, nested, so that a custom migration stage reads and
-/// writes a store of this version with their types (`SchemaV71_0_0.Entity`).
+/// its entities, enums and structs as they were then, nested, so that a custom migration stage
+/// reads and writes a store of this version with their types (`SchemaV71_0_0.Entity`).
 internal enum SchemaV71_0_0: ModelStore.VersionedSchema {
     internal static var versionIdentifier: ModelStore.Schema.Version { ModelStore.Schema.Version(71, 0, 0) }
 
