@@ -1,16 +1,24 @@
 import BenchSupport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Runs every workload on both sides, alternating which side goes first, and collects the
-/// median time and the peak memory of each.
+/// Runs the selected workloads on the selected sides, alternating which side goes first, and
+/// collects the time and the peak memory of each.
 struct BenchmarkRun {
     let store: BenchStoreKind
     let rowCount: Int
     let repetitions: Int
     let predicates: Bool
+    /// The workloads to time and report (`--only`); `insert` also runs, untimed, when a selected
+    /// workload reads the rows it stores.
+    var workloads: [Workload] = Workload.allCases
+    /// The sides to run (`--side`): the generated code, the hand-written code, or both.
+    var sides: Set<Side> = [.generated, .handWritten]
+
+    /// One way of running the workloads.
+    enum Side: String, CaseIterable {
+        case generated
+        case handWritten = "hand-written"
+    }
 
     /// The time of each repetition, and the largest peak memory growth (bytes) over the repetitions.
     struct Samples {
@@ -19,43 +27,71 @@ struct BenchmarkRun {
         var count: Int?
         /// The queries (`SELECT`s) the last repetition ran.
         var queries = 0
+
+        /// The median wall-clock seconds.
+        var wall: Double { Timing.median(samples.map(\.wall)) }
+        /// The median thread CPU seconds.
+        var cpu: Double { Timing.median(samples.map(\.cpu)) }
     }
 
-    /// One table row's figures.
+    /// One table row's figures (a side that did not run has no samples).
     struct Result {
         let workload: Workload
-        let generated: Samples
-        let handWritten: Samples
+        let generated: Samples?
+        let handWritten: Samples?
+
+        /// Generated over hand-written wall-clock time (nil unless both sides ran).
+        var ratio: Double? {
+            guard let generated, let handWritten, handWritten.wall > 0 else { return nil }
+            return generated.wall / handWritten.wall
+        }
+
+        /// Generated over hand-written thread CPU time (nil unless both sides ran).
+        var cpuRatio: Double? {
+            guard let generated, let handWritten, handWritten.cpu > 0 else { return nil }
+            return generated.cpu / handWritten.cpu
+        }
     }
 
     func run(log: (String) -> Void) throws -> [Result] {
         let rows = TripRow.make(count: rowCount)
         let cutoff = predicates ? TripRow.cutoff(count: rowCount) : nil
-        let generated = GeneratedSide(rows: rows, cutoff: cutoff)
-        let handWritten: TripStoreSide = store == .sqlite ? HandWrittenSide(rows: rows, cutoff: cutoff)
-                                                          : HandPostgresSide(rows: rows, cutoff: cutoff)
-        var samples: [Workload: [Bool: Samples]] = [:]
+        var all: [(side: Side, code: TripStoreSide)] = []
+        if sides.contains(.generated) { all.append((.generated, GeneratedSide(rows: rows, cutoff: cutoff))) }
+        if sides.contains(.handWritten) {
+            let handWritten: TripStoreSide = store == .sqlite ? HandWrittenSide(rows: rows, cutoff: cutoff)
+                                                              : HandPostgresSide(rows: rows, cutoff: cutoff)
+            all.append((.handWritten, handWritten))
+        }
+        let selected = Set(workloads)
+        // `insert` stores the rows most workloads read: it runs (untimed) when they are selected without it.
+        let needsRows = !selected.isDisjoint(with: [.fetchAll, .enumerateAll, .fetchSubclass, .updateNames, .updateNamesWithHistory, .count])
+        let steps = Workload.allCases.filter { selected.contains($0) || ($0 == .insert && needsRows) }
+        var samples: [Workload: [Side: Samples]] = [:]
         let root = FileManager.default.temporaryDirectory.appending(path: "modelstore-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
         for repetition in 0..<repetitions {
             // Alternate which side runs first, so neither always gets the warmer caches.
-            let order: [(isGenerated: Bool, side: TripStoreSide)] = repetition % 2 == 0
-                ? [(true, generated), (false, handWritten)] : [(false, handWritten), (true, generated)]
-            for (isGenerated, side) in order {
-                let stores = try BenchStores(kind: store, directory: root.appending(path: "\(repetition)-\(isGenerated ? "generated" : "hand")"))
-                try side.begin(stores: stores)
-                for workload in Workload.allCases {
-                    try side.prepare(workload)
-                    releaseFreeMemory()
-                    PeakMemory.reset()
+            let order = repetition % 2 == 0 ? all : all.reversed()
+            for (side, sideCode) in order {
+                let stores = try BenchStores(kind: store, directory: root.appending(path: "\(repetition)-\(side.rawValue)"))
+                try sideCode.begin(stores: stores)
+                for workload in steps {
+                    try sideCode.prepare(workload)
+                    guard selected.contains(workload) else {
+                        _ = try sideCode.run(workload)
+                        sideCode.finish()
+                        continue
+                    }
+                    PeakMemory.reset()  // after handing freed heap back (`malloc_trim`): a peak is not the previous workload's
                     let resident = PeakMemory.residentBytes()
                     QueryCount.reset()
-                    let (sample, count) = try Timing.measure { try side.run(workload) }
+                    let (sample, count) = try Self.timed(workload, on: sideCode)
                     let queries = QueryCount.count
                     // What the workload needed above what was resident when it started.
                     let peak = max(0, PeakMemory.peakBytes() - resident)
-                    side.finish()
-                    var entry = samples[workload, default: [:]][isGenerated, default: Samples()]
+                    sideCode.finish()
+                    var entry = samples[workload, default: [:]][side, default: Samples()]
                     entry.samples.append(sample)
                     entry.peakBytes = max(entry.peakBytes, peak)
                     entry.queries = queries
@@ -63,31 +99,33 @@ struct BenchmarkRun {
                         throw HandSQLiteError(message: "\(workload): \(count) rows, \(previous) before")
                     }
                     entry.count = count
-                    samples[workload, default: [:]][isGenerated] = entry
+                    samples[workload, default: [:]][side] = entry
                 }
-                side.end()
+                sideCode.end()
                 stores.close()
             }
             log("repetition \(repetition + 1) of \(repetitions) done")
         }
-        return try Workload.allCases.map { workload in
-            let generated = samples[workload]?[true] ?? Samples()
-            let handWritten = samples[workload]?[false] ?? Samples()
-            guard generated.count == handWritten.count else {
+        return try workloads.map { workload in
+            let generated = samples[workload]?[.generated]
+            let handWritten = samples[workload]?[.handWritten]
+            if let generated, let handWritten, generated.count != handWritten.count {
                 throw HandSQLiteError(message: "\(workload): generated code saw \(generated.count ?? 0) rows, hand-written \(handWritten.count ?? 0)")
             }
             return Result(workload: workload, generated: generated, handWritten: handWritten)
         }
     }
 
-    /// Gives freed heap back to the system (glibc's `malloc_trim`, looked up at run time), so a
-    /// workload's peak is not the previous one's.
-    private func releaseFreeMemory() {
-        #if canImport(Glibc)
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
-            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-        }
-        #endif
+    /// Times one workload on one side.
+    static func timed(_ workload: Workload, on store: TripStoreSide) throws -> (Timing.Sample, Int) {
+        try Timing.measure { try timedWorkloadBody(workload, on: store) }
+    }
+
+    /// The timed part of one workload on one side. Not inlined, so a profiler can collect exactly
+    /// the timed parts: `valgrind --tool=callgrind --toggle-collect='*timedWorkloadBody*'` (the
+    /// name as mangled: valgrind does not demangle Swift).
+    @inline(never)
+    static func timedWorkloadBody(_ workload: Workload, on store: TripStoreSide) throws -> Int {
+        try store.run(workload)
     }
 }

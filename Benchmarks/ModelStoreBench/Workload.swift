@@ -1,7 +1,9 @@
+import BenchSupport
 import Foundation
 
-/// The workloads, in the order they run on one store.
-enum Workload: CaseIterable {
+/// The workloads, in the order they run on one store. The raw value is the workload's name in
+/// `--only` and in the JSON report.
+enum Workload: String, CaseIterable {
     /// Insert every row in one save (history off).
     case insert
     /// The same, history on, into a store of its own.
@@ -33,6 +35,21 @@ enum Workload: CaseIterable {
 
     /// How many trips the prefetch workload fetches.
     static func prefetchTripCount(rows: Int) -> Int { min(rows, 10_000) }
+
+    /// The workloads `--only` names (a comma-separated list of raw values; empty: all).
+    ///
+    /// - Throws: `ArgumentError` naming an unknown workload and the known ones.
+    static func selection(_ list: String) throws(ArgumentError) -> [Workload] {
+        guard !list.isEmpty else { return allCases }
+        var selected: Set<Workload> = []
+        for name in list.split(separator: ",") {
+            guard let workload = Workload(rawValue: String(name)) else {
+                throw ArgumentError(message: "unknown workload '\(name)' (workloads: \(allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            selected.insert(workload)
+        }
+        return allCases.filter(selected.contains)
+    }
 
     /// The batch size of the enumeration.
     static let enumerateBatchSize = 1_000

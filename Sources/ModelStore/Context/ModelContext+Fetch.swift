@@ -210,13 +210,13 @@ extension ModelContext {
         let name: [UInt8]
     }
 
-    private func hierarchyMembers(of entity: EntitySchema) -> [Member] {
+    func hierarchyMembers(of entity: EntitySchema) -> [Member] {
         let root = entity.baseName.flatMap { schema.entity(named: $0) } ?? entity
         return root.typeNames.compactMap { name in schema.entity(named: name).map { Member(entity: $0, name: Array(name.utf8)) } }
     }
 
     /// The entity named by the row's type column (SQLite: compared without making a String).
-    private func memberEntity<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> EntitySchema {
+    func memberEntity<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> EntitySchema {
         if let sqlite = statement as? SQLiteStatement {
             let count = Int(sqlite3_column_bytes(sqlite.handle, 1))
             if let pointer = sqlite3_column_text(sqlite.handle, 1) {

@@ -35,9 +35,6 @@ enum PrefetchOwners {
 }
 
 extension ModelContext {
-    /// Owners per query when delete rules load to-many relationships together.
-    static let prefetchChunk = 500
-
     // MARK: relationshipKeyPathsForPrefetching
 
     /// The relationships `keyPaths` name on `entity`, with their slots.
@@ -62,43 +59,6 @@ extension ModelContext {
         guard !objects.isEmpty else { return }
         for (relationship, slot) in relationships {
             try prefetch(relationship, slot: slot, owners: objects, source: owners)
-        }
-    }
-
-    // MARK: Delete rules
-
-    /// Loads, a few queries per relationship instead of one per model, the unloaded to-many
-    /// relationships of `objects` that delete rules follow (`.cascade`, `.deny`) and that are stored
-    /// as the other side's key column. The result is what `loadToMany` gives each model one by one
-    /// (rows whose stored key names the model, by key order); anything unusual is left unloaded
-    /// for the one-by-one path.
-    func prefetchDeleteRuleRelationships(of objects: ArraySlice<ModelObject>) {
-        var groups: [(relationship: RelationshipSchema, slot: Int, owners: [ModelObject])] = []
-        var groupIndex: [ObjectIdentifier: Int] = [:]
-        for object in objects where object.rowID != nil && (object.status == .persisted || object.status == .deleted) {
-            guard let entity = object.entity, object.link?.context === self else { continue }
-            for info in RelationshipGraph.infos(of: object)
-            where info.isToMany && (info.deleteRule == .cascade || info.deleteRule == .deny) && info.slot < entity.relationships.count {
-                if info.slot < object.slots.count, case .objects = object.slots[info.slot] { continue }
-                let relationship = entity.relationships[info.slot]
-                guard case .inverseKeyColumn = relationship.storage else { continue }
-                let key = ObjectIdentifier(relationship)
-                if let index = groupIndex[key] {
-                    groups[index].owners.append(object)
-                } else {
-                    groupIndex[key] = groups.count
-                    groups.append((relationship, info.slot, [object]))
-                }
-            }
-        }
-        for group in groups where group.owners.count > 1 {
-            var start = 0
-            while start < group.owners.count {
-                let chunk = Array(group.owners[start..<min(start + Self.prefetchChunk, group.owners.count)])
-                // A failure leaves the models unloaded: the one-by-one path loads them (and reports).
-                try? prefetch(group.relationship, slot: group.slot, owners: chunk, source: .keys(chunk.compactMap(\.rowID)))
-                start += Self.prefetchChunk
-            }
         }
     }
 

@@ -23,19 +23,20 @@ extension ModelContext {
         try checkRelationshipsStayInContext()
         guard hasChanges else { return }
         postWillSave()
-        let removals = try deletionClosure()
         let connection = try connection()
+        var deletions = Deletions(hierarchyCount: 0)
         var assigned: [ModelObject] = []
         var upserted: [(ModelObject, Int64)] = []
         var saved = SavedChanges()
         try container.driver.withWriteLock {
             do {
                 try connection.beginWriteTransaction()
-                try writeInserts(connection, removals: removals, assigned: &assigned, upserted: &upserted)
-                try writeUpdates(connection, removals: removals, displaced: upserted.map(\.0))
+                deletions = try self.deletions(connection)
+                try writeInserts(connection, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
+                try writeUpdates(connection, removed: deletions.modelIDs, displaced: upserted.map(\.0))
                 try writeLinks(connection)
-                saved = try recordSave(connection, removals: removals)
-                try writeDeletes(connection, removals: removals)
+                saved = try recordSave(connection, deletions: deletions)
+                try writeDeletes(connection, deletions)
                 try connection.commit()
             } catch {
                 connection.rollback()
@@ -43,7 +44,7 @@ extension ModelContext {
                 throw error
             }
         }
-        finishSave(removals: removals, upserted: upserted)
+        finishSave(removals: deletions.models, removed: deletions.modelIDs, upserted: upserted)
         endSave()  // the save is over: a `didSave` observer may save again
         saveDidFinish(saved)
     }
@@ -61,66 +62,36 @@ extension ModelContext {
         try save()
     }
 
-    // MARK: Delete rules
-
-    /// The models to delete: the deleted ones and, through `.cascade`, their related models.
-    /// Throws when a `.deny` relationship still has related models outside the set.
-    private func deletionClosure() throws -> [ModelObject] {
-        var removals = deleted
-        var members = Set(removals.map(ObjectIdentifier.init))
-        var denied: [(ModelObject, RelationshipInfo, [ModelObject])] = []
-        var index = 0
-        var prefetched = 0
-        while index < removals.count {
-            if index == prefetched {
-                // Load the next wave's related models together, not one query per model.
-                prefetchDeleteRuleRelationships(of: removals[index...])
-                prefetched = removals.count
-            }
-            let object = removals[index]
-            index += 1
-            for info in RelationshipGraph.infos(of: object) where info.deleteRule == .cascade || info.deleteRule == .deny {
-                let related = info.isToMany
-                    ? RelationshipGraph.toMany(of: object, slot: info.slot)
-                    : RelationshipGraph.toOne(of: object, slot: info.slot).map { [$0] } ?? []
-                if info.deleteRule == .deny {
-                    denied.append((object, info, related))
-                    continue
-                }
-                for model in related where model.status == .persisted || model.status == .inserted || model.status == .deleted {
-                    if members.insert(ObjectIdentifier(model)).inserted { removals.append(model) }
-                }
-            }
-        }
-        for (object, info, related) in denied where related.contains(where: { !members.contains(ObjectIdentifier($0)) }) {
-            throw ModelStoreError.deleteDenied(entity: object.entity?.name ?? "\(type(of: object))", relationship: info.name)
-        }
-        return removals
-    }
-
     // MARK: Writing
 
-    private func writeInserts(_ connection: any StoreConnection, removals: [ModelObject], assigned: inout [ModelObject],
+    private func writeInserts(_ connection: any StoreConnection, removed: Set<ObjectIdentifier>, assigned: inout [ModelObject],
                               upserted: inout [(ModelObject, Int64)]) throws {
-        let removed = Set(removals.map(ObjectIdentifier.init))
         var fixups: [(ModelObject, Int)] = []
         var encoder: RowEncoder?
-        var statements: [ObjectIdentifier: any StoreStatement] = [:]
+        // Each entity's insert, prepared at its first row (a class: one retain per row, where
+        // copying `EntitySQL` retained each of its strings).
+        var prepared: [ObjectIdentifier: PreparedInsert] = [:]
+        var previous: PreparedInsert?
         // The model of this save each upserted row went to so far (two new models with the same unique values share a row).
         var upsertedRows: [RowKey: ModelObject] = [:]
-        for object in inserted where !removed.contains(ObjectIdentifier(object)) {
+        let removes = !removed.isEmpty
+        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity else { continue }
-            let sql = container.entitySQL[entity.index]
-            let statement: any StoreStatement
-            if let cached = statements[ObjectIdentifier(entity)] {
-                statement = cached
+            let sql: PreparedInsert
+            if let previous, previous.entity === entity {
+                sql = previous
+            } else if let known = prepared[ObjectIdentifier(entity)] {
+                sql = known
             } else {
-                statement = try connection.statement(sql.insert)
-                statements[ObjectIdentifier(entity)] = statement
+                let text = container.entitySQL[entity.index]
+                sql = PreparedInsert(entity: entity, text: text, statement: try connection.statement(text.insert))
+                prepared[ObjectIdentifier(entity)] = sql
             }
+            previous = sql
+            let statement = sql.statement
             statement.bind(.text(entity.name), at: 1)
-            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.insertPositions)
-            rowEncoder.restart(statement: statement, positions: sql.insertPositions)
+            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.positions)
+            rowEncoder.restart(statement: statement, positions: sql.positions)
             encoder = rowEncoder
             object._encode(to: rowEncoder)
             try checkStorable(rowEncoder, entity: entity)
@@ -139,9 +110,9 @@ extension ModelContext {
                 if try statement.step() {
                     rowID = statement.int64(at: 0)
                     try statement.run()
-                } else if let conflict = sql.conflict {
+                } else if let conflict = sql.text.conflict {
                     statement.reset()
-                    rowID = try upsertIntoConflictingRow(object, entity: entity, sql: sql, conflict: conflict, connection)
+                    rowID = try upsertIntoConflictingRow(object, entity: entity, sql: sql.text, conflict: conflict, connection)
                 } else {
                     throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key")
                 }
@@ -174,8 +145,8 @@ extension ModelContext {
     /// keep what the store holds (another context's write to them survives). The models of
     /// `displaced`, whose row an insert of this save took over (upserted with the same unique
     /// values), are left out: the inserted model's values win.
-    private func writeUpdates(_ connection: any StoreConnection, removals: [ModelObject], displaced: [ModelObject]) throws {
-        let removed = Set((removals + displaced).map(ObjectIdentifier.init))
+    private func writeUpdates(_ connection: any StoreConnection, removed: Set<ObjectIdentifier>, displaced: [ModelObject]) throws {
+        let removed = displaced.isEmpty ? removed : removed.union(displaced.map(ObjectIdentifier.init))
         var statements: [PartialUpdateKey: any StoreStatement] = [:]
         var encoder: RowEncoder?
         var previous: (key: PartialUpdateKey, update: PartialUpdate, statement: any StoreStatement)?
@@ -231,30 +202,40 @@ extension ModelContext {
         }
     }
 
-    private func writeDeletes(_ connection: any StoreConnection, removals: [ModelObject]) throws {
-        guard !removals.isEmpty else { return }
-        var deletes: [String: any StoreStatement] = [:]
-        // Rows go last-collected first: models a cascade collected (children) before the models
-        // that brought them, so no `ON DELETE SET NULL` rewrites a row about to be deleted.
-        for object in removals.reversed() {
-            guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
-            let delete: any StoreStatement
-            if let known = deletes[entity.tableName] {
-                delete = known
-            } else {
-                delete = try connection.statement(container.entitySQL[entity.index].deleteByKey)
-                deletes[entity.tableName] = delete
+    /// Deletes the rows of `deletions`: the deepest wave first (models and rows a cascade reached
+    /// before the ones that brought them, so no `ON DELETE SET NULL` rewrites a row about to be
+    /// deleted), one statement per table per wave (per `KeyList.chunk` keys). A row another context
+    /// deleted already is not an error: it is gone, as asked.
+    private func writeDeletes(_ connection: any StoreConnection, _ deletions: Deletions) throws {
+        let primaryKey = SQLQuote.identifier(StorageNames.primaryKey)
+        for wave in deletions.waves.reversed() {
+            var keys: [String: [Int64]] = [:]
+            var tables: [String] = []
+            func delete(_ key: Int64, from table: String) {
+                if keys[table] == nil { tables.append(table) }
+                keys[table, default: []].append(key)
             }
-            delete.bind(.integer(rowID), at: 1)
-            try delete.run()  // a row another context deleted already is not an error: it is gone, as asked
-            delete.reset()
+            for entry in deletions.entries[wave] {
+                switch entry {
+                case .model(let object):
+                    guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
+                    delete(rowID, from: entity.tableName)
+                case .row(let row):
+                    delete(row.key, from: row.entity.tableName)
+                }
+            }
+            for table in tables {
+                for chunk in KeyList.chunks(keys[table] ?? []) {
+                    let filter = KeyList.membership(primaryKey, chunk)
+                    try connection.run("DELETE FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql)", filter.bindings)
+                }
+            }
         }
     }
 
     // MARK: After commit
 
-    private func finishSave(removals: [ModelObject], upserted: [(ModelObject, Int64)]) {
-        let removed = Set(removals.map(ObjectIdentifier.init))
+    private func finishSave(removals: [ModelObject], removed: Set<ObjectIdentifier>, upserted: [(ModelObject, Int64)]) {
         // The saved changes leave the context's lists first: a change an observer makes while the
         // graph is updated below (its `onChange` runs at `willSet`) stays pending for the next save.
         let (saved, savedDirty, savedTouched) = (inserted, dirty, touched)
@@ -271,7 +252,7 @@ extension ModelContext {
                 registered[entity.hierarchyIndex][rowID] = nil
             }
         }
-        for object in removals { detachFromGraph(object, removed: removed) }
+        detachFromGraph(removals, removed: removed)
         for object in removals { object.status = .removed }
         // An upsert's stored row now belongs to the inserted model; the instance that had it
         // leaves the context (it is not deleted: its row lives on in the inserted model).
@@ -283,26 +264,24 @@ extension ModelContext {
             relinkDisplaced(previous, rowID: rowID)
         }
     }
+}
 
-    /// Removes a deleted model from the in-memory relationships of the models it related to
-    /// (except through `.noAction`, which touches nothing).
-    private func detachFromGraph(_ object: ModelObject, removed: Set<ObjectIdentifier>) {
-        for info in RelationshipGraph.infos(of: object) where info.deleteRule != .noAction {
-            guard let inverse = info.inverse else { continue }
-            let related: [ModelObject] = info.isToMany
-                ? RelationshipGraph.loadedToMany(of: object, slot: info.slot) ?? []
-                : RelationshipGraph.loadedToOne(of: object, slot: info.slot).map { [$0] } ?? []
-            for model in related where !removed.contains(ObjectIdentifier(model)) {
-                if inverse.isToMany {
-                    if var list = RelationshipGraph.loadedToMany(of: model, slot: inverse.slot),
-                       let index = list.firstIndex(where: { $0 === object }) {
-                        list.remove(at: index)
-                        inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .objects(list) }
-                    }
-                } else if inverse.slot < model.slots.count {
-                    inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .object(nil) }
-                }
-            }
-        }
+/// An entity's insert statement of one save, with what `writeInserts` needs of its `EntitySQL`.
+private final class PreparedInsert {
+    let entity: EntitySchema
+    /// The entity's SQL (the conflict handling of an upsert that meets another unique group).
+    let text: EntitySQL
+    let statement: any StoreStatement
+    let positions: [Int32]
+    let insertReturnsKey: Bool
+    let isUpsert: Bool
+
+    init(entity: EntitySchema, text: EntitySQL, statement: any StoreStatement) {
+        self.entity = entity
+        self.text = text
+        self.statement = statement
+        self.positions = text.insertPositions
+        self.insertReturnsKey = text.insertReturnsKey
+        self.isUpsert = text.isUpsert
     }
 }

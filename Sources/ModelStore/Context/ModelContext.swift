@@ -12,8 +12,10 @@ public final class ModelContext {
     private let retainedContainer: ModelContainer?
     /// The name history records as the author of this context's saves (SwiftData's `author`).
     public var author: String?
-    /// Autosave settings and state (`autosaveEnabled`, see Concurrency/Autosave.swift).
-    var autosave = AutosaveState()
+    /// Autosave settings and state (`autosaveEnabled`, see Concurrency/Autosave.swift). Read on
+    /// every change (`noteChange`): not checked for exclusive access, which cost more than the read
+    /// (the context belongs to one thread at a time; `ContextGuards` checks that).
+    @exclusivity(unchecked) var autosave = AutosaveState()
 
     let schema: Schema
     private var openConnection: (any StoreConnection)?

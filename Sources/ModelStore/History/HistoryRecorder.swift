@@ -19,9 +19,10 @@ extension ModelContext {
     ///   changed), and models whose many-to-many links changed (with that relationship);
     /// - deletes: deleted models (cascades included) whose row is still in the store, with their
     ///   `preserveValueOnDeletion` values as stored: a row deleted through two contexts gets one
-    ///   delete change.
-    func recordSave(_ connection: any StoreConnection, removals: [ModelObject]) throws -> SavedChanges {
-        let removed = Set(removals.map(ObjectIdentifier.init))
+    ///   delete change; and the rows a cascade reached in the store without a model in memory
+    ///   (read in this transaction, so there), with the preserved values read with them.
+    func recordSave(_ connection: any StoreConnection, deletions: Deletions) throws -> SavedChanges {
+        let removed = deletions.modelIDs
         var saved = SavedChanges()
         // Made at the first change to record (a save that changes nothing takes no token).
         var writer: HistoryWriter?
@@ -34,8 +35,10 @@ extension ModelContext {
             return made
         }
 
+        // Set lookups only when the save deletes models the context holds.
+        let removes = !removed.isEmpty
         saved.inserted.reserveCapacity(inserted.count)
-        for object in inserted where !removed.contains(ObjectIdentifier(object)) {
+        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
             try record()?.write(.insert, entity: entity, row: rowID)
@@ -67,10 +70,11 @@ extension ModelContext {
         // Updated models: each in `saved.updated` once (every row the save wrote); in the history
         // when a stored value or link changed (a model set back to its saved values changed nothing).
         let encoder = RowEncoder(valueCount: 0, positions: [])
-        for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
+        saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
+        for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
-            let links = linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
+            let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
             guard history else { continue }
             let names = changedProperties(of: object, entity, encoder) + links
             if !names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: names.joined(separator: ",")) }
@@ -82,8 +86,15 @@ extension ModelContext {
         }
 
         var preservedByEntity: [ObjectIdentifier: [(offset: Int, name: String)]] = [:]
-        for object in removals where object.status != .inserted {
-            guard let entity = object.entity, let rowID = object.rowID else { continue }
+        saved.deleted.reserveCapacity(deletions.entries.count)
+        for entry in deletions.entries {
+            guard case .model(let object) = entry else {
+                guard case .row(let row) = entry else { continue }
+                saved.deleted.append(PersistentIdentifier(entityName: row.entity.name, rowID: row.key))
+                try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: deletions.tombstone(of: row), rowExists: true)
+                continue
+            }
+            guard object.status != .inserted, let entity = object.entity, let rowID = object.rowID else { continue }
             saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
             guard let writer = try record() else { continue }
             let preserved: [(offset: Int, name: String)]
@@ -163,9 +174,12 @@ private final class HistoryWriter {
         insert = try connection.statement("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
     }
 
-    func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil) throws {
+    /// Writes one change. A delete is written only if the row is still stored, unless `rowExists`
+    /// (the save read it in its own transaction).
+    func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil,
+               rowExists: Bool = false) throws {
         let statement: any StoreStatement
-        if kind == .delete {
+        if kind == .delete && !rowExists {
             if let known = conditional[entity.tableName] {
                 statement = known
             } else {

@@ -95,16 +95,30 @@
 final class ChangeRecord {
     /// The changed columns.
     private(set) var columns = PositionSet()
+    /// The first changed column and the value it held before (most changes touch one column:
+    /// then the record is this one allocation, no arrays). -1 while nothing is recorded.
+    private var firstColumn: Int32 = -1
+    private var firstValue: SQLValue = .null
+    /// The columns changed after the first, in the order of their first change, and their saved
+    /// values (parallel); empty, and never allocated, for a one-column change.
+    private var laterColumns: [Int32] = []
+    private var laterValues: [SQLValue] = []
+
     /// The changed columns in the order of their first change.
-    private(set) var order: [Int32] = []
+    var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + laterColumns }
     /// The value each changed column held before its first change, as stored (parallel to `order`).
-    private(set) var savedValues: [SQLValue] = []
+    var savedValues: [SQLValue] { firstColumn < 0 ? [] : [firstValue] + laterValues }
 
     /// Records `value` as the saved value of `column`, unless the column is already changed.
     func record(column: Int, savedValue value: @autoclosure () -> SQLValue) {
         guard columns.insert(column) else { return }
-        order.append(Int32(column))
-        savedValues.append(value())
+        if firstColumn < 0 {
+            firstColumn = Int32(column)
+            firstValue = value()
+        } else {
+            laterColumns.append(Int32(column))
+            laterValues.append(value())
+        }
     }
 
     /// Whether `column` changed.
@@ -112,7 +126,9 @@ final class ChangeRecord {
 
     /// The saved value of `column`, if it changed.
     func savedValue(of column: Int) -> SQLValue? {
-        guard columns.contains(column), let index = order.firstIndex(of: Int32(column)) else { return nil }
-        return savedValues[index]
+        guard columns.contains(column) else { return nil }
+        if Int32(column) == firstColumn { return firstValue }
+        guard let index = laterColumns.firstIndex(of: Int32(column)) else { return nil }
+        return laterValues[index]
     }
 }

@@ -8,9 +8,14 @@ import Observation
 ///
 /// Everything whose name starts with `_` is a hook of generated code (SPI `ModelStoreGenerated`),
 /// not API.
+///
+/// The bookkeeping fields below are read and written for every fetched, inserted and changed
+/// model; they are not checked for exclusive access at run time (each check cost more than the
+/// access): a model belongs to its context's thread (`ContextGuards` checks that), and no code
+/// outside the runtime runs while one of them is being modified.
 open class ModelObject: Observable, Hashable {
     /// The registrar, once some property was read through `_$observationRegistrar.access`.
-    @usableFromInline final var registrar: ObservationRegistrar?
+    @exclusivity(unchecked) @usableFromInline final var registrar: ObservationRegistrar?
 
     /// Where the model stands with its context.
     @usableFromInline enum Status {
@@ -26,23 +31,23 @@ open class ModelObject: Observable, Hashable {
         case removed
     }
 
-    @usableFromInline final var status: Status = .detached
+    @exclusivity(unchecked) @usableFromInline final var status: Status = .detached
     /// The context's shared link (a weak reference to the context, one per context).
-    final var link: ContextLink?
+    @exclusivity(unchecked) final var link: ContextLink?
     /// The resolved entity, once registered.
-    final var entity: EntitySchema?
+    @exclusivity(unchecked) final var entity: EntitySchema?
     /// The row's primary key, once saved.
-    final var rowID: Int64?
+    @exclusivity(unchecked) final var rowID: Int64?
     /// The columns changed since the last save and their saved values; nil when the row is unchanged.
-    final var changes: ChangeRecord?
+    @exclusivity(unchecked) final var changes: ChangeRecord?
     /// Whether in-memory relationships changed since the last save.
-    final var relationshipsChanged = false
+    @exclusivity(unchecked) final var relationshipsChanged = false
     /// The attributes (by `AttributeIndex`) a fetch with `propertiesToFetch` left unread: they hold
     /// a placeholder until first accessed, which loads them. Nil when every attribute is loaded.
-    @usableFromInline final var unfetched: PositionSet?
+    @exclusivity(unchecked) @usableFromInline final var unfetched: PositionSet?
     /// Relationship values by slot (base relationships first, then the entity's own); empty until
     /// a relationship is first set or read (a slot past the end is `.unloaded`).
-    final var slots: ContiguousArray<RelationshipValue> = []
+    @exclusivity(unchecked) final var slots: ContiguousArray<RelationshipValue> = []
 
     /// Whether saved values were changed since the last save.
     final var isDirty: Bool { changes != nil }

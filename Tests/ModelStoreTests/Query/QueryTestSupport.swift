@@ -18,13 +18,15 @@ final class QueryStore {
     func context() -> ModelContext { ModelContext(container) }
 }
 
-/// Counts the queries (`SELECT` statements) a context's connection starts: through SQLite's
-/// trace hook, or the PostgreSQL connection's `trace`.
+/// Counts the queries (`SELECT` statements; or the statements starting with another `prefix`) a
+/// context's connection starts: through SQLite's trace hook, or the PostgreSQL connection's `trace`.
 final class QueryCounter {
     private(set) var queries: [String] = []
     private let stop: () -> Void
+    private let prefix: String
 
-    init(_ context: ModelContext) throws {
+    init(_ context: ModelContext, prefix: String = "SELECT") throws {
+        self.prefix = prefix
         let connection = try context.connection()
         if let sqlite = connection as? SQLiteConnection {
             let handle = sqlite.handle
@@ -45,7 +47,7 @@ final class QueryCounter {
     deinit { stop() }
 
     private func record(_ sql: String) {
-        if sql.hasPrefix("SELECT") { queries.append(sql) }
+        if sql.hasPrefix(prefix) { queries.append(sql) }
     }
 
     /// The number of queries started so far.

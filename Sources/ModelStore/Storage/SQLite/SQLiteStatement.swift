@@ -12,9 +12,9 @@ import Foundation
     public let sql: String
     unowned let connection: SQLiteConnection
     /// The first bind that failed since the last reset (thrown by the next `step()`).
-    @usableFromInline var bindFailure: SQLiteError?
+    @exclusivity(unchecked) @usableFromInline var bindFailure: SQLiteError?
     /// Whether the connection has a fault injector (binds then go through it; see FaultInjection.swift).
-    @usableFromInline var faultInjectionArmed: Bool
+    @exclusivity(unchecked) @usableFromInline var faultInjectionArmed: Bool
 
     init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
         self.handle = handle
@@ -92,7 +92,7 @@ import Foundation
     @discardableResult
     public func step() throws -> Bool {
         if let bindFailure { throw bindFailure }
-        try connection.injectFault(.step, sql: sql)
+        if faultInjectionArmed { try connection.injectFault(.step, sql: sql) }
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true

@@ -1,0 +1,397 @@
+import Foundation
+
+/// A row a delete rule reached in the store whose model the context does not hold: it is deleted
+/// by key, recorded in history and in `didSave`, and never made into a model.
+struct DeletedRow {
+    /// The row's own entity (its type column).
+    let entity: EntitySchema
+    let key: Int64
+}
+
+/// What a save deletes, in the order delete rules reached it: wave by wave (the models deleted in
+/// the context, then what they cascade to, then what that cascades to…), each model or row once.
+/// Within a wave, each owner's related models and rows follow the owner's order, by relationship
+/// and then by row key (as one-by-one loading of each relationship gives them).
+struct Deletions {
+    enum Entry {
+        /// A model the context holds (deleted in the context, or reached in memory or in the store).
+        case model(ModelObject)
+        /// A row reached in the store with no model in the context.
+        case row(DeletedRow)
+    }
+
+    private(set) var entries: [Entry] = []
+    /// Where each wave ends in `entries`.
+    private(set) var waveEnds: [Int] = []
+    /// The models among the entries, in order.
+    private(set) var models: [ModelObject] = []
+    /// `models` by identity.
+    private(set) var modelIDs: Set<ObjectIdentifier> = []
+    /// The row keys of the entries (models with a key, and rows), by hierarchy index.
+    private var keys: [Set<Int64>]
+    /// The `preserveValueOnDeletion` values of rows, as stored, by hierarchy index and key: read
+    /// only when the save records history, for the entities that preserve values (kept apart, so
+    /// an entry takes 24 bytes).
+    var tombstones: [TombstoneKey: Data] = [:]
+
+    struct TombstoneKey: Hashable {
+        let hierarchy: Int
+        let key: Int64
+    }
+
+    /// The preserved values of a row (nil when none were read).
+    func tombstone(of row: DeletedRow) -> Data? {
+        tombstones.isEmpty ? nil : tombstones[TombstoneKey(hierarchy: row.entity.hierarchyIndex, key: row.key)]
+    }
+
+    init(hierarchyCount: Int) {
+        keys = Array(repeating: [], count: hierarchyCount)
+    }
+
+    /// Adds `object` unless it is there already; true when added.
+    @discardableResult
+    mutating func add(_ object: ModelObject) -> Bool {
+        guard modelIDs.insert(ObjectIdentifier(object)).inserted else { return false }
+        if let entity = object.entity, let rowID = object.rowID { keys[entity.hierarchyIndex].insert(rowID) }
+        entries.append(.model(object))
+        models.append(object)
+        return true
+    }
+
+    /// Adds a row with no model in memory unless its key is there already; true when added.
+    @discardableResult
+    mutating func add(_ row: DeletedRow) -> Bool {
+        guard keys[row.entity.hierarchyIndex].insert(row.key).inserted else { return false }
+        entries.append(.row(row))
+        return true
+    }
+
+    func contains(_ object: ModelObject) -> Bool { modelIDs.contains(ObjectIdentifier(object)) }
+
+    func contains(hierarchy: Int, key: Int64) -> Bool { keys[hierarchy].contains(key) }
+
+    /// Closes the current wave.
+    mutating func endWave() {
+        waveEnds.append(entries.count)
+    }
+
+    /// The entries of each wave, in order.
+    var waves: [Range<Int>] {
+        var start = 0
+        return waveEnds.map { end in
+            defer { start = end }
+            return start..<end
+        }
+    }
+}
+
+/// The rows related to a set of owners through one relationship, read from the store in one
+/// statement (per chunk of owner keys).
+private struct RelatedRows {
+    /// Every row read, grouped by owner, each owner's rows in key order.
+    var rows: [DeletedRow] = []
+    /// Each owner's rows in `rows`.
+    var byOwner: [Int64: Range<Int>] = [:]
+
+    subscript(owner: Int64) -> ArraySlice<DeletedRow> {
+        guard let range = byOwner[owner] else { return [] }
+        return rows[range]
+    }
+}
+
+/// A relationship whose rows a wave reads from the store, and the owner keys to read them for.
+private struct RelatedLookup {
+    let relationship: RelationshipSchema
+    var owners: [Int64] = []
+}
+
+extension ModelContext {
+    // MARK: Delete rules
+
+    /// The models and rows a save deletes: the models deleted in the context and, through
+    /// `.cascade`, what they relate to, recursively. Relationships the context holds in memory are
+    /// followed there (a loaded to-many, a to-one); the others are read from the store by set: one
+    /// statement per relationship per wave of deleted keys (per `KeyList.chunk` keys), giving row
+    /// keys, types and, when history is recorded, preserved values; no model is made for a row the
+    /// context does not hold. A row whose model is registered counts as that model.
+    ///
+    /// Runs inside the save's write transaction, so what it reads is what the save deletes.
+    ///
+    /// - Throws: `ModelStoreError.deleteDenied` when a `.deny` relationship of a deleted model or
+    ///   row still relates to a model or row outside the set; the store's error.
+    func deletions(_ connection: any StoreConnection) throws -> Deletions {
+        var result = Deletions(hierarchyCount: schema.hierarchyCount)
+        for object in deleted { result.add(object) }
+        result.endWave()
+        // `.deny` relationships met, with what they relate to: checked once the set is complete.
+        var denied: [(owner: String, relationship: String, models: [ModelObject], rows: [DeletedRow])] = []
+        let history = container.configuration.recordsHistory
+        var waveStart = 0
+        while waveStart < result.entries.count {
+            let wave = waveStart..<result.entries.count
+            waveStart = wave.upperBound
+            let related = try readRelatedRows(of: result.entries[wave], connection, tombstones: history, into: &result.tombstones)
+            for entry in result.entries[wave] {
+                switch entry {
+                case .model(let object):
+                    guard object.entity != nil else { continue }
+                    for info in RelationshipGraph.infos(of: object) where info.deleteRule == .cascade || info.deleteRule == .deny {
+                        var models: [ModelObject] = []
+                        var rows: ArraySlice<DeletedRow> = []
+                        if !info.isToMany {
+                            if let model = RelationshipGraph.toOne(of: object, slot: info.slot) { models = [model] }
+                        } else if let loaded = RelationshipGraph.loadedToMany(of: object, slot: info.slot) {
+                            models = loaded
+                        } else if let entity = object.entity, info.slot < entity.relationships.count, let rowID = object.rowID,
+                                  let found = related[ObjectIdentifier(entity.relationships[info.slot])] {
+                            rows = found[rowID]
+                        }
+                        if info.deleteRule == .deny {
+                            denied.append((object.entity?.name ?? "\(type(of: object))", info.name, models, Array(rows)))
+                        } else {
+                            cascade(to: models, rows, into: &result)
+                        }
+                    }
+                case .row(let row):
+                    for relationship in row.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
+                        let rows = related[ObjectIdentifier(relationship)]?[row.key] ?? []
+                        if relationship.deleteRule == .deny {
+                            denied.append((row.entity.name, relationship.name, [], Array(rows)))
+                        } else {
+                            cascade(to: [], rows, into: &result)
+                        }
+                    }
+                }
+            }
+            result.endWave()
+        }
+        for (owner, relationship, models, rows) in denied {
+            let outside = models.contains { !result.contains($0) }
+                || rows.contains { !result.contains(hierarchy: $0.entity.hierarchyIndex, key: $0.key) }
+            if outside { throw ModelStoreError.deleteDenied(entity: owner, relationship: relationship) }
+        }
+        return result
+    }
+
+    /// Adds what a `.cascade` relationship reaches: models (in memory) and rows (from the store;
+    /// one whose model is registered counts as the model).
+    private func cascade(to models: [ModelObject], _ rows: ArraySlice<DeletedRow>, into result: inout Deletions) {
+        for model in models where model.status == .persisted || model.status == .inserted || model.status == .deleted {
+            result.add(model)
+        }
+        for row in rows {
+            if let model = registered[row.entity.hierarchyIndex][row.key] {
+                if model.status == .persisted || model.status == .deleted { result.add(model) }
+            } else {
+                result.add(row)
+            }
+        }
+    }
+
+    /// Reads, one statement per relationship (per chunk of owner keys), the rows that the
+    /// `.cascade` and `.deny` relationships of `entries` relate to in the store where the context
+    /// does not hold them in memory: the unloaded to-many relationships of saved models, and every
+    /// such relationship of rows. Keyed by the relationship's identity.
+    private func readRelatedRows(of entries: ArraySlice<Deletions.Entry>, _ connection: any StoreConnection,
+                                 tombstones: Bool, into preserved: inout [Deletions.TombstoneKey: Data]) throws -> [ObjectIdentifier: RelatedRows] {
+        var lookups: [ObjectIdentifier: RelatedLookup] = [:]
+        var order: [ObjectIdentifier] = []
+        func need(_ relationship: RelationshipSchema, owner: Int64) {
+            let id = ObjectIdentifier(relationship)
+            if lookups[id] == nil {
+                lookups[id] = RelatedLookup(relationship: relationship)
+                order.append(id)
+            }
+            lookups[id]?.owners.append(owner)
+        }
+        for entry in entries {
+            switch entry {
+            case .model(let object):
+                guard let entity = object.entity, let rowID = object.rowID, object.link?.context === self,
+                      object.status == .persisted || object.status == .deleted else { continue }
+                for info in RelationshipGraph.infos(of: object)
+                where info.isToMany && (info.deleteRule == .cascade || info.deleteRule == .deny) && info.slot < entity.relationships.count {
+                    if RelationshipGraph.loadedToMany(of: object, slot: info.slot) == nil { need(entity.relationships[info.slot], owner: rowID) }
+                }
+            case .row(let row):
+                for relationship in row.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
+                    need(relationship, owner: row.key)
+                }
+            }
+        }
+        var result: [ObjectIdentifier: RelatedRows] = [:]
+        for id in order {
+            guard let lookup = lookups[id] else { continue }
+            result[id] = try readRelatedRows(lookup, connection, tombstones: tombstones, into: &preserved)
+        }
+        return result
+    }
+
+    /// The rows `lookup.relationship` relates its owners to in the store, grouped by owner; with
+    /// `tombstones`, their preserved values go to `tombstoneValues`.
+    private func readRelatedRows(_ lookup: RelatedLookup, _ connection: any StoreConnection,
+                                 tombstones: Bool, into tombstoneValues: inout [Deletions.TombstoneKey: Data]) throws -> RelatedRows {
+        let relationship = lookup.relationship
+        guard let destination = schema.entity(named: relationship.destinationName),
+              let owner = schema.entity(named: relationship.entityName) else { return RelatedRows() }
+        let pk = SQLQuote.identifier(StorageNames.primaryKey)
+        let destinationTable = SQLQuote.identifier(destination.tableName)
+        // `owner column` (the owner's key), then the related row's key and type, from `source`.
+        let ownerColumn: String
+        let source: String
+        let order: String
+        switch relationship.storage {
+        case .inverseKeyColumn(_, let column):
+            ownerColumn = "d." + SQLQuote.identifier(column)
+            source = "\(destinationTable) AS d"
+            order = "\(ownerColumn), d.\(pk)"
+        case .keyColumn(let column):
+            ownerColumn = "s.\(pk)"
+            source = "\(SQLQuote.identifier(owner.tableName)) AS s JOIN \(destinationTable) AS d ON d.\(pk) = s.\(SQLQuote.identifier(column))"
+            order = ownerColumn
+        case .joinTable(let table, let ownColumn, let otherColumn):
+            ownerColumn = "j." + SQLQuote.identifier(ownColumn)
+            source = "\(SQLQuote.identifier(table)) AS j JOIN \(destinationTable) AS d ON d.\(pk) = j.\(SQLQuote.identifier(otherColumn))"
+            order = "\(ownerColumn), d.\(pk)"
+        }
+        let members = hierarchyMembers(of: destination)
+        // Preserved values (history): every member's preserved columns, each selected once.
+        var preservedColumns: [String] = []
+        var preserved: [ObjectIdentifier: [(name: String, column: Int32)]] = [:]
+        if tombstones {
+            for member in members {
+                preserved[ObjectIdentifier(member.entity)] = member.entity.attributes
+                    .filter { $0.metadata.options.contains(.preserveValueOnDeletion) }
+                    .map { attribute in
+                        if !preservedColumns.contains(attribute.column) { preservedColumns.append(attribute.column) }
+                        return (attribute.name, Int32(3 + preservedColumns.firstIndex(of: attribute.column)!))
+                    }
+            }
+        }
+        // Columns: 0 owner key, 1 type (as in a hierarchy select, for `memberEntity`), 2 row key, then preserved values.
+        let selected = [ownerColumn, "d." + SQLQuote.identifier(StorageNames.type), "d.\(pk)"]
+            + preservedColumns.map { "d." + SQLQuote.identifier($0) }
+        var result = RelatedRows()
+        for chunk in KeyList.chunks(lookup.owners) {
+            let filter = KeyList.membership(ownerColumn, chunk)
+            let statement = try connection.statement("SELECT \(selected.joined(separator: ", ")) FROM \(source) WHERE \(filter.sql) ORDER BY \(order)")
+            statement.bind(filter.bindings)
+            defer { statement.reset() }
+            var currentOwner: Int64?
+            var start = result.rows.count
+            while try statement.step() {
+                let ownerKey = statement.int64(at: 0)
+                if ownerKey != currentOwner {
+                    if let currentOwner { result.byOwner[currentOwner] = start..<result.rows.count }
+                    currentOwner = ownerKey
+                    start = result.rows.count
+                }
+                let entity = try memberEntity(statement, members)
+                let key = statement.int64(at: 2)
+                if let values = preserved[ObjectIdentifier(entity)], !values.isEmpty {
+                    tombstoneValues[Deletions.TombstoneKey(hierarchy: entity.hierarchyIndex, key: key)] =
+                        TombstoneCoding.encode(values.map { ($0.name, statement.value(at: $0.column)) })
+                }
+                result.rows.append(DeletedRow(entity: entity, key: key))
+            }
+            if let currentOwner { result.byOwner[currentOwner] = start..<result.rows.count }
+        }
+        return result
+    }
+
+    // MARK: In memory, after the commit
+
+    /// Removes the deleted models from the in-memory relationships of the models the context holds
+    /// that stay (except through `.noAction`, which touches nothing), telling observers. The models
+    /// a deleted model relates to are found through its own slots: a loaded to-many, a to-one (a
+    /// key not resolved yet names a registered model, never loads one). Where its to-many side was
+    /// never loaded, the registered models of the other side are looked through once per save for
+    /// slots holding a deleted model. Rows deleted without a model in memory need nothing: no list
+    /// in memory holds them, and a to-one key naming one reads as nil.
+    func detachFromGraph(_ removals: [ModelObject], removed: Set<ObjectIdentifier>) {
+        // Relationships whose other side to look through (only if it has registered models).
+        var scans: [InverseScan.Key: InverseScan] = [:]
+        for object in removals {
+            for info in RelationshipGraph.infos(of: object) where info.deleteRule != .noAction {
+                guard let inverse = info.inverse else { continue }
+                var related: [ModelObject] = []
+                if info.isToMany {
+                    if let loaded = RelationshipGraph.loadedToMany(of: object, slot: info.slot) {
+                        related = loaded
+                    } else if let rowID = object.rowID {
+                        let key = InverseScan.Key(destination: ObjectIdentifier(info.destination), slot: inverse.slot)
+                        if scans[key] == nil {
+                            let entity = schema.entity(for: info.destination)
+                            scans[key] = InverseScan(entity: entity.flatMap { registered[$0.hierarchyIndex].isEmpty ? nil : $0 }, inverse: inverse)
+                        }
+                        if scans[key]?.entity != nil {
+                            scans[key]?.models.insert(ObjectIdentifier(object))
+                            scans[key]?.keys.insert(rowID)
+                        }
+                    }
+                } else if info.slot < object.slots.count {
+                    switch object.slots[info.slot] {
+                    case .object(let model?): related = [model]
+                    case .key(let key?): related = registeredModel(of: info.destination, key: key).map { [$0] } ?? []
+                    default: break
+                    }
+                }
+                for model in related where !removed.contains(ObjectIdentifier(model)) {
+                    detach(object, from: model, inverse: inverse)
+                }
+            }
+        }
+        for scan in scans.values {
+            guard let entity = scan.entity else { continue }
+            let (inverse, models, keys) = (scan.inverse, scan.models, scan.keys)
+            let members = Set(entity.typeNames.compactMap { schema.entity(named: $0) }.map(ObjectIdentifier.init))
+            for model in registered[entity.hierarchyIndex].values
+            where inverse.slot < model.slots.count && model.entity.map({ members.contains(ObjectIdentifier($0)) }) == true {
+                switch model.slots[inverse.slot] {
+                case .objects(let list):
+                    let kept = list.filter { !models.contains(ObjectIdentifier($0)) }
+                    if kept.count != list.count { inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .objects(kept) } }
+                case .object(let other?) where models.contains(ObjectIdentifier(other)):
+                    inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .object(nil) }
+                case .key(let key?) where keys.contains(key):
+                    inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .object(nil) }
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    /// The registered model of `type`'s hierarchy with row `key` (nothing is read from the store).
+    private func registeredModel(of type: ModelObject.Type, key: Int64) -> ModelObject? {
+        guard let entity = schema.entity(for: type) else { return nil }
+        return registered[entity.hierarchyIndex][key]
+    }
+
+    /// Removes `object` from `model`'s side of the relationship (`inverse`): from its list, or its to-one.
+    private func detach(_ object: ModelObject, from model: ModelObject, inverse: RelationshipInfo.Inverse) {
+        if inverse.isToMany {
+            if var list = RelationshipGraph.loadedToMany(of: model, slot: inverse.slot), let index = list.firstIndex(where: { $0 === object }) {
+                list.remove(at: index)
+                inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .objects(list) }
+            }
+        } else if inverse.slot < model.slots.count {
+            inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .object(nil) }
+        }
+    }
+}
+
+/// The other side of a relationship that deleted models never loaded, looked through for slots
+/// that hold one of them.
+private struct InverseScan {
+    struct Key: Hashable {
+        let destination: ObjectIdentifier
+        let slot: Int
+    }
+
+    /// The destination entity; nil when its hierarchy has no registered model (nothing to look through).
+    let entity: EntitySchema?
+    let inverse: RelationshipInfo.Inverse
+    var models: Set<ObjectIdentifier> = []
+    var keys: Set<Int64> = []
+}
