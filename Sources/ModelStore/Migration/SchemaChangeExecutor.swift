@@ -128,13 +128,23 @@ struct SchemaChangeExecutor {
     static func copyRows(_ migration: TableMigration, into temporary: String) -> String {
         let columns = [StorageNames.primaryKey, StorageNames.type] + migration.new.columns.map(\.name)
         var values = [keyColumn, migration.typeRenames.isEmpty ? typeColumn : renamedType(migration.typeRenames)]
-        for source in migration.sources {
+        func expression(_ source: ColumnSource) -> String {
             switch source {
-            case .column(let name): values.append(SQLQuote.identifier(name))
-            case .coalesce(let name, let literal): values.append("coalesce(\(SQLQuote.identifier(name)), \(literal))")
-            case .value(let literal): values.append(literal)
+            case .column(let name): return SQLQuote.identifier(name)
+            case .coalesce(let name, let literal): return "coalesce(\(SQLQuote.identifier(name)), \(literal))"
+            case .value(let literal): return literal
+            case .valueWherePresent(let literal, let presence):
+                // The presence columns' new values, from their own sources (never of this case).
+                let conditions = presence.compactMap { name -> String? in
+                    guard let index = migration.new.columns.firstIndex(where: { $0.name == name }) else { return nil }
+                    if case .valueWherePresent = migration.sources[index] { return nil }
+                    return "(\(expression(migration.sources[index]))) IS NOT NULL"
+                }
+                guard !conditions.isEmpty else { return literal }
+                return "CASE WHEN \(conditions.joined(separator: " AND ")) THEN \(literal) END"
             }
         }
+        values += migration.sources.map(expression)
         var sql = "INSERT INTO \(SQLQuote.identifier(temporary)) (\(columns.map(SQLQuote.identifier).joined(separator: ", "))) "
             + "SELECT \(values.joined(separator: ", ")) FROM \(SQLQuote.identifier(migration.old.name))"
         if !migration.deletedTypes.isEmpty {

@@ -310,7 +310,11 @@ struct SchemaChangePlan {
     private mutating func tableMigration(from oldTable: StoredTable, to table: StoredTable) -> TableMigration {
         var sources: [ColumnSource] = []
         for column in table.columns {
-            sources.append(source(of: column, in: table, oldTable: oldTable))
+            var source = source(of: column, in: table, oldTable: oldTable)
+            if source == .value("NULL"), let presence = enclosingPresence(of: column, in: table) {
+                source = presentFill(for: column, in: table, presence: presence, sources: sources)
+            }
+            sources.append(source)
         }
         var typeRenames: [String: String] = [:]
         var continuedTypes: Set<String> = []
@@ -325,7 +329,7 @@ struct SchemaChangePlan {
         for (column, source) in zip(table.columns, sources) {
             switch source {
             case .column(let name), .coalesce(let name, _): oldColumnOf[column.name] = name
-            case .value: break
+            case .value, .valueWherePresent: break
             }
         }
         var kept: [[String]] = []
@@ -346,13 +350,7 @@ struct SchemaChangePlan {
         let owner = table.owner(ofColumn: column.name)
         let fill = ColumnSource.value(fillValue(for: column, enumCases: owner.flatMap { newEntities[$0.entity]?.property(named: $0.property)?.enumCases }))
         guard let owner else { return fill }
-        // A struct's column: `property.field.field` (a value, or a nested optional struct's presence).
-        var propertyName = owner.property
-        var fieldPath: String?
-        if let dot = propertyName.firstIndex(of: "."), newEntities[owner.entity]?.property(named: propertyName) == nil {
-            fieldPath = String(propertyName[propertyName.index(after: dot)...])
-            propertyName = String(propertyName[..<dot])
-        }
+        let (propertyName, fieldPath) = structField(of: owner)
         let label = owner.entity + "." + propertyName
         switch propertyFate[label] {
         case .kept(let entity, let property)?:
@@ -376,6 +374,52 @@ struct SchemaChangePlan {
         }
     }
 
+    /// The property a column of `owner` belongs to, and for a struct's column its field path
+    /// (`property.field.field`: a value, or a nested optional struct's presence).
+    private func structField(of owner: (entity: String, property: String)) -> (property: String, field: String?) {
+        let name = owner.property
+        guard let dot = name.firstIndex(of: "."), newEntities[owner.entity]?.property(named: name) == nil else { return (name, nil) }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
+    /// For the column of a required field (not itself a struct) of a struct attribute, nullable
+    /// only because optional structs enclose it: those structs' presence columns (the attribute's
+    /// own when it is optional, then each optional nested struct's on the field's path), outermost
+    /// first. Nil for any other column.
+    private func enclosingPresence(of column: StoredColumn, in table: StoredTable) -> [String]? {
+        guard let owner = table.owner(ofColumn: column.name), case let (propertyName, path?) = structField(of: owner),
+              let entity = newEntities[owner.entity], let property = entity.property(named: propertyName),
+              let entries = property.fields else { return nil }
+        let fields = StructFields(entries)
+        guard let field = fields.fields[path], !field.isOptional, !fields.isStruct(path) else { return nil }
+        var structs: [String] = property.isOptional ? [propertyName] : []
+        let components = path.split(separator: ".").map(String.init)
+        for length in components.indices.dropFirst() {
+            let prefix = components[..<length].joined(separator: ".")
+            if fields.fields[prefix]?.isOptional == true { structs.append(propertyName + "." + prefix) }
+        }
+        guard !structs.isEmpty else { return nil }
+        return structs.map { StorageNames.column(property: $0, entity: entity.name, isRoot: entity.base == nil) }
+    }
+
+    /// What fills the column of a required field inside optional structs when it has no old values:
+    /// a zero value where the structs are present, NULL where one is nil (nil rows stay nil), from
+    /// the sources of their `presence` columns (which precede the field's, in `sources`).
+    private func presentFill(for column: StoredColumn, in table: StoredTable, presence: [String], sources: [ColumnSource]) -> ColumnSource {
+        // As for a required struct's field: a field's enum cases are not recorded.
+        let zero = zeroValue(of: column, enumCases: nil)
+        var varying: [String] = []
+        for name in presence {
+            guard let index = table.columns.firstIndex(where: { $0.name == name }), index < sources.count else { return .value("NULL") }
+            switch sources[index] {
+            case .value("NULL"): return .value("NULL")
+            case .value: continue  // present in every row
+            case .column, .coalesce, .valueWherePresent: varying.append(name)
+            }
+        }
+        return varying.isEmpty ? .value(zero) : .valueWherePresent(zero, presence: varying)
+    }
+
     /// Where the column of field `path` of the kept struct attribute `label` takes its values: the
     /// same field's column under the old property, or 1 for the presence of a nested struct made
     /// optional; nil when it has no old values (a new field, a field whose type changed).
@@ -390,9 +434,16 @@ struct SchemaChangePlan {
 
     /// What fills a column with no old values: its default, NULL where allowed, else a zero value
     /// of its type (its first case for an enum; a custom stage's `didMigrate` then sets the real ones).
+    /// (A required field inside optional structs is nullable, but `presentFill` gives it a zero
+    /// value where the structs are present.)
     private func fillValue(for column: StoredColumn, enumCases: [String]?) -> String {
         if let literal = column.defaultLiteral { return literal }
         if !column.isRequired || column.isKey { return "NULL" }
+        return zeroValue(of: column, enumCases: enumCases)
+    }
+
+    /// A zero value of the column's type: its first case for an enum.
+    private func zeroValue(of column: StoredColumn, enumCases: [String]?) -> String {
         if let first = enumCases?.first { return first }
         switch column.effectiveStorage {
         case .integer: return "0"

@@ -113,7 +113,8 @@ protocol SQLDialect: PredicateSpelling {
     ///
     /// SQLite answers only for renamed and added columns and index changes, the rest it rebuilds.
     /// PostgreSQL can alter every change in place: `RENAME COLUMN`; `ADD COLUMN` with the column's
-    /// definition, then `UPDATE` to the source value when it is not the default; `DROP COLUMN` for
+    /// definition, then `UPDATE` to the source value when it is not the default (for
+    /// `.valueWherePresent`, in the rows whose presence columns are not NULL); `DROP COLUMN` for
     /// `droppedColumns`; `ALTER COLUMN … TYPE … USING` (a `.value` source of an existing column),
     /// `SET`/`DROP NOT NULL`, `SET`/`DROP DEFAULT`; `UPDATE … SET col = coalesce(col, default)` for
     /// `.coalesce`; check constraints and foreign keys dropped and added as `new` describes them;

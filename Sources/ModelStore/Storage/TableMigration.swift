@@ -47,7 +47,7 @@ struct TableMigration {
         let used = Set(sources.compactMap { source -> String? in
             switch source {
             case .column(let name), .coalesce(let name, _): return name
-            case .value: return nil
+            case .value, .valueWherePresent: return nil
             }
         })
         return old.columns.map(\.name).filter { !used.contains($0) }
@@ -63,4 +63,9 @@ enum ColumnSource: Hashable {
     /// An SQL literal for every row: `NULL`, the column's default, or a zero value of its type
     /// (an added property; a property whose type changed in a custom stage).
     case value(String)
+    /// A required struct field's zero value (an SQL literal) in the rows where every listed column
+    /// of `new` is not NULL, NULL in the others: a field of an optional struct refilled in a custom
+    /// stage, present where its structs are. The listed columns are the presence columns of the
+    /// enclosing optional structs, which precede the field's column (their values are their sources').
+    case valueWherePresent(String, presence: [String])
 }

@@ -47,7 +47,9 @@ enum CompositePlanTo2: SchemaMigrationPlan {
 
 /// A store written under 91.0.0 with structs in every form, migrated: the values of the struct
 /// fields survive the table's rebuild, new fields are nil, structs made optional are present.
-@Suite struct CompositeMigrationTests {
+/// One test at a time: the plan's stages share `CompositeStoreMigrationPlan.stash`, keyed by
+/// identifiers (`Place/1`) that every store has.
+@Suite(.serialized) struct CompositeMigrationTests {
     let store: TestStore
 
     /// A fresh store of `kind`; each test runs on a SQLite file and on PostgreSQL.
@@ -100,12 +102,9 @@ enum CompositePlanTo2: SchemaMigrationPlan {
         #expect(lyon.map(\.name) == ["Library"])
     }
 
-    // SQLite only for now: the step leaves the retyped field `hours.opens` NULL in rows whose
-    // `hours` is present until `didMigrate` sets it, and `didMigrate` must first read those rows.
-    // SQLite reads that NULL as 0.0; PostgreSQL (through `SQLValue`) refuses it as a corrupt row.
-    // The fill of a required field of a present struct should be a zero value, not NULL
-    // (`SchemaChangePlan.fillValue`), on both stores.
-    @Test(arguments: [StoreKind.sqliteFile]) static func theGeneratedPlanRunsItsCustomStage(_ kind: StoreKind) throws {
+    /// The retyped required field `hours.opens` of the optional `hours` is refilled with 0.0 where
+    /// `hours` is present, so `didMigrate` can read those rows (PostgreSQL refuses a NULL there).
+    @Test(arguments: StoreKind.persistent) static func theGeneratedPlanRunsItsCustomStage(_ kind: StoreKind) throws {
         try Self(kind).theGeneratedPlanRunsItsCustomStage()
     }
 
@@ -123,6 +122,34 @@ enum CompositePlanTo2: SchemaMigrationPlan {
         #expect(places[1].corners == [.init(x: 0, y: 0), .init(x: 10, y: 5)])
         #expect(places[1].entrance == .init(x: 1, y: 2))
         #expect(places[1].weather == .rain(millimetres: 2.5))
+    }
+
+    /// A place whose optional `hours` is nil keeps it nil through the step that refills the required
+    /// field `hours.opens`: its presence and field columns stay NULL; a present `hours` gets its value.
+    @Test(arguments: StoreKind.persistent) static func aNilOptionalStructStaysNilWhenItsFieldIsRefilled(_ kind: StoreKind) throws {
+        try Self(kind).aNilOptionalStructStaysNilWhenItsFieldIsRefilled()
+    }
+
+    func aNilOptionalStructStaysNilWhenItsFieldIsRefilled() throws {
+        try store.write(Schema(versionedSchema: CompositeV2.self)) { context in
+            context.insert(CompositeV2.Place(name: "Kiosk", address: .init(street: "Quai Sud", city: "Nantes", floor: -1)))
+            context.insert(CompositeV2.Place(name: "Library", address: .init(street: "1 Rue Haute", city: "Lyon", floor: 3),
+                                             hours: .init(opens: 9)))
+        }
+        let container = try ModelContainer(for: Schema(versionedSchema: CompositeV3.self), migrationPlan: CompositeStoreMigrationPlan.self,
+                                           configurations: store.configuration)
+        let places = try ModelContext(container).fetch(FetchDescriptor<CompositeV3.Place>(sortBy: [SortDescriptor(\.name)]))
+        #expect(places.map(\.name) == ["Kiosk", "Library"])
+        #expect(places.map(\.hours) == [nil, .init(opens: 9.5)])
+
+        let rows = try store.rawConnection(through: container).rows(
+            "SELECT \"name\", \"hours\", \"hours.opens\", \"hours.note\" FROM \"Place\" ORDER BY \"name\"")
+        #expect(rows.count == 2)
+        guard rows.count == 2 else { return }
+        #expect(rows[0].dropFirst().map(\.isNull) == [true, true, true], "Kiosk: \(rows[0])")
+        #expect(!rows[1][1].isNull)
+        #expect(rows[1][2] == .real(9.5))
+        #expect(rows[1][3].isNull)
     }
 
     /// Without a plan, the custom step is refused, naming the struct fields that need code.

@@ -54,6 +54,26 @@ import Testing
         #expect(plan.migratedTables.count == 1, "Accommodation does not change")
     }
 
+    /// A required field refilled inside an optional struct (`hours.opens` of `hours: Hours?`) is a
+    /// zero value where the struct's presence column is not NULL: SQLite rebuilds with a CASE,
+    /// PostgreSQL adds the column empty and sets it in the present rows.
+    @Test func aRefilledFieldOfAnOptionalStructIsZeroWhereTheStructIsPresent() throws {
+        let old = Schema(versionedSchema: SchemaV92_0_0.self).storage
+        let new = Schema(versionedSchema: SchemaV93_0_0.self).storage
+        let migration = try #require(SchemaChangePlan(from: old, to: new, mode: .custom).migratedTables.first { $0.new.name == "Place" })
+        let sources = Dictionary(uniqueKeysWithValues: zip(migration.new.columns.map(\.name), migration.sources))
+        #expect(sources["hours"] == .column("hours"))
+        #expect(sources["hours.opens"] == .valueWherePresent("0.0", presence: ["hours"]))
+        #expect(sources["hours.note"] == .column("hours.note"), "an optional field is kept")
+        #expect(sources["address.country"] == .value("''"), "a required struct's new field is a zero value in every row")
+        #expect(dialect.inPlaceMigration(migration) == nil)
+        #expect(SchemaChangeExecutor.copyRows(migration, into: "$migrating:Place").contains(#"CASE WHEN ("hours") IS NOT NULL THEN 0.0 END"#))
+        let statements = try #require(PostgresDialect().inPlaceMigration(migration))
+        let added = statements.firstIndex(of: #"ALTER TABLE "Place" ADD COLUMN "hours.opens" double precision"#)
+        let filled = statements.firstIndex(of: #"UPDATE "Place" SET "hours.opens" = 0.0 WHERE "hours" IS NOT NULL"#)
+        #expect(added != nil && filled != nil && added! < filled!, "\(statements)")
+    }
+
     @Test func postgreSQLAltersEveryChangeInPlace() throws {
         let postgres = PostgresDialect()
         let rename = try #require(SchemaChangePlan(from: Schema([NoteV1.self]).storage, to: Schema([NoteRenamed.self]).storage, mode: .inferred).migratedTables.first)

@@ -5,7 +5,7 @@
 /// Order: constraints that change are dropped (by their names, see `PostgresDialect.constraintName`)
 /// and indexes that go are dropped or renamed; removed columns dropped; renamed columns renamed
 /// (through temporary names when a new name is an old one's); added columns added (filled with their
-/// source value); types changed; NULLs of optional → required columns set to the default; `NOT NULL`
+/// source value; a `.valueWherePresent` one by an `UPDATE` among the fills); types changed; NULLs of optional → required columns set to the default; `NOT NULL`
 /// and defaults set; constraints added; new plain indexes created. (New unique groups are the
 /// migrator's: it checks the rows for duplicates first.)
 enum PostgresInPlaceMigration {
@@ -98,6 +98,13 @@ enum PostgresInPlaceMigration {
                 if column.defaultLiteral != (literal == "NULL" ? nil : literal) { defaults.append(setDefault(column)) }
                 if isNotNull { nullability.append(alter + "ALTER COLUMN \(name) SET NOT NULL") }
                 addChecks(of: column)
+            case .valueWherePresent(let literal, let presence):
+                // A nullable column without a default, added empty, then set in the rows whose
+                // structs are present (the presence columns have their new names and values by
+                // the time the fills run).
+                additions.append(alter + "ADD COLUMN \(name) \(type)")
+                let present = presence.map { "\(quoted($0)) IS NOT NULL" }.joined(separator: " AND ")
+                fills.append("UPDATE \(quoted(new.name)) SET \(name) = \(dialect.literal(stored: literal, storage: column.effectiveStorage)) WHERE \(present)")
             }
         }
 

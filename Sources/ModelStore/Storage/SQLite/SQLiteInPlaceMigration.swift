@@ -1,7 +1,7 @@
 /// The changes SQLite's `ALTER TABLE` makes in place: renamed columns (`RENAME COLUMN`), added
 /// columns whose values are their default or NULL (`ADD COLUMN`), and index changes. Anything else
-/// (a removed column, a changed definition, values computed from old ones, removed or renamed
-/// entities) is left to the table rebuild (nil).
+/// (a removed column, a changed definition, values computed from old ones or from other columns,
+/// removed or renamed entities) is left to the table rebuild (nil).
 enum SQLiteInPlaceMigration {
     static func statements(for migration: TableMigration, dialect: any SQLDialect) -> [String]? {
         let old = migration.old
@@ -30,7 +30,7 @@ enum SQLiteInPlaceMigration {
                 guard literal == (column.defaultLiteral ?? "NULL"), !oldNames.contains(column.name),
                       !(column.isRequired && column.requiredFor == nil && column.defaultLiteral == nil) else { return nil }
                 additions.append("ALTER TABLE \(table) ADD COLUMN \(StoreDDL.columnDefinition(column, dialect))")
-            case .coalesce:
+            case .coalesce, .valueWherePresent:
                 return nil
             }
         }
