@@ -29,10 +29,16 @@ let package = Package(
             path: "Sources/CLibPQ",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // The schema-evolution rules the generator and the runtime share (type widening, version text,
+        // rename matching, struct fields); no dependencies. ModelStore imports it `internal`ly, so
+        // neither its public API nor generated code mention it.
+        .target(
+            name: "SchemaEvolution"
+        ),
         // Runtime imported by generated code.
         .target(
             name: "ModelStore",
-            dependencies: ["CSQLite", "CLibPQ"]
+            dependencies: ["CSQLite", "CLibPQ", "SchemaEvolution"]
         ),
         // The generator as a library: syntax, semantics, generation, diagnostics, output.
         // `Generation/BuiltinTemplates.swift` holds Templates/*.mustache, written by TemplateEmbedder and
@@ -41,7 +47,8 @@ let package = Package(
         // tool of another plugin (ModelGenPlugin's modelgen), so every build of a package using
         // ModelGenPlugin printed errors and recompiled ModelGenKit (swiftlang/swift-package-manager#7936).
         .target(
-            name: "ModelGenKit"
+            name: "ModelGenKit",
+            dependencies: ["SchemaEvolution"]
         ),
         // Writes Templates/*.mustache as Swift string literals (Generation/BuiltinTemplates.swift).
         .executableTarget(

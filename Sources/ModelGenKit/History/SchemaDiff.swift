@@ -9,6 +9,8 @@
 // compared by the names the store records (`Int32`, `String`, `enum(String)`, `[Int]`), so the
 // widening rules are the runtime's too.
 
+internal import SchemaEvolution
+
 /// How a change between two versions migrates.
 public enum ChangeClassification: String, Hashable, Sendable {
     /// Migrated with no code (SPEC §6's list).
@@ -69,20 +71,9 @@ struct SchemaDiff {
     // MARK: Entities
 
     private mutating func matchEntities() {
-        var claimed: Set<String> = []
-        for entity in new.entities {
-            if let origin = oldEntities[entity.name] {
-                entityOrigin[entity.name] = origin
-                claimed.insert(origin.name)
-            }
-        }
-        for entity in new.entities where entityOrigin[entity.name] == nil {
-            guard let originalName = entity.originalName, newEntities[originalName] == nil, !claimed.contains(originalName),
-                let origin = oldEntities[originalName]
-            else { continue }
-            entityOrigin[entity.name] = origin
-            claimed.insert(originalName)
-        }
+        entityOrigin = matchOrigins(
+            old: oldEntities, new: new.entities, newNames: Set(newEntities.keys), name: \.name, originalName: \.originalName
+        ).origins
     }
 
     private static func kindOfEntity(_ entity: CheckedEntity) -> String {
@@ -198,13 +189,13 @@ struct SchemaDiff {
         case (.attribute(let was), .attribute(let now)):
             let oldType = Self.storedTypeName(was.type)
             let newType = Self.storedTypeName(now.type)
-            if !Self.widens(oldType, to: newType) {
+            if !storedTypeWidens(oldType, to: newType) {
                 changes.append(SchemaChange("\(label): type \(oldType) → \(newType)", .needsCode, at: range))
                 refilled.insert(label)
                 return
             }
             if let oldFields = Self.structFields(of: was.type, in: old), let newFields = Self.structFields(of: now.type, in: new) {
-                for (what, classification) in newFields.changes(from: oldFields) {
+                for (what, classification) in newFields.classifiedChanges(from: oldFields) {
                     changes.append(SchemaChange("\(label): \(what)", classification, at: range))
                 }
             }
@@ -447,27 +438,6 @@ struct SchemaDiff {
             }
         }
     }
-
-    /// Whether a stored value of type `old` always converts to type `new` without loss: the same
-    /// type, an integer into a wider one, `Float` → `Double`, or arrays of such elements.
-    static func widens(_ old: String, to new: String) -> Bool {
-        if old == new { return true }
-        if let oldRange = integerRanges[old], let newRange = integerRanges[new] {
-            return newRange.lowerBound <= oldRange.lowerBound && oldRange.upperBound <= newRange.upperBound
-        }
-        if old == "Float" && new == "Double" { return true }
-        if old.hasPrefix("["), old.hasSuffix("]"), new.hasPrefix("["), new.hasSuffix("]") {
-            return widens(String(old.dropFirst().dropLast()), to: String(new.dropFirst().dropLast()))
-        }
-        return false
-    }
-
-    /// The ranges of the integer types, as SQLite's 64-bit integers hold them.
-    private static let integerRanges: [String: ClosedRange<Int64>] = [
-        "Int8": Int64(Int8.min)...Int64(Int8.max), "Int16": Int64(Int16.min)...Int64(Int16.max),
-        "Int32": Int64(Int32.min)...Int64(Int32.max), "Int64": Int64.min...Int64.max, "Int": Int64(Int.min)...Int64(Int.max),
-        "UInt8": 0...Int64(UInt8.max), "UInt16": 0...Int64(UInt16.max), "UInt32": 0...Int64(UInt32.max),
-    ]
 }
 
 extension CheckedProperty {
@@ -487,70 +457,21 @@ extension CheckedProperty {
     fileprivate var originalName: String? { asAttribute?.originalName ?? asRelationship?.originalName }
 }
 
-/// The fields of a struct attribute as ModelStore records them (its `StoredProperty.fields`): each
-/// `path: Type`, `?` for an optional field, a nested struct's entry before its own fields'
-/// (`position: Point`, `position.x: Double`). Compared by path with ModelStore's rules (its
-/// `StructFields`, which `SchemaDiffAgreementTests` holds this to): a field added optional, removed,
-/// widened or made optional is inferred; a required field added, a type changed or a field made
-/// required needs code (the store knows no default of a field: a struct's columns have none).
-struct StructFields {
-    let entries: [String]
-    private let paths: [String]
-    private let fields: [String: (type: String, isOptional: Bool)]
-
-    init(_ entries: [String]) {
-        self.entries = entries
-        var paths: [String] = []
-        var fields: [String: (type: String, isOptional: Bool)] = [:]
-        for entry in entries {
-            guard let colon = entry.range(of: ": ") else { continue }
-            let path = String(entry[..<colon.lowerBound])
-            var type = String(entry[colon.upperBound...])
-            let isOptional = type.hasSuffix("?")
-            if isOptional { type.removeLast() }
-            paths.append(path)
-            fields[path] = (type, isOptional)
+extension StructFields {
+    /// Every change from `old` (the shared rules of `StructFields`, which `SchemaDiffAgreementTests`
+    /// holds to ModelStore's plan), described after `Entity.property: `, with how it migrates.
+    func classifiedChanges(from old: StructFields) -> [(String, ChangeClassification)] {
+        changes(from: old).map { change in
+            let what: String
+            switch change {
+            case .added(let path, let isOptional): what = isOptional ? "field \(path) added" : "new required field \(path)"
+            case .removed(let path): what = "field \(path) removed"
+            case .typeChanged(let path, let from, let to): what = "field \(path) type \(from) → \(to)"
+            case .widened(let path, let from, let to): what = "field \(path) type \(from) → \(to) (widened)"
+            case .madeOptional(let path): what = "field \(path) required → optional"
+            case .madeRequired(let path): what = "field \(path) optional → required"
+            }
+            return (what, change.needsCode ? .needsCode : .inferred)
         }
-        self.paths = paths
-        self.fields = fields
-    }
-
-    /// Whether the field at `path` is a struct (its own fields follow it).
-    private func isStruct(_ path: String) -> Bool {
-        paths.contains { $0.hasPrefix(path + ".") }
-    }
-
-    /// Every change from `old`, described after `Entity.property: `, with how it migrates.
-    func changes(from old: StructFields) -> [(String, ChangeClassification)] {
-        var changes: [(String, ChangeClassification)] = []
-        var reset: [String] = []
-        for path in paths {
-            guard let field = fields[path] else { continue }
-            let parent = path.lastIndex(of: ".").map { String(path[..<$0]) }
-            // A field of a struct field that is new, or whose type changed, comes with it.
-            if let parent, old.fields[parent] == nil || reset.contains(where: { parent == $0 || parent.hasPrefix($0 + ".") }) { continue }
-            guard let previous = old.fields[path] else {
-                changes.append(field.isOptional ? ("field \(path) added", .inferred) : ("new required field \(path)", .needsCode))
-                continue
-            }
-            let bothStructs = isStruct(path) && old.isStruct(path)
-            if !bothStructs, isStruct(path) != old.isStruct(path) || !SchemaDiff.widens(previous.type, to: field.type) {
-                changes.append(("field \(path) type \(previous.type) → \(field.type)", .needsCode))
-                reset.append(path)
-                continue
-            }
-            if !bothStructs, previous.type != field.type {
-                changes.append(("field \(path) type \(previous.type) → \(field.type) (widened)", .inferred))
-            }
-            if previous.isOptional != field.isOptional {
-                changes.append(field.isOptional ? ("field \(path) required → optional", .inferred) : ("field \(path) optional → required", .needsCode))
-            }
-        }
-        for path in old.paths where fields[path] == nil {
-            let parent = path.lastIndex(of: ".").map { String(path[..<$0]) }
-            if let parent, fields[parent] == nil { continue }
-            changes.append(("field \(path) removed", .inferred))
-        }
-        return changes
     }
 }

@@ -1,3 +1,5 @@
+internal import SchemaEvolution
+
 /// A version of the model's history, `MAJOR[.MINOR[.PATCH]]` (missing parts are 0), as
 /// `modelgen freeze --version` takes it, a `.modelversion` file is named and a `migration`
 /// declaration names it. The same text and order as ModelStore's `Schema.Version`.
@@ -15,18 +17,8 @@ public struct SchemaVersion: Hashable, Comparable, Sendable, CustomStringConvert
     /// The version written `MAJOR[.MINOR[.PATCH]]`, or nil when `text` is not one (decimal digits
     /// only, at most 9 of them per part, no sign, no empty part).
     public init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count) else { return nil }
-        var numbers: [Int] = []
-        for part in parts {
-            guard !part.isEmpty, part.utf8.count <= 9,
-                part.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                let number = Int(part)
-            else { return nil }
-            numbers.append(number)
-        }
-        while numbers.count < 3 { numbers.append(0) }
-        self.init(numbers[0], numbers[1], numbers[2])
+        guard let parts = parseVersionParts(text, maxDigits: 9) else { return nil }
+        self.init(parts.major, parts.minor, parts.patch)
     }
 
     /// `major.minor.patch` (`1.0.0`).

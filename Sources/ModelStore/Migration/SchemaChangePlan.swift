@@ -1,3 +1,5 @@
+internal import SchemaEvolution
+
 /// What it takes to turn a store described by one stored schema into one described by another:
 /// which changes cannot be inferred, and the table work (tables created, migrated, dropped; join
 /// tables rebuilt; rows whose values move from a key column into a join table).
@@ -115,20 +117,8 @@ struct SchemaChangePlan {
     // MARK: Matching
 
     private mutating func matchEntities() {
-        var claimed: Set<String> = []
-        for entity in new.entities {
-            if let origin = oldEntities[entity.name] {
-                entityOrigin[entity.name] = origin
-                claimed.insert(origin.name)
-            }
-        }
-        for entity in new.entities where entityOrigin[entity.name] == nil {
-            guard let originalName = entity.originalName, newEntities[originalName] == nil, !claimed.contains(originalName),
-                  let origin = oldEntities[originalName] else { continue }
-            entityOrigin[entity.name] = origin
-            entityRenames[originalName] = entity.name
-            claimed.insert(originalName)
-        }
+        (entityOrigin, entityRenames) = matchOrigins(
+            old: oldEntities, new: new.entities, newNames: Set(newEntities.keys), name: \.name, originalName: \.originalName)
     }
 
     /// An entity keeps its place: a root stays a root, a subclass keeps (the continuation of) its base.
@@ -177,7 +167,7 @@ struct SchemaChangePlan {
         switch (previous.kind, property.kind) {
         case (.attribute, .attribute):
             if let oldType = previous.type, let newType = property.type {
-                if !ValueTypeName.widens(oldType, to: newType) {
+                if !storedTypeWidens(oldType, to: newType) {
                     notInferable.append("\(label): type \(oldType) → \(newType)")
                     return .reset
                 }

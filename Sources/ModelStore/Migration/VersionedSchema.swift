@@ -1,4 +1,5 @@
 import Foundation
+internal import SchemaEvolution
 
 extension Schema {
     /// A schema version, `major.minor.patch` (SwiftData's `Schema.Version`). Ordered by major, then
@@ -18,16 +19,8 @@ extension Schema {
         /// The version written `MAJOR[.MINOR[.PATCH]]` (missing parts are 0), or nil when `text`
         /// is not such a version (non-negative decimal numbers only).
         public init?(_ text: String) {
-            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            guard (1...3).contains(parts.count) else { return nil }
-            var numbers: [Int] = []
-            for part in parts {
-                guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                      let number = Int(part) else { return nil }
-                numbers.append(number)
-            }
-            while numbers.count < 3 { numbers.append(0) }
-            self.init(numbers[0], numbers[1], numbers[2])
+            guard let parts = parseVersionParts(text) else { return nil }
+            self.init(parts.major, parts.minor, parts.patch)
         }
 
         /// `major.minor.patch`.

@@ -1,3 +1,5 @@
+internal import SchemaEvolution
+
 /// What generated code declares about one entity: its name, its place in the hierarchy and its
 /// own stored properties. `Schema` resolves tables, columns and inverses from it. A hook of
 /// generated code (SPI `ModelStoreGenerated`), not API.
