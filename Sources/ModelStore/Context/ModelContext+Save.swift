@@ -90,8 +90,8 @@ extension ModelContext {
             previous = sql
             let statement = sql.statement
             statement.bind(.text(entity.name), at: 1)
-            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.positions)
-            rowEncoder.restart(statement: statement, positions: sql.positions)
+            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.text.insertPositions)
+            rowEncoder.restart(statement: statement, positions: sql.text.insertPositions)
             encoder = rowEncoder
             object._encode(to: rowEncoder)
             try checkStorable(rowEncoder, entity: entity)
@@ -106,7 +106,7 @@ extension ModelContext {
                 index += 1
             }
             let rowID: Int64
-            if sql.insertReturnsKey {
+            if sql.text.insertReturnsKey {
                 if try statement.step() {
                     rowID = statement.int64(at: 0)
                     try statement.run()
@@ -116,10 +116,10 @@ extension ModelContext {
                 } else {
                     throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key")
                 }
-                if sql.isUpsert, let existing = upsertedRows[RowKey(entity, rowID)] ?? registered[entity.hierarchyIndex][rowID], existing !== object {
+                if sql.text.isUpsert, let existing = upsertedRows[RowKey(entity, rowID)] ?? registered[entity.hierarchyIndex][rowID], existing !== object {
                     upserted.append((existing, rowID))
                 }
-                if sql.isUpsert { upsertedRows[RowKey(entity, rowID)] = object }
+                if sql.text.isUpsert { upsertedRows[RowKey(entity, rowID)] = object }
             } else {
                 try statement.run()
                 guard let key = connection.lastInsertedKey else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) reported no key") }
@@ -269,19 +269,13 @@ extension ModelContext {
 /// An entity's insert statement of one save, with what `writeInserts` needs of its `EntitySQL`.
 private final class PreparedInsert {
     let entity: EntitySchema
-    /// The entity's SQL (the conflict handling of an upsert that meets another unique group).
+    /// The entity's SQL: the insert's bind positions, whether it returns the key, its upsert conflict handling.
     let text: EntitySQL
     let statement: any StoreStatement
-    let positions: [Int32]
-    let insertReturnsKey: Bool
-    let isUpsert: Bool
 
     init(entity: EntitySchema, text: EntitySQL, statement: any StoreStatement) {
         self.entity = entity
         self.text = text
         self.statement = statement
-        self.positions = text.insertPositions
-        self.insertReturnsKey = text.insertReturnsKey
-        self.isUpsert = text.isUpsert
     }
 }
