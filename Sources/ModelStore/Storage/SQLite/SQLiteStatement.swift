@@ -133,6 +133,13 @@ import Foundation
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// The column as an array of strings when it is text in the JSON `StringArrayJSON` reads
+    /// (no escapes), decoded from SQLite's bytes without making the column's `String` first.
+    func stringArray(at column: Int32) -> [String]? {
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT, let pointer = sqlite3_column_text(handle, column) else { return nil }
+        return StringArrayJSON.decode(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     /// The column as a UUID when it is a 16-byte blob (read without copying into `Data`).
     @inlinable public func uuidBlob(at column: Int32) -> UUID? {
         guard sqlite3_column_type(handle, column) == SQLITE_BLOB, sqlite3_column_bytes(handle, column) == 16,
