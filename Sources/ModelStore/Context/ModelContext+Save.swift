@@ -89,13 +89,12 @@ extension ModelContext {
             }
             previous = sql
             let statement = sql.statement
-            statement.bind(.text(entity.name), at: 1)
             let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.text.insertPositions)
             rowEncoder.restart(statement: statement, positions: sql.text.insertPositions)
             encoder = rowEncoder
             object._encode(to: rowEncoder)
             try checkStorable(rowEncoder, entity: entity)
-            var index = Int32(2 + entity.attributes.count)
+            var index = Int32(1 + entity.attributes.count)
             for slot in entity.keySlots {
                 if let key = keyValue(of: object, slot: slot) {
                     statement.bind(.integer(key), at: index)
