@@ -179,11 +179,16 @@ extension ModelContext {
             // To-many slots start unloaded, which an empty array already means: the array is only
             // made here when the row carries to-one keys.
             if !rowEntity.keySlots.isEmpty {
-                object.slots = rowEntity.unloadedSlots
+                // Made by appending: `ContiguousArray(repeating:count:)` looks up the storage
+                // class's generic metadata in the runtime each time (5 % of a prefetch's instructions).
+                var slots = ContiguousArray<RelationshipValue>()
+                slots.reserveCapacity(rowEntity.relationships.count)
+                for _ in 0..<rowEntity.relationships.count { slots.append(.unloaded) }
                 for (index, slot) in rowEntity.keySlots.enumerated() {
                     let column = rowEntity.keyResultColumns[index]
-                    object.slots[slot] = .key(statement.isNull(at: column) ? nil : statement.int64(at: column))
+                    slots[slot] = .key(statement.isNull(at: column) ? nil : statement.int64(at: column))
                 }
+                object.slots = slots
             }
             if !mapWasEmpty { map[rowID] = object }
             if logging { registeredKeys.append(rowID) }
