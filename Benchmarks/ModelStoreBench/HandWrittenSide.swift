@@ -24,6 +24,8 @@ final class HandWrittenSide: TripStoreSide {
 
     func begin(stores: BenchStores) throws {
         self.stores = stores
+        // A repetition starts on its own stores: a workload's own store of the last one is gone.
+        mainStoreURL = nil
         storeURL = try stores.url("hand-written")
         try createTables()
     }
