@@ -140,8 +140,8 @@ extension ModelContext {
         // A hierarchy with no model in memory yet (a fresh context's first fetch) has nothing to
         // look up: its rows' models are all new, and go into the map in one go after the loop.
         let mapWasEmpty = map.isEmpty
-        let link = self.link
         var decoderEntity: EntitySchema?
+        var rowHome: ModelHome?
         // Batches (ModelContext+Batches.swift) note the models they register, to let them go after.
         let logging = registrationLog != nil
         var registeredKeys: [Int64] = []
@@ -153,6 +153,7 @@ extension ModelContext {
                 decoder.start(positions: partial?.positions[rowEntity.index] ?? rowEntity.attributeResultColumns, entityName: rowEntity.name)
                 decoderEntity = rowEntity
             }
+            if rowHome?.entity !== rowEntity { rowHome = home(for: rowEntity) }
             if !mapWasEmpty, let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
                     try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
@@ -173,8 +174,7 @@ extension ModelContext {
             let object = try naming(rowID, of: rowEntity, decoder) { try rowEntity.type.init(from: decoder) }
             if let partial, let unfetched = partial.unfetched[rowEntity.index] { object.unfetched = unfetched }
             object.rowID = rowID
-            object.entity = rowEntity
-            object.link = link
+            object.home = rowHome
             object.status = .persisted
             // To-many slots start unloaded, which an empty array already means: the array is only
             // made here when the row carries to-one keys.
@@ -241,7 +241,7 @@ extension ModelContext {
     /// Reads the attributes of `object` that a fetch with `propertiesToFetch` left unread, in one
     /// query; they keep their placeholders if the row is gone (another context deleted it).
     func loadUnfetchedAttributes(of object: ModelObject) {
-        guard let missing = object.unfetched else { return }
+        guard let missing = object.unfetched?.positions else { return }
         object.unfetched = nil
         guard let entity = object.entity, let rowID = object.rowID, let connection = try? connection() else { return }
         let wanted = Set(missing.sorted.filter { $0 < entity.storedAttributes.count }.map { entity.storedAttributes[$0].name + "@" + entity.storedAttributes[$0].entityName })

@@ -6,8 +6,7 @@ extension ModelContext {
         defer { guards.leave() }
         for object in inserted {
             object.status = .detached
-            object.link = nil
-            object.entity = nil
+            object.home = nil
             object.rowID = nil
         }
         for object in deleted where object.status == .deleted {

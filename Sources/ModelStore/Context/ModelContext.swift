@@ -20,6 +20,8 @@ public final class ModelContext {
     let schema: Schema
     private var openConnection: (any StoreConnection)?
     private(set) lazy var link = ContextLink(self)
+    /// Each entity's `ModelHome` in this context, by `EntitySchema.index` (made on first use).
+    private var homes: [ModelHome?]
 
     /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
     /// (one object per row per context).
@@ -57,6 +59,7 @@ public final class ModelContext {
         self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
         self.registered = Array(repeating: IdentityMap(), count: container.schema.hierarchyCount)
+        self.homes = Array(repeating: nil, count: container.schema.entities.count)
         if ownedByContainer { autosave = .mainContext(of: container) }
     }
 
@@ -90,6 +93,14 @@ public final class ModelContext {
         insertObject(model._$modelObject)
     }
 
+    /// The `ModelHome` of this context's models of `entity`.
+    func home(for entity: EntitySchema) -> ModelHome {
+        if let home = homes[entity.index] { return home }
+        let home = ModelHome(link: link, entity: entity)
+        homes[entity.index] = home
+        return home
+    }
+
     func insertObject(_ object: ModelObject) {
         guards.enter()
         defer { guards.leave() }
@@ -103,8 +114,7 @@ public final class ModelContext {
                 deferError(ModelStoreError.unknownEntity(String(describing: type(of: object))))
                 return
             }
-            object.entity = entity
-            object.link = link
+            object.home = home(for: entity)
             object.status = .inserted
             object.rowID = nil
             RelationshipGraph.ensureSlots(object, count: entity.relationships.count)

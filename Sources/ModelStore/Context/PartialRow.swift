@@ -8,7 +8,7 @@ struct PartialRow {
     /// `RowDecoder` positions by `EntitySchema.index` (every member of the hierarchy).
     let positions: [Int: [Int32]]
     /// The attributes not read, by `EntitySchema.index` (no entry when all were).
-    let unfetched: [Int: PositionSet]
+    let unfetched: [Int: UnfetchedAttributes]
 
     var selectSQL: String { sql }
 
@@ -30,7 +30,7 @@ struct PartialRow {
         }
     }
 
-    private init(sql: String, positions: [Int: [Int32]], unfetched: [Int: PositionSet]) {
+    private init(sql: String, positions: [Int: [Int32]], unfetched: [Int: UnfetchedAttributes]) {
         self.sql = sql
         self.positions = positions
         self.unfetched = unfetched
@@ -42,7 +42,7 @@ struct PartialRow {
         let members = root.typeNames.compactMap { schema.entity(named: $0) }
         var unreadColumns: Set<String> = []
         var positions: [Int: [Int32]] = [:]
-        var unfetched: [Int: PositionSet] = [:]
+        var unfetched: [Int: UnfetchedAttributes] = [:]
         for member in members {
             var missing = PositionSet()
             var memberPositions = member.attributeResultColumns
@@ -54,7 +54,7 @@ struct PartialRow {
                 }
             }
             positions[member.index] = memberPositions
-            if !missing.isEmpty { unfetched[member.index] = missing }
+            if !missing.isEmpty { unfetched[member.index] = UnfetchedAttributes(missing) }
         }
         let list = root.selectColumns.map { unreadColumns.contains($0) ? "NULL" : SQLQuote.identifier($0) }
         let sql = "SELECT " + list.joined(separator: ", ") + " FROM " + SQLQuote.identifier(root.tableName)
@@ -63,9 +63,9 @@ struct PartialRow {
 
     /// The attributes a registered model still lacks after a fetch read `partial` of its row
     /// (all of it when `partial` is nil).
-    static func stillUnfetched(_ missing: PositionSet?, after partial: PartialRow?, entity: EntitySchema) -> PositionSet? {
+    static func stillUnfetched(_ missing: UnfetchedAttributes?, after partial: PartialRow?, entity: EntitySchema) -> UnfetchedAttributes? {
         guard let missing, let partial, let unread = partial.unfetched[entity.index] else { return nil }
-        let still = PositionSet(missing.sorted.filter { unread.contains($0) })
-        return still.isEmpty ? nil : still
+        let still = PositionSet(missing.positions.sorted.filter { unread.contains($0) })
+        return still.isEmpty ? nil : UnfetchedAttributes(still)
     }
 }

@@ -15,7 +15,8 @@ import Observation
 /// outside the runtime runs while one of them is being modified.
 open class ModelObject: Observable, Hashable {
     // The fields are in the order that packs them best: the references first, then the 9-byte
-    // optional key and the two one-byte fields together (no padding between them), the registrar last.
+    // optional key and the two one-byte fields together (no padding between them), the registrar
+    // last: 72 bytes with the object header (was 104).
 
     /// Where the model stands with its context.
     @usableFromInline enum Status {
@@ -31,15 +32,15 @@ open class ModelObject: Observable, Hashable {
         case removed
     }
 
-    /// The context's shared link (a weak reference to the context, one per context).
-    @exclusivity(unchecked) final var link: ContextLink?
-    /// The resolved entity, once registered.
-    @exclusivity(unchecked) final var entity: EntitySchema?
+    /// The model's context link and resolved entity, once registered: one object shared by the
+    /// context's models of an entity (`ModelContext.home(for:)`), so a model carries one reference
+    /// for both.
+    @exclusivity(unchecked) final var home: ModelHome?
     /// The columns changed since the last save and their saved values; nil when the row is unchanged.
     @exclusivity(unchecked) final var changes: ChangeRecord?
     /// The attributes (by `AttributeIndex`) a fetch with `propertiesToFetch` left unread: they hold
     /// a placeholder until first accessed, which loads them. Nil when every attribute is loaded.
-    @exclusivity(unchecked) @usableFromInline final var unfetched: PositionSet?
+    @exclusivity(unchecked) @usableFromInline final var unfetched: UnfetchedAttributes?
     /// Relationship values by slot (base relationships first, then the entity's own); empty until
     /// a relationship is first set or read (a slot past the end is `.unloaded`).
     @exclusivity(unchecked) final var slots: ContiguousArray<RelationshipValue> = []
@@ -56,6 +57,16 @@ open class ModelObject: Observable, Hashable {
 
     /// Whether saved values were changed since the last save.
     final var isDirty: Bool { changes != nil }
+
+    /// The context's shared link (a weak reference to the context, one per context). Setting it
+    /// keeps the entity.
+    final var link: ContextLink? {
+        get { home?.link }
+        set { home = home.map { ModelHome(link: newValue, entity: $0.entity) } }
+    }
+
+    /// The resolved entity, once registered.
+    final var entity: EntitySchema? { home?.entity }
 
     /// Creates a new, unsaved model (called by generated initializers).
     public init() {}
@@ -134,6 +145,30 @@ enum RelationshipValue {
 final class ContextLink {
     weak var context: ModelContext?
     init(_ context: ModelContext) { self.context = context }
+}
+
+/// A model's context link and entity (`ModelObject.home`), shared by the models of one entity in
+/// one context.
+final class ModelHome {
+    let link: ContextLink?
+    let entity: EntitySchema
+
+    init(link: ContextLink?, entity: EntitySchema) {
+        self.link = link
+        self.entity = entity
+    }
+}
+
+/// The attributes a fetch with `propertiesToFetch` left unread (`ModelObject.unfetched`), shared by
+/// the models of one entity that one fetch made (a reference where the set itself took 16 bytes
+/// in every model).
+@usableFromInline final class UnfetchedAttributes {
+    @usableFromInline let positions: PositionSet
+
+    init(_ positions: PositionSet) { self.positions = positions }
+
+    /// Whether attribute `index` (an `AttributeIndex`) is unread.
+    @inlinable func contains(_ index: Int) -> Bool { positions.contains(index) }
 }
 
 extension Array where Element == ModelObject {
