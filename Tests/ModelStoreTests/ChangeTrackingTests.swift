@@ -167,6 +167,84 @@ import Testing
         #expect(stored.allSatisfy { $0.endDate == Day.at(30) })
     }
 
+    @Test("Models of several entities, interleaved, each with its own changed columns: one save writes each row's changes and nothing else", arguments: StoreKind.allCases)
+    static func interleavedEntitiesAndColumnSets(_ kind: StoreKind) throws {
+        try Self(kind).interleavedEntitiesAndColumnSets()
+    }
+
+    /// `save()` keeps, per entity, the last `UPDATE` it used and rebinds every parameter of a
+    /// prepared statement per row without clearing the bindings: rows of alternating entities and
+    /// column sets (a set coming back after another, a NULL after a value, a to-one key) must
+    /// each get exactly their own values, and the columns another context wrote must survive.
+    func interleavedEntitiesAndColumnSets() throws {
+        let seed = ModelContext(container)
+        for index in 0..<6 {
+            let business = BusinessTrip(name: "B\(index)", startDate: Day.at(index), endDate: Day.at(index + 1), company: "C\(index)")
+            business.expenseReport = "report \(index)"
+            seed.insert(business)
+            seed.insert(Trip(name: "T\(index)", startDate: Day.at(index), endDate: Day.at(index + 1)))
+        }
+        try seed.save()
+
+        let mine = ModelContext(container)
+        let theirs = ModelContext(container)
+        func seeded(_ context: ModelContext) throws -> [Trip] {
+            try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).filter { $0.name.count == 2 }
+        }
+        let business = try seeded(mine).compactMap { $0 as? BusinessTrip }
+        let plain = try seeded(mine).filter { !($0 is BusinessTrip) }
+        #expect(business.count == 6 && plain.count == 6)
+        let rome = try fetchTrip(mine, "Rome")
+        let inn = try #require(try mine.fetch(FetchDescriptor<Accommodation>()).first)
+
+        // Another context writes columns this one leaves alone.
+        for trip in try seeded(theirs) {
+            trip.startDate = Day.at(100)
+            (trip as? BusinessTrip)?.meetingAgenda = "agenda of \(trip.name)"
+        }
+        try theirs.save()
+
+        // Changed in this order (the order of `dirty`): entities alternate, column sets alternate
+        // and come back.
+        for index in 0..<6 {
+            switch index % 3 {
+            case 0:
+                business[index].name = "B\(index)*"
+                plain[index].name = "T\(index)*"
+            case 1:
+                business[index].expenseReport = nil
+                plain[index].endDate = Day.at(50 + index)
+            default:
+                business[index].name = "B\(index)*"
+                business[index].expenseReport = "new \(index)"
+                plain[index].name = "T\(index)*"
+                plain[index].endDate = Day.at(50 + index)
+            }
+            if index == 3 { inn.trip = rome }
+        }
+        try mine.save()
+
+        let check = ModelContext(container)
+        let moved = Day.at(100)
+        let stored = try check.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.startDate == moved }))
+        #expect(stored.count == 12, "a partial update rewrote startDate, which only the other context changed")
+        for index in 0..<6 {
+            let storedBusiness = try #require(stored.first { $0.name.hasPrefix("B\(index)") } as? BusinessTrip)
+            let storedPlain = try #require(stored.first { $0.name.hasPrefix("T\(index)") && !($0 is BusinessTrip) })
+            let renamed = index % 3 != 1
+            #expect(storedBusiness.name == (renamed ? "B\(index)*" : "B\(index)"))
+            #expect(storedPlain.name == (renamed ? "T\(index)*" : "T\(index)"))
+            #expect(storedBusiness.expenseReport == [0: "report \(index)", 1: nil, 2: "new \(index)"][index % 3]!)
+            #expect(storedBusiness.company == "C\(index)")
+            #expect(storedBusiness.meetingAgenda == "agenda of B\(index)")
+            #expect(storedBusiness.endDate == Day.at(index + 1))
+            #expect(storedPlain.endDate == (index % 3 == 0 ? Day.at(index + 1) : Day.at(50 + index)))
+        }
+        let storedInn = try #require(try check.fetch(FetchDescriptor<Accommodation>()).first)
+        #expect(storedInn.trip?.name == "Rome")
+        #expect(storedInn.name == "Inn")
+    }
+
     @Test("Observation still sees every change of a stored attribute", arguments: StoreKind.allCases)
     static func observationFires(_ kind: StoreKind) throws {
         try Self(kind).observationFires()

@@ -69,6 +69,7 @@
 
     @usableFromInline static func == (lhs: PositionSet, rhs: PositionSet) -> Bool {
         guard lhs.low == rhs.low else { return false }
+        if lhs.high.isEmpty && rhs.high.isEmpty { return true }
         let count = max(lhs.high.count, rhs.high.count)
         for index in 0..<count where (index < lhs.high.count ? lhs.high[index] : 0) != (index < rhs.high.count ? rhs.high[index] : 0) {
             return false
@@ -92,17 +93,21 @@
 /// columns, the base's first, in declaration order; a struct attribute has one per field), then the
 /// to-one key columns (`EntitySchema.keySlots`). `save()` writes only these columns, `rollback()`
 /// restores only these values, and history compares only these.
+///
+/// Its fields are not checked for exclusive access at run time (as `ModelObject`'s bookkeeping):
+/// a record belongs to its model's context, used by one thread at a time, and no code outside
+/// these methods runs while one of them is being modified.
 final class ChangeRecord {
     /// The changed columns.
-    private(set) var columns = PositionSet()
+    @exclusivity(unchecked) private(set) var columns = PositionSet()
     /// The first changed column and the value it held before (most changes touch one column:
     /// then the record is this one allocation, no arrays). -1 while nothing is recorded.
-    private var firstColumn: Int32 = -1
-    private var firstValue: SQLValue = .null
+    @exclusivity(unchecked) private var firstColumn: Int32 = -1
+    @exclusivity(unchecked) private var firstValue: SQLValue = .null
     /// The columns changed after the first, in the order of their first change, and their saved
     /// values (parallel); empty, and never allocated, for a one-column change.
-    private var laterColumns: [Int32] = []
-    private var laterValues: [SQLValue] = []
+    @exclusivity(unchecked) private var laterColumns: [Int32] = []
+    @exclusivity(unchecked) private var laterValues: [SQLValue] = []
 
     /// The changed columns in the order of their first change.
     var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + laterColumns }
@@ -120,6 +125,9 @@ final class ChangeRecord {
             laterValues.append(value())
         }
     }
+
+    /// Whether the changed columns are exactly `columns` (without copying the set).
+    func changedColumnsAre(_ columns: PositionSet) -> Bool { self.columns == columns }
 
     /// Whether `column` changed.
     func contains(_ column: Int) -> Bool { columns.contains(column) }

@@ -189,6 +189,11 @@ import Foundation
     /// The values written (values mode).
     var values: [SQLValue] { state.pointee.values }
 
+    /// Starts writing a new row into the statement and at the positions of the last `restart`.
+    func restartRow() {
+        state.pointee.problem = nil
+    }
+
     /// Starts writing a new row into `statement` at `positions`.
     func restart(statement: any StoreStatement, positions: [Int32]) {
         if let sqlite = statement as? SQLiteStatement {
@@ -223,12 +228,16 @@ import Foundation
         state.pointee.problem = (state.pointee.attribute, reason)
     }
 
-    /// Writes the value of `attribute`, if the encoder has a place for it.
-    @inlinable public func write<Value: SQLStorable>(_ value: Value, _ attribute: AttributeIndex) {
+    /// Writes the value of `attribute`, if the encoder has a place for it. The value is read only
+    /// then (an autoclosure: generated code's `row.write(_p, E._$p)` reads the stored property
+    /// `_p`, with its dynamic exclusivity check and its retain, only for the columns a partial
+    /// `UPDATE` binds).
+    @inlinable public func write<Value: SQLStorable>(_ value: @autoclosure () -> Value, _ attribute: AttributeIndex) {
         let position = state.pointee.positions[attribute.index]
         guard position >= 0 else { return }
         state.pointee.cursor = Int(position)
         state.pointee.attribute = attribute.index
+        let value = value()
         if let problem = value.storageProblem { noteProblem(problem) }
         value._write(to: self)
     }

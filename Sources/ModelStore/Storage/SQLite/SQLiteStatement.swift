@@ -32,6 +32,13 @@ import Foundation
         bindFailure = nil
     }
 
+    /// Resets the statement for another execution, keeping its bindings (for a caller that binds
+    /// every parameter again; `reset()` also clears them).
+    func rewind() {
+        sqlite3_reset(handle)
+        bindFailure = nil
+    }
+
     /// Binds `value` at the 1-based `index`.
     public func bind(_ value: SQLValue, at index: Int32) {
         switch value {
