@@ -143,6 +143,42 @@ import Testing
         #expect(try context.allHistory().count == before, "a model set back to its saved values recorded an update")
     }
 
+    @Test("History compares each model's own changed values, for models of several entities changed alike or not, some set back", arguments: StoreKind.allCases)
+    static func historyComparesEachModel(_ kind: StoreKind) throws {
+        try Self(kind).historyComparesEachModel()
+    }
+
+    /// History's comparison is made once per entity and set of changed columns and reused from
+    /// model to model (the encoder keeps the values of the model before): each model must still be
+    /// compared with its own saved values.
+    func historyComparesEachModel() throws {
+        let seed = ModelContext(container)
+        for index in 0..<4 {
+            seed.insert(BusinessTrip(name: "B\(index)", startDate: Day.at(index), endDate: Day.at(index), company: "C"))
+            seed.insert(Trip(name: "T\(index)", startDate: Day.at(index), endDate: Day.at(index)))
+        }
+        try seed.save()
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).filter { $0.name.count == 2 }
+        let business = trips.compactMap { $0 as? BusinessTrip }
+        let plain = trips.filter { !($0 is BusinessTrip) }
+        // Changed in this order: B0 renamed, B1 set back (right after a model of its entity and
+        // columns), T0 renamed, T1 renamed and moved, B2 renamed, T2 set back, B3 renamed and its
+        // company set back, T3 moved and set back.
+        business[0].name = "B0!"
+        business[1].name = "x"; business[1].name = "B1"
+        plain[0].name = "T0!"
+        plain[1].name = "T1!"; plain[1].endDate = Day.at(40)
+        business[2].name = "B2!"
+        plain[2].name = "y"; plain[2].name = "T2"
+        business[3].name = "B3!"; business[3].company = "D"; business[3].company = "C"
+        plain[3].endDate = Day.at(41); plain[3].endDate = Day.at(3)
+        try context.save()
+        let updates = try #require(try context.allHistory().last).changes.filter { $0.summary.hasPrefix("update") }
+        #expect(updates.map(\.summary) == [business[0], plain[0], plain[1], business[2], business[3]].map { "update \($0.persistentModelID)" })
+        #expect(updates.map(\.updatedNames) == [["name"], ["name"], ["name", "endDate"], ["name"], ["name"]])
+    }
+
     @Test("One UPDATE statement per distinct set of changed columns, made once per context", arguments: StoreKind.allCases)
     static func oneStatementPerColumnSet(_ kind: StoreKind) throws {
         try Self(kind).oneStatementPerColumnSet()

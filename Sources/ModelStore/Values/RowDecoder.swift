@@ -217,6 +217,22 @@ import Foundation
         state.pointee.values.append(contentsOf: repeatElement(.null, count: count))
     }
 
+    /// Starts writing a new row at `positions` (values mode) into at least `count` values, keeping
+    /// the values of the last row: for a caller that reads back only the values it has the row
+    /// write.
+    func restart(valuesAtLeast count: Int, positions: [Int32]) {
+        state.pointee.statement = nil
+        state.pointee.storeStatement = nil
+        state.pointee.positions = positions
+        state.pointee.problem = nil
+        if state.pointee.values.count < count {
+            state.pointee.values.append(contentsOf: repeatElement(.null, count: count - state.pointee.values.count))
+        }
+    }
+
+    /// The value at `position` (values mode).
+    func value(at position: Int) -> SQLValue { state.pointee.values[position] }
+
     /// The first attribute written since the last restart that the store cannot give back as it
     /// is (`SQLStorable.storageProblem`): its `AttributeIndex` and why.
     var problem: (attribute: Int, reason: String)? { state.pointee.problem }
