@@ -153,7 +153,7 @@ extension ModelContext {
         var latest = [PreparedUpdate?](repeating: nil, count: schema.entities.count)
         // Every update prepared in this save, by entity and changed columns.
         var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
-        var encoder: RowEncoder?
+        let encoder = RowEncoder(valueCount: 0, positions: [])
         var previous: PreparedUpdate?
         for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID, let record = object.changes else { continue }
@@ -165,18 +165,14 @@ extension ModelContext {
                 update = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared)
                 latest[index] = update
             }
-            let rowEncoder: RowEncoder
-            if let encoder, previous === update {
-                rowEncoder = encoder
-                rowEncoder.restartRow()
+            if previous === update {
+                encoder.restartRow()
             } else {
-                rowEncoder = encoder ?? RowEncoder(statement: update.statement, positions: update.positions)
-                rowEncoder.restart(statement: update.statement, positions: update.positions)
-                encoder = rowEncoder
+                encoder.restart(statement: update.statement, positions: update.positions)
                 previous = update
             }
-            object._encode(to: rowEncoder)
-            try checkStorable(rowEncoder, entity: entity)
+            object._encode(to: encoder)
+            try checkStorable(encoder, entity: entity)
             if update.bindsKeys {
                 for (slot, parameter) in update.keyBindings {
                     update.statement.bind(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: parameter)
@@ -185,7 +181,7 @@ extension ModelContext {
             if let sqlite = update.sqlite {
                 sqlite.bindInt64(rowID, at: update.keyParameter)
                 while try sqlite.step() {}
-                try checkRowChanged(connection, object: object, entity: entity)
+                if sqlite.changes == 0 { throw rowMissing(object, entity: entity) }
                 // Every parameter is bound again for the next row: SQLite's reset is enough (the
                 // connection's cache clears the bindings when it hands the statement out again).
                 sqlite.rewind()
