@@ -165,32 +165,9 @@ extension ModelContext {
                 update = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared)
                 latest[index] = update
             }
-            if previous === update {
-                encoder.restartRow()
-            } else {
-                encoder.restart(statement: update.statement, positions: update.positions)
-                previous = update
-            }
-            object._encode(to: encoder)
-            try checkStorable(encoder, entity: entity)
-            if update.bindsKeys {
-                for (slot, parameter) in update.keyBindings {
-                    update.statement.bind(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: parameter)
-                }
-            }
-            if let sqlite = update.sqlite {
-                sqlite.bindInt64(rowID, at: update.keyParameter)
-                while try sqlite.step() {}
-                if sqlite.changes == 0 { throw rowMissing(object, entity: entity) }
-                // Every parameter is bound again for the next row: SQLite's reset is enough (the
-                // connection's cache clears the bindings when it hands the statement out again).
-                sqlite.rewind()
-            } else {
-                update.statement.bind(.integer(rowID), at: update.keyParameter)
-                try update.statement.run()
-                try checkRowChanged(connection, object: object, entity: entity)
-                update.statement.reset()
-            }
+            let restart = previous !== update
+            previous = update
+            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: restart, in: self, connection)
         }
     }
 
@@ -306,6 +283,38 @@ private final class PreparedUpdate {
     let statement: any StoreStatement
     /// The same statement when the store is SQLite (bound and stepped without the protocol).
     let sqlite: SQLiteStatement?
+
+    /// Writes the changed columns of `object`, whose row is `rowID`, with `encoder` (set up for
+    /// this update first when `restart`; else it wrote the row before with this update). A method
+    /// of the update so its fields are read without retaining them per row.
+    func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, encoder: RowEncoder, restart: Bool,
+               in context: ModelContext, _ connection: any StoreConnection) throws {
+        if restart {
+            encoder.restart(statement: statement, positions: positions)
+        } else {
+            encoder.restartRow()
+        }
+        object._encode(to: encoder)
+        try context.checkStorable(encoder, entity: entity)
+        if bindsKeys {
+            for (slot, parameter) in keyBindings {
+                statement.bind(context.keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: parameter)
+            }
+        }
+        if let sqlite {
+            sqlite.bindInt64(rowID, at: keyParameter)
+            while try sqlite.step() {}
+            if sqlite.changes == 0 { throw context.rowMissing(object, entity: entity) }
+            // Every parameter is bound again for the next row: SQLite's reset is enough (the
+            // connection's cache clears the bindings when it hands the statement out again).
+            sqlite.rewind()
+        } else {
+            statement.bind(.integer(rowID), at: keyParameter)
+            try statement.run()
+            try context.checkRowChanged(connection, object: object, entity: entity)
+            statement.reset()
+        }
+    }
 
     init(columns: PositionSet, update: PartialUpdate, keySlots: [Int], statement: any StoreStatement) {
         self.columns = columns
