@@ -142,7 +142,7 @@ extension ModelContext {
             for entry in waiting {
                 var keys: [Int64] = []
                 for key in entry.keys {
-                    switch Self.release(&registered[entry.hierarchy][key]) {
+                    switch registered[entry.hierarchy].releaseIfUnreferenced(key) {
                     case .released: released = true
                     case .held: keys.append(key)
                     case .kept: break
@@ -153,18 +153,6 @@ extension ModelContext {
             if !released { break }
             waiting = held
         }
-    }
-
-    private enum Release { case released, held, kept }
-
-    /// Empties an identity-map entry whose model is saved, unchanged and referenced by the map
-    /// alone (one hash lookup: the entry is accessed in place).
-    private static func release(_ entry: inout ModelObject?) -> Release {
-        let unchanged = entry.map { $0.status == .persisted && !$0.isDirty && !$0.relationshipsChanged } ?? false
-        guard unchanged else { return .kept }
-        guard isKnownUniquelyReferenced(&entry) else { return .held }
-        entry = nil
-        return .released
     }
 }
 

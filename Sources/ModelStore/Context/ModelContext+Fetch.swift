@@ -32,7 +32,7 @@ extension ModelContext {
         sql += order.sql
         bindings += order.bindings
         appendWindow(of: descriptor, to: &sql, &bindings)
-        return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).map { unsafeDowncast($0, to: T.self) }
+        return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).reinterpreted(as: T.self)
     }
 
     /// The number of models that match `descriptor` (limit and offset apply), with the context's
@@ -134,7 +134,7 @@ extension ModelContext {
         let members = hierarchyMembers(of: entity)
         let decoder = RowDecoder(statement: statement, positions: [], entityName: entity.name)
         var results: [ModelObject] = []
-        var map: [Int64: ModelObject] = [:]
+        var map = IdentityMap()
         swap(&map, &registered[entity.hierarchyIndex])
         defer { swap(&map, &registered[entity.hierarchyIndex]) }
         // A hierarchy with no model in memory yet (a fresh context's first fetch) has nothing to
@@ -179,11 +179,16 @@ extension ModelContext {
             // To-many slots start unloaded, which an empty array already means: the array is only
             // made here when the row carries to-one keys.
             if !rowEntity.keySlots.isEmpty {
-                object.slots = ContiguousArray(repeating: .unloaded, count: rowEntity.relationships.count)
+                // Made by appending: `ContiguousArray(repeating:count:)` looks up the storage
+                // class's generic metadata in the runtime each time (5 % of a prefetch's instructions).
+                var slots = ContiguousArray<RelationshipValue>()
+                slots.reserveCapacity(rowEntity.relationships.count)
+                for _ in 0..<rowEntity.relationships.count { slots.append(.unloaded) }
                 for (index, slot) in rowEntity.keySlots.enumerated() {
                     let column = rowEntity.keyResultColumns[index]
-                    object.slots[slot] = .key(statement.isNull(at: column) ? nil : statement.int64(at: column))
+                    slots[slot] = .key(statement.isNull(at: column) ? nil : statement.int64(at: column))
                 }
+                object.slots = slots
             }
             if !mapWasEmpty { map[rowID] = object }
             if logging { registeredKeys.append(rowID) }

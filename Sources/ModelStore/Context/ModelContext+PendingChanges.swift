@@ -419,7 +419,7 @@ extension ModelContext {
             owners = .query(plan)
         }
         try prefetch(fetch.prefetching, of: objects, owners: owners)
-        return objects.map { unsafeDowncast($0, to: T.self) }
+        return objects.reinterpreted(as: T.self)
     }
 
     /// The models at the positions of `keys` (all, or those in `range`), stored rows read by key

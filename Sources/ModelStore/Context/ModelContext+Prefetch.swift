@@ -97,16 +97,21 @@ extension ModelContext {
             let waiting = owners.filter { needsToMany($0, slot: slot) }
             guard !waiting.isEmpty else { return }
             var byOwner: [Int64: [ModelObject]] = [:]
-            var inverseSlots: [ObjectIdentifier: Int] = [:]
+            byOwner.reserveCapacity(waiting.count)
+            // The inverse's slot in the last related model's entity (rows of one entity mostly follow each other).
+            var inverseEntity: EntitySchema?
+            var inverseSlot: Int?
             for chunk in ownerChunks(source, waiting) {
                 let filter = source.membership(SQLQuote.identifier(column), ownerColumn: StorageNames.primaryKey, chunk: chunk, dialect)
                 let sql = destination.selectSQL + " WHERE " + filter.sql + " ORDER BY \(pk)"
                 for object in try materialize(sql: sql, bindings: filter.bindings, entity: destination) {
                     guard let entity = object.entity else { continue }
-                    let inverse = inverseSlots[ObjectIdentifier(entity)] ?? entity.relationships.firstIndex { $0.storage == .keyColumn(column) }
-                    guard let inverse else { continue }
-                    inverseSlots[ObjectIdentifier(entity)] = inverse
-                    if let owner = storedKey(of: object, slot: inverse) { byOwner[owner, default: []].append(object) }
+                    if entity !== inverseEntity {
+                        inverseEntity = entity
+                        inverseSlot = entity.relationships.firstIndex { $0.storage == .keyColumn(column) }
+                    }
+                    guard let inverseSlot else { continue }
+                    if let owner = storedKey(of: object, slot: inverseSlot) { byOwner[owner, default: []].append(object) }
                 }
             }
             fill(waiting, slot: slot) { byOwner[$0] ?? [] }

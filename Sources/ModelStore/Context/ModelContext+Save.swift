@@ -89,13 +89,12 @@ extension ModelContext {
             }
             previous = sql
             let statement = sql.statement
-            statement.bind(.text(entity.name), at: 1)
             let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.text.insertPositions)
             rowEncoder.restart(statement: statement, positions: sql.text.insertPositions)
             encoder = rowEncoder
             object._encode(to: rowEncoder)
             try checkStorable(rowEncoder, entity: entity)
-            var index = Int32(2 + entity.attributes.count)
+            var index = Int32(1 + entity.attributes.count)
             for slot in entity.keySlots {
                 if let key = keyValue(of: object, slot: slot) {
                     statement.bind(.integer(key), at: index)
@@ -305,9 +304,7 @@ private final class PreparedUpdate {
             sqlite.bindInt64(rowID, at: keyParameter)
             while try sqlite.step() {}
             if sqlite.changes == 0 { throw context.rowMissing(object, entity: entity) }
-            // Every parameter is bound again for the next row: SQLite's reset is enough (the
-            // connection's cache clears the bindings when it hands the statement out again).
-            sqlite.rewind()
+            sqlite.reset()
         } else {
             statement.bind(.integer(rowID), at: keyParameter)
             try statement.run()

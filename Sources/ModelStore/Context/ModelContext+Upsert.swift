@@ -19,13 +19,12 @@ extension ModelContext {
         var values = encoder.values
         for slot in entity.keySlots { values.append(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null) }
         let lookup = conflict.lookupValues.map { values[$0] }
-        let row = [SQLValue.text(entity.name)] + values
         for _ in 0..<8 {
             if case .integer(let key)? = try connection.rows(conflict.lookup, lookup).first?.first {
-                try connection.run(conflict.update, row + [.integer(key)])
+                try connection.run(conflict.update, [.text(entity.name)] + values + [.integer(key)])
                 return key
             }
-            if case .integer(let key)? = try connection.rows(sql.insert, row).first?.first { return key }
+            if case .integer(let key)? = try connection.rows(sql.insert, values).first?.first { return key }
         }
         throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) kept conflicting with a row that was gone when looked up")
     }

@@ -23,7 +23,7 @@ public final class ModelContext {
 
     /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
     /// (one object per row per context).
-    var registered: [[Int64: ModelObject]]
+    var registered: [IdentityMap]
     /// Models inserted since the last save, in insertion order.
     var inserted: [ModelObject] = []
     /// Saved models deleted since the last save, in deletion order.
@@ -58,7 +58,7 @@ public final class ModelContext {
         self.unownedContainer = container
         self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
-        self.registered = Array(repeating: [:], count: container.schema.hierarchyCount)
+        self.registered = Array(repeating: IdentityMap(), count: container.schema.hierarchyCount)
         if ownedByContainer { autosave = .mainContext(of: container) }
     }
 

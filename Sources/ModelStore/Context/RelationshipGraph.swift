@@ -6,7 +6,11 @@ enum RelationshipGraph {
     }
 
     static func ensureSlots(_ object: ModelObject, count: Int) {
-        if object.slots.count < count {
+        // A model without slots takes its entity's unloaded ones: a shared array, copied on the
+        // first write, so a model whose relationships are never set allocates none.
+        if object.slots.isEmpty, let entity = object.entity, entity.unloadedSlots.count >= count {
+            object.slots = entity.unloadedSlots
+        } else if object.slots.count < count {
             object.slots.append(contentsOf: repeatElement(.unloaded, count: count - object.slots.count))
         }
     }

@@ -281,8 +281,7 @@ private final class HistoryWriter {
         index += 1
     }
 
-    /// `write` of a change that needs no condition, on SQLite: every parameter bound directly
-    /// (and bound again by the next change: the statement is only rewound).
+    /// `write` of a change that needs no condition, on SQLite: every parameter bound directly.
     private func writeSQLite(_ statement: SQLiteStatement, _ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64,
                              attributes: String?, tombstone: Data?) throws {
         unconditional += 1
@@ -294,7 +293,7 @@ private final class HistoryWriter {
         if let attributes { statement.bindText(attributes, at: 6) } else { statement.bind(.null, at: 6) }
         if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bind(.null, at: 7) }
         while try statement.step() {}
-        statement.rewind()
+        statement.reset()
         index += 1
     }
 

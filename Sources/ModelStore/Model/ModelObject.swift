@@ -14,8 +14,8 @@ import Observation
 /// access): a model belongs to its context's thread (`ContextGuards` checks that), and no code
 /// outside the runtime runs while one of them is being modified.
 open class ModelObject: Observable, Hashable {
-    /// The registrar, once some property was read through `_$observationRegistrar.access`.
-    @exclusivity(unchecked) @usableFromInline final var registrar: ObservationRegistrar?
+    // The fields are in the order that packs them best: the references first, then the 9-byte
+    // optional key and the two one-byte fields together (no padding between them), the registrar last.
 
     /// Where the model stands with its context.
     @usableFromInline enum Status {
@@ -31,23 +31,28 @@ open class ModelObject: Observable, Hashable {
         case removed
     }
 
-    @exclusivity(unchecked) @usableFromInline final var status: Status = .detached
     /// The context's shared link (a weak reference to the context, one per context).
     @exclusivity(unchecked) final var link: ContextLink?
     /// The resolved entity, once registered.
     @exclusivity(unchecked) final var entity: EntitySchema?
-    /// The row's primary key, once saved.
-    @exclusivity(unchecked) final var rowID: Int64?
     /// The columns changed since the last save and their saved values; nil when the row is unchanged.
     @exclusivity(unchecked) final var changes: ChangeRecord?
-    /// Whether in-memory relationships changed since the last save.
-    @exclusivity(unchecked) final var relationshipsChanged = false
     /// The attributes (by `AttributeIndex`) a fetch with `propertiesToFetch` left unread: they hold
     /// a placeholder until first accessed, which loads them. Nil when every attribute is loaded.
     @exclusivity(unchecked) @usableFromInline final var unfetched: PositionSet?
     /// Relationship values by slot (base relationships first, then the entity's own); empty until
     /// a relationship is first set or read (a slot past the end is `.unloaded`).
     @exclusivity(unchecked) final var slots: ContiguousArray<RelationshipValue> = []
+    /// The row's primary key, once saved.
+    @exclusivity(unchecked) final var rowID: Int64?
+    /// Where the model stands with its context.
+    @exclusivity(unchecked) @usableFromInline final var status: Status = .detached
+    /// Whether in-memory relationships changed since the last save.
+    @exclusivity(unchecked) final var relationshipsChanged = false
+    /// The registrar, once some property was read through `_$observationRegistrar.access`. Last:
+    /// `ObservationRegistrar` is a resilient type of another module, whose size is known only at
+    /// run time, so the fields before it keep offsets known at compile time.
+    @exclusivity(unchecked) @usableFromInline final var registrar: ObservationRegistrar?
 
     /// Whether saved values were changed since the last save.
     final var isDirty: Bool { changes != nil }
@@ -129,4 +134,15 @@ enum RelationshipValue {
 final class ContextLink {
     weak var context: ModelContext?
     init(_ context: ModelContext) { self.context = context }
+}
+
+extension Array where Element == ModelObject {
+    /// The models as `[T]`, every one being a `T` (a fetch of `T` makes models of `T`'s entity
+    /// and its subentities only): the array is reinterpreted, not copied, since an array of class
+    /// references has one layout whatever the class (copying it with a cast per element was 7 % of
+    /// a fetch's instructions). Debug builds check every element.
+    func reinterpreted<T: PersistentModel>(as type: T.Type) -> [T] {
+        assert(allSatisfy { $0 is T }, "a fetch of \(T.self) made a model of another class")
+        return unsafeBitCast(self, to: [T].self)
+    }
 }

@@ -27,6 +27,10 @@ public final class EntitySchema: @unchecked Sendable {
     var relationships: [RelationshipSchema] = []
     /// Slots of the to-one relationships stored as key columns, in column order.
     var keySlots: [Int] = []
+    /// One `.unloaded` slot per relationship, shared by the models that have not set one yet
+    /// (`RelationshipGraph.ensureSlots`: an inserted model allocates no slots of its own until a
+    /// relationship is set; the array is copied on that first write).
+    var unloadedSlots: ContiguousArray<RelationshipValue> = []
     /// Relationship details for the in-memory graph, in slot order.
     var relationshipInfos: [RelationshipInfo] = []
     /// The result column of each stored attribute's first column in the hierarchy's select list,

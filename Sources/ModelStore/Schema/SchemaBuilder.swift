@@ -158,6 +158,7 @@ struct SchemaBuilder {
         }
         entity.relationshipInfos = RelationshipInfo.all(for: entity.type)
         entity.keySlots = relationships.indices.filter { !relationships[$0].isToMany }
+        entity.unloadedSlots = ContiguousArray(repeating: .unloaded, count: relationships.count)
     }
 
     /// Storage of every relationship, and key-column positions in the select list.

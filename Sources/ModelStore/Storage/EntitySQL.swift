@@ -1,8 +1,8 @@
 /// The statements a context runs for one entity, spelled in one store's dialect. Built once per
 /// container for every entity of its schema (`ModelContainer.entitySQL`, by `EntitySchema.index`).
 struct EntitySQL {
-    /// `INSERT` (or upsert) binding the type, the value columns, then the to-one keys; with
-    /// `RETURNING "$pk"` when `insertReturnsKey`.
+    /// `INSERT` (or upsert) of the entity's type (a literal) and the bound value columns, then the
+    /// to-one keys; with `RETURNING "$pk"` when `insertReturnsKey`.
     let insert: String
     /// Where `insert` takes each stored attribute's first column (parameter indexes, by `AttributeIndex`).
     let insertPositions: [Int32]
@@ -25,9 +25,9 @@ struct EntitySQL {
         /// `SELECT "$pk" … WHERE (group 1) OR (group 2) … ORDER BY "$pk" LIMIT 1 FOR UPDATE`.
         let lookup: String
         /// For each placeholder of `lookup`, the position of its value among the insert's values
-        /// after the type (attributes, then keys).
+        /// (attributes, then keys).
         let lookupValues: [Int]
-        /// `UPDATE … SET "$type" = ?, columns… = ? WHERE "$pk" = ?`: the insert's values, then the key.
+        /// `UPDATE … SET "$type" = ?, columns… = ? WHERE "$pk" = ?`: the type, the insert's values, then the key.
         let update: String
     }
 
@@ -44,7 +44,8 @@ struct EntitySQL {
         let valueColumns = entity.attributes.map(\.column) + keyColumns
         self.valueColumns = valueColumns.map(SQLQuote.identifier)
         let insertColumns = ([StorageNames.type] + valueColumns).map(SQLQuote.identifier).joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: valueColumns.count + 1).joined(separator: ", ")
+        // The type is written into the statement (each entity has its own insert), not bound per row.
+        let placeholders = ([SQLQuote.literal(entity.name)] + Array(repeating: "?", count: valueColumns.count)).joined(separator: ", ")
         var insert = "INSERT INTO \(table) (\(insertColumns)) VALUES (\(placeholders))"
         var returnsKey = dialect.insertsReturnKey
         var isUpsert = false
@@ -71,7 +72,7 @@ struct EntitySQL {
         }
         if returnsKey { insert += " RETURNING \(primaryKey)" }
         self.insert = insert
-        self.insertPositions = entity.attributeValuePositions.map { $0 + 2 }
+        self.insertPositions = entity.attributeValuePositions.map { $0 + 1 }
         self.insertReturnsKey = returnsKey
         self.isUpsert = isUpsert
         self.conflict = conflict

@@ -32,8 +32,9 @@ public enum SQLQuote {
         return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// `text` as a string literal: `'text'` with embedded `'` doubled (used only in DDL, where
-    /// SQLite allows no parameters, e.g. CHECK constraints and column defaults).
+    /// `text` as a string literal: `'text'` with embedded `'` doubled (used in DDL, where SQLite
+    /// allows no parameters, e.g. CHECK constraints and column defaults, and for the type an
+    /// entity's insert writes).
     public static func literal(_ text: String) -> String {
         if !text.utf8.contains(UInt8(ascii: "'")) { return "'" + text + "'" }
         return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"

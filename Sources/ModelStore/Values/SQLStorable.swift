@@ -424,6 +424,11 @@ extension Array: SQLStorable where Element: Codable {
         guard let array = try? JSONDecoder().decode([Element].self, from: Data(text.utf8)) else { return nil }
         self = array
     }
+    /// `[String]` without escapes straight from the column's bytes; anything else through `init(sqlValue:)`.
+    @_spi(ModelStoreGenerated) public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+        if Element.self == String.self, let strings = statement.stringArray(at: column) { return unsafeBitCast(strings, to: [Element].self) }
+        return Self(sqlValue: statement.value(at: column))
+    }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue {
         if Element.self == String.self, let text = StringArrayJSON.encode(unsafeBitCast(self, to: [String].self)) {
             return .text(text)

@@ -49,6 +49,9 @@ extension SQLiteStatement {
     /// Checks the result of a `sqlite3_bind_*` call: the fast path when it succeeded and no
     /// fault injector is set, else `noteBind`.
     @inlinable @inline(__always) func checkBind(_ result: Int32, at index: Int32) {
+        // Parameter n is bit n - 1 (a statement with more than 64 parameters is cleared at reset, so
+        // the bit of a parameter past 64, which wraps, is not used).
+        boundParameters |= 1 &<< UInt64(truncatingIfNeeded: index &- 1)
         if _slowPath(result != SQLITE_OK || faultInjectionArmed) { noteBind(result, at: index) }
     }
 

@@ -57,7 +57,7 @@ final class SQLiteConnection: StoreConnection {
     func statement(_ sql: String) throws -> any StoreStatement { try sqliteStatement(sql) }
 
     /// A prepared statement for `sql` as SQLite's own type (the hot paths bind and read through it
-    /// directly), from the cache, reset and with no bindings.
+    /// directly), from the cache, reset: a parameter not bound before its first `step()` is NULL.
     func sqliteStatement(_ sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] {
             cached.reset()

@@ -1,0 +1,148 @@
+/// The saved models a context holds for one hierarchy, by row key: the identity map behind "one
+/// instance per row per context" (`ModelContext.registered`, one per hierarchy).
+///
+/// An open-addressing table with linear probing, written for the fetch path: a key's bucket is
+/// found by Fibonacci hashing (one multiplication, where `Dictionary` runs SipHash with a
+/// per-instance seed), a slot holds the key and the model together (one cache line per probe), the
+/// table grows by doubling at 80 % load (a `Dictionary` reserved for 200,000 models takes 524,288
+/// buckets, this one 262,144), and removal shifts the entries after it back (no tombstones, so
+/// lookups never slow down with churn, as enumerate's batches cause). Fibonacci hashing spreads
+/// any run of keys (consecutive, or strided as rows deleted in a pattern leave them) over the
+/// table, so no pattern of row keys makes probe sequences long.
+///
+/// Measured by `modelstore-bench` (docs/Benchmarks.md, issue #17): fetch all of 200,000 rows
+/// spent 10–20 ms of 150 building the `Dictionary`, and 8 MB of its peak memory.
+struct IdentityMap {
+    struct Slot {
+        var key: Int64
+        var object: ModelObject?
+    }
+
+    /// The buckets (a power of two of them, or none); an empty bucket's `object` is nil.
+    private var slots: ContiguousArray<Slot> = []
+    /// `64 - log2(slots.count)`: the hash's top bits are the bucket.
+    private var shift: UInt64 = 64
+    /// The number of models held.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The models held, in no particular order.
+    var values: [ModelObject] { slots.compactMap(\.object) }
+
+    /// The model of row `key`; setting nil removes it.
+    subscript(key: Int64) -> ModelObject? {
+        get {
+            guard let bucket = find(key) else { return nil }
+            return slots[bucket].object
+        }
+        set {
+            if let newValue { insert(newValue, for: key) } else { remove(key) }
+        }
+    }
+
+    /// Makes room for `capacity` models without growing again.
+    mutating func reserveCapacity(_ capacity: Int) {
+        let needed = Self.bucketCount(for: capacity)
+        if needed > slots.count { resize(to: needed) }
+    }
+
+    /// What `releaseIfUnreferenced` did.
+    enum Release { case released, held, kept }
+
+    /// Removes row `key`'s model if it is saved, unchanged and referenced by the map alone (one
+    /// lookup: the slot is checked in place); `.held` when something else references it, `.kept`
+    /// when it has changes or is not saved (or is not here).
+    mutating func releaseIfUnreferenced(_ key: Int64) -> Release {
+        guard let bucket = find(key) else { return .kept }
+        let releasable = slots[bucket].object.map { $0.status == .persisted && !$0.isDirty && !$0.relationshipsChanged } ?? false
+        guard releasable else { return .kept }
+        let unique = slots.withUnsafeMutableBufferPointer { isKnownUniquelyReferenced(&$0[bucket].object) }
+        guard unique else { return .held }
+        removeBucket(bucket)
+        return .released
+    }
+
+    // MARK: Table
+
+    @inline(__always) private func home(of key: Int64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// The bucket holding `key`, if any.
+    private func find(_ key: Int64) -> Int? {
+        guard count > 0 else { return nil }
+        let mask = slots.count - 1
+        var bucket = home(of: key)
+        while true {
+            let slot = slots[bucket]
+            guard slot.object != nil else { return nil }
+            if slot.key == key { return bucket }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    private mutating func insert(_ object: ModelObject, for key: Int64) {
+        if (count + 1) * 5 > slots.count * 4 { resize(to: Swift.max(Self.bucketCount(for: count + 1), slots.count * 2)) }
+        let mask = slots.count - 1
+        var bucket = home(of: key)
+        while slots[bucket].object != nil {
+            if slots[bucket].key == key {
+                slots[bucket].object = object
+                return
+            }
+            bucket = (bucket + 1) & mask
+        }
+        slots[bucket] = Slot(key: key, object: object)
+        count += 1
+    }
+
+    private mutating func remove(_ key: Int64) {
+        if let bucket = find(key) { removeBucket(bucket) }
+    }
+
+    /// Empties `bucket`, then moves back each following entry that may no longer be reached from
+    /// its home bucket across the hole (backward-shift deletion).
+    private mutating func removeBucket(_ bucket: Int) {
+        let mask = slots.count - 1
+        var hole = bucket
+        var next = (bucket + 1) & mask
+        slots[hole].object = nil
+        count -= 1
+        while let object = slots[next].object {
+            let key = slots[next].key
+            let home = home(of: key)
+            // The entry stays unless its home is cyclically outside (hole, next].
+            let distanceToNext = (next - home) & mask
+            let distanceToHole = (hole - home) & mask
+            if distanceToHole < distanceToNext {
+                slots[hole] = Slot(key: key, object: object)
+                slots[next].object = nil
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+    }
+
+    private mutating func resize(to bucketCount: Int) {
+        let old = slots
+        slots = ContiguousArray(repeating: Slot(key: 0, object: nil), count: bucketCount)
+        shift = UInt64(64 - bucketCount.trailingZeroBitCount)
+        count = 0
+        let mask = bucketCount - 1
+        for slot in old {
+            guard let object = slot.object else { continue }
+            var bucket = home(of: slot.key)
+            while slots[bucket].object != nil { bucket = (bucket + 1) & mask }
+            slots[bucket] = Slot(key: slot.key, object: object)
+            count += 1
+        }
+    }
+
+    /// The power of two of buckets that holds `capacity` models at no more than 80 % load.
+    private static func bucketCount(for capacity: Int) -> Int {
+        var buckets = 8
+        while capacity * 5 > buckets * 4 { buckets *= 2 }
+        return buckets
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@_spi(ModelStoreGenerated) @testable import ModelStore
+
+/// The context's identity map (`IdentityMap`, an open-addressing table) against `Dictionary` as
+/// the oracle: random inserts, replacements, removals and lookups over the key patterns rows
+/// produce (consecutive, strided as a pattern of deletions leaves them, negative, extreme, random).
+@Suite("Identity map")
+struct IdentityMapTests {
+    /// A deterministic generator (SplitMix64), so a failure replays.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    enum Keys: String, CaseIterable {
+        case consecutive, strided, negative, extreme, random
+
+        func key(_ index: Int, _ random: inout SplitMix) -> Int64 {
+            switch self {
+            case .consecutive: return Int64(index + 1)
+            case .strided: return Int64(index) * 1_048_576
+            case .negative: return -Int64(index) * 3
+            case .extreme: return index % 2 == 0 ? Int64.max - Int64(index) : Int64.min + Int64(index)
+            case .random: return Int64(bitPattern: random.next())
+            }
+        }
+    }
+
+    @Test("Random operations give Dictionary's answers", arguments: Keys.allCases)
+    func matchesDictionary(_ keys: Keys) {
+        var random = SplitMix(state: 17)
+        var map = IdentityMap()
+        var oracle: [Int64: ModelObject] = [:]
+        let universe = (0..<3_000).map { keys.key($0, &random) }
+        for step in 0..<40_000 {
+            let key = universe[Int(random.next() % UInt64(universe.count))]
+            switch random.next() % 4 {
+            case 0, 1:
+                let object = ModelObject()
+                map[key] = object
+                oracle[key] = object
+            case 2:
+                map[key] = nil
+                oracle[key] = nil
+            default:
+                #expect(map[key] === oracle[key], "step \(step), key \(key)")
+            }
+            if step % 5_000 == 0 { #expect(map.count == oracle.count) }
+        }
+        #expect(map.count == oracle.count)
+        for key in universe { #expect(map[key] === oracle[key]) }
+        #expect(Set(map.values.map(ObjectIdentifier.init)) == Set(oracle.values.map(ObjectIdentifier.init)))
+    }
+
+    @Test("Filling, then emptying in another order, leaves every remaining key reachable")
+    func removalKeepsProbeChains() {
+        var map = IdentityMap()
+        map.reserveCapacity(10_000)
+        let objects = (0..<10_000).map { _ in ModelObject() }
+        for (index, object) in objects.enumerated() { map[Int64(index)] = object }
+        #expect(map.count == 10_000)
+        for index in stride(from: 0, to: 10_000, by: 3) { map[Int64(index)] = nil }
+        for index in 0..<10_000 {
+            #expect(map[Int64(index)] === (index % 3 == 0 ? nil : objects[index]))
+        }
+        for index in 0..<10_000 { map[Int64(index)] = nil }
+        #expect(map.isEmpty && map.values.isEmpty)
+    }
+
+    @Test("A saved, unchanged model is released only when the map holds the last reference")
+    func releaseIfUnreferenced() {
+        var map = IdentityMap()
+        var held: ModelObject? = ModelObject()
+        held?.status = .persisted
+        map[1] = held
+        map[2] = {
+            let object = ModelObject()
+            object.status = .persisted
+            return object
+        }()
+        map[3] = ModelObject()  // detached: never released
+        #expect(map.releaseIfUnreferenced(1) == .held)
+        #expect(map.releaseIfUnreferenced(2) == .released)
+        #expect(map.releaseIfUnreferenced(3) == .kept)
+        #expect(map.releaseIfUnreferenced(4) == .kept)
+        held = nil
+        #expect(map.releaseIfUnreferenced(1) == .released)
+        #expect(map.count == 1 && map[2] == nil && map[1] == nil && map[3] != nil)
+    }
+}
