@@ -29,6 +29,26 @@ import Testing
         try #require(context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).first)
     }
 
+    /// Saves `count` business trips "B0"… (company "C0"…, expense report "report 0"…) and as many
+    /// trips "T0"…, trip `i` from day `i` to day `i + 1`.
+    private func seedNumberedTrips(_ count: Int) throws {
+        let seed = ModelContext(container)
+        for index in 0..<count {
+            let business = BusinessTrip(name: "B\(index)", startDate: Day.at(index), endDate: Day.at(index + 1), company: "C\(index)")
+            business.expenseReport = "report \(index)"
+            seed.insert(business)
+            seed.insert(Trip(name: "T\(index)", startDate: Day.at(index), endDate: Day.at(index + 1)))
+        }
+        try seed.save()
+    }
+
+    /// The trips `seedNumberedTrips` saved, as `context` fetches them: the business trips and the
+    /// plain ones, each by name.
+    private func numberedTrips(_ context: ModelContext) throws -> (business: [BusinessTrip], plain: [Trip]) {
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).filter { $0.name.count == 2 }
+        return (trips.compactMap { $0 as? BusinessTrip }, trips.filter { !($0 is BusinessTrip) })
+    }
+
     @Test("An update writes only the changed columns: another context's write to the others survives", arguments: StoreKind.allCases)
     static func concurrentWriterKeepsItsColumns(_ kind: StoreKind) throws {
         try Self(kind).concurrentWriterKeepsItsColumns()
@@ -152,16 +172,9 @@ import Testing
     /// model to model (the encoder keeps the values of the model before): each model must still be
     /// compared with its own saved values.
     func historyComparesEachModel() throws {
-        let seed = ModelContext(container)
-        for index in 0..<4 {
-            seed.insert(BusinessTrip(name: "B\(index)", startDate: Day.at(index), endDate: Day.at(index), company: "C"))
-            seed.insert(Trip(name: "T\(index)", startDate: Day.at(index), endDate: Day.at(index)))
-        }
-        try seed.save()
+        try seedNumberedTrips(4)
         let context = ModelContext(container)
-        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).filter { $0.name.count == 2 }
-        let business = trips.compactMap { $0 as? BusinessTrip }
-        let plain = trips.filter { !($0 is BusinessTrip) }
+        let (business, plain) = try numberedTrips(context)
         // Changed in this order: B0 renamed, B1 set back (right after a model of its entity and
         // columns), T0 renamed, T1 renamed and moved, B2 renamed, T2 set back, B3 renamed and its
         // company set back, T3 moved and set back.
@@ -171,8 +184,8 @@ import Testing
         plain[1].name = "T1!"; plain[1].endDate = Day.at(40)
         business[2].name = "B2!"
         plain[2].name = "y"; plain[2].name = "T2"
-        business[3].name = "B3!"; business[3].company = "D"; business[3].company = "C"
-        plain[3].endDate = Day.at(41); plain[3].endDate = Day.at(3)
+        business[3].name = "B3!"; business[3].company = "D"; business[3].company = "C3"
+        plain[3].endDate = Day.at(41); plain[3].endDate = Day.at(4)
         try context.save()
         let updates = try #require(try context.allHistory().last).changes.filter { $0.summary.hasPrefix("update") }
         #expect(updates.map(\.summary) == [business[0], plain[0], plain[1], business[2], business[3]].map { "update \($0.persistentModelID)" })
@@ -208,33 +221,22 @@ import Testing
         try Self(kind).interleavedEntitiesAndColumnSets()
     }
 
-    /// `save()` keeps, per entity, the last `UPDATE` it used and rebinds every parameter of a
-    /// prepared statement per row without clearing the bindings: rows of alternating entities and
+    /// `save()` keeps, per entity, the last `UPDATE` it used and binds every parameter of its
+    /// prepared statement again per row, over the last row's bindings: rows of alternating entities and
     /// column sets (a set coming back after another, a NULL after a value, a to-one key) must
     /// each get exactly their own values, and the columns another context wrote must survive.
     func interleavedEntitiesAndColumnSets() throws {
-        let seed = ModelContext(container)
-        for index in 0..<6 {
-            let business = BusinessTrip(name: "B\(index)", startDate: Day.at(index), endDate: Day.at(index + 1), company: "C\(index)")
-            business.expenseReport = "report \(index)"
-            seed.insert(business)
-            seed.insert(Trip(name: "T\(index)", startDate: Day.at(index), endDate: Day.at(index + 1)))
-        }
-        try seed.save()
-
+        try seedNumberedTrips(6)
         let mine = ModelContext(container)
         let theirs = ModelContext(container)
-        func seeded(_ context: ModelContext) throws -> [Trip] {
-            try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).filter { $0.name.count == 2 }
-        }
-        let business = try seeded(mine).compactMap { $0 as? BusinessTrip }
-        let plain = try seeded(mine).filter { !($0 is BusinessTrip) }
+        let (business, plain) = try numberedTrips(mine)
         #expect(business.count == 6 && plain.count == 6)
         let rome = try fetchTrip(mine, "Rome")
         let inn = try #require(try mine.fetch(FetchDescriptor<Accommodation>()).first)
 
         // Another context writes columns this one leaves alone.
-        for trip in try seeded(theirs) {
+        let (theirBusiness, theirPlain) = try numberedTrips(theirs)
+        for trip in theirBusiness as [Trip] + theirPlain {
             trip.startDate = Day.at(100)
             (trip as? BusinessTrip)?.meetingAgenda = "agenda of \(trip.name)"
         }
