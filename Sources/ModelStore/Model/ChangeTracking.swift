@@ -104,15 +104,14 @@ final class ChangeRecord {
     /// then the record is this one allocation, no arrays). -1 while nothing is recorded.
     @exclusivity(unchecked) private var firstColumn: Int32 = -1
     @exclusivity(unchecked) private var firstValue: SQLValue = .null
-    /// The columns changed after the first, in the order of their first change, and their saved
-    /// values (parallel); empty, and never allocated, for a one-column change.
-    @exclusivity(unchecked) private var laterColumns: [Int32] = []
-    @exclusivity(unchecked) private var laterValues: [SQLValue] = []
+    /// The columns changed after the first, in the order of their first change, with their saved
+    /// values; nil for a one-column change (one pointer in the record, nothing to make or free).
+    @exclusivity(unchecked) private var later: [(column: Int32, value: SQLValue)]?
 
     /// The changed columns in the order of their first change.
-    var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + laterColumns }
+    var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + (later ?? []).map(\.column) }
     /// The value each changed column held before its first change, as stored (parallel to `order`).
-    var savedValues: [SQLValue] { firstColumn < 0 ? [] : [firstValue] + laterValues }
+    var savedValues: [SQLValue] { firstColumn < 0 ? [] : [firstValue] + (later ?? []).map(\.value) }
 
     /// Records `value` as the saved value of `column`, unless the column is already changed.
     func record(column: Int, savedValue value: @autoclosure () -> SQLValue) {
@@ -121,8 +120,8 @@ final class ChangeRecord {
             firstColumn = Int32(column)
             firstValue = value()
         } else {
-            laterColumns.append(Int32(column))
-            laterValues.append(value())
+            if later == nil { later = [] }
+            later?.append((Int32(column), value()))
         }
     }
 
@@ -136,7 +135,6 @@ final class ChangeRecord {
     func savedValue(of column: Int) -> SQLValue? {
         guard columns.contains(column) else { return nil }
         if Int32(column) == firstColumn { return firstValue }
-        guard let index = laterColumns.firstIndex(of: Int32(column)) else { return nil }
-        return laterValues[index]
+        return later?.first { $0.column == Int32(column) }?.value
     }
 }
