@@ -29,6 +29,26 @@ import Testing
         try #require(context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).first)
     }
 
+    /// Saves `count` business trips "B0"… (company "C0"…, expense report "report 0"…) and as many
+    /// trips "T0"…, trip `i` from day `i` to day `i + 1`.
+    private func seedNumberedTrips(_ count: Int) throws {
+        let seed = ModelContext(container)
+        for index in 0..<count {
+            let business = BusinessTrip(name: "B\(index)", startDate: Day.at(index), endDate: Day.at(index + 1), company: "C\(index)")
+            business.expenseReport = "report \(index)"
+            seed.insert(business)
+            seed.insert(Trip(name: "T\(index)", startDate: Day.at(index), endDate: Day.at(index + 1)))
+        }
+        try seed.save()
+    }
+
+    /// The trips `seedNumberedTrips` saved, as `context` fetches them: the business trips and the
+    /// plain ones, each by name.
+    private func numberedTrips(_ context: ModelContext) throws -> (business: [BusinessTrip], plain: [Trip]) {
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).filter { $0.name.count == 2 }
+        return (trips.compactMap { $0 as? BusinessTrip }, trips.filter { !($0 is BusinessTrip) })
+    }
+
     @Test("An update writes only the changed columns: another context's write to the others survives", arguments: StoreKind.allCases)
     static func concurrentWriterKeepsItsColumns(_ kind: StoreKind) throws {
         try Self(kind).concurrentWriterKeepsItsColumns()
@@ -143,6 +163,35 @@ import Testing
         #expect(try context.allHistory().count == before, "a model set back to its saved values recorded an update")
     }
 
+    @Test("History compares each model's own changed values, for models of several entities changed alike or not, some set back", arguments: StoreKind.allCases)
+    static func historyComparesEachModel(_ kind: StoreKind) throws {
+        try Self(kind).historyComparesEachModel()
+    }
+
+    /// History's comparison is made once per entity and set of changed columns and reused from
+    /// model to model (the encoder keeps the values of the model before): each model must still be
+    /// compared with its own saved values.
+    func historyComparesEachModel() throws {
+        try seedNumberedTrips(4)
+        let context = ModelContext(container)
+        let (business, plain) = try numberedTrips(context)
+        // Changed in this order: B0 renamed, B1 set back (right after a model of its entity and
+        // columns), T0 renamed, T1 renamed and moved, B2 renamed, T2 set back, B3 renamed and its
+        // company set back, T3 moved and set back.
+        business[0].name = "B0!"
+        business[1].name = "x"; business[1].name = "B1"
+        plain[0].name = "T0!"
+        plain[1].name = "T1!"; plain[1].endDate = Day.at(40)
+        business[2].name = "B2!"
+        plain[2].name = "y"; plain[2].name = "T2"
+        business[3].name = "B3!"; business[3].company = "D"; business[3].company = "C3"
+        plain[3].endDate = Day.at(41); plain[3].endDate = Day.at(4)
+        try context.save()
+        let updates = try #require(try context.allHistory().last).changes.filter { $0.summary.hasPrefix("update") }
+        #expect(updates.map(\.summary) == [business[0], plain[0], plain[1], business[2], business[3]].map { "update \($0.persistentModelID)" })
+        #expect(updates.map(\.updatedNames) == [["name"], ["name"], ["name", "endDate"], ["name"], ["name"]])
+    }
+
     @Test("One UPDATE statement per distinct set of changed columns, made once per context", arguments: StoreKind.allCases)
     static func oneStatementPerColumnSet(_ kind: StoreKind) throws {
         try Self(kind).oneStatementPerColumnSet()
@@ -165,6 +214,73 @@ import Testing
         let stored = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(stored.map(\.name).sorted() == ["Changed", "Rome!"])
         #expect(stored.allSatisfy { $0.endDate == Day.at(30) })
+    }
+
+    @Test("Models of several entities, interleaved, each with its own changed columns: one save writes each row's changes and nothing else", arguments: StoreKind.allCases)
+    static func interleavedEntitiesAndColumnSets(_ kind: StoreKind) throws {
+        try Self(kind).interleavedEntitiesAndColumnSets()
+    }
+
+    /// `save()` keeps, per entity, the last `UPDATE` it used and binds every parameter of its
+    /// prepared statement again per row, over the last row's bindings: rows of alternating entities and
+    /// column sets (a set coming back after another, a NULL after a value, a to-one key) must
+    /// each get exactly their own values, and the columns another context wrote must survive.
+    func interleavedEntitiesAndColumnSets() throws {
+        try seedNumberedTrips(6)
+        let mine = ModelContext(container)
+        let theirs = ModelContext(container)
+        let (business, plain) = try numberedTrips(mine)
+        #expect(business.count == 6 && plain.count == 6)
+        let rome = try fetchTrip(mine, "Rome")
+        let inn = try #require(try mine.fetch(FetchDescriptor<Accommodation>()).first)
+
+        // Another context writes columns this one leaves alone.
+        let (theirBusiness, theirPlain) = try numberedTrips(theirs)
+        for trip in theirBusiness as [Trip] + theirPlain {
+            trip.startDate = Day.at(100)
+            (trip as? BusinessTrip)?.meetingAgenda = "agenda of \(trip.name)"
+        }
+        try theirs.save()
+
+        // Changed in this order (the order of `dirty`): entities alternate, column sets alternate
+        // and come back.
+        for index in 0..<6 {
+            switch index % 3 {
+            case 0:
+                business[index].name = "B\(index)*"
+                plain[index].name = "T\(index)*"
+            case 1:
+                business[index].expenseReport = nil
+                plain[index].endDate = Day.at(50 + index)
+            default:
+                business[index].name = "B\(index)*"
+                business[index].expenseReport = "new \(index)"
+                plain[index].name = "T\(index)*"
+                plain[index].endDate = Day.at(50 + index)
+            }
+            if index == 3 { inn.trip = rome }
+        }
+        try mine.save()
+
+        let check = ModelContext(container)
+        let moved = Day.at(100)
+        let stored = try check.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.startDate == moved }))
+        #expect(stored.count == 12, "a partial update rewrote startDate, which only the other context changed")
+        for index in 0..<6 {
+            let storedBusiness = try #require(stored.first { $0.name.hasPrefix("B\(index)") } as? BusinessTrip)
+            let storedPlain = try #require(stored.first { $0.name.hasPrefix("T\(index)") && !($0 is BusinessTrip) })
+            let renamed = index % 3 != 1
+            #expect(storedBusiness.name == (renamed ? "B\(index)*" : "B\(index)"))
+            #expect(storedPlain.name == (renamed ? "T\(index)*" : "T\(index)"))
+            #expect(storedBusiness.expenseReport == [0: "report \(index)", 1: nil, 2: "new \(index)"][index % 3]!)
+            #expect(storedBusiness.company == "C\(index)")
+            #expect(storedBusiness.meetingAgenda == "agenda of B\(index)")
+            #expect(storedBusiness.endDate == Day.at(index + 1))
+            #expect(storedPlain.endDate == (index % 3 == 0 ? Day.at(index + 1) : Day.at(50 + index)))
+        }
+        let storedInn = try #require(try check.fetch(FetchDescriptor<Accommodation>()).first)
+        #expect(storedInn.trip?.name == "Rome")
+        #expect(storedInn.name == "Inn")
     }
 
     @Test("Observation still sees every change of a stored attribute", arguments: StoreKind.allCases)

@@ -146,44 +146,46 @@ extension ModelContext {
     /// values), are left out: the inserted model's values win.
     private func writeUpdates(_ connection: any StoreConnection, removed: Set<ObjectIdentifier>, displaced: [ModelObject]) throws {
         let removed = displaced.isEmpty ? removed : removed.union(displaced.map(ObjectIdentifier.init))
-        var statements: [PartialUpdateKey: any StoreStatement] = [:]
-        var encoder: RowEncoder?
-        var previous: (key: PartialUpdateKey, update: PartialUpdate, statement: any StoreStatement)?
-        for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
+        let removes = !removed.isEmpty
+        // The update each entity (by `EntitySchema.index`) used last: models of one entity changed
+        // alike find it without a dictionary lookup, even when the entities alternate.
+        var latest = [PreparedUpdate?](repeating: nil, count: schema.entities.count)
+        // Every update prepared in this save, by entity and changed columns.
+        var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
+        let encoder = RowEncoder(valueCount: 0, positions: [])
+        var previous: PreparedUpdate?
+        for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID, let record = object.changes else { continue }
-            let key = PartialUpdateKey(entity: entity.index, columns: record.columns)
-            let update: PartialUpdate
-            let statement: any StoreStatement
-            if let previous, previous.key == key {
-                (update, statement) = (previous.update, previous.statement)
+            let index = entity.index
+            let update: PreparedUpdate
+            if let last = latest[index], record.changedColumnsAre(last.columns) {
+                update = last
             } else {
-                if let known = partialUpdates[key] {
-                    update = known
-                } else {
-                    update = container.entitySQL[entity.index].update(of: entity, columns: record.columns)
-                    partialUpdates[key] = update
-                }
-                if let prepared = statements[key] {
-                    statement = prepared
-                } else {
-                    statement = try connection.statement(update.sql)
-                    statements[key] = statement
-                }
-                previous = (key, update, statement)
+                update = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared)
+                latest[index] = update
             }
-            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: update.positions)
-            rowEncoder.restart(statement: statement, positions: update.positions)
-            encoder = rowEncoder
-            object._encode(to: rowEncoder)
-            try checkStorable(rowEncoder, entity: entity)
-            for (index, slot) in entity.keySlots.enumerated() where update.keyParameters[index] > 0 {
-                statement.bind(keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: update.keyParameters[index])
-            }
-            statement.bind(.integer(rowID), at: update.keyParameter)
-            try statement.run()
-            try checkRowChanged(connection, object: object, entity: entity)
-            statement.reset()
+            let restart = previous !== update
+            previous = update
+            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: restart, in: self, connection)
         }
+    }
+
+    /// The update of `columns` of a row of `entity`, prepared on `connection` (once per save; its
+    /// SQL made once per context).
+    private func preparedUpdate(of entity: EntitySchema, columns: PositionSet, _ connection: any StoreConnection,
+                                prepared: inout [PartialUpdateKey: PreparedUpdate]) throws -> PreparedUpdate {
+        let key = PartialUpdateKey(entity: entity.index, columns: columns)
+        if let known = prepared[key] { return known }
+        let update: PartialUpdate
+        if let known = partialUpdates[key] {
+            update = known
+        } else {
+            update = container.entitySQL[entity.index].update(of: entity, columns: columns)
+            partialUpdates[key] = update
+        }
+        let made = PreparedUpdate(columns: columns, update: update, keySlots: entity.keySlots, statement: try connection.statement(update.sql))
+        prepared[key] = made
+        return made
     }
 
     private func writeLinks(_ connection: any StoreConnection) throws {
@@ -262,6 +264,64 @@ extension ModelContext {
             previous.relationshipsChanged = false
             relinkDisplaced(previous, rowID: rowID)
         }
+    }
+}
+
+/// A partial `UPDATE` prepared for one save, with what `writeUpdates` needs per row.
+private final class PreparedUpdate {
+    /// The changed value columns it writes.
+    let columns: PositionSet
+    /// Where the encoder writes each stored attribute (parameter index, -1 for an unchanged one).
+    let positions: [Int32]
+    /// The changed to-one key columns: the relationship slot and the parameter of each.
+    let keyBindings: [(slot: Int, parameter: Int32)]
+    /// Whether `keyBindings` has any.
+    let bindsKeys: Bool
+    /// The parameter of the row's key.
+    let keyParameter: Int32
+    let statement: any StoreStatement
+    /// The same statement when the store is SQLite (bound and stepped without the protocol).
+    let sqlite: SQLiteStatement?
+
+    /// Writes the changed columns of `object`, whose row is `rowID`, with `encoder` (set up for
+    /// this update first when `restart`; else it wrote the row before with this update). A method
+    /// of the update so its fields are read without retaining them per row.
+    func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, encoder: RowEncoder, restart: Bool,
+               in context: ModelContext, _ connection: any StoreConnection) throws {
+        if restart {
+            encoder.restart(statement: statement, positions: positions)
+        } else {
+            encoder.restartRow()
+        }
+        object._encode(to: encoder)
+        try context.checkStorable(encoder, entity: entity)
+        if bindsKeys {
+            for (slot, parameter) in keyBindings {
+                statement.bind(context.keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: parameter)
+            }
+        }
+        if let sqlite {
+            sqlite.bindInt64(rowID, at: keyParameter)
+            while try sqlite.step() {}
+            if sqlite.changes == 0 { throw context.rowMissing(object, entity: entity) }
+            sqlite.reset()
+        } else {
+            statement.bind(.integer(rowID), at: keyParameter)
+            try statement.run()
+            try context.checkRowChanged(connection, object: object, entity: entity)
+            statement.reset()
+        }
+    }
+
+    init(columns: PositionSet, update: PartialUpdate, keySlots: [Int], statement: any StoreStatement) {
+        self.columns = columns
+        self.positions = update.positions
+        let keyBindings = zip(keySlots, update.keyParameters).filter { $0.1 > 0 }.map { (slot: $0.0, parameter: $0.1) }
+        self.keyBindings = keyBindings
+        self.bindsKeys = !keyBindings.isEmpty
+        self.keyParameter = update.keyParameter
+        self.statement = statement
+        self.sqlite = statement as? SQLiteStatement
     }
 }
 

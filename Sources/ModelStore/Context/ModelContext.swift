@@ -30,8 +30,10 @@ public final class ModelContext {
     var inserted: [ModelObject] = []
     /// Saved models deleted since the last save, in deletion order.
     var deleted: [ModelObject] = []
-    /// Saved models whose row changed since the last save (each has a `ChangeRecord`).
-    var dirty: [ModelObject] = []
+    /// Saved models whose row changed since the last save (each has a `ChangeRecord`). Appended to
+    /// at every model's first change: not checked for exclusive access at run time (the context
+    /// belongs to one thread at a time; `ContextGuards` checks that).
+    @exclusivity(unchecked) var dirty: [ModelObject] = []
     /// The `UPDATE` of each entity and set of changed columns met so far (one statement per
     /// distinct set of changed columns, prepared by the connection's cache).
     var partialUpdates: [PartialUpdateKey: PartialUpdate] = [:]

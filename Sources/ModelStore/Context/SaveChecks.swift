@@ -73,7 +73,12 @@ extension ModelContext {
     /// row is no error: the row is gone, as asked.)
     func checkRowChanged(_ connection: any StoreConnection, object: ModelObject, entity: EntitySchema) throws {
         guard connection.changes == 0 else { return }
-        throw ModelStoreError.rowMissing(entity: entity.name, identifier: object.persistentModelID)
+        throw rowMissing(object, entity: entity)
+    }
+
+    /// The error of an `UPDATE` of `object`'s row that changed no row.
+    func rowMissing(_ object: ModelObject, entity: EntitySchema) -> ModelStoreError {
+        ModelStoreError.rowMissing(entity: entity.name, identifier: object.persistentModelID)
     }
 
     // MARK: Upserts

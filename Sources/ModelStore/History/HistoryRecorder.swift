@@ -70,14 +70,16 @@ extension ModelContext {
         // Updated models: each in `saved.updated` once (every row the save wrote); in the history
         // when a stored value or link changed (a model set back to its saved values changed nothing).
         let encoder = RowEncoder(valueCount: 0, positions: [])
+        var comparisons = UpdateComparisons(entityCount: schema.entities.count)
         saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
         for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
             saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
             let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
             guard history else { continue }
-            let names = changedProperties(of: object, entity, encoder) + links
-            if !names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: names.joined(separator: ",")) }
+            var names = changedProperties(of: object, entity, encoder, &comparisons)
+            if !links.isEmpty { names = ((names.map { [$0] } ?? []) + links).joined(separator: ",") }
+            if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
         }
         for id in linkedOrder {
             guard let entry = linked[id], let entity = entry.object.entity, let rowID = entry.object.rowID else { continue }
@@ -126,27 +128,89 @@ extension ModelContext {
     }
 
     /// The properties of a changed saved model whose stored form differs from the value saved
-    /// before its first change (only its changed columns are compared).
-    private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ encoder: RowEncoder) -> [String] {
-        guard let record = object.changes else { return [] }
-        var positions = Array(repeating: Int32(-1), count: entity.storedAttributes.count)
-        for (index, attribute) in entity.storedAttributes.enumerated() where record.contains(attribute.firstColumn) {
-            positions[index] = Int32(attribute.firstColumn)
+    /// before its first change (only its changed columns are encoded and compared), comma
+    /// separated; nil when none did.
+    private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ encoder: RowEncoder,
+                                   _ comparisons: inout UpdateComparisons) -> String? {
+        guard let record = object.changes else { return nil }
+        let comparison = comparisons.comparison(of: entity, record)
+        if comparisons.previous !== comparison {
+            encoder.restart(valuesAtLeast: comparison.valueCount, positions: comparison.positions)
+            comparisons.previous = comparison
+        } else {
+            encoder.restartRow()
         }
-        encoder.restart(valueCount: entity.attributes.count, positions: positions)
-        object._encode(to: encoder)
-        let current = encoder.values
-        var names: [String] = []
-        for attribute in entity.storedAttributes where record.contains(attribute.firstColumn) {
-            if attribute.columns.contains(where: { current[$0] != record.savedValue(of: $0) }) { names.append(attribute.name) }
-        }
-        for (index, slot) in entity.keySlots.enumerated() {
-            guard let saved = record.savedValue(of: entity.attributes.count + index) else { continue }
-            if (keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null) != saved {
-                names.append(entity.relationships[slot].name)
+        if !comparison.attributes.isEmpty { object._encode(to: encoder) }
+        var names: String?
+        func add(_ name: String) { names = names.map { $0 + "," + name } ?? name }
+        for attribute in comparison.attributes {
+            for (offset, column) in attribute.columns.enumerated() where encoder.value(at: attribute.firstValue + offset) != record.savedValue(of: column) {
+                add(attribute.name)
+                break
             }
         }
+        for key in comparison.keys {
+            guard let saved = record.savedValue(of: key.column) else { continue }
+            if (keyValue(of: object, slot: key.slot).map(SQLValue.integer) ?? .null) != saved { add(key.name) }
+        }
         return names
+    }
+}
+
+/// What history compares of a changed model whose change record has one set of columns: the
+/// changed attributes, encoded alone into consecutive values, and the changed to-one keys. Made
+/// once per entity and column set in a save.
+private final class UpdateComparison {
+    /// The changed value columns.
+    let columns: PositionSet
+    /// Where the encoder writes each stored attribute (a position in its values, -1 for an unchanged one).
+    let positions: [Int32]
+    /// How many values the changed attributes take.
+    let valueCount: Int
+    /// Each changed attribute: its name, its value columns, the position of its first value.
+    let attributes: [(name: String, columns: Range<Int>, firstValue: Int)]
+    /// Each changed to-one key: the relationship's slot and name, and its column's number.
+    let keys: [(slot: Int, name: String, column: Int)]
+
+    init(entity: EntitySchema, columns: PositionSet) {
+        self.columns = columns
+        var positions = [Int32](repeating: -1, count: entity.storedAttributes.count)
+        var attributes: [(name: String, columns: Range<Int>, firstValue: Int)] = []
+        var next = 0
+        for (index, attribute) in entity.storedAttributes.enumerated() where columns.contains(attribute.firstColumn) {
+            positions[index] = Int32(next)
+            attributes.append((attribute.name, attribute.columns, next))
+            next += attribute.columnCount
+        }
+        self.positions = positions
+        self.valueCount = next
+        self.attributes = attributes
+        let valueColumns = entity.attributes.count
+        keys = entity.keySlots.enumerated().filter { columns.contains(valueColumns + $0.offset) }
+            .map { (slot: $0.element, name: entity.relationships[$0.element].name, column: valueColumns + $0.offset) }
+    }
+}
+
+/// The comparisons of one save: each entity's last one found without hashing (models of one
+/// entity changed alike), the others by entity and column set.
+private struct UpdateComparisons {
+    private var latest: [UpdateComparison?]
+    private var all: [PartialUpdateKey: UpdateComparison] = [:]
+    /// The comparison the encoder was last set up for.
+    var previous: UpdateComparison?
+
+    init(entityCount: Int) {
+        latest = Array(repeating: nil, count: entityCount)
+    }
+
+    mutating func comparison(of entity: EntitySchema, _ record: ChangeRecord) -> UpdateComparison {
+        let index = entity.index
+        if let last = latest[index], record.changedColumnsAre(last.columns) { return last }
+        let key = PartialUpdateKey(entity: index, columns: record.columns)
+        let comparison = all[key] ?? UpdateComparison(entity: entity, columns: record.columns)
+        all[key] = comparison
+        latest[index] = comparison
+        return comparison
     }
 }
 
@@ -162,6 +226,8 @@ private final class HistoryWriter {
     private let connection: any StoreConnection
     private let token: Int64
     private let insert: any StoreStatement
+    /// The same statement when the store is SQLite (bound without `SQLValue`).
+    private let sqliteInsert: SQLiteStatement?
     /// Deletes are recorded only if the row is still there (another context may have deleted
     /// it already): one statement per table.
     private var conditional: [String: any StoreStatement] = [:]
@@ -172,12 +238,17 @@ private final class HistoryWriter {
         self.connection = connection
         token = try Self.nextToken(connection)
         insert = try connection.statement("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        sqliteInsert = insert as? SQLiteStatement
     }
 
     /// Writes one change. A delete is written only if the row is still stored, unless `rowExists`
     /// (the save read it in its own transaction).
     func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil,
                rowExists: Bool = false) throws {
+        if let sqlite = sqliteInsert, kind != .delete || rowExists {
+            try writeSQLite(sqlite, kind, entity: entity, row: row, attributes: attributes, tombstone: tombstone)
+            return
+        }
         let statement: any StoreStatement
         if kind == .delete && !rowExists {
             if let known = conditional[entity.tableName] {
@@ -206,6 +277,22 @@ private final class HistoryWriter {
         statement.bind(attributes.map(SQLValue.text) ?? .null, at: 6)
         statement.bind(tombstone.map(SQLValue.blob) ?? .null, at: 7)
         try statement.run()
+        statement.reset()
+        index += 1
+    }
+
+    /// `write` of a change that needs no condition, on SQLite: every parameter bound directly.
+    private func writeSQLite(_ statement: SQLiteStatement, _ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64,
+                             attributes: String?, tombstone: Data?) throws {
+        unconditional += 1
+        statement.bindInt64(token, at: 1)
+        statement.bindInt64(index, at: 2)
+        statement.bindInt64(Int64(kind.rawValue), at: 3)
+        statement.bindText(entity.name, at: 4)
+        statement.bindInt64(row, at: 5)
+        if let attributes { statement.bindText(attributes, at: 6) } else { statement.bind(.null, at: 6) }
+        if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bind(.null, at: 7) }
+        while try statement.step() {}
         statement.reset()
         index += 1
     }

@@ -69,6 +69,7 @@
 
     @usableFromInline static func == (lhs: PositionSet, rhs: PositionSet) -> Bool {
         guard lhs.low == rhs.low else { return false }
+        if lhs.high.isEmpty && rhs.high.isEmpty { return true }
         let count = max(lhs.high.count, rhs.high.count)
         for index in 0..<count where (index < lhs.high.count ? lhs.high[index] : 0) != (index < rhs.high.count ? rhs.high[index] : 0) {
             return false
@@ -92,22 +93,25 @@
 /// columns, the base's first, in declaration order; a struct attribute has one per field), then the
 /// to-one key columns (`EntitySchema.keySlots`). `save()` writes only these columns, `rollback()`
 /// restores only these values, and history compares only these.
+///
+/// Its fields are not checked for exclusive access at run time (as `ModelObject`'s bookkeeping):
+/// a record belongs to its model's context, used by one thread at a time, and no code outside
+/// these methods runs while one of them is being modified.
 final class ChangeRecord {
     /// The changed columns.
-    private(set) var columns = PositionSet()
+    @exclusivity(unchecked) private(set) var columns = PositionSet()
     /// The first changed column and the value it held before (most changes touch one column:
     /// then the record is this one allocation, no arrays). -1 while nothing is recorded.
-    private var firstColumn: Int32 = -1
-    private var firstValue: SQLValue = .null
-    /// The columns changed after the first, in the order of their first change, and their saved
-    /// values (parallel); empty, and never allocated, for a one-column change.
-    private var laterColumns: [Int32] = []
-    private var laterValues: [SQLValue] = []
+    @exclusivity(unchecked) private var firstColumn: Int32 = -1
+    @exclusivity(unchecked) private var firstValue: SQLValue = .null
+    /// The columns changed after the first, in the order of their first change, with their saved
+    /// values; nil for a one-column change (one pointer in the record, nothing to make or free).
+    @exclusivity(unchecked) private var later: [(column: Int32, value: SQLValue)]?
 
     /// The changed columns in the order of their first change.
-    var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + laterColumns }
+    var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + (later ?? []).map(\.column) }
     /// The value each changed column held before its first change, as stored (parallel to `order`).
-    var savedValues: [SQLValue] { firstColumn < 0 ? [] : [firstValue] + laterValues }
+    var savedValues: [SQLValue] { firstColumn < 0 ? [] : [firstValue] + (later ?? []).map(\.value) }
 
     /// Records `value` as the saved value of `column`, unless the column is already changed.
     func record(column: Int, savedValue value: @autoclosure () -> SQLValue) {
@@ -116,10 +120,13 @@ final class ChangeRecord {
             firstColumn = Int32(column)
             firstValue = value()
         } else {
-            laterColumns.append(Int32(column))
-            laterValues.append(value())
+            if later == nil { later = [] }
+            later?.append((Int32(column), value()))
         }
     }
+
+    /// Whether the changed columns are exactly `columns` (without copying the set).
+    func changedColumnsAre(_ columns: PositionSet) -> Bool { self.columns == columns }
 
     /// Whether `column` changed.
     func contains(_ column: Int) -> Bool { columns.contains(column) }
@@ -128,7 +135,6 @@ final class ChangeRecord {
     func savedValue(of column: Int) -> SQLValue? {
         guard columns.contains(column) else { return nil }
         if Int32(column) == firstColumn { return firstValue }
-        guard let index = laterColumns.firstIndex(of: Int32(column)) else { return nil }
-        return laterValues[index]
+        return later?.first { $0.column == Int32(column) }?.value
     }
 }

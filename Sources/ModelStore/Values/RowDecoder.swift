@@ -189,6 +189,11 @@ import Foundation
     /// The values written (values mode).
     var values: [SQLValue] { state.pointee.values }
 
+    /// Starts writing a new row into the statement and at the positions of the last `restart`.
+    func restartRow() {
+        state.pointee.problem = nil
+    }
+
     /// Starts writing a new row into `statement` at `positions`.
     func restart(statement: any StoreStatement, positions: [Int32]) {
         if let sqlite = statement as? SQLiteStatement {
@@ -212,6 +217,22 @@ import Foundation
         state.pointee.values.append(contentsOf: repeatElement(.null, count: count))
     }
 
+    /// Starts writing a new row at `positions` (values mode) into at least `count` values, keeping
+    /// the values of the last row: for a caller that reads back only the values it has the row
+    /// write.
+    func restart(valuesAtLeast count: Int, positions: [Int32]) {
+        state.pointee.statement = nil
+        state.pointee.storeStatement = nil
+        state.pointee.positions = positions
+        state.pointee.problem = nil
+        if state.pointee.values.count < count {
+            state.pointee.values.append(contentsOf: repeatElement(.null, count: count - state.pointee.values.count))
+        }
+    }
+
+    /// The value at `position` (values mode).
+    func value(at position: Int) -> SQLValue { state.pointee.values[position] }
+
     /// The first attribute written since the last restart that the store cannot give back as it
     /// is (`SQLStorable.storageProblem`): its `AttributeIndex` and why.
     var problem: (attribute: Int, reason: String)? { state.pointee.problem }
@@ -223,12 +244,16 @@ import Foundation
         state.pointee.problem = (state.pointee.attribute, reason)
     }
 
-    /// Writes the value of `attribute`, if the encoder has a place for it.
-    @inlinable public func write<Value: SQLStorable>(_ value: Value, _ attribute: AttributeIndex) {
+    /// Writes the value of `attribute`, if the encoder has a place for it. The value is read only
+    /// then (an autoclosure: generated code's `row.write(_p, E._$p)` reads the stored property
+    /// `_p`, with its dynamic exclusivity check and its retain, only for the columns a partial
+    /// `UPDATE` binds).
+    @inlinable public func write<Value: SQLStorable>(_ value: @autoclosure () -> Value, _ attribute: AttributeIndex) {
         let position = state.pointee.positions[attribute.index]
         guard position >= 0 else { return }
         state.pointee.cursor = Int(position)
         state.pointee.attribute = attribute.index
+        let value = value()
         if let problem = value.storageProblem { noteProblem(problem) }
         value._write(to: self)
     }

@@ -127,6 +127,9 @@ import Foundation
         }
     }
 
+    /// The rows the last `INSERT`, `UPDATE` or `DELETE` of the statement's connection changed.
+    var changes: Int { Int(sqlite3_changes64(sqlite3_db_handle(handle))) }
+
     /// The number of result columns.
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
