@@ -6,22 +6,10 @@ import Testing
 /// produce (consecutive, strided as a pattern of deletions leaves them, negative, extreme, random).
 @Suite("Identity map")
 struct IdentityMapTests {
-    /// A deterministic generator (SplitMix64), so a failure replays.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     enum Keys: String, CaseIterable {
         case consecutive, strided, negative, extreme, random
 
-        func key(_ index: Int, _ random: inout SplitMix) -> Int64 {
+        func key(_ index: Int, _ random: inout ReliabilityRandom) -> Int64 {
             switch self {
             case .consecutive: return Int64(index + 1)
             case .strided: return Int64(index) * 1_048_576
@@ -34,7 +22,7 @@ struct IdentityMapTests {
 
     @Test("Random operations give Dictionary's answers", arguments: Keys.allCases)
     func matchesDictionary(_ keys: Keys) {
-        var random = SplitMix(state: 17)
+        var random = ReliabilityRandom(seed: 17)
         var map = IdentityMap()
         var oracle: [Int64: ModelObject] = [:]
         let universe = (0..<3_000).map { keys.key($0, &random) }
