@@ -59,7 +59,8 @@ open class ModelObject: Observable, Hashable {
     final var isDirty: Bool { changes != nil }
 
     /// The context's shared link (a weak reference to the context, one per context). Setting it
-    /// keeps the entity.
+    /// keeps the entity (a model not registered yet has neither, and setting it does nothing:
+    /// registering goes through `ModelContext.home(for:)`).
     final var link: ContextLink? {
         get { home?.link }
         set { home = home.map { ModelHome(link: newValue, entity: $0.entity) } }
