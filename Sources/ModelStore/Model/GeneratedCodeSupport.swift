@@ -45,9 +45,10 @@ extension ModelObject {
 
     /// The model's registrar, made now if it does not exist yet.
     @usableFromInline final func makeRegistrar() -> ObservationRegistrar {
-        if let registrar { return registrar }
+        if hasRegistrar, let registrar { return registrar }
         let made = ObservationRegistrar()
         registrar = made
+        hasRegistrar = true
         return made
     }
 }
@@ -70,7 +71,7 @@ extension ModelObject {
     /// change stays pending for the next save).
     @inlinable public func _$willSet<Value>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>) {
         if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
-        if let registrar { countingMutation { registrar.willSet(self, keyPath: keyPath) } }
+        if hasRegistrar, let registrar { countingMutation { registrar.willSet(self, keyPath: keyPath) } }
     }
 
     /// The setter of a stored attribute, after it changed the value: the mutation is over. Records
@@ -80,7 +81,7 @@ extension ModelObject {
     /// an observer's `onChange`, which runs at `willSet`) cannot take it for saved.
     @inlinable public func _$didSet<Value: SQLStorable>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>, _ oldValue: Value) {
         if status == .persisted { attributeDidChange(attribute.index, from: oldValue) }
-        registrar?.didSet(self, keyPath: keyPath)
+        if hasRegistrar { registrar?.didSet(self, keyPath: keyPath) }
     }
 
     // MARK: Accessors of relationships

@@ -9,10 +9,7 @@ import Observation
 
     /// The model's registrar, made now if it does not exist yet.
     private func registrar() -> ObservationRegistrar {
-        if let registrar = owner.registrar { return registrar }
-        let registrar = ObservationRegistrar()
-        owner.registrar = registrar
-        return registrar
+        owner.makeRegistrar()
     }
 
     /// Records a read of `keyPath` for the observation tracking in progress (as `ObservationRegistrar.access`).
@@ -22,12 +19,12 @@ import Observation
 
     /// Tells the observers of `keyPath` before it changes (as `ObservationRegistrar.willSet`).
     public func willSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        owner.registrar?.willSet(subject, keyPath: keyPath)
+        if owner.hasRegistrar { owner.registrar?.willSet(subject, keyPath: keyPath) }
     }
 
     /// Tells the observers of `keyPath` after it changed (as `ObservationRegistrar.didSet`).
     public func didSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        owner.registrar?.didSet(subject, keyPath: keyPath)
+        if owner.hasRegistrar { owner.registrar?.didSet(subject, keyPath: keyPath) }
     }
 
     /// Runs `mutation` between `willSet` and `didSet` of `keyPath` (as `ObservationRegistrar.withMutation`).
@@ -38,7 +35,7 @@ import Observation
     public func withMutation<Subject: Observable, Member, T>(
         of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> T
     ) rethrows -> T {
-        guard let registrar = owner.registrar else { return try mutation() }
+        guard owner.hasRegistrar, let registrar = owner.registrar else { return try mutation() }
         return try countingMutation { try registrar.withMutation(of: subject, keyPath: keyPath, mutation) }
     }
 }
