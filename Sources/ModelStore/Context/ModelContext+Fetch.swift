@@ -153,7 +153,6 @@ extension ModelContext {
                 decoder.start(positions: partial?.positions[rowEntity.index] ?? rowEntity.attributeResultColumns, entityName: rowEntity.name)
                 decoderEntity = rowEntity
             }
-            if rowHome?.entity !== rowEntity { rowHome = home(for: rowEntity) }
             if !mapWasEmpty, let existing = map[rowID] {
                 if existing.status == .persisted && !existing.isDirty {
                     try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
@@ -174,6 +173,7 @@ extension ModelContext {
             let object = try naming(rowID, of: rowEntity, decoder) { try rowEntity.type.init(from: decoder) }
             if let partial, let unfetched = partial.unfetched[rowEntity.index] { object.unfetched = unfetched }
             object.rowID = rowID
+            if rowHome?.entity !== rowEntity { rowHome = home(for: rowEntity) }
             object.home = rowHome
             object.status = .persisted
             // To-many slots start unloaded, which an empty array already means: the array is only

@@ -7,14 +7,9 @@ import Observation
     /// The model whose registrar this is.
     let owner: ModelObject
 
-    /// The model's registrar, made now if it does not exist yet.
-    private func registrar() -> ObservationRegistrar {
-        owner.makeRegistrar()
-    }
-
     /// Records a read of `keyPath` for the observation tracking in progress (as `ObservationRegistrar.access`).
     public func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        registrar().access(subject, keyPath: keyPath)
+        owner.makeRegistrar().access(subject, keyPath: keyPath)
     }
 
     /// Tells the observers of `keyPath` before it changes (as `ObservationRegistrar.willSet`).

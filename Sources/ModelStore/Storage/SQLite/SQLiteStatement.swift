@@ -35,10 +35,11 @@ import Foundation
     /// bind is NULL, as after `sqlite3_clear_bindings`.
     ///
     /// The bindings are not cleared here (https://sqlite.org/c3ref/clear_bindings.html): `step()`
-    /// binds NULL to the parameters not bound since the reset, if any. Clearing them all after
-    /// every row freed each bound text and blob, which the next row's bind then allocated again
-    /// (`sqlite3_reset` keeps them, and a bind reuses a kept value's memory): 20 % of an insert's
-    /// instructions. Statements with more than 64 parameters are still cleared here.
+    /// binds NULL to the parameters not bound since the reset, if any, so a statement whose every
+    /// parameter is bound per row (inserts, updates, history rows) skips the clearing call: it was
+    /// 22 M of an insert's 314 M instructions at N = 20,000, and the insert took 3 M fewer without
+    /// it (a bind frees the value it replaces either way). Statements with more than 64 parameters
+    /// are still cleared here.
     public func reset() {
         sqlite3_reset(handle)
         if allParameters == nil { sqlite3_clear_bindings(handle) }
