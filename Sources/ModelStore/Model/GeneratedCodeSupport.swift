@@ -69,9 +69,12 @@ extension ModelObject {
     /// that the value will change (`withObservationTracking`'s `onChange` runs now, counted as a
     /// change in progress: a `save()` it calls throws `ModelStoreError.saveInProgress`, and the
     /// change stays pending for the next save).
-    @inlinable public func _$willSet<Value>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>) {
+    ///
+    /// The key path is an autoclosure: it is formed only when the model has a registrar (forming
+    /// the literal costs a runtime call and a retain and release, about 100 instructions a change).
+    @inlinable public func _$willSet<Value>(_ attribute: AttributeIndex, _ keyPath: @autoclosure () -> KeyPath<Self, Value>) {
         if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
-        if hasRegistrar, let registrar { countingMutation { registrar.willSet(self, keyPath: keyPath) } }
+        if hasRegistrar, let registrar { countingMutation { registrar.willSet(self, keyPath: keyPath()) } }
     }
 
     /// The setter of a stored attribute, after it changed the value: the mutation is over. Records
@@ -79,9 +82,12 @@ extension ModelObject {
     /// value at the first change since the last save), then tells Observation it changed. A change
     /// is recorded here, after the value is set, so a `save()` that ran inside the mutation (from
     /// an observer's `onChange`, which runs at `willSet`) cannot take it for saved.
-    @inlinable public func _$didSet<Value: SQLStorable>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>, _ oldValue: Value) {
+    ///
+    /// The key path is formed only when the model has a registrar, as in `_$willSet`.
+    @inlinable public func _$didSet<Value: SQLStorable>(_ attribute: AttributeIndex, _ keyPath: @autoclosure () -> KeyPath<Self, Value>,
+                                                        _ oldValue: Value) {
         if status == .persisted { attributeDidChange(attribute.index, from: oldValue) }
-        if hasRegistrar { registrar?.didSet(self, keyPath: keyPath) }
+        if hasRegistrar { registrar?.didSet(self, keyPath: keyPath()) }
     }
 
     // MARK: Accessors of relationships
