@@ -33,7 +33,7 @@ enum BuiltinTemplates {
     {{/storedProperties}}
 
     {{#valueProperties}}
-    private var _{{name}}: {{type}}{{#isTransient}} = {{initialValue}}{{/isTransient}}
+    @exclusivity(unchecked) private var _{{name}}: {{type}}{{#isTransient}} = {{initialValue}}{{/isTransient}}
     {{/valueProperties}}
 
     {{#hasPersistentIdentity}}

@@ -40,7 +40,7 @@ import Testing
     @Test(arguments: [
         "        case `default` = \"default\"\n",
         "        case `case` = \"k\"\n",
-        "    private var _default: Int\n",
+        "    @exclusivity(unchecked) private var _default: Int\n",
         "    internal var `default`: Int {\n",
         "            _$access(Import._$default, \\.`default`)\n",
         "    internal init(`class`: Kind) {\n",

@@ -20,10 +20,10 @@ internal class Badge: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$slot = ModelStore.AttributeIndex(2, "slot")
     private static let _$label = ModelStore.AttributeIndex(3, "label")
 
-    private var _code: String
-    private var _holder: String
-    private var _slot: Int
-    private var _label: String
+    @exclusivity(unchecked) private var _code: String
+    @exclusivity(unchecked) private var _holder: String
+    @exclusivity(unchecked) private var _slot: Int
+    @exclusivity(unchecked) private var _label: String
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }

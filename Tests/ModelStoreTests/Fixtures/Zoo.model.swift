@@ -19,7 +19,7 @@ internal class Person: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$passport = ModelStore.RelationshipIndex(0, "passport")
     private static let _$pets = ModelStore.RelationshipIndex(1, "pets")
 
-    private var _name: String
+    @exclusivity(unchecked) private var _name: String
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -92,7 +92,7 @@ internal class Passport: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$number = ModelStore.AttributeIndex(0, "number")
     private static let _$holder = ModelStore.RelationshipIndex(0, "holder")
 
-    private var _number: String
+    @exclusivity(unchecked) private var _number: String
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -159,7 +159,7 @@ internal class Animal: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$name = ModelStore.AttributeIndex(0, "name")
     private static let _$keeper = ModelStore.RelationshipIndex(0, "keeper")
 
-    private var _name: String
+    @exclusivity(unchecked) private var _name: String
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -227,7 +227,7 @@ internal final class Dog: Animal {
     private static let _$toys = ModelStore.RelationshipIndex(1, "toys")
     private static let _$favoriteToy = ModelStore.RelationshipIndex(2, "favoriteToy")
 
-    private var _breed: String
+    @exclusivity(unchecked) private var _breed: String
 
     internal var breed: String {
         get {
@@ -301,7 +301,7 @@ internal class Toy: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$label = ModelStore.AttributeIndex(0, "label")
     private static let _$dog = ModelStore.RelationshipIndex(0, "dog")
 
-    private var _label: String
+    @exclusivity(unchecked) private var _label: String
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -203,11 +203,11 @@ internal class Species: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$wingspan = ModelStore.AttributeIndex(4, "wingspan")
     private static let _$sightings = ModelStore.RelationshipIndex(0, "sightings")
 
-    private var _id: String
-    private var _commonName: String
-    private var _scientificName: String
-    private var _plumage: Plumage
-    private var _wingspan: Double?
+    @exclusivity(unchecked) private var _id: String
+    @exclusivity(unchecked) private var _commonName: String
+    @exclusivity(unchecked) private var _scientificName: String
+    @exclusivity(unchecked) private var _plumage: Plumage
+    @exclusivity(unchecked) private var _wingspan: Double?
 
     internal var id: String {
         get {
@@ -351,15 +351,15 @@ internal class Sighting: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$notes = ModelStore.AttributeIndex(8, "notes")
     private static let _$species = ModelStore.RelationshipIndex(0, "species")
 
-    private var _id: UUID
-    private var _observedAt: Date
-    private var _duration: TimeInterval
-    private var _count: Int
-    private var _location: Location?
-    private var _conditions: Conditions?
-    private var _weather: Weather
-    private var _photos: [Photo]
-    private var _notes: String?
+    @exclusivity(unchecked) private var _id: UUID
+    @exclusivity(unchecked) private var _observedAt: Date
+    @exclusivity(unchecked) private var _duration: TimeInterval
+    @exclusivity(unchecked) private var _count: Int
+    @exclusivity(unchecked) private var _location: Location?
+    @exclusivity(unchecked) private var _conditions: Conditions?
+    @exclusivity(unchecked) private var _weather: Weather
+    @exclusivity(unchecked) private var _photos: [Photo]
+    @exclusivity(unchecked) private var _notes: String?
 
     internal var id: UUID {
         get {
@@ -568,8 +568,8 @@ internal final class GuidedSighting: Sighting {
     private static let _$guide = ModelStore.AttributeIndex(9, "guide")
     private static let _$meetingPoint = ModelStore.AttributeIndex(10, "meetingPoint")
 
-    private var _guide: String
-    private var _meetingPoint: Location
+    @exclusivity(unchecked) private var _guide: String
+    @exclusivity(unchecked) private var _meetingPoint: Location
 
     internal var guide: String {
         get {

@@ -41,21 +41,21 @@ internal class Product: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$tags = ModelStore.RelationshipIndex(0, "tags")
     private static let _$category = ModelStore.RelationshipIndex(1, "category")
 
-    private var _sku: String
-    private var _name: String
-    private var _price: Decimal
-    private var _weight: Double
-    private var _rating: Float?
-    private var _stock: Int
-    private var _shelf: UInt16
-    private var _barcode: Int64?
-    private var _isActive: Bool
-    private var _code: UUID
-    private var _website: URL?
-    private var _photo: Data?
-    private var _sizes: [Int]
-    private var _addedAt: Date
-    private var _isSelected: Bool = false
+    @exclusivity(unchecked) private var _sku: String
+    @exclusivity(unchecked) private var _name: String
+    @exclusivity(unchecked) private var _price: Decimal
+    @exclusivity(unchecked) private var _weight: Double
+    @exclusivity(unchecked) private var _rating: Float?
+    @exclusivity(unchecked) private var _stock: Int
+    @exclusivity(unchecked) private var _shelf: UInt16
+    @exclusivity(unchecked) private var _barcode: Int64?
+    @exclusivity(unchecked) private var _isActive: Bool
+    @exclusivity(unchecked) private var _code: UUID
+    @exclusivity(unchecked) private var _website: URL?
+    @exclusivity(unchecked) private var _photo: Data?
+    @exclusivity(unchecked) private var _sizes: [Int]
+    @exclusivity(unchecked) private var _addedAt: Date
+    @exclusivity(unchecked) private var _isSelected: Bool = false
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -372,8 +372,8 @@ internal final class DigitalProduct: Product {
     private static let _$downloadURL = ModelStore.AttributeIndex(14, "downloadURL")
     private static let _$fileSize = ModelStore.AttributeIndex(15, "fileSize")
 
-    private var _downloadURL: URL
-    private var _fileSize: UInt32
+    @exclusivity(unchecked) private var _downloadURL: URL
+    @exclusivity(unchecked) private var _fileSize: UInt32
 
     internal var downloadURL: URL {
         get {
@@ -466,7 +466,7 @@ internal class Tag: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$label = ModelStore.AttributeIndex(0, "label")
     private static let _$products = ModelStore.RelationshipIndex(0, "products")
 
-    private var _label: String
+    @exclusivity(unchecked) private var _label: String
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -536,7 +536,7 @@ internal class Category: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$children = ModelStore.RelationshipIndex(1, "children")
     private static let _$products = ModelStore.RelationshipIndex(2, "products")
 
-    private var _name: String
+    @exclusivity(unchecked) private var _name: String
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -618,9 +618,9 @@ internal class Customer: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$default = ModelStore.AttributeIndex(2, "default")
     private static let _$orders = ModelStore.RelationshipIndex(0, "orders")
 
-    private var _name: String
-    private var _email: String
-    private var _default: Bool
+    @exclusivity(unchecked) private var _name: String
+    @exclusivity(unchecked) private var _email: String
+    @exclusivity(unchecked) private var _default: Bool
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -739,15 +739,15 @@ internal class Order: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$customer = ModelStore.RelationshipIndex(0, "customer")
     private static let _$products = ModelStore.RelationshipIndex(1, "products")
 
-    private var _number: Int32
-    private var _group: String
-    private var _channel: Channel
-    private var _priority: Priority
-    private var _placedAt: Date
-    private var _quantity: Int8
-    private var _discount: Int16
-    private var _points: UInt8
-    private var _note: String?
+    @exclusivity(unchecked) private var _number: Int32
+    @exclusivity(unchecked) private var _group: String
+    @exclusivity(unchecked) private var _channel: Channel
+    @exclusivity(unchecked) private var _priority: Priority
+    @exclusivity(unchecked) private var _placedAt: Date
+    @exclusivity(unchecked) private var _quantity: Int8
+    @exclusivity(unchecked) private var _discount: Int16
+    @exclusivity(unchecked) private var _points: UInt8
+    @exclusivity(unchecked) private var _note: String?
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -89,66 +89,66 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
     private static let _$code = ModelStore.AttributeIndex(57, "code")
     private static let _$keep = ModelStore.AttributeIndex(58, "keep")
 
-    private var _flag: Bool
-    private var _int: Int
-    private var _int8: Int8
-    private var _int16: Int16
-    private var _int32: Int32
-    private var _int64: Int64
-    private var _uint8: UInt8
-    private var _uint16: UInt16
-    private var _uint32: UInt32
-    private var _double: Double
-    private var _float: Float
-    private var _string: String
-    private var _date: Date
-    private var _uuid: UUID
-    private var _data: Data
-    private var _url: URL
-    private var _decimal: Decimal
-    private var _mood: SpecMood
-    private var _level: SpecLevel
-    private var _optionalFlag: Bool?
-    private var _optionalInt: Int?
-    private var _optionalInt8: Int8?
-    private var _optionalInt16: Int16?
-    private var _optionalInt32: Int32?
-    private var _optionalInt64: Int64?
-    private var _optionalUInt8: UInt8?
-    private var _optionalUInt16: UInt16?
-    private var _optionalUInt32: UInt32?
-    private var _optionalDouble: Double?
-    private var _optionalFloat: Float?
-    private var _optionalString: String?
-    private var _optionalDate: Date?
-    private var _optionalUUID: UUID?
-    private var _optionalData: Data?
-    private var _optionalURL: URL?
-    private var _optionalDecimal: Decimal?
-    private var _optionalMood: SpecMood?
-    private var _flags: [Bool]
-    private var _ints: [Int]
-    private var _int8s: [Int8]
-    private var _int16s: [Int16]
-    private var _int32s: [Int32]
-    private var _int64s: [Int64]
-    private var _uint8s: [UInt8]
-    private var _uint16s: [UInt16]
-    private var _uint32s: [UInt32]
-    private var _doubles: [Double]
-    private var _floats: [Float]
-    private var _strings: [String]
-    private var _dates: [Date]
-    private var _uuids: [UUID]
-    private var _datas: [Data]
-    private var _urls: [URL]
-    private var _decimals: [Decimal]
-    private var _moods: [SpecMood]
-    private var _optionalInts: [Int]?
-    private var _blob: Data?
-    private var _code: String
-    private var _keep: String
-    private var _scratch: Int = 0
+    @exclusivity(unchecked) private var _flag: Bool
+    @exclusivity(unchecked) private var _int: Int
+    @exclusivity(unchecked) private var _int8: Int8
+    @exclusivity(unchecked) private var _int16: Int16
+    @exclusivity(unchecked) private var _int32: Int32
+    @exclusivity(unchecked) private var _int64: Int64
+    @exclusivity(unchecked) private var _uint8: UInt8
+    @exclusivity(unchecked) private var _uint16: UInt16
+    @exclusivity(unchecked) private var _uint32: UInt32
+    @exclusivity(unchecked) private var _double: Double
+    @exclusivity(unchecked) private var _float: Float
+    @exclusivity(unchecked) private var _string: String
+    @exclusivity(unchecked) private var _date: Date
+    @exclusivity(unchecked) private var _uuid: UUID
+    @exclusivity(unchecked) private var _data: Data
+    @exclusivity(unchecked) private var _url: URL
+    @exclusivity(unchecked) private var _decimal: Decimal
+    @exclusivity(unchecked) private var _mood: SpecMood
+    @exclusivity(unchecked) private var _level: SpecLevel
+    @exclusivity(unchecked) private var _optionalFlag: Bool?
+    @exclusivity(unchecked) private var _optionalInt: Int?
+    @exclusivity(unchecked) private var _optionalInt8: Int8?
+    @exclusivity(unchecked) private var _optionalInt16: Int16?
+    @exclusivity(unchecked) private var _optionalInt32: Int32?
+    @exclusivity(unchecked) private var _optionalInt64: Int64?
+    @exclusivity(unchecked) private var _optionalUInt8: UInt8?
+    @exclusivity(unchecked) private var _optionalUInt16: UInt16?
+    @exclusivity(unchecked) private var _optionalUInt32: UInt32?
+    @exclusivity(unchecked) private var _optionalDouble: Double?
+    @exclusivity(unchecked) private var _optionalFloat: Float?
+    @exclusivity(unchecked) private var _optionalString: String?
+    @exclusivity(unchecked) private var _optionalDate: Date?
+    @exclusivity(unchecked) private var _optionalUUID: UUID?
+    @exclusivity(unchecked) private var _optionalData: Data?
+    @exclusivity(unchecked) private var _optionalURL: URL?
+    @exclusivity(unchecked) private var _optionalDecimal: Decimal?
+    @exclusivity(unchecked) private var _optionalMood: SpecMood?
+    @exclusivity(unchecked) private var _flags: [Bool]
+    @exclusivity(unchecked) private var _ints: [Int]
+    @exclusivity(unchecked) private var _int8s: [Int8]
+    @exclusivity(unchecked) private var _int16s: [Int16]
+    @exclusivity(unchecked) private var _int32s: [Int32]
+    @exclusivity(unchecked) private var _int64s: [Int64]
+    @exclusivity(unchecked) private var _uint8s: [UInt8]
+    @exclusivity(unchecked) private var _uint16s: [UInt16]
+    @exclusivity(unchecked) private var _uint32s: [UInt32]
+    @exclusivity(unchecked) private var _doubles: [Double]
+    @exclusivity(unchecked) private var _floats: [Float]
+    @exclusivity(unchecked) private var _strings: [String]
+    @exclusivity(unchecked) private var _dates: [Date]
+    @exclusivity(unchecked) private var _uuids: [UUID]
+    @exclusivity(unchecked) private var _datas: [Data]
+    @exclusivity(unchecked) private var _urls: [URL]
+    @exclusivity(unchecked) private var _decimals: [Decimal]
+    @exclusivity(unchecked) private var _moods: [SpecMood]
+    @exclusivity(unchecked) private var _optionalInts: [Int]?
+    @exclusivity(unchecked) private var _blob: Data?
+    @exclusivity(unchecked) private var _code: String
+    @exclusivity(unchecked) private var _keep: String
+    @exclusivity(unchecked) private var _scratch: Int = 0
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -1269,9 +1269,9 @@ internal class SpecBase: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$in = ModelStore.AttributeIndex(1, "in")
     private static let _$kind = ModelStore.AttributeIndex(2, "kind")
 
-    private var _default: String
-    private var _in: Int
-    private var _kind: Kind
+    @exclusivity(unchecked) private var _default: String
+    @exclusivity(unchecked) private var _in: Int
+    @exclusivity(unchecked) private var _kind: Kind
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -1367,8 +1367,8 @@ internal final class SpecSub: SpecBase {
     private static let _$other = ModelStore.AttributeIndex(3, "other")
     private static let _$size = ModelStore.AttributeIndex(4, "size")
 
-    private var _other: SpecBase.Kind?
-    private var _size: Int8
+    @exclusivity(unchecked) private var _other: SpecBase.Kind?
+    @exclusivity(unchecked) private var _size: Int8
 
     internal var other: SpecBase.Kind? {
         get {

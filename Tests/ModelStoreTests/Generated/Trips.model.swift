@@ -21,10 +21,10 @@ internal class Trip: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$identifier = ModelStore.AttributeIndex(3, "identifier")
     private static let _$accommodations = ModelStore.RelationshipIndex(0, "accommodations")
 
-    private var _name: String
-    private var _startDate: Date
-    private var _endDate: Date
-    private var _identifier: UUID
+    @exclusivity(unchecked) private var _name: String
+    @exclusivity(unchecked) private var _startDate: Date
+    @exclusivity(unchecked) private var _endDate: Date
+    @exclusivity(unchecked) private var _identifier: UUID
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -146,9 +146,9 @@ internal final class BusinessTrip: Trip {
     private static let _$expenseReport = ModelStore.AttributeIndex(5, "expenseReport")
     private static let _$meetingAgenda = ModelStore.AttributeIndex(6, "meetingAgenda")
 
-    private var _company: String
-    private var _expenseReport: String?
-    private var _meetingAgenda: String?
+    @exclusivity(unchecked) private var _company: String
+    @exclusivity(unchecked) private var _expenseReport: String?
+    @exclusivity(unchecked) private var _meetingAgenda: String?
 
     internal var company: String {
         get {
@@ -255,8 +255,8 @@ internal final class PersonalTrip: Trip {
     private static let _$reason = ModelStore.AttributeIndex(4, "reason")
     private static let _$companions = ModelStore.AttributeIndex(5, "companions")
 
-    private var _reason: Reason
-    private var _companions: [String]
+    @exclusivity(unchecked) private var _reason: Reason
+    @exclusivity(unchecked) private var _companions: [String]
 
     internal var reason: Reason {
         get {
@@ -338,7 +338,7 @@ internal class Accommodation: ModelStore.ModelObject, ModelStore.PersistentModel
     private static let _$name = ModelStore.AttributeIndex(0, "name")
     private static let _$trip = ModelStore.RelationshipIndex(0, "trip")
 
-    private var _name: String
+    @exclusivity(unchecked) private var _name: String
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -406,8 +406,8 @@ internal class Itinerary: ModelStore.ModelObject, ModelStore.PersistentModel {
     private static let _$days = ModelStore.AttributeIndex(1, "days")
     private static let _$trip = ModelStore.RelationshipIndex(0, "trip")
 
-    private var _title: String
-    private var _days: [String]
+    @exclusivity(unchecked) private var _title: String
+    @exclusivity(unchecked) private var _days: [String]
 
     /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
     internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -31,8 +31,8 @@ internal enum SchemaV2_0_0: ModelStore.VersionedSchema {
         private static let _$duration = ModelStore.AttributeIndex(1, "duration")
         private static let _$accommodations = ModelStore.RelationshipIndex(0, "accommodations")
 
-        private var _name: String
-        private var _duration: Int
+        @exclusivity(unchecked) private var _name: String
+        @exclusivity(unchecked) private var _duration: Int
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -119,7 +119,7 @@ internal enum SchemaV2_0_0: ModelStore.VersionedSchema {
         private static let _$name = ModelStore.AttributeIndex(0, "name")
         private static let _$trip = ModelStore.RelationshipIndex(0, "trip")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -36,15 +36,15 @@ internal enum SchemaV21_0_0: ModelStore.VersionedSchema {
         private static let _$code = ModelStore.AttributeIndex(7, "code")
         private static let _$scores = ModelStore.AttributeIndex(8, "scores")
 
-        private var _name: String
-        private var _count: Int32
-        private var _small: Int8
-        private var _level: UInt8
-        private var _ratio: Float
-        private var _note: String?
-        private var _legacy: String
-        private var _code: String
-        private var _scores: [Int32]
+        @exclusivity(unchecked) private var _name: String
+        @exclusivity(unchecked) private var _count: Int32
+        @exclusivity(unchecked) private var _small: Int8
+        @exclusivity(unchecked) private var _level: UInt8
+        @exclusivity(unchecked) private var _ratio: Float
+        @exclusivity(unchecked) private var _note: String?
+        @exclusivity(unchecked) private var _legacy: String
+        @exclusivity(unchecked) private var _code: String
+        @exclusivity(unchecked) private var _scores: [Int32]
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

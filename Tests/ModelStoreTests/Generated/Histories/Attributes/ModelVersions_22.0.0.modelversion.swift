@@ -37,16 +37,16 @@ internal enum SchemaV22_0_0: ModelStore.VersionedSchema {
         private static let _$added = ModelStore.AttributeIndex(8, "added")
         private static let _$extra = ModelStore.AttributeIndex(9, "extra")
 
-        private var _name: String
-        private var _count: Int
-        private var _small: Int16
-        private var _level: Int64
-        private var _ratio: Double
-        private var _note: String
-        private var _code: String?
-        private var _scores: [Int]
-        private var _added: Int
-        private var _extra: String?
+        @exclusivity(unchecked) private var _name: String
+        @exclusivity(unchecked) private var _count: Int
+        @exclusivity(unchecked) private var _small: Int16
+        @exclusivity(unchecked) private var _level: Int64
+        @exclusivity(unchecked) private var _ratio: Double
+        @exclusivity(unchecked) private var _note: String
+        @exclusivity(unchecked) private var _code: String?
+        @exclusivity(unchecked) private var _scores: [Int]
+        @exclusivity(unchecked) private var _added: Int
+        @exclusivity(unchecked) private var _extra: String?
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

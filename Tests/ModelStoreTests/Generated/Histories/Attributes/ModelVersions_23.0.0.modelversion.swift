@@ -37,16 +37,16 @@ internal enum SchemaV23_0_0: ModelStore.VersionedSchema {
         private static let _$scores = ModelStore.AttributeIndex(8, "scores")
         private static let _$rating = ModelStore.AttributeIndex(9, "rating")
 
-        private var _name: Int
-        private var _count: Int8
-        private var _small: Int8
-        private var _level: UInt8
-        private var _ratio: Float
-        private var _note: String?
-        private var _legacy: String
-        private var _code: String
-        private var _scores: [Int32]
-        private var _rating: Int
+        @exclusivity(unchecked) private var _name: Int
+        @exclusivity(unchecked) private var _count: Int8
+        @exclusivity(unchecked) private var _small: Int8
+        @exclusivity(unchecked) private var _level: UInt8
+        @exclusivity(unchecked) private var _ratio: Float
+        @exclusivity(unchecked) private var _note: String?
+        @exclusivity(unchecked) private var _legacy: String
+        @exclusivity(unchecked) private var _code: String
+        @exclusivity(unchecked) private var _scores: [Int32]
+        @exclusivity(unchecked) private var _rating: Int
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

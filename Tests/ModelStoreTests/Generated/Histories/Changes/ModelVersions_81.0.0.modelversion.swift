@@ -36,7 +36,7 @@ internal enum SchemaV81_0_0: ModelStore.VersionedSchema {
         private static let _$pets = ModelStore.RelationshipIndex(1, "pets")
         private static let _$watched = ModelStore.RelationshipIndex(2, "watched")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -117,7 +117,7 @@ internal enum SchemaV81_0_0: ModelStore.VersionedSchema {
         private static let _$label = ModelStore.AttributeIndex(0, "label")
         private static let _$owners = ModelStore.RelationshipIndex(0, "owners")
 
-        private var _label: String
+        @exclusivity(unchecked) private var _label: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -186,7 +186,7 @@ internal enum SchemaV81_0_0: ModelStore.VersionedSchema {
         private static let _$sitter = ModelStore.RelationshipIndex(1, "sitter")
         private static let _$home = ModelStore.RelationshipIndex(2, "home")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -266,7 +266,7 @@ internal enum SchemaV81_0_0: ModelStore.VersionedSchema {
     internal class Shelter: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$city = ModelStore.AttributeIndex(0, "city")
 
-        private var _city: String
+        @exclusivity(unchecked) private var _city: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -325,7 +325,7 @@ internal enum SchemaV81_0_0: ModelStore.VersionedSchema {
     internal class Kennel: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$city = ModelStore.AttributeIndex(0, "city")
 
-        private var _city: String
+        @exclusivity(unchecked) private var _city: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -386,9 +386,9 @@ internal enum SchemaV81_0_0: ModelStore.VersionedSchema {
         private static let _$kind = ModelStore.AttributeIndex(1, "kind")
         private static let _$mood = ModelStore.AttributeIndex(2, "mood")
 
-        private var _code: Int?
-        private var _kind: String
-        private var _mood: Kind
+        @exclusivity(unchecked) private var _code: Int?
+        @exclusivity(unchecked) private var _kind: String
+        @exclusivity(unchecked) private var _mood: Kind
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

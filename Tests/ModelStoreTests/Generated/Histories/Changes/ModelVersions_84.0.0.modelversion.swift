@@ -37,7 +37,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
         private static let _$pets = ModelStore.RelationshipIndex(1, "pets")
         private static let _$watched = ModelStore.RelationshipIndex(2, "watched")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -118,7 +118,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
         private static let _$label = ModelStore.AttributeIndex(0, "label")
         private static let _$owners = ModelStore.RelationshipIndex(0, "owners")
 
-        private var _label: String
+        @exclusivity(unchecked) private var _label: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -187,7 +187,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
         private static let _$sitter = ModelStore.RelationshipIndex(1, "sitter")
         private static let _$home = ModelStore.RelationshipIndex(2, "home")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -267,7 +267,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
     internal class Shelter: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$city = ModelStore.AttributeIndex(0, "city")
 
-        private var _city: String
+        @exclusivity(unchecked) private var _city: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -326,7 +326,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
     internal class Kennel: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$city = ModelStore.AttributeIndex(0, "city")
 
-        private var _city: String
+        @exclusivity(unchecked) private var _city: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -389,10 +389,10 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
         private static let _$uid = ModelStore.AttributeIndex(2, "uid")
         private static let _$created = ModelStore.AttributeIndex(3, "created")
 
-        private var _kind: Kind
-        private var _mood: Kind
-        private var _uid: UUID
-        private var _created: Date
+        @exclusivity(unchecked) private var _kind: Kind
+        @exclusivity(unchecked) private var _mood: Kind
+        @exclusivity(unchecked) private var _uid: UUID
+        @exclusivity(unchecked) private var _created: Date
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -144,13 +144,13 @@ internal enum SchemaV93_0_0: ModelStore.VersionedSchema {
         private static let _$weather = ModelStore.AttributeIndex(5, "weather")
         private static let _$backEntrance = ModelStore.AttributeIndex(6, "backEntrance")
 
-        private var _name: String
-        private var _address: Address
-        private var _entrance: Point?
-        private var _corners: [Point]
-        private var _hours: Hours?
-        private var _weather: Weather
-        private var _backEntrance: Point?
+        @exclusivity(unchecked) private var _name: String
+        @exclusivity(unchecked) private var _address: Address
+        @exclusivity(unchecked) private var _entrance: Point?
+        @exclusivity(unchecked) private var _corners: [Point]
+        @exclusivity(unchecked) private var _hours: Hours?
+        @exclusivity(unchecked) private var _weather: Weather
+        @exclusivity(unchecked) private var _backEntrance: Point?
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

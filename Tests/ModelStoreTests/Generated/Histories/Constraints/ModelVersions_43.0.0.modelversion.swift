@@ -30,8 +30,8 @@ internal enum SchemaV43_0_0: ModelStore.VersionedSchema {
         private static let _$city = ModelStore.AttributeIndex(1, "city")
         private static let _$pets = ModelStore.RelationshipIndex(0, "pets")
 
-        private var _email: String
-        private var _city: String
+        @exclusivity(unchecked) private var _email: String
+        @exclusivity(unchecked) private var _city: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -115,7 +115,7 @@ internal enum SchemaV43_0_0: ModelStore.VersionedSchema {
         private static let _$name = ModelStore.AttributeIndex(0, "name")
         private static let _$owner = ModelStore.RelationshipIndex(0, "owner")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

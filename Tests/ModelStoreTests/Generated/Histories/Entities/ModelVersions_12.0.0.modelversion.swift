@@ -29,7 +29,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
         private static let _$name = ModelStore.AttributeIndex(0, "name")
         private static let _$accommodations = ModelStore.RelationshipIndex(0, "accommodations")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -94,7 +94,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
     internal final class BusinessTrip: Trip {
         private static let _$company = ModelStore.AttributeIndex(1, "company")
 
-        private var _company: String
+        @exclusivity(unchecked) private var _company: String
 
         internal var company: String {
             get {
@@ -153,7 +153,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
     internal final class TeamTrip: Trip {
         private static let _$teamSize = ModelStore.AttributeIndex(1, "teamSize")
 
-        private var _teamSize: Int
+        @exclusivity(unchecked) private var _teamSize: Int
 
         internal var teamSize: Int {
             get {
@@ -213,7 +213,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
         private static let _$name = ModelStore.AttributeIndex(0, "name")
         private static let _$trip = ModelStore.RelationshipIndex(0, "trip")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -278,7 +278,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
     internal class Tag: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$label = ModelStore.AttributeIndex(0, "label")
 
-        private var _label: String
+        @exclusivity(unchecked) private var _label: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -28,7 +28,7 @@ internal enum SchemaV62_0_0: ModelStore.VersionedSchema {
     internal class Memo: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$text = ModelStore.AttributeIndex(0, "text")
 
-        private var _text: String
+        @exclusivity(unchecked) private var _text: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -28,7 +28,7 @@ internal enum SchemaV71_0_0: ModelStore.VersionedSchema {
     internal class Note: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$title = ModelStore.AttributeIndex(0, "title")
 
-        private var _title: String
+        @exclusivity(unchecked) private var _title: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

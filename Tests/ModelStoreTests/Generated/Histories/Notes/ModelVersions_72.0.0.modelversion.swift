@@ -30,9 +30,9 @@ internal enum SchemaV72_0_0: ModelStore.VersionedSchema {
         private static let _$body = ModelStore.AttributeIndex(1, "body")
         private static let _$pinned = ModelStore.AttributeIndex(2, "pinned")
 
-        private var _title: String
-        private var _body: String?
-        private var _pinned: Bool
+        @exclusivity(unchecked) private var _title: String
+        @exclusivity(unchecked) private var _body: String?
+        @exclusivity(unchecked) private var _pinned: Bool
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -127,7 +127,7 @@ internal enum SchemaV72_0_0: ModelStore.VersionedSchema {
     internal class Folder: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$name = ModelStore.AttributeIndex(0, "name")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

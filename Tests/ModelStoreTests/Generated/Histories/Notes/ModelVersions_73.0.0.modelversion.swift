@@ -29,8 +29,8 @@ internal enum SchemaV73_0_0: ModelStore.VersionedSchema {
         private static let _$title = ModelStore.AttributeIndex(0, "title")
         private static let _$rating = ModelStore.AttributeIndex(1, "rating")
 
-        private var _title: Int
-        private var _rating: Int
+        @exclusivity(unchecked) private var _title: Int
+        @exclusivity(unchecked) private var _rating: Int
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

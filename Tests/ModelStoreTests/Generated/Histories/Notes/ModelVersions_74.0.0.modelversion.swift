@@ -28,7 +28,7 @@ internal enum SchemaV74_0_0: ModelStore.VersionedSchema {
     internal class Note: ModelStore.ModelObject, ModelStore.PersistentModel {
         private static let _$heading = ModelStore.AttributeIndex(0, "heading")
 
-        private var _heading: String
+        @exclusivity(unchecked) private var _heading: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

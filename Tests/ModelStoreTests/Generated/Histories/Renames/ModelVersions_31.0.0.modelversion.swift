@@ -31,8 +31,8 @@ internal enum SchemaV31_0_0: ModelStore.VersionedSchema {
         private static let _$cabins = ModelStore.RelationshipIndex(0, "cabins")
         private static let _$ports = ModelStore.RelationshipIndex(1, "ports")
 
-        private var _title: String
-        private var _days: Int
+        @exclusivity(unchecked) private var _title: String
+        @exclusivity(unchecked) private var _days: Int
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -121,7 +121,7 @@ internal enum SchemaV31_0_0: ModelStore.VersionedSchema {
     internal final class Cruise: Voyage {
         private static let _$ship = ModelStore.AttributeIndex(2, "ship")
 
-        private var _ship: String
+        @exclusivity(unchecked) private var _ship: String
 
         internal var ship: String {
             get {
@@ -183,7 +183,7 @@ internal enum SchemaV31_0_0: ModelStore.VersionedSchema {
         private static let _$number = ModelStore.AttributeIndex(0, "number")
         private static let _$voyage = ModelStore.RelationshipIndex(0, "voyage")
 
-        private var _number: Int
+        @exclusivity(unchecked) private var _number: Int
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -249,7 +249,7 @@ internal enum SchemaV31_0_0: ModelStore.VersionedSchema {
         private static let _$city = ModelStore.AttributeIndex(0, "city")
         private static let _$voyages = ModelStore.RelationshipIndex(0, "voyages")
 
-        private var _city: String
+        @exclusivity(unchecked) private var _city: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -31,8 +31,8 @@ internal enum SchemaV32_0_0: ModelStore.VersionedSchema {
         private static let _$cabins = ModelStore.RelationshipIndex(0, "cabins")
         private static let _$harbors = ModelStore.RelationshipIndex(1, "harbors")
 
-        private var _name: String
-        private var _days: Int
+        @exclusivity(unchecked) private var _name: String
+        @exclusivity(unchecked) private var _days: Int
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -122,7 +122,7 @@ internal enum SchemaV32_0_0: ModelStore.VersionedSchema {
     internal final class CruiseTrip: Trip {
         private static let _$shipName = ModelStore.AttributeIndex(2, "shipName")
 
-        private var _shipName: String
+        @exclusivity(unchecked) private var _shipName: String
 
         internal var shipName: String {
             get {
@@ -185,7 +185,7 @@ internal enum SchemaV32_0_0: ModelStore.VersionedSchema {
         private static let _$number = ModelStore.AttributeIndex(0, "number")
         private static let _$trip = ModelStore.RelationshipIndex(0, "trip")
 
-        private var _number: Int
+        @exclusivity(unchecked) private var _number: Int
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -251,7 +251,7 @@ internal enum SchemaV32_0_0: ModelStore.VersionedSchema {
         private static let _$city = ModelStore.AttributeIndex(0, "city")
         private static let _$visits = ModelStore.RelationshipIndex(0, "visits")
 
-        private var _city: String
+        @exclusivity(unchecked) private var _city: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }

@@ -29,7 +29,7 @@ internal enum SchemaV51_0_0: ModelStore.VersionedSchema {
         private static let _$name = ModelStore.AttributeIndex(0, "name")
         private static let _$books = ModelStore.RelationshipIndex(0, "books")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -95,7 +95,7 @@ internal enum SchemaV51_0_0: ModelStore.VersionedSchema {
         private static let _$title = ModelStore.AttributeIndex(0, "title")
         private static let _$author = ModelStore.RelationshipIndex(0, "author")
 
-        private var _title: String
+        @exclusivity(unchecked) private var _title: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -161,7 +161,7 @@ internal enum SchemaV51_0_0: ModelStore.VersionedSchema {
         private static let _$name = ModelStore.AttributeIndex(0, "name")
         private static let _$passport = ModelStore.RelationshipIndex(0, "passport")
 
-        private var _name: String
+        @exclusivity(unchecked) private var _name: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -227,7 +227,7 @@ internal enum SchemaV51_0_0: ModelStore.VersionedSchema {
         private static let _$number = ModelStore.AttributeIndex(0, "number")
         private static let _$holder = ModelStore.RelationshipIndex(0, "holder")
 
-        private var _number: String
+        @exclusivity(unchecked) private var _number: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
@@ -293,7 +293,7 @@ internal enum SchemaV51_0_0: ModelStore.VersionedSchema {
         private static let _$title = ModelStore.AttributeIndex(0, "title")
         private static let _$related = ModelStore.RelationshipIndex(0, "related")
 
-        private var _title: String
+        @exclusivity(unchecked) private var _title: String
 
         /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
         internal var id: ModelStore.PersistentIdentifier { persistentModelID }
