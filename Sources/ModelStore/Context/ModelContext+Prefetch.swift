@@ -104,8 +104,9 @@ extension ModelContext {
             byOwner.reserveCapacity(waiting.count)
             // Owners whose rows came in more than one run: their lists are sorted by key at the end.
             var merged: Set<Int64> = []
-            // The inverse's slot in the last related model's entity (rows of one entity mostly follow each other).
-            var inverseEntity: EntitySchema?
+            // The inverse's slot in the last related model's class (rows of one entity mostly follow
+            // each other; the class is compared without retaining the model's entity).
+            var inverseClass: ObjectIdentifier?
             var inverseSlot: Int?
             let order = " ORDER BY \(SQLQuote.identifier(column)), \(pk)"
             for chunk in ownerChunks(source, waiting) {
@@ -117,22 +118,20 @@ extension ModelContext {
                 var runStart = 0
                 func endRun(at end: Int) {
                     guard let owner = runOwner, runStart < end else { return }
-                    if byOwner[owner] == nil {
-                        byOwner[owner] = Array(related[runStart..<end])
-                    } else {
-                        byOwner[owner]!.append(contentsOf: related[runStart..<end])
+                    // One lookup for an owner's first run; a later one merges into it.
+                    if let earlier = byOwner.updateValue(Array(related[runStart..<end]), forKey: owner) {
+                        byOwner[owner] = earlier + related[runStart..<end]
                         merged.insert(owner)
                     }
                 }
-                for (index, object) in related.enumerated() {
-                    var owner: Int64?
-                    if let entity = object.entity {
-                        if entity !== inverseEntity {
-                            inverseEntity = entity
-                            inverseSlot = entity.relationships.firstIndex { $0.storage == .keyColumn(column) }
-                        }
-                        if let inverseSlot { owner = storedKey(of: object, slot: inverseSlot) }
+                for index in related.indices {
+                    let object = related[index]
+                    let objectClass = ObjectIdentifier(type(of: object))
+                    if objectClass != inverseClass {
+                        inverseClass = objectClass
+                        inverseSlot = object.entity?.relationships.firstIndex { $0.storage == .keyColumn(column) }
                     }
+                    let owner = inverseSlot.flatMap { storedKey(of: object, slot: $0) }
                     if owner != runOwner || owner == nil {
                         endRun(at: index)
                         runOwner = owner
@@ -174,8 +173,17 @@ extension ModelContext {
     private func fill(_ owners: [ModelObject], slot: Int, _ list: (Int64) -> [ModelObject]) {
         for owner in owners {
             guard let rowID = owner.rowID, needsToMany(owner, slot: slot) else { continue }
-            RelationshipGraph.ensureSlots(owner, count: slot + 1)
-            owner.slots[slot] = .objects(list(rowID))
+            if owner.slots.isEmpty, let count = owner.entity?.relationships.count, slot < count {
+                // Made with the list in place: taking the entity's shared unloaded slots
+                // (`RelationshipGraph.ensureSlots`), then writing the list, copied them.
+                var slots = ContiguousArray<RelationshipValue>()
+                slots.reserveCapacity(count)
+                for index in 0..<count { slots.append(index == slot ? .objects(list(rowID)) : .unloaded) }
+                owner.slots = slots
+            } else {
+                RelationshipGraph.ensureSlots(owner, count: slot + 1)
+                owner.slots[slot] = .objects(list(rowID))
+            }
         }
     }
 

@@ -94,6 +94,34 @@ import Testing
         #expect(lists == [["moved, renamed", "a 1"], ["b 0"], ["c 0"]])
     }
 
+    /// A prefetched to-many of a model with another relationship (`Person.pets`, `Person.passport`
+    /// the inverse side, so no to-one key and no slots before the prefetch): the slots made for the
+    /// list leave the other relationship unloaded, and it loads on first read.
+    @Test(arguments: StoreKind.allCases) func prefetchLeavesTheOtherRelationshipsUnloaded(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, Zoo.schema)
+        let setup = store.context()
+        for name in ["Ann", "Bo"] {
+            let person = Person(name: name)
+            setup.insert(person)
+            person.passport = Passport(number: "P-\(name)")
+            for pet in 0..<2 {
+                let animal = Animal(name: "\(name)'s pet \(pet)")
+                setup.insert(animal)
+                animal.keeper = person
+            }
+        }
+        try setup.save()
+        let context = store.context()
+        let counter = try QueryCounter(context)
+        var descriptor = FetchDescriptor<Person>(sortBy: [SortDescriptor(\.name)])
+        descriptor.relationshipKeyPathsForPrefetching = [\.pets]
+        let people = try context.fetch(descriptor)
+        #expect(people.map { $0.pets.map(\.name) } == [["Ann's pet 0", "Ann's pet 1"], ["Bo's pet 0", "Bo's pet 1"]])
+        #expect(counter.count == 2)
+        #expect(people.map { $0.passport?.number } == ["P-Ann", "P-Bo"])
+        #expect(counter.count == 4)
+    }
+
     @Test(arguments: StoreKind.allCases) func toOneLoadsInOneQueryAndWindowsKeepTheirOwners(_ kind: StoreKind) throws {
         let store = try QueryStore(kind, TripStore.schema)
         try seedTrips(store.context(), names: (0..<30).map { "trip \($0)" }, stays: 2)
