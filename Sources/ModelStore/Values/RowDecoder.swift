@@ -114,11 +114,6 @@ import Foundation
         state.pointee.table = table
     }
 
-    /// Starts a new row whose attributes are at `positions`.
-    func start(positions: [Int32], entityName: String) {
-        Self.setTables([positions], entityNames: [entityName], in: state)
-    }
-
     /// Keeps the positions of several entities' rows (the members of a hierarchy), for `select`:
     /// switching between them per row then copies nothing and retains nothing.
     func setTables(_ tables: [[Int32]], entityNames: [String]) {
