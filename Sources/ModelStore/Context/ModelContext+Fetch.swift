@@ -206,7 +206,8 @@ extension ModelContext {
             }
             if !mapWasEmpty { map[rowID] = object }
             if logging { registeredKeys.append(rowID) }
-            results.append(object)
+            // Its last use: handed over without a retain and a release around the append.
+            results.append(consume object)
         }
         if mapWasEmpty { map.insertNew(results) }
         return results
