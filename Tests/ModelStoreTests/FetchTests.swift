@@ -25,6 +25,64 @@ import Testing
         #expect(trips.map { "\(type(of: $0))" } == ["PersonalTrip", "BusinessTrip", "Trip", "PersonalTrip", "BusinessTrip"])
     }
 
+    /// Rows of the three entities interleaved in key order (each row switches the decoder to its
+    /// entity's positions): every model is of its row's class with its row's values, a second
+    /// fetch gives the same instances (unchanged ones refreshed, a changed one kept), and an
+    /// unreadable value of a subclass column is named by the subclass, the row and the property.
+    @Test(arguments: StoreKind.allCases) func interleavedEntitiesReadTheirOwnColumns(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let setup = fixture.context
+        for index in 0..<4 {
+            setup.insert(Trip(name: "trip \(index)", startDate: Day.at(index), endDate: Day.at(index + 1)))
+            setup.insert(BusinessTrip(name: "business \(index)", startDate: Day.at(index), endDate: Day.at(index + 2), company: "company \(index)"))
+            let personal = PersonalTrip(name: "personal \(index)", startDate: Day.at(index), endDate: Day.at(index + 3),
+                                        reason: index.isMultiple(of: 2) ? .family : .adventure)
+            personal.companions = (0..<index).map { "friend \($0)" }
+            setup.insert(personal)
+        }
+        try setup.save()
+
+        let context = ModelContext(fixture.container)
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        #expect(trips.count == 12)
+        for (position, trip) in trips.enumerated() {
+            let index = position / 3
+            switch position % 3 {
+            case 0:
+                #expect(type(of: trip) == Trip.self && trip.name == "trip \(index)" && trip.endDate == Day.at(index + 1))
+            case 1:
+                let business = try #require(trip as? BusinessTrip)
+                #expect(business.name == "business \(index)" && business.company == "company \(index)" && business.endDate == Day.at(index + 2))
+            default:
+                let personal = try #require(trip as? PersonalTrip)
+                #expect(personal.name == "personal \(index)" && personal.endDate == Day.at(index + 3))
+                #expect(personal.reason == (index.isMultiple(of: 2) ? .family : .adventure))
+                #expect(personal.companions == (0..<index).map { "friend \($0)" })
+            }
+        }
+
+        // Another context renames every trip; this one changed the first business trip.
+        let other = ModelContext(fixture.container)
+        for trip in try other.fetch(FetchDescriptor<Trip>()) { trip.name += " (renamed)" }
+        try other.save()
+        let changed = try #require(trips[1] as? BusinessTrip)
+        changed.company = "changed here"
+        let again = try context.fetch(FetchDescriptor<Trip>())
+        #expect(zip(again, trips).allSatisfy { $0 === $1 })
+        #expect(again.enumerated().allSatisfy { $0.offset == 1 || $0.element.name.hasSuffix(" (renamed)") })
+        #expect(changed.name == "business 0" && changed.company == "changed here")
+
+        // A value no `Reason` has, in a subclass's own column of a row between other entities' rows.
+        let personal = try #require(trips[5] as? PersonalTrip)
+        let rowID = try #require(personal.persistentModelID.rowID)
+        try fixture.store.rawConnection(through: fixture.container)
+            .execute("UPDATE \"Trip\" SET \"PersonalTrip.reason\" = 'bogus' WHERE \"$pk\" = \(rowID)")
+        let identifier = PersistentIdentifier(entityName: "PersonalTrip", rowID: rowID)
+        #expect(throws: ModelStoreError.corruptRow(entity: "PersonalTrip", identifier: identifier, property: "reason", storedValue: "'bogus'")) {
+            _ = try ModelContext(fixture.container).fetch(FetchDescriptor<Trip>())
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func subclassFetchReturnsOnlyItsRows(_ kind: StoreKind) throws {
         let fixture = try Self.fixture(kind)
         let context = fixture.context

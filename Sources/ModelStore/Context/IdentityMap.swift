@@ -48,6 +48,36 @@ struct IdentityMap {
         if needed > slots.count { resize(to: needed) }
     }
 
+    /// Adds `objects`, saved models of rows not in the map (a fresh fetch's), after making room
+    /// for them once: one retain per model, where the subscript's setter retained and released
+    /// each twice more.
+    mutating func insertNew(_ objects: [ModelObject]) {
+        reserveCapacity(count + objects.count)
+        let mask = slots.count - 1
+        let shift = self.shift
+        var added = 0
+        slots.withUnsafeMutableBufferPointer { buffer in
+            for object in objects {
+                guard let key = object.rowID else { continue }
+                var bucket = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> shift)
+                var replaced = false
+                while buffer[bucket].object != nil {
+                    if buffer[bucket].key == key {
+                        buffer[bucket].object = object
+                        replaced = true
+                        break
+                    }
+                    bucket = (bucket + 1) & mask
+                }
+                if !replaced {
+                    buffer[bucket] = Slot(key: key, object: object)
+                    added += 1
+                }
+            }
+        }
+        count += added
+    }
+
     /// What `releaseIfUnreferenced` did.
     enum Release { case released, held, kept }
 
@@ -66,8 +96,11 @@ struct IdentityMap {
 
     // MARK: Table
 
+    /// Fibonacci hashing's multiplier: 2^64 divided by the golden ratio.
+    private static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+
     @inline(__always) private func home(of key: Int64) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> shift)
     }
 
     /// The bucket holding `key`, if any.
@@ -127,7 +160,12 @@ struct IdentityMap {
 
     private mutating func resize(to bucketCount: Int) {
         let old = slots
-        slots = ContiguousArray(repeating: Slot(key: 0, object: nil), count: bucketCount)
+        // Zeroed memory is a table of empty buckets (key 0, no model: a nil reference is zero);
+        // `ContiguousArray(repeating:count:)` retained the empty slot's nil once per bucket.
+        slots = ContiguousArray(unsafeUninitializedCapacity: bucketCount) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: 0)
+            initialized = bucketCount
+        }
         shift = UInt64(64 - bucketCount.trailingZeroBitCount)
         count = 0
         let mask = bucketCount - 1

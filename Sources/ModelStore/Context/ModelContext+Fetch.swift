@@ -132,7 +132,17 @@ extension ModelContext {
     private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool,
                                                         partial: PartialRow?) throws -> [ModelObject] {
         let members = hierarchyMembers(of: entity)
+        // What each member entity's rows need, made once per fetch and found by the member's index:
+        // rows of a hierarchy alternate between its entities, and switching an entity's decoder
+        // positions, home and name per row retained and released each of them (8 retains a row).
         let decoder = RowDecoder(statement: statement, positions: [], entityName: entity.name)
+        decoder.setTables(members.map { partial?.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
+                          entityNames: members.map(\.entity.name))
+        let types = members.map(\.entity.type)
+        let homes = members.map { home(for: $0.entity) }
+        let unfetched = members.map { partial?.unfetched[$0.entity.index] }
+        let keyed = members.map { !$0.entity.keySlots.isEmpty }
+        var table = 0
         var results: [ModelObject] = []
         var map = IdentityMap()
         swap(&map, &registered[entity.hierarchyIndex])
@@ -140,20 +150,19 @@ extension ModelContext {
         // A hierarchy with no model in memory yet (a fresh context's first fetch) has nothing to
         // look up: its rows' models are all new, and go into the map in one go after the loop.
         let mapWasEmpty = map.isEmpty
-        var decoderEntity: EntitySchema?
-        var rowHome: ModelHome?
         // Batches (ModelContext+Batches.swift) note the models they register, to let them go after.
         let logging = registrationLog != nil
         var registeredKeys: [Int64] = []
         defer { if logging { registrationLog?.append(RegistrationLog(hierarchy: entity.hierarchyIndex, keys: registeredKeys)) } }
         while try statement.step() {
             let rowID = statement.int64(at: 0)
-            let rowEntity = members.count == 1 ? members[0].entity : try memberEntity(statement, members)
-            if decoderEntity !== rowEntity {
-                decoder.start(positions: partial?.positions[rowEntity.index] ?? rowEntity.attributeResultColumns, entityName: rowEntity.name)
-                decoderEntity = rowEntity
+            let member = members.count == 1 ? 0 : try memberIndex(statement, members)
+            if member != table {
+                decoder.select(table: member)
+                table = member
             }
             if !mapWasEmpty, let existing = map[rowID] {
+                let rowEntity = members[member].entity
                 if existing.status == .persisted && !existing.isDirty {
                     try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
                     refreshKeys(of: existing, entity: rowEntity, statement: statement)
@@ -162,23 +171,28 @@ extension ModelContext {
                     let positions = (partial?.positions[rowEntity.index] ?? rowEntity.attributeResultColumns).enumerated().map {
                         missing.contains($0.offset) ? $0.element : -1
                     }
-                    decoder.start(positions: positions, entityName: rowEntity.name)
-                    try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
-                    decoderEntity = nil
+                    let missingDecoder = RowDecoder(statement: statement, positions: positions, entityName: rowEntity.name)
+                    try naming(rowID, of: rowEntity, missingDecoder) { try existing._decode(from: missingDecoder) }
                 }
                 if existing.unfetched != nil { existing.unfetched = PartialRow.stillUnfetched(existing.unfetched, after: partial, entity: rowEntity) }
                 if existing.status != .deleted || includeDeleted { results.append(existing) }
                 continue
             }
-            let object = try naming(rowID, of: rowEntity, decoder) { try rowEntity.type.init(from: decoder) }
-            if let partial, let unfetched = partial.unfetched[rowEntity.index] { object.unfetched = unfetched }
+            let object: ModelObject
+            do {
+                object = try types[member].init(from: decoder)
+            } catch {
+                // Named outside the loop's common path: the row's entity is looked up only here.
+                object = try naming(rowID, of: members[member].entity, decoder) { throw error }
+            }
+            if partial != nil, let unfetched = unfetched[member] { object.unfetched = unfetched }
             object.rowID = rowID
-            if rowHome?.entity !== rowEntity { rowHome = home(for: rowEntity) }
-            object.home = rowHome
+            object.home = homes[member]
             object.status = .persisted
             // To-many slots start unloaded, which an empty array already means: the array is only
             // made here when the row carries to-one keys.
-            if !rowEntity.keySlots.isEmpty {
+            if keyed[member] {
+                let rowEntity = members[member].entity
                 // Made by appending: `ContiguousArray(repeating:count:)` looks up the storage
                 // class's generic metadata in the runtime each time (5 % of a prefetch's instructions).
                 var slots = ContiguousArray<RelationshipValue>()
@@ -192,12 +206,10 @@ extension ModelContext {
             }
             if !mapWasEmpty { map[rowID] = object }
             if logging { registeredKeys.append(rowID) }
-            results.append(object)
+            // Its last use: handed over without a retain and a release around the append.
+            results.append(consume object)
         }
-        if mapWasEmpty {
-            map.reserveCapacity(results.count)
-            for object in results { if let rowID = object.rowID { map[rowID] = object } }
-        }
+        if mapWasEmpty { map.insertNew(results) }
         return results
     }
 
@@ -222,16 +234,21 @@ extension ModelContext {
 
     /// The entity named by the row's type column (SQLite: compared without making a String).
     func memberEntity<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> EntitySchema {
+        members[try memberIndex(statement, members)].entity
+    }
+
+    /// The position in `members` of the entity named by the row's type column.
+    func memberIndex<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> Int {
         if let sqlite = statement as? SQLiteStatement {
             let count = Int(sqlite3_column_bytes(sqlite.handle, 1))
             if let pointer = sqlite3_column_text(sqlite.handle, 1) {
-                for member in members where member.name.count == count {
-                    if member.name.withUnsafeBufferPointer({ count == 0 || memcmp($0.baseAddress!, pointer, count) == 0 }) { return member.entity }
+                for (index, member) in members.enumerated() where member.name.count == count {
+                    if member.name.withUnsafeBufferPointer({ count == 0 || memcmp($0.baseAddress!, pointer, count) == 0 }) { return index }
                 }
             }
         } else {
             let name = Array(statement.text(at: 1).utf8)
-            if let member = members.first(where: { $0.name == name }) { return member.entity }
+            if let index = members.firstIndex(where: { $0.name == name }) { return index }
         }
         throw ModelStoreError.unknownEntity(statement.text(at: 1))
     }

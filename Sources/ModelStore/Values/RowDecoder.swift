@@ -14,13 +14,23 @@ import Foundation
     /// What changes from row to row.
     @usableFromInline struct State {
         /// Where each attribute's first column is (a result column of the statement, or a position
-        /// in `values`), by `AttributeIndex`; -1 for an attribute the row does not hold.
-        @usableFromInline var positions: [Int32]
+        /// in `values`), by `AttributeIndex`; -1 for an attribute the row does not hold: `count`
+        /// positions, one of the decoder's tables.
+        @usableFromInline var positions: UnsafePointer<Int32>
+        /// The number of `positions`.
+        @usableFromInline var count: Int
         /// The column the next read takes.
         @usableFromInline var cursor: Int
         /// The attribute being read (named by errors).
         @usableFromInline var attribute: Int
-        @usableFromInline var entityName: String
+        /// The table in use (its entity is named by errors).
+        var table: Int
+        /// The position tables, one after the other, in one allocation the decoder owns; `starts`
+        /// has each table's offset, then the end.
+        var storage: UnsafeMutablePointer<Int32>
+        var starts: [Int]
+        /// The entity of each table.
+        var entityNames: [String]
     }
 
     /// A SQLite statement, read column by column without `SQLValue` (the fast path).
@@ -44,8 +54,7 @@ import Foundation
         }
         self.values = []
         self.makesPlaceholders = false
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(positions: positions, cursor: 0, attribute: 0, entityName: entityName))
+        state = Self.makeState(tables: [positions], entityNames: [entityName])
     }
 
     /// A decoder of stored values; `positions` are positions in `values`.
@@ -54,8 +63,7 @@ import Foundation
         self.storeStatement = nil
         self.values = values
         self.makesPlaceholders = false
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(positions: positions, cursor: 0, attribute: 0, entityName: entityName))
+        state = Self.makeState(tables: [positions], entityNames: [entityName])
     }
 
     /// A decoder whose every read gives the type's placeholder (nil placeholders throw).
@@ -64,26 +72,71 @@ import Foundation
         self.storeStatement = nil
         self.values = []
         self.makesPlaceholders = true
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(positions: [], cursor: 0, attribute: 0, entityName: name))
+        state = Self.makeState(tables: [[]], entityNames: [name])
     }
 
     deinit {
+        state.pointee.storage.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
 
-    /// Starts a new row whose attributes are at `positions`.
-    func start(positions: [Int32], entityName: String) {
-        state.pointee.positions = positions
-        state.pointee.entityName = entityName
+    private static func makeState(tables: [[Int32]], entityNames: [String]) -> UnsafeMutablePointer<State> {
+        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+        state.initialize(to: State(positions: UnsafePointer(storage), count: 0, cursor: 0, attribute: 0, table: 0,
+                                   storage: storage, starts: [0], entityNames: []))
+        setTables(tables, entityNames: entityNames, in: state)
+        return state
+    }
+
+    /// Replaces the position tables (and selects the first).
+    private static func setTables(_ tables: [[Int32]], entityNames: [String], in state: UnsafeMutablePointer<State>) {
+        var starts = [0]
+        for table in tables { starts.append(starts[starts.count - 1] + table.count) }
+        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: starts[starts.count - 1])
+        for (index, table) in tables.enumerated() {
+            table.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { (storage + starts[index]).initialize(from: base, count: buffer.count) }
+            }
+        }
+        state.pointee.storage.deallocate()
+        state.pointee.storage = storage
+        state.pointee.starts = starts
+        state.pointee.entityNames = entityNames
+        select(table: 0, in: state)
+    }
+
+    private static func select(table: Int, in state: UnsafeMutablePointer<State>) {
+        let start = state.pointee.starts[table]
+        state.pointee.positions = UnsafePointer(state.pointee.storage + start)
+        state.pointee.count = state.pointee.starts[table + 1] - start
+        state.pointee.table = table
+    }
+
+    /// Keeps the positions of several entities' rows (the members of a hierarchy), for `select`:
+    /// switching between them per row then copies nothing and retains nothing.
+    func setTables(_ tables: [[Int32]], entityNames: [String]) {
+        Self.setTables(tables, entityNames: entityNames, in: state)
+    }
+
+    /// Reads the next rows with the positions of table `table` (of the last `setTables`).
+    func select(table: Int) {
+        Self.select(table: table, in: state)
+    }
+
+    /// The position of `attribute`'s first column (-1 when the row does not hold it).
+    @inlinable func position(of attribute: Int) -> Int32 {
+        // A bounds check, as an array's subscript makes: `positions` is a raw pointer.
+        precondition(UInt(bitPattern: attribute) < UInt(bitPattern: state.pointee.count), "attribute index out of range")
+        return state.pointee.positions[attribute]
     }
 
     /// The value of `attribute` (its type's placeholder when the row does not hold it).
     ///
     /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
     @inlinable public func read<Value: SQLStorable>(_ attribute: AttributeIndex) throws -> Value {
-        let position = state.pointee.positions[attribute.index]
+        let position = position(of: attribute.index)
         state.pointee.attribute = attribute.index
         guard position >= 0 else {
             if let placeholder = Value._placeholder { return placeholder }
@@ -97,7 +150,7 @@ import Foundation
     ///
     /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
     @inlinable public func read<Value: SQLStorable>(_ attribute: AttributeIndex, into storage: inout Value) throws {
-        let position = state.pointee.positions[attribute.index]
+        let position = position(of: attribute.index)
         guard position >= 0 else { return }
         state.pointee.attribute = attribute.index
         state.pointee.cursor = Int(position)
@@ -118,7 +171,7 @@ import Foundation
     /// does not fit its type. The row is not known here and the property only by index:
     /// `ModelContext.naming` names both.
     @usableFromInline func corrupt() -> ModelStoreError {
-        ModelStoreError.corruptRow(entity: state.pointee.entityName, identifier: nil,
+        ModelStoreError.corruptRow(entity: state.pointee.entityNames[state.pointee.table], identifier: nil,
                                    property: "attribute \(state.pointee.attribute)",
                                    storedValue: storedValueDescription(at: state.pointee.cursor - 1))
     }

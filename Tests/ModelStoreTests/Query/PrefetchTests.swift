@@ -24,6 +24,104 @@ import Testing
         #expect(counter.count == 2)
     }
 
+    /// Prefetched stays come ordered by owner, then key (the index on the key column, no sort):
+    /// each trip's list is still in key order when the stays' keys interleave across trips, a
+    /// trip with no stays gets an empty list, and the pending path (owners by key) does the same.
+    @Test(arguments: StoreKind.allCases) func eachOwnersListIsInKeyOrderWhenKeysInterleave(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        let setup = store.context()
+        let trips = try seedTrips(setup, names: ["a", "b", "c", "none"])
+        // Stay keys interleave: a0, b0, c0, a1, b1, c1, … (the last trip has none).
+        for round in 0..<4 {
+            for trip in trips.prefix(3) {
+                let stay = Accommodation(name: "\(trip.name) \(round)")
+                setup.insert(stay)
+                stay.trip = trip
+            }
+        }
+        try setup.save()
+        let expected = [["a 0", "a 1", "a 2", "a 3"], ["b 0", "b 1", "b 2", "b 3"], ["c 0", "c 1", "c 2", "c 3"], []]
+        let lazyContext = store.context()
+        let lazy = try lazyContext.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(lazy.map { $0.accommodations.map(\.name) } == expected)
+
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        descriptor.relationshipKeyPathsForPrefetching = [\.accommodations]
+        let context = store.context()
+        let counter = try QueryCounter(context)
+        let fetched = try context.fetch(descriptor)
+        #expect(fetched.map { $0.accommodations.map(\.name) } == expected)
+        #expect(fetched.map { $0.accommodations.map { $0.persistentModelID } } == lazy.map { $0.accommodations.map { $0.persistentModelID } })
+        #expect(counter.count == 2)
+
+        // With a pending insert the owners are read by key (`PrefetchOwners.keys`).
+        let pending = store.context()
+        pending.insert(Trip(name: "new", startDate: Day.at(9), endDate: Day.at(9)))
+        let withPending = try pending.fetch(descriptor)
+        #expect(withPending.map { $0.accommodations.map(\.name) } == expected + [[]])
+    }
+
+    /// A stay changed in memory is not refreshed, so it keeps the owner it had, even after another
+    /// context moved its row: that owner's rows come in two runs (the column orders them), and its
+    /// list is still in key order, as it was with the rows ordered by key alone.
+    @Test(arguments: StoreKind.allCases) func aStayMovedElsewhereKeepsItsChangedOwnersOrder(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        let setup = store.context()
+        let trips = try seedTrips(setup, names: ["a", "b", "c"])
+        // Keys: moved (a) first, then a 1 (a), b 0 (b), c 0 (c).
+        for (name, trip) in [("moved", trips[0]), ("a 1", trips[0]), ("b 0", trips[1]), ("c 0", trips[2])] {
+            let stay = Accommodation(name: name)
+            setup.insert(stay)
+            stay.trip = trip
+        }
+        try setup.save()
+
+        let context = store.context()
+        let stays = try context.fetch(FetchDescriptor<Accommodation>(sortBy: [SortDescriptor(\.name)]))
+        let moved = try #require(stays.first { $0.name == "moved" })
+        // Changed in memory (unsaved): its stored owner stays a.
+        moved.name = "moved, renamed"
+        // Another context moves its row to c.
+        let other = store.context()
+        let otherStay = try #require(try other.fetch(FetchDescriptor<Accommodation>()).first { $0.name == "moved" })
+        otherStay.trip = try other.fetch(FetchDescriptor<Trip>()).first { $0.name == "c" }
+        try other.save()
+
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        descriptor.relationshipKeyPathsForPrefetching = [\.accommodations]
+        let fetched = try context.fetch(descriptor)
+        let lists = fetched.map { $0.accommodations.map(\.name) }
+        #expect(lists == [["moved, renamed", "a 1"], ["b 0"], ["c 0"]])
+    }
+
+    /// A prefetched to-many of a model with another relationship (`Person.pets`, `Person.passport`
+    /// the inverse side, so no to-one key and no slots before the prefetch): the slots made for the
+    /// list leave the other relationship unloaded, and it loads on first read.
+    @Test(arguments: StoreKind.allCases) func prefetchLeavesTheOtherRelationshipsUnloaded(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, Zoo.schema)
+        let setup = store.context()
+        for name in ["Ann", "Bo"] {
+            let person = Person(name: name)
+            setup.insert(person)
+            person.passport = Passport(number: "P-\(name)")
+            for pet in 0..<2 {
+                let animal = Animal(name: "\(name)'s pet \(pet)")
+                setup.insert(animal)
+                animal.keeper = person
+            }
+        }
+        try setup.save()
+        let context = store.context()
+        let counter = try QueryCounter(context)
+        var descriptor = FetchDescriptor<Person>(sortBy: [SortDescriptor(\.name)])
+        descriptor.relationshipKeyPathsForPrefetching = [\.pets]
+        let people = try context.fetch(descriptor)
+        #expect(people.map { $0.pets.map(\.name) } == [["Ann's pet 0", "Ann's pet 1"], ["Bo's pet 0", "Bo's pet 1"]])
+        #expect(counter.count == 2)
+        #expect(people.map { $0.passport?.number } == ["P-Ann", "P-Bo"])
+        #expect(counter.count == 4)
+    }
+
     @Test(arguments: StoreKind.allCases) func toOneLoadsInOneQueryAndWindowsKeepTheirOwners(_ kind: StoreKind) throws {
         let store = try QueryStore(kind, TripStore.schema)
         try seedTrips(store.context(), names: (0..<30).map { "trip \($0)" }, stays: 2)
