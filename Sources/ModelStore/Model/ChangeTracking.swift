@@ -15,6 +15,12 @@
 
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
 
+    /// Whether the set holds `position` and nothing else.
+    func isExactly(_ position: Int) -> Bool {
+        if position < 64 { return low == 1 << UInt64(position) && high.allSatisfy { $0 == 0 } }
+        return low == 0 && self == PositionSet([position])
+    }
+
     @inlinable func contains(_ position: Int) -> Bool {
         if position < 64 { return low & (1 << UInt64(position)) != 0 }
         return containsHigh(position)
@@ -98,8 +104,10 @@
 /// a record belongs to its model's context, used by one thread at a time, and no code outside
 /// these methods runs while one of them is being modified.
 final class ChangeRecord {
-    /// The changed columns.
-    @exclusivity(unchecked) private(set) var columns = PositionSet()
+    // 56 bytes with the object header (glibc's 64-byte chunk): the set of changed columns is not
+    // kept beside the list (it took 16 bytes a record, an 80-byte chunk); most records hold one
+    // column, and the set is made from the list where a save needs it.
+
     /// The first changed column and the value it held before (most changes touch one column:
     /// then the record is this one allocation, no arrays). -1 while nothing is recorded.
     @exclusivity(unchecked) private var firstColumn: Int32 = -1
@@ -108,6 +116,13 @@ final class ChangeRecord {
     /// values; nil for a one-column change (one pointer in the record, nothing to make or free).
     @exclusivity(unchecked) private var later: [(column: Int32, value: SQLValue)]?
 
+    /// The changed columns.
+    var columns: PositionSet {
+        var set = PositionSet()
+        if firstColumn >= 0 { set.insert(Int(firstColumn)) }
+        for change in later ?? [] { set.insert(Int(change.column)) }
+        return set
+    }
     /// The changed columns in the order of their first change.
     var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + (later ?? []).map(\.column) }
     /// The value each changed column held before its first change, as stored (parallel to `order`).
@@ -115,25 +130,29 @@ final class ChangeRecord {
 
     /// Records `value` as the saved value of `column`, unless the column is already changed.
     func record(column: Int, savedValue value: @autoclosure () -> SQLValue) {
-        guard columns.insert(column) else { return }
         if firstColumn < 0 {
             firstColumn = Int32(column)
             firstValue = value()
-        } else {
-            if later == nil { later = [] }
-            later?.append((Int32(column), value()))
+            return
         }
+        guard !contains(column) else { return }
+        if later == nil { later = [] }
+        later?.append((Int32(column), value()))
     }
 
-    /// Whether the changed columns are exactly `columns` (without copying the set).
-    func changedColumnsAre(_ columns: PositionSet) -> Bool { self.columns == columns }
+    /// Whether the changed columns are exactly `columns` (a one-column record without making a set).
+    func changedColumnsAre(_ columns: PositionSet) -> Bool {
+        if later == nil && firstColumn >= 0 { return columns.isExactly(Int(firstColumn)) }
+        return self.columns == columns
+    }
 
     /// Whether `column` changed.
-    func contains(_ column: Int) -> Bool { columns.contains(column) }
+    func contains(_ column: Int) -> Bool {
+        Int32(column) == firstColumn || (later?.contains { $0.column == Int32(column) } ?? false)
+    }
 
     /// The saved value of `column`, if it changed.
     func savedValue(of column: Int) -> SQLValue? {
-        guard columns.contains(column) else { return nil }
         if Int32(column) == firstColumn { return firstValue }
         return later?.first { $0.column == Int32(column) }?.value
     }
