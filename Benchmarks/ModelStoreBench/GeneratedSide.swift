@@ -105,7 +105,7 @@ final class GeneratedSide: TripStoreSide {
     /// Renames every trip (back to its first name, with history), as the hand-written side's
     /// `updateNames(history:)` does, in a method of its own as there: inlined in `run(_:)`'s switch,
     /// the loop was left unspecialized and copied each `TripRow` (eight strings retained and
-    /// released a row, 4 % of the workload's instructions) around the setter call.
+    /// released a row, 2 % of the workload's instructions) around the setter call.
     private func updateNames(history: Bool) throws -> Int {
         guard let context else { return 0 }
         for (trip, row) in zip(trips, rows) { trip.name = history ? row.name : row.newName }
