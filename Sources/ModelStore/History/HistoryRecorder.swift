@@ -206,8 +206,10 @@ private struct UpdateComparisons {
     mutating func comparison(of entity: EntitySchema, _ record: ChangeRecord) -> UpdateComparison {
         let index = entity.index
         if let last = latest[index], record.changedColumnsAre(last.columns) { return last }
-        let key = PartialUpdateKey(entity: index, columns: record.columns)
-        let comparison = all[key] ?? UpdateComparison(entity: entity, columns: record.columns)
+        // Made from the record's list (ChangeRecord keeps no set): once here.
+        let columns = record.columns
+        let key = PartialUpdateKey(entity: index, columns: columns)
+        let comparison = all[key] ?? UpdateComparison(entity: entity, columns: columns)
         all[key] = comparison
         latest[index] = comparison
         return comparison
