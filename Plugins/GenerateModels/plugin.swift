@@ -9,7 +9,7 @@ import PackagePlugin
 ///
 /// For each selected target with `.model` files it runs `modelgen generate --output
 /// <target folder>/Generated <target folder>`, so the files are named as the build plugin names
-/// them, with `--config <target folder>/modelgen.json` when the target has that file (SPEC §10;
+/// them, with `--config <target folder>/modelgen.json` when the target has that file (docs/Plugins.md;
 /// `--access-level` given here overrides its `accessLevel`). `--check` writes nothing and fails
 /// when a generated file is missing or stale.
 /// Without `--target`, every target of the package that has `.model` files is processed.
@@ -19,7 +19,7 @@ import PackagePlugin
 struct GenerateModels: CommandPlugin {
     /// The folder, inside a target's source folder, that receives the generated files.
     static let generatedFolderName = "Generated"
-    /// The configuration file a target may hold beside its models (SPEC §10).
+    /// The configuration file a target may hold beside its models (docs/Plugins.md).
     static let configurationFileName = "modelgen.json"
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {

@@ -2,18 +2,18 @@ import Foundation
 import PackagePlugin
 
 /// Build-tool plugin `ModelGenPlugin`: generates Swift code from a target's `.model` files, and
-/// from its frozen versions (`.modelversion` files, the model's history: SPEC §6).
+/// from its frozen versions (`.modelversion` files, the model's history: docs/Migrations.md).
 ///
 /// It creates ONE build command per target that runs `modelgen generate` on the target's
 /// source directory (a folder input, searched recursively) and writes into the plugin's work
 /// directory. The declared outputs are the names `modelgen generate` gives files found inside
-/// a folder input (SPEC §4): `Stem.model.swift`, and `Sub_Dir_Stem.model.swift` for a file in
+/// a folder input (docs/CommandLine.md): `Stem.model.swift`, and `Sub_Dir_Stem.model.swift` for a file in
 /// `Sub/Dir/`, so two same-named models in different subfolders never collide; a version
 /// `ModelVersions/1.0.0.modelversion` gives `ModelVersions_1.0.0.modelversion.swift`. SwiftPM runs
 /// the command only when an output is missing or an input (a `.model` or `.modelversion` file,
 /// the target's `modelgen.json` or the `modelgen` executable) changed.
 ///
-/// A `modelgen.json` in the target's folder (SPEC §10: `{"accessLevel": "public"}`, …) is passed
+/// A `modelgen.json` in the target's folder (docs/Plugins.md: `{"accessLevel": "public"}`, …) is passed
 /// with `--config` and declared as an input, so editing it reruns the generator.
 @main
 struct ModelGenPlugin: BuildToolPlugin {
@@ -79,7 +79,7 @@ enum ModelGenCommand {
         )
     }
 
-    /// The name of the configuration file a target may hold beside its models (SPEC §10).
+    /// The name of the configuration file a target may hold beside its models (docs/Plugins.md).
     static let configurationFileName = "modelgen.json"
 
     /// The `*.mustache` files of the templates folder a configuration names (`"templates"`, relative
@@ -111,7 +111,7 @@ func absolutePath(_ url: URL) -> String {
 }
 
 /// The name `modelgen generate` gives the Swift file it writes for one `.model` or `.modelversion`
-/// file (SPEC §4): the input's name, then `.swift` (`Trips.model` → `Trips.model.swift`).
+/// file (docs/CommandLine.md): the input's name, then `.swift` (`Trips.model` → `Trips.model.swift`).
 enum GeneratedFileName {
     /// Errors found while naming outputs.
     enum Failure: Error, CustomStringConvertible {

@@ -6,7 +6,7 @@
 #                        [--warnings-as-errors] [--config FILE] [--quiet] INPUT...
 #
 # INPUT is .model files or folders, as for `modelgen generate`; .modelversion files (the model's
-# frozen versions, SPEC §6) given or found in the folders are its history. `modelgen generate` runs
+# frozen versions, docs/Migrations.md) given or found in the folders are its history. `modelgen generate` runs
 # only when an expected output is missing, or a .model or .modelversion file, the configuration (or
 # the modelgen binary) is newer than the last successful generation, or the options changed;
 # otherwise nothing happens and nothing is touched. The configuration is --config FILE, else the modelgen.json at the top of
@@ -67,7 +67,7 @@ if [ ! -x "$modelgen" ]; then
     exit 2
 fi
 
-# --- The outputs modelgen will write (SPEC §4 names) ------------------------------------------
+# --- The outputs modelgen will write (docs/CommandLine.md names) ------------------------------------------
 models=()
 expected=()
 for input in "${inputs[@]}"; do
@@ -88,7 +88,7 @@ for input in "${inputs[@]}"; do
     fi
 done
 
-# --- The configuration (SPEC §10) ---------------------------------------------------------------
+# --- The configuration (docs/Plugins.md) ---------------------------------------------------------------
 if [ -z "$config" ]; then
     found=()
     for input in "${inputs[@]}"; do

@@ -61,7 +61,7 @@ public enum ModelGen {
         return DiagramResult(sources: result.sources, diagnostics: result.diagnostics, text: text)
     }
 
-    /// Freezes the current model as `version` (`modelgen freeze`, SPEC §6): writes its checked
+    /// Freezes the current model as `version` (`modelgen freeze`, docs/Migrations.md): writes its checked
     /// schema, in canonical `.model` text, to `directory/<spelling>.modelversion` (`spelling` is the
     /// version as the user wrote it, `1.0` or `1.0.0`). The `.model` files of `input` are the model;
     /// its `.modelversion` files, and those already in `directory`, are the versions frozen before.

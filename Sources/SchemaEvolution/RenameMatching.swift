@@ -1,4 +1,4 @@
-/// Pairs each item of a new version with its origin in the old one (SPEC: `originalName:`): first
+/// Pairs each item of a new version with its origin in the old one (docs/Migrations.md: `originalName:`): first
 /// by the same name, then, for the items left, by `originalName` when that name is neither still in
 /// the new version nor already claimed. Shared by ModelGenKit's `SchemaDiff` and ModelStore's plan.
 ///

@@ -11,7 +11,7 @@ struct Console {
     }
 }
 
-/// The exit statuses of SPEC §4.
+/// The exit statuses of docs/CommandLine.md.
 enum ExitStatus {
     /// Done (warnings allowed).
     static let success: Int32 = 0

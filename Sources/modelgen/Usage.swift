@@ -1,4 +1,4 @@
-/// The help texts of every command of SPEC §4 (also of those another part of the tool implements).
+/// The help texts of every command of docs/CommandLine.md (also of those another part of the tool implements).
 enum Usage {
     static let overview = """
     OVERVIEW: turn .model files into Swift persistence code on SQLite with SwiftData's API

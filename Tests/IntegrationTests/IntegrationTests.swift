@@ -155,7 +155,7 @@ extension IntegrationTests {
     }
 }
 
-// MARK: - modelgen.json (SPEC §10)
+// MARK: - modelgen.json (docs/Plugins.md)
 
 extension IntegrationTests {
     static let catalogConfiguration = "Sources/Catalog/modelgen.json"

@@ -3,7 +3,7 @@ import Observation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// `FetchDescriptor.propertiesToFetch` (#13, SPEC §8): only the named attributes (and the to-one
+/// `FetchDescriptor.propertiesToFetch` (#13, docs/Runtime.md): only the named attributes (and the to-one
 /// keys) are read; the others hold a placeholder until first accessed, which loads them.
 @Suite struct PropertiesToFetchTests {
     let store: TestStore

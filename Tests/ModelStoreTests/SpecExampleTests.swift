@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// SPEC §5's usage example (without predicates), on every store.
+/// docs/Runtime.md usage example (without predicates), on every store.
 @Suite struct SpecExampleTests {
     func runExample(_ configuration: ModelConfiguration) throws -> ModelContainer {
         let container = try ModelContainer(for: Trip.self, Accommodation.self, configurations: configuration)

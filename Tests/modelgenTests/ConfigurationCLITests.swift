@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--config FILE` (SPEC §10) on every command that reads models, through the real binary.
+/// `--config FILE` (docs/Plugins.md) on every command that reads models, through the real binary.
 @Suite struct ConfigurationCLITests {
     private let model = "entity Thing {\n    name: String\n}\n"
     /// A model with one warning (`redundant-registration`).

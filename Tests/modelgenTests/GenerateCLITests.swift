@@ -246,7 +246,7 @@ import Testing
     }
 }
 
-/// SPEC §4 leaves the size of inputs open; a run refuses more than 16 MB of model text with a
+/// docs/CommandLine.md leaves the size of inputs open; a run refuses more than 16 MB of model text with a
 /// usage error before reading it, instead of running out of memory (docs/Generation.md).
 @Suite struct InputSizeLimitCLITests {
     @Test func inputsPastTheLimitAreAUsageErrorAndWriteNothing() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `modelgen freeze` and `modelgen migrations` through the real binary (SPEC §4, §6): exit statuses,
+/// `modelgen freeze` and `modelgen migrations` through the real binary (docs/CommandLine.md, docs/Migrations.md): exit statuses,
 /// what is printed where, which files are written; the plan of Samples/MigrationDemo, golden.
 @Suite struct HistoryCLITests {
     static let v1 = "/// A journey.\nentity Trip {\n    name: String\n    duration: String\n}\n"
@@ -85,7 +85,7 @@ import Testing
         #expect(unwritable.stderr.hasPrefix("modelgen: cannot write"))
     }
 
-    /// Both commands read `--config FILE` like every command that reads models (SPEC §4, §10): a bad
+    /// Both commands read `--config FILE` like every command that reads models (docs/CommandLine.md, docs/Plugins.md): a bad
     /// file is a usage error; a good one changes neither the frozen text nor the plan.
     @Test func bothCommandsTakeAConfiguration() throws {
         let root = try folder([

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §3 "Diagnostic format" and §4 "Command line", sentence by sentence, through the built binary.
+/// docs/CommandLine.md: the diagnostic format and the command line, sentence by sentence, through the built binary.
 /// Each test names the sentence it checks.
 @Suite struct SpecConformanceTests {
     private func folder(_ files: [String: String]) throws -> URL {
@@ -169,7 +169,7 @@ import Testing
         #expect(one == two)
         #expect(!one.contains(root.path))
         #expect(!one.contains("0.1.0"))
-        // ModelStore imported with its SPI for generated code: still the one import of §5.
+        // ModelStore imported with its SPI for generated code: still the one import of docs/Generation.md.
         #expect(one.split(separator: "\n").filter { $0.hasSuffix("import Foundation") || $0.hasSuffix("import ModelStore") }
                 == ["import Foundation", "@_spi(ModelStoreGenerated) import ModelStore"])
     }

@@ -2,13 +2,13 @@ import Foundation
 
 /// How diagnostics are printed (`--diagnostics-format`).
 public enum DiagnosticsFormat: String, CaseIterable, Sendable {
-    /// SPEC §3's text on standard error, then a summary line.
+    /// The diagnostic text of docs/CommandLine.md on standard error, then a summary line.
     case text
     /// One JSON array on standard output.
     case json
 }
 
-/// The settings of a `modelgen.json` file (SPEC §10): the options of `modelgen generate` a target
+/// The settings of a `modelgen.json` file (docs/Plugins.md): the options of `modelgen generate` a target
 /// keeps beside its models, read by both plugins and by `modelgen --config FILE`. Every key is
 /// optional; command-line flags override the file.
 ///

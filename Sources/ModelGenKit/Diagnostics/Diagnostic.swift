@@ -5,7 +5,7 @@ public enum Severity: String, Sendable, Hashable, Codable {
     case note
 }
 
-/// The id of a rule of SPEC §3, printed in brackets at the end of a diagnostic's first line.
+/// The id of a rule of docs/Rules.md, printed in brackets at the end of a diagnostic's first line.
 public struct RuleID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -40,7 +40,7 @@ public struct RuleID: RawRepresentable, Hashable, Sendable, Comparable, CustomSt
     public static let cascadeCycle = RuleID("cascade-cycle")
     public static let migrationNotInferable = RuleID("migration-not-inferable")
 
-    /// Every rule id of SPEC §3 with its severity.
+    /// Every rule id of docs/Rules.md with its severity.
     public static let all: [(RuleID, Severity)] = [
         (.syntax, .error), (.duplicateDeclaration, .error), (.duplicateProperty, .error),
         (.duplicateCase, .error), (.unknownType, .error), (.unsupportedType, .error),

@@ -1,4 +1,4 @@
-/// Renders diagnostics as one JSON array (SPEC §3, `--diagnostics-format json`).
+/// Renders diagnostics as one JSON array (docs/CommandLine.md, `--diagnostics-format json`).
 ///
 /// Each element is an object with keys in this fixed order: `file`, `line`, `column`, `endLine`,
 /// `endColumn` (the end is exclusive, like the range), `severity`, `rule`, `message`, `notes`.

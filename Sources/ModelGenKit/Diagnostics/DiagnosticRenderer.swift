@@ -1,4 +1,4 @@
-/// Renders diagnostics as text (SPEC §3, "Diagnostic format"):
+/// Renders diagnostics as text (docs/CommandLine.md, `modelgen lint`):
 ///
 /// ```
 /// PATH:LINE:COLUMN: SEVERITY: MESSAGE [RULE-ID]

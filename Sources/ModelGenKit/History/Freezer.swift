@@ -36,7 +36,7 @@ public struct FreezeResult: Sendable {
 }
 
 /// `modelgen freeze`: writes the current model's checked schema, in canonical `.model` text, as a
-/// frozen version (SPEC §6).
+/// frozen version (docs/Migrations.md).
 enum Freezer {
     /// Freezes the `.model` files of `input` as `version` into `directory` (named `spelling` + `.modelversion`).
     static func freeze(

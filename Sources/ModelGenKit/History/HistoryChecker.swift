@@ -1,6 +1,6 @@
 // The check of the model's history, after each version and the current model were checked alone:
 // the `migration` declarations name steps of the history, and each step's changes can be migrated
-// (inferred, or declared custom). SPEC §3 `migration-not-inferable`, §6.
+// (inferred, or declared custom). docs/Rules.md `migration-not-inferable`, docs/Migrations.md.
 
 /// One frozen version as the check stage read it.
 struct VersionInput {

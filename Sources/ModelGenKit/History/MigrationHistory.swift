@@ -1,4 +1,4 @@
-/// The model's history (SPEC §6): its frozen versions (`.modelversion` inputs), oldest first, the
+/// The model's history (docs/Migrations.md): its frozen versions (`.modelversion` inputs), oldest first, the
 /// steps between consecutive versions and, when the model changed since the newest version, the
 /// step from it to the current model. What `modelgen migrations` prints and what the generated
 /// migration plans are made of.

@@ -13,7 +13,7 @@ internal import SchemaEvolution
 
 /// How a change between two versions migrates.
 public enum ChangeClassification: String, Hashable, Sendable {
-    /// Migrated with no code (SPEC §6's list).
+    /// Migrated with no code (the list of docs/Migrations.md, "What is inferred").
     case inferred
     /// Needs a custom stage: the step must be declared `custom` and its code written.
     case needsCode

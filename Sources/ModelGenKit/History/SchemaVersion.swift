@@ -27,7 +27,7 @@ public struct SchemaVersion: Hashable, Comparable, Sendable, CustomStringConvert
     /// The version as a Swift identifier part: `1_0_0`.
     public var identifierPart: String { "\(major)_\(minor)_\(patch)" }
 
-    /// The name of the generated `VersionedSchema` of this version: `SchemaV1_0_0` (SPEC §6).
+    /// The name of the generated `VersionedSchema` of this version: `SchemaV1_0_0` (docs/Migrations.md).
     public var schemaName: String { "SchemaV" + identifierPart }
 
     public static func < (lhs: SchemaVersion, rhs: SchemaVersion) -> Bool {

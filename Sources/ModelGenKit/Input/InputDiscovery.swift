@@ -11,7 +11,7 @@ struct DiscoveredModel: Hashable, Sendable {
 }
 
 /// Turns the INPUT arguments (files and folders) into the list of `.model` files to read, and of
-/// `.modelversion` files (the model's history, SPEC §6).
+/// `.modelversion` files (the model's history, docs/Migrations.md).
 ///
 /// Inputs keep their command-line order; the files of one folder are searched recursively and sorted
 /// by their path below it (byte order, so the result does not depend on the file system). Symbolic

@@ -4,7 +4,7 @@ public struct ModelSource: Sendable {
     /// The path as the user named it, and the bytes read (possibly invalid UTF-8).
     public var file: SourceFile
     /// For a file found inside a folder input: its path below that folder (`Travel/Trips.model`);
-    /// for a file named directly: its file name. The output file is named from it (SPEC §4).
+    /// for a file named directly: its file name. The output file is named from it (docs/CommandLine.md).
     public var relativePath: String
 
     /// A model file; `relativePath` defaults to the file name (a file named directly).
@@ -21,7 +21,7 @@ public struct ModelSource: Sendable {
     /// The path as the user named it.
     public var path: String { file.path }
 
-    /// Whether it is a frozen version of the model (a `.modelversion` file, SPEC §6), not the current model.
+    /// Whether it is a frozen version of the model (a `.modelversion` file, docs/Migrations.md), not the current model.
     public var isVersionFile: Bool { SchemaVersion.isVersionFile(file.path) }
 
     /// For a `.modelversion` file, the version its name gives (`1.2.modelversion` → 1.2.0); nil

@@ -8,7 +8,7 @@ struct OutputNameClash: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Output file names (SPEC §4): they depend on input paths only, never on file content.
+/// Output file names (docs/CommandLine.md): they depend on input paths only, never on file content.
 enum OutputNaming {
     /// `Stem.model.swift` for a file given directly; for a file inside a folder INPUT, its path below
     /// the folder with `/` turned into `_` (`Travel/Trips.model` → `Travel_Trips.model.swift`).

@@ -39,7 +39,7 @@ public enum GeneratorStage: String, Hashable, Sendable, CaseIterable {
     case generate
 }
 
-/// How a run behaves: the options of `modelgen generate` (also read from `modelgen.json`, SPEC §10).
+/// How a run behaves: the options of `modelgen generate` (also read from `modelgen.json`, docs/Plugins.md).
 public struct GeneratorOptions: Sendable {
     /// The largest total size of model text a run accepts by default: 16 MB (about 45,000
     /// entities of typical models). Past it a run stops with an `.input` error before reading the

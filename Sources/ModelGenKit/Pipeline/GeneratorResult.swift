@@ -2,7 +2,7 @@ import Foundation
 
 /// One generated Swift file of a run.
 public struct GeneratedOutput: Hashable, Sendable {
-    /// The file name (`Trips.model.swift`, `Travel_Trips.model.swift`; SPEC §4).
+    /// The file name (`Trips.model.swift`, `Travel_Trips.model.swift`; docs/CommandLine.md).
     public var name: String
     /// The `.model` file it was generated from, as the user named it.
     public var sourcePath: String
@@ -24,7 +24,7 @@ public struct GeneratorResult: Sendable {
     /// The checked schema of the current model (its `.model` files); `nil` when any error was found.
     public var schema: CheckedSchema?
     /// The model's history: its frozen versions (`.modelversion` inputs) and the steps between them;
-    /// `nil` without a version, or when the model or a version has errors (SPEC §6).
+    /// `nil` without a version, or when the model or a version has errors (docs/Migrations.md).
     public var history: MigrationHistory? = nil
     /// One generated file per model file, in input order; empty for `OutputMode.lint` and when the
     /// models failed the check.

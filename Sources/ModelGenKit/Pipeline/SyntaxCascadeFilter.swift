@@ -7,7 +7,7 @@
 /// - every semantic diagnostic that starts inside a *broken region* (the top-level declaration that
 ///   contains a syntax error, or, when the error lies outside every parsed declaration, the text from the
 ///   error to the next parsed declaration), except those of the rules about one property the parser read
-///   whole (its type, default, attributes, name), which recovery cannot cause: SPEC §3 wants every error;
+///   whole (its type, default, attributes, name), which recovery cannot cause: every error is wanted (docs/Rules.md);
 /// - a diagnostic about a reference (`unknown-type`, `inverse-mismatch`, `ambiguous-inverse`) whose
 ///   referenced names occur in a broken region: the declaration they name may be the broken one.
 enum SyntaxCascadeFilter {

@@ -112,7 +112,7 @@ public struct CheckedProperty: Hashable, Sendable {
     }
 }
 
-/// A storable value type (SPEC §2), never a relationship.
+/// A storable value type (docs/Language.md), never a relationship.
 public indirect enum ValueType: Hashable, Sendable {
     case bool, int, int8, int16, int32, int64, uint8, uint16, uint32
     case double, float, string, date, uuid, data, url, decimal

@@ -1,4 +1,4 @@
-/// Resolves the parsed files into one checked schema and applies every rule of SPEC §3.
+/// Resolves the parsed files into one checked schema and applies every rule of docs/Rules.md.
 ///
 /// The checker runs on whatever the parser produced (declarations that parsed are checked even
 /// when others had syntax errors). Each stage marks what it could not resolve, and later stages

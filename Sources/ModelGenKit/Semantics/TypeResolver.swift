@@ -9,7 +9,7 @@
 // `unsupported-type` too.
 
 enum TypeResolver {
-    /// Value types by name (SPEC §2).
+    /// Value types by name (docs/Language.md).
     static let builtinTypes: [String: ValueType] = [
         "Bool": .bool, "Int": .int, "Int8": .int8, "Int16": .int16, "Int32": .int32, "Int64": .int64,
         "UInt8": .uint8, "UInt16": .uint16, "UInt32": .uint32, "Double": .double, "Float": .float,

@@ -1,4 +1,4 @@
-// The abstract syntax tree of a `.model` file (SPEC §2). Every node carries its source range.
+// The abstract syntax tree of a `.model` file (docs/Language.md). Every node carries its source range.
 // The tree is shallow by construction: types and defaults nest at most a fixed depth (the parser
 // enforces it), so no code that walks it recurses as deep as the input's nesting.
 //

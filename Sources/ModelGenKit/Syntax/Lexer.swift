@@ -1,4 +1,4 @@
-/// Turns the raw bytes of a `.model` file into tokens and comments (SPEC §2, "Lexical").
+/// Turns the raw bytes of a `.model` file into tokens and comments (docs/Language.md, "Lexical").
 ///
 /// The lexer never fails: unreadable text (invalid UTF-8, stray characters, unterminated strings
 /// or comments) becomes a `syntax` diagnostic and lexing goes on after it. Tokens are produced on

@@ -1,4 +1,4 @@
-/// Parses one `.model` file into its syntax tree (SPEC §2), reporting `syntax` errors.
+/// Parses one `.model` file into its syntax tree (docs/Language.md), reporting `syntax` errors.
 ///
 /// Recursive descent for declarations, but no recursion follows the input's nesting: types nest at
 /// most `maximumTypeDepth` levels, default arrays hold literals only, and skipping during error

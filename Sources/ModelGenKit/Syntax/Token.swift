@@ -1,4 +1,4 @@
-/// The kinds of token of the `.model` language (SPEC §2, "Lexical").
+/// The kinds of token of the `.model` language (docs/Language.md, "Lexical").
 enum TokenKind: Hashable, Sendable {
     /// A name; `Token.text` is the name without backticks.
     case identifier

@@ -1,7 +1,7 @@
 import Foundation
 import ModelGenKit
 
-/// `modelgen freeze --version V [--output DIR] [--config FILE] INPUT...` (SPEC §6)
+/// `modelgen freeze --version V [--output DIR] [--config FILE] INPUT...` (docs/Migrations.md)
 ///
 /// Writes the current model (the `.model` files of the inputs), checked, in canonical `.model`
 /// text, to `DIR/V.modelversion`; DIR defaults to `ModelVersions` in the first input folder, or

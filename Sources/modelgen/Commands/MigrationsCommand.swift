@@ -1,6 +1,6 @@
 import ModelGenKit
 
-/// `modelgen migrations [--warnings-as-errors] [--diagnostics-format text|json] [--config FILE] INPUT...` (SPEC §6)
+/// `modelgen migrations [--warnings-as-errors] [--diagnostics-format text|json] [--config FILE] INPUT...` (docs/Migrations.md)
 ///
 /// Checks the inputs as `lint` does (the `.model` files are the current model, the `.modelversion`
 /// files its history) and prints the migration plan on standard output: each step between

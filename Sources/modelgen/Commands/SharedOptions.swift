@@ -1,7 +1,7 @@
 import Foundation
 import ModelGenKit
 
-/// `--config FILE` (SPEC §10), which every command that reads models takes: the settings of a
+/// `--config FILE` (docs/Plugins.md), which every command that reads models takes: the settings of a
 /// `modelgen.json`, under the command-line flags.
 enum ConfigOption {
     static let name = "--config"

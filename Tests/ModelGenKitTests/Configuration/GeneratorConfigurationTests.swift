@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ModelGenKit
 
-/// `modelgen.json` (SPEC §10): every key read, relative folders resolved against the file's
+/// `modelgen.json` (docs/Plugins.md): every key read, relative folders resolved against the file's
 /// folder, and any unknown key or bad value refused with a message naming it.
 @Suite struct GeneratorConfigurationTests {
     private let folder = URL(fileURLWithPath: "/projects/App/Sources/Models", isDirectory: true)

@@ -28,7 +28,7 @@ import Testing
         let path = "Samples/" + fileName
         let data = try Data(contentsOf: Self.packageRoot.appendingPathComponent(path))
         let result = try ModelGen.run(.files([SourceFile(path: path, bytes: Array(data))]))
-        // Shop's category tree cascades to its own entity: the one warning a sample shows (SPEC §3 cascade-cycle).
+        // Shop's category tree cascades to its own entity: the one warning a sample shows (docs/Rules.md cascade-cycle).
         #expect(result.diagnostics.allSatisfy { $0.rule == .cascadeCycle && $0.severity == .warning }, "\(result.diagnostics)")
         #expect(result.diagnostics.count == (fileName == "Shop.model" ? 1 : 0), "\(result.diagnostics)")
         let output = try #require(result.outputs.first)

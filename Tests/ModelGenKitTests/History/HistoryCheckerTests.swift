@@ -2,7 +2,7 @@ import Testing
 @testable import ModelGenKit
 
 /// The history of a model: `.modelversion` inputs, the steps between them, `migration` declarations,
-/// and `migration-not-inferable` (SPEC §3, §6).
+/// and `migration-not-inferable` (docs/Rules.md, docs/Migrations.md).
 @Suite struct HistoryCheckerTests {
     static let v1 = "entity Trip {\n    name: String\n    duration: String\n}\n"
     static let v2 = "entity Trip {\n    name: String\n    duration: Int\n}\n"

@@ -2,7 +2,7 @@ import Testing
 @testable import ModelGenKit
 
 /// What a model with a history generates: a `SchemaV…` enum per version file, the plans in the
-/// newest version's file (SPEC §6). The worked example's output is compiled and run by ModelStoreTests.
+/// newest version's file (docs/Migrations.md). The worked example's output is compiled and run by ModelStoreTests.
 @Suite struct VersionGenerationTests {
     static let v1 = "/// A journey.\nentity Trip { name: String; duration: String }\nenum Mood: String { case calm }\n"
     static let v2 = "/// A journey.\nentity Trip { name: String; duration: Int; mood: Mood = .calm }\nenum Mood: String { case calm }\n"

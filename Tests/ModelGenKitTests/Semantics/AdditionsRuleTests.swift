@@ -1,7 +1,7 @@
 import Testing
 @testable import ModelGenKit
 
-/// The rules of SPEC §3 applied to the wave-2 constructs: each diagnostic's rule and position.
+/// The rules of docs/Rules.md applied to the wave-2 constructs: each diagnostic's rule and position.
 @Suite struct AdditionsRuleTests {
     private func findings(_ source: String) -> [String] { SpecModel.findings(source) }
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import ModelGenKit
 
-/// What the checked schema carries for the constructs of SPEC §2 "Additions (wave 2)": the
+/// What the checked schema carries for the constructs of docs/Language.md "Additions (wave 2)": the
 /// generation of these constructs builds on exactly these values.
 @Suite struct AdditionsSchemaTests {
     static let source = """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ModelGenKit
 
-/// SPEC §3 `cascade-cycle`: ".cascade rules form a cycle (an entity reaches itself through
+/// docs/Rules.md `cascade-cycle`: ".cascade rules form a cycle (an entity reaches itself through
 /// cascades, e.g. `Person.friends` cascading to `Person`) … the message names the path".
 @Suite struct CascadeCycleTests {
     private func cycles(_ source: String) -> [String] {
@@ -97,7 +97,7 @@ import Testing
     }
 
     /// A parent-to-children tree (to-many with a to-one inverse) is a self-relationship that cascades:
-    /// SPEC §3 reports it (an entity reaches itself), with a message that says a subtree goes.
+    /// docs/Rules.md reports it (an entity reaches itself), with a message that says a subtree goes.
     /// Cascading up to the parent as well is a second loop.
     @Test func treesAreReportedAsSubtrees() {
         let tree = """

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func checksClean() {
-        // The one warning: the category tree cascades to its own entity (SPEC §3 cascade-cycle).
+        // The one warning: the category tree cascades to its own entity (docs/Rules.md cascade-cycle).
         #expect(diagnostics.map(\.rule) == [.cascadeCycle])
         #expect(schema != nil)
     }

@@ -1,7 +1,7 @@
 import Testing
 @testable import ModelGenKit
 
-/// SPEC §2 "Additions (wave 2): what real SwiftData models use", §3's new rows and §6's
+/// docs/Language.md's additions that real SwiftData models use, docs/Rules.md's rows for them and docs/Migrations.md's
 /// `@Entity(originalName:)`, sentence by sentence.
 @Suite struct SpecAdditionsTests {
     /// "`struct Name { field: Type … }` (top level or inside an entity, like enums): a Codable value
@@ -50,7 +50,7 @@ import Testing
     }
 
     /// "`id` may be declared (`@Attribute(.unique) id: String`, `id: UUID = UUID()`): it is then the
-    /// model's `Identifiable.id`"; §3: "`id` is NOT reserved".
+    /// model's `Identifiable.id`"; docs/Rules.md: "`id` is NOT reserved".
     @Test func idMayBeDeclared() throws {
         let source = "entity Bird { @Attribute(.unique) id: String; name: String }\nentity Sighting { id: UUID = UUID(); at: Date = .now }\n"
         #expect(SpecModel.findings(source) == [])
@@ -99,7 +99,7 @@ import Testing
         #expect(SpecModel.rules("enum Shape: Codable { case circle(radius: Double), circle(Int) }\n") == ["duplicate-case"])
     }
 
-    /// §6: "`@Entity(originalName: "Old") entity New { … }` for entities, the attribute on the line
+    /// docs/Migrations.md: "`@Entity(originalName: "Old") entity New { … }` for entities, the attribute on the line
     /// before the declaration or on the same line".
     @Test func entityOriginalNameOnEitherLine() throws {
         let source = "@Entity(originalName: \"Journey\")\nentity Trip { name: String }\n@Entity(originalName: \"Spot\") entity Place { name: String }\n"
@@ -110,7 +110,7 @@ import Testing
         #expect(SpecModel.findings("@Entity(renamedFrom: \"Old\") entity A { x: Int }\n") == ["1:9 invalid-attribute"])
     }
 
-    /// §3 `cascade-cycle` is a warning that names the path.
+    /// docs/Rules.md `cascade-cycle` is a warning that names the path.
     @Test func cascadeCycleIsAWarningNamingThePath() throws {
         let source = "entity Person {\n    @Relationship(deleteRule: .cascade)\n    friends: [Person] = []\n}\n"
         let diagnostic = try #require(SpecModel.lint(source).diagnostics.first)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ModelGenKit
 
-/// SPEC §3: "The rules of §3 turn [the guide's] WRONG examples into diagnostics", each at the line of the
+/// docs/Rules.md: the rules turn the inheritance guide's WRONG examples into diagnostics, each at the line of the
 /// offending entity, init or container entry. The guide's examples, translated into `.model`, in one file.
 @Suite struct SpecGuideRuleTests {
     static let guideExamples = """
@@ -107,7 +107,7 @@ import Testing
     }
 }
 
-/// SPEC §3: "Report every error found in one run (the parser recovers at the next declaration or member)":
+/// docs/Rules.md: "Report every error found in one run (the parser recovers at the next declaration or member)":
 /// the errors of members that parsed are reported even inside a declaration with a syntax error.
 @Suite struct SpecEveryErrorTests {
     @Test func memberErrorsBesideASyntaxErrorInTheSameEntity() {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import ModelGenKit
 
-/// SPEC §2 "The `.model` language", sentence by sentence: each test names the sentence it checks.
+/// docs/Language.md "The `.model` language", sentence by sentence: each test names the sentence it checks.
 @Suite struct SpecLanguageTests {
-    /// "This is the seed's model in it": the model of §2, verbatim, is valid.
+    /// "This is the seed's model in it": the model of docs/Language.md's contract, verbatim, is valid.
     @Test func theSeedModelOfSection2IsValid() throws {
         let source = """
             /// A journey with dates.

@@ -1,7 +1,7 @@
 import Foundation
 @testable import ModelGenKit
 
-/// Lints and generates `.model` text given inline, for the SPEC conformance tests.
+/// Lints and generates `.model` text given inline, for the contract conformance tests.
 enum SpecModel {
     /// The diagnostics of `source` as `LINE:COLUMN rule` strings, in the order the tool reports them.
     static func findings(_ source: String, path: String = "Spec.model") -> [String] {

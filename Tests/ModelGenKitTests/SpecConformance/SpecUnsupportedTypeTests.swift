@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ModelGenKit
 
-/// SPEC §3 `unsupported-type`: "a type exists in Swift but cannot be stored (e.g. a dictionary, a tuple,
+/// docs/Rules.md `unsupported-type`: "a type exists in Swift but cannot be stored (e.g. a dictionary, a tuple,
 /// `[[T]]`, `E??`)", each at the line and column of its type.
 @Suite struct SpecUnsupportedTypeTests {
     @Test func swiftTypesThatCannotBeStored() {

@@ -1,7 +1,7 @@
 import Testing
 @testable import ModelGenKit
 
-/// The constructs of SPEC §2 "Additions (wave 2)", parsed one at a time, and their syntax errors.
+/// The constructs of docs/Language.md "Additions (wave 2)", parsed one at a time, and their syntax errors.
 @Suite struct AdditionsParserTests {
     typealias S = SyntaxTestSupport
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import ModelGenKit
 
-/// Every construct of SPEC §2, parsed one at a time.
+/// Every construct of docs/Language.md, parsed one at a time.
 @Suite struct ParserTests {
     typealias S = SyntaxTestSupport
 

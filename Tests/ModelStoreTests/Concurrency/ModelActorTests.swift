@@ -39,7 +39,7 @@ actor TripCounter: ModelActor {
         }
     }
 
-    /// SPEC §7's hand-written `@ModelActor`: 8 importers at once into one file store while 3
+    /// docs/Runtime.md hand-written `@ModelActor`: 8 importers at once into one file store while 3
     /// readers count, each on its own actor. Every importer's save is one transaction, so a
     /// reader sees a multiple of 10,000; the result is exact: every row once, every returned
     /// identifier permanent, distinct, and naming its own row.
@@ -103,7 +103,7 @@ actor TripCounter: ModelActor {
         #expect(await counter.names(of: [PersistentIdentifier(entityName: "Accommodation", rowID: ids[0].rowID!)]) == [nil], "not a Trip")
     }
 
-    /// What SPEC §7 makes `Sendable` (checked by the compiler), and identifiers' `Codable`.
+    /// What docs/Runtime.md makes `Sendable` (checked by the compiler), and identifiers' `Codable`.
     @Test func sendableAndCodableTypes() throws {
         func sendable<T: Sendable>(_: T.Type) {}
         sendable(ModelContainer.self)
@@ -120,7 +120,7 @@ actor TripCounter: ModelActor {
         #expect(Set(decoded + identifiers).count == 2)
     }
 
-    // MARK: The README's code
+    // MARK: The documented code (docs/Runtime.md)
 
     /// The code of TripImporter.swift after its header comment.
     static func importerCode() throws -> String {
@@ -130,11 +130,11 @@ actor TripCounter: ModelActor {
         return String(text[start.lowerBound...])
     }
 
-    @Test func theReadmeShowsTheImporterVerbatim() throws {
-        let readme = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func theRuntimeDocShowsTheImporterVerbatim() throws {
+        let doc = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("docs/Runtime.md"), encoding: .utf8)
         let code = try Self.importerCode()
-        #expect(readme.contains("```swift\n" + code + "```\n"), "README.md must show Tests/ModelStoreTests/Concurrency/TripImporter.swift's code in a swift block")
-        // SPEC §7's hand-written form, line for line.
+        #expect(doc.contains("```swift\n" + code + "```\n"), "docs/Runtime.md must show Tests/ModelStoreTests/Concurrency/TripImporter.swift's code in a swift block")
+        // What @ModelActor expands to (docs/Runtime.md, "Sendable types and model actors"), line for line.
         for line in ["actor TripImporter: ModelActor {",
                      "    nonisolated let modelExecutor: any ModelExecutor",
                      "    nonisolated let modelContainer: ModelContainer",

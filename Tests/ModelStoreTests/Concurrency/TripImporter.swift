@@ -1,7 +1,7 @@
 import Foundation
 import ModelStore
 
-// The README's model actor, verbatim (ModelActorTests checks the README shows exactly this code
+// docs/Runtime.md's model actor, verbatim (ModelActorTests checks the doc shows exactly this code
 // and compiles it alone in Swift 6 language mode with warnings as errors, then runs it).
 
 /// What an importer receives: plain values, not models (models stay inside their actor).

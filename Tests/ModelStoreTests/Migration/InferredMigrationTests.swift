@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// Each change SPEC §6 lists as inferred: a store written with data under the old model, read back
+/// Each change docs/Migrations.md lists as inferred: a store written with data under the old model, read back
 /// under the new one, with no migration code. And what cannot be inferred fails, the file untouched.
 @Suite struct InferredMigrationTests {
     // MARK: Entities and subclasses

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// `PostgresURL`: the forms of SPEC §9 and libpq's, percent-decoding, options, and clear errors
+/// `PostgresURL`: the forms of docs/PostgreSQL.md and libpq's, percent-decoding, options, and clear errors
 /// that never show the password.
 @Suite struct PostgreSQLURLTests {
     static func parameters(_ url: PostgresURL) -> [String: String] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// The oracle for SPEC §8's `#Predicate` additions: `persistentModelID`, `caseInsensitiveCompare`,
+/// The oracle for docs/Runtime.md `#Predicate` additions: `persistentModelID`, `caseInsensitiveCompare`,
 /// `count` over to-many relationships and arrays, `max()` / `min()` over arrays, and a captured
 /// predicate's `evaluate`.
 @Suite struct TripsPredicateAdditionsOracleTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// SPEC §5's predicate examples, and the error for an expression outside the supported set.
+/// docs/Runtime.md predicate examples, and the error for an expression outside the supported set.
 @Suite struct PredicateSpecExampleTests {
     private func makeStore(_ kind: StoreKind) throws -> StoreFixture {
         let fixture = try StoreFixture(kind, TripStore.schema)

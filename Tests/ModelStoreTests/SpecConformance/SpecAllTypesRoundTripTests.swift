@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ModelStore
 
-/// SPEC §2 "Types": every type, optional and array of `Generated/SpecAllTypes.model.swift` (made by
+/// docs/Language.md "Types": every type, optional and array of `Generated/SpecAllTypes.model.swift` (made by
 /// ModelGenKitTests' `AllTypesGoldenTests`) compiles, and its values come back from a store (SQLite file, PostgreSQL) as
 /// they were saved; the defaults of the synthesized memberwise init are the model's.
 @Suite struct SpecAllTypesRoundTripTests {

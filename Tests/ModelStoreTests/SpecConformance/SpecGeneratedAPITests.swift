@@ -3,9 +3,9 @@ import Observation
 import Testing
 import ModelStore
 
-/// SPEC §5 "Generated code": the conformances and members generated classes have, checked by the compiler.
+/// docs/Runtime.md "Generated code": the conformances and members generated classes have, checked by the compiler.
 @Suite struct SpecGeneratedAPITests {
-    /// Compiles only if `T` has every conformance SPEC §5 names.
+    /// Compiles only if `T` has every conformance docs/Runtime.md names.
     func conforms<T: PersistentModel & AnyObject & Observable & Hashable & Identifiable>(_: T.Type) -> Bool { true }
 
     /// "Classes conform to `PersistentModel` (the runtime's protocol: `AnyObject`, `Observable`, `Hashable`,

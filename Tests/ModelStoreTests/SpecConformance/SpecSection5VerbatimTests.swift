@@ -2,12 +2,12 @@ import Foundation
 import Testing
 import ModelStore
 
-/// SPEC §5's usage code, copied verbatim (only the surrounding values `fileURL`, `s`, `e`, `trip` and
+/// docs/Runtime.md usage code, copied verbatim (only the surrounding values `fileURL`, `s`, `e`, `trip` and
 /// `cutoff` are defined around it), against `Samples/Trips.model`'s generated code: it must compile and
-/// run, on a file store and in memory, and (SPEC §9) on PostgreSQL with nothing changed but the URL.
+/// run, on a file store and in memory, and (docs/PostgreSQL.md) on PostgreSQL with nothing changed but the URL.
 /// Plain `import ModelStore`, as an app writes it.
 @Suite struct SpecSection5VerbatimTests {
-    /// SPEC §5: "let container = try ModelContainer(for: Trip.self, Accommodation.self,
+    /// docs/Runtime.md: "let container = try ModelContainer(for: Trip.self, Accommodation.self,
     /// configurations: ModelConfiguration(url: fileURL))" and the lines after it.
     @Test func usageCodeRunsVerbatimOnAFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spec5-" + UUID().uuidString)
@@ -16,7 +16,7 @@ import ModelStore
         try runVerbatim(fileURL: folder.appendingPathComponent("trips.store"))
     }
 
-    /// SPEC §9: the same code on a PostgreSQL database, its URL (`postgresql:///db?host=…`, a
+    /// docs/PostgreSQL.md: the same code on a PostgreSQL database, its URL (`postgresql:///db?host=…`, a
     /// Unix socket) in place of the file's.
     @Test func usageCodeRunsVerbatimOnPostgreSQL() throws {
         let store = try TestStore(.postgresql)
@@ -28,7 +28,7 @@ import ModelStore
         let e = Date(timeIntervalSince1970: 2_000_000)
         let cutoff = Date(timeIntervalSince1970: 3_000_000)
 
-        // ---- SPEC §5, verbatim ----
+        // ---- docs/Runtime.md, verbatim ----
         let container = try ModelContainer(for: Trip.self, Accommodation.self,
                                            configurations: ModelConfiguration(url: fileURL))
         // or ModelConfiguration(isStoredInMemoryOnly: true); or ModelContainer(for: TripStore.schema, …)
@@ -55,14 +55,14 @@ import ModelStore
         #expect(count == 1)
 
         let trip = all[0]
-        // ---- SPEC §5, verbatim ----
+        // ---- docs/Runtime.md, verbatim ----
         context.delete(trip); try context.save()          // delete rules apply
         try context.delete(model: Trip.self, where: #Predicate { $0.endDate < cutoff })  // includeSubclasses: true
         // ---- end ----
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 0)
     }
 
-    /// SPEC §5: "or ModelConfiguration(isStoredInMemoryOnly: true); or ModelContainer(for: TripStore.schema, …)".
+    /// docs/Runtime.md: "or ModelConfiguration(isStoredInMemoryOnly: true); or ModelContainer(for: TripStore.schema, …)".
     @Test func usageCodeRunsInMemoryWithTheContainerSchema() throws {
         let s = Date(timeIntervalSince1970: 1_000_000)
         let e = Date(timeIntervalSince1970: 2_000_000)

@@ -1,4 +1,4 @@
-// TripsDemo: the SwiftData inheritance walkthrough (SPEC §5) on classes generated from Trips.model.
+// TripsDemo: the SwiftData inheritance walkthrough (docs/Runtime.md) on classes generated from Trips.model.
 //
 //     swift run TripsDemo [STORE-FILE | postgresql://…]
 //

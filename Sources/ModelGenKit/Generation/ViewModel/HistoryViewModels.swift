@@ -1,4 +1,4 @@
-// The view models of the model's history (SPEC §6): a frozen version's `VersionedSchema` (template
+// The view models of the model's history (docs/Migrations.md): a frozen version's `VersionedSchema` (template
 // `version`, in the version's file) and the migration plans (template `plan`, in the newest
 // version's file). A version's entities and enums use the ordinary view models, over the version's
 // own checked schema, so they are generated exactly as the current model's are.

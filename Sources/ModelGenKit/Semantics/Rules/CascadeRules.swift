@@ -8,7 +8,7 @@
 // the same entity or on an entity and its base: such a loop is two smaller cycles joined).
 //
 // A cycle made only of parent-to-children relationships (to-many, with a to-one inverse), such as
-// `Category.children` cascading to `Category` with `parent: Category?`, is reported too: SPEC §3 fires
+// `Category.children` cascading to `Category` with `parent: Category?`, is reported too: docs/Rules.md fires
 // whenever an entity reaches itself through cascades (its "self-relationships"). Deleting such a model
 // deletes its whole subtree; the message says so, so a tree reads differently from a loop.
 //

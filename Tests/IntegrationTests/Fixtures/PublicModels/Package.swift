@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Integration fixture: a library target whose `modelgen.json` makes its generated model classes
-// `public` (SPEC §10), and an executable target of another module that uses them.
+// `public` (docs/Plugins.md), and an executable target of another module that uses them.
 import PackageDescription
 
 let package = Package(

@@ -2,15 +2,15 @@ import Foundation
 import Testing
 @testable import ModelGenKit
 
-/// The README's language reference shows only text the parser accepts.
-@Suite struct ReadmeExamplesTests {
-    /// The unlabelled code blocks of the "The `.model` language" section (before "Syntax errors").
+/// The language reference (docs/Language.md) shows only text the parser accepts.
+@Suite struct LanguageReferenceExamplesTests {
+    /// The unlabelled code blocks of docs/Language.md before its "Syntax errors" section.
     static func examples() throws -> [String] {
-        let readme = try String(contentsOf: SyntaxTestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        guard let start = readme.range(of: "## The `.model` language"), let end = readme.range(of: "### Syntax errors") else { return [] }
+        let reference = try String(contentsOf: SyntaxTestSupport.packageRoot.appendingPathComponent("docs/Language.md"), encoding: .utf8)
+        guard let start = reference.range(of: "# The `.model` language"), let end = reference.range(of: "## Syntax errors") else { return [] }
         var blocks: [String] = []
         var current: [Substring]?
-        for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in reference[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
             if line == "```" {
                 if let body = current {
                     blocks.append(body.joined(separator: "\n"))
@@ -36,8 +36,8 @@ import Testing
                 line.hasPrefix("@Entity(") || ["entity", "enum", "struct", "container", "migration"].contains { line.hasPrefix($0 + " ") }
             }
             let text = startsWithDeclaration ? block : "entity Wrapper {\n\(block)\n}"
-            let (_, diagnostics) = Parser.parse(SourceFile(path: "README-\(index).model", text: text))
-            #expect(diagnostics.isEmpty, "README example \(index) does not parse: \(SyntaxTestSupport.summary(diagnostics))\n\(text)")
+            let (_, diagnostics) = Parser.parse(SourceFile(path: "Language-\(index).model", text: text))
+            #expect(diagnostics.isEmpty, "docs/Language.md example \(index) does not parse: \(SyntaxTestSupport.summary(diagnostics))\n\(text)")
         }
     }
 }
