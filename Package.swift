@@ -52,7 +52,8 @@ let package = Package(
         ),
         // Writes Templates/*.mustache as Swift string literals (Generation/BuiltinTemplates.swift).
         .executableTarget(
-            name: "TemplateEmbedder"
+            name: "TemplateEmbedder",
+            path: "Tests/Helpers/TemplateEmbedder"
         ),
         // Thin command-line front end.
         .executableTarget(
@@ -82,27 +83,32 @@ let package = Package(
         // The properties every front-end input must satisfy (fuzz target and its regression tests).
         .target(
             name: "FuzzOracle",
-            dependencies: ["ModelGenKit"]
+            dependencies: ["ModelGenKit"],
+            path: "Tests/Fuzz/FuzzOracle"
         ),
         // Hands ModelFuzz over to libFuzzer, when Scripts/fuzz.sh compiles and links it in.
         .target(
-            name: "ModelFuzzDriver"
+            name: "ModelFuzzDriver",
+            path: "Tests/Fuzz/ModelFuzzDriver"
         ),
         // libFuzzer target over the front end (Scripts/fuzz.sh); built normally, it replays files.
         .executableTarget(
             name: "ModelFuzz",
-            dependencies: ["FuzzOracle", "ModelFuzzDriver"]
+            dependencies: ["FuzzOracle", "ModelFuzzDriver"],
+            path: "Tests/Fuzz/ModelFuzz"
         ),
         // Child process of the crash-durability test: saves batches of Trips and acknowledges each.
         .executableTarget(
             name: "CrashWriter",
             dependencies: ["ModelStore"],
+            path: "Tests/Helpers/CrashWriter",
             plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
         ),
         // Child process of the history tests: writes a scripted history, or prints the history it reads.
         .executableTarget(
             name: "HistoryProbe",
             dependencies: ["ModelStore"],
+            path: "Tests/Helpers/HistoryProbe",
             plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
         ),
         // Golden files (compare, or rewrite under MODELGEN_UPDATE_GOLDENS=1) for every test target.
@@ -135,12 +141,14 @@ let package = Package(
         .executableTarget(
             name: "UpsertWriter",
             dependencies: ["ModelStore"],
+            path: "Tests/Helpers/UpsertWriter",
             plugins: ["ModelGenPlugin"]
         ),
         // Child process of the migration crash test: migrates a store through a plan until killed.
         .executableTarget(
             name: "CrashMigrator",
             dependencies: ["ModelStore"],
+            path: "Tests/Helpers/CrashMigrator",
             plugins: ["ModelGenPlugin"]  // Crash.model and its versions (ModelVersions/): classes and plan
         ),
         // Child process of the multi-process misuse tests (#20): holds a store's write lock, or
@@ -148,6 +156,7 @@ let package = Package(
         .executableTarget(
             name: "MisuseProbe",
             dependencies: ["ModelStore", "CSQLite"],
+            path: "Tests/Helpers/MisuseProbe",
             plugins: ["ModelGenPlugin"]  // Trips.model there links to Samples/Trips.model
         ),
         .testTarget(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
-/// History across processes: the child `HistoryProbe` (Sources/HistoryProbe, the same Trips
+/// History across processes: the child `HistoryProbe` (Tests/Helpers/HistoryProbe, the same Trips
 /// model built into another executable) writes or reads the same store (a file, or a PostgreSQL
 /// database; an in-memory store has no other process).
 @Suite struct HistoryProcessTests {

@@ -3,7 +3,7 @@ import Testing
 @testable import ModelStore
 
 /// Several processes write one store at once (app servers sharing a database): four `UpsertWriter`
-/// children (Sources/UpsertWriter) make 1,000 saves each, every save upserting a member (a unique
+/// children (Tests/Helpers/UpsertWriter) make 1,000 saves each, every save upserting a member (a unique
 /// email) and a badge (two unique groups) whose keys the writers share, and inserting an entry.
 /// Afterwards the counts are exact: one entry per save, one row per distinct key (no duplicate,
 /// none lost), every entry pointing at the member of its key; and the history holds one transaction

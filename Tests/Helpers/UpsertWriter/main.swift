@@ -21,7 +21,11 @@ guard arguments.count == 6, let writer = Int(arguments[2]), let saves = Int(argu
 do {
     let store = arguments[1].contains("://") ? URL(string: arguments[1]) : URL(fileURLWithPath: arguments[1])
     guard let store else { throw CocoaError(.fileReadInvalidFileName) }
-    let container = try ModelContainer(for: MemberStore.schema, configurations: ModelConfiguration(url: store))
+    var configuration = ModelConfiguration(url: store)
+    // The test checks upserts, not lock waits: four writers on a loaded 2-core machine can wait
+    // longer than the default 5 s for SQLite's write lock, so each waits up to a minute.
+    configuration.busyTimeoutMilliseconds = 60_000
+    let container = try ModelContainer(for: MemberStore.schema, configurations: configuration)
     for save in 0..<saves {
         // A context per save: each upsert inserts a new model, as an app receiving records does.
         let context = ModelContext(container)
