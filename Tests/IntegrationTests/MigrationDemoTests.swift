@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// MARK: - MigrationDemo: a model with a history (docs/Migrations.md, docs/Migrations.md)
+// MARK: - MigrationDemo: a model with a history (docs/Migrations.md)
 
 extension IntegrationTests {
     static let migrationSources = "Sources/MigrationDemo"
