@@ -62,6 +62,11 @@ package final class LanguageServer {
         }
     }
 
+    /// The text the server holds for a document (what the editor's changes made of it).
+    package func documentText(uri: String) -> String? {
+        Self.path(ofURI: uri).flatMap { workspace.document($0)?.text }
+    }
+
     // MARK: Dispatch
 
     /// Handles one message body (a request, a notification, or a response to the server, ignored).

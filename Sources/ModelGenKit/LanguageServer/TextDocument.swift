@@ -84,9 +84,11 @@ struct TextDocument: Sendable {
             let middle = (low + high + 1) / 2
             if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
+        // An offset inside a line break (between `\r` and `\n`) is the end of the line's text.
+        let end = min(offset, lineContentEnd(low))
         var index = lineStarts[low]
         var units = 0
-        while index < offset {
+        while index < end {
             let (length, count) = Self.sequence(bytes[index])
             index += length
             units += count
