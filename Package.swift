@@ -97,6 +97,19 @@ let package = Package(
             dependencies: ["FuzzOracle", "ModelFuzzDriver"],
             path: "Tests/Fuzz/ModelFuzz"
         ),
+        // What the language server must do with any edits and requests (its fuzz target and the
+        // tests run it in process); `Fuzz/`, not `Sources/`: it is test and fuzzing code.
+        .target(
+            name: "LanguageServerOracle",
+            dependencies: ["ModelGenKit"],
+            path: "Fuzz/LanguageServerOracle"
+        ),
+        // libFuzzer target over `modelgen lsp` (Scripts/fuzz.sh --target lsp); built normally, it replays files.
+        .executableTarget(
+            name: "LanguageServerFuzz",
+            dependencies: ["LanguageServerOracle", "ModelFuzzDriver"],
+            path: "Fuzz/LanguageServerFuzz"
+        ),
         // Child process of the crash-durability test: saves batches of Trips and acknowledges each.
         .executableTarget(
             name: "CrashWriter",
@@ -118,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles"],
+            dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles", "LanguageServerOracle"],
             exclude: [
                 "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "History/Fixtures", "History/Goldens",
                 "Mustache/spec", "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",

@@ -11,6 +11,7 @@ enum Usage {
       modelgen diagram  [--format mermaid|dot] INPUT...
       modelgen freeze   --version V [--output DIR] INPUT...
       modelgen migrations INPUT...
+      modelgen lsp
       modelgen --help | help [COMMAND] | --version
 
     Every command that reads models also takes --config FILE: a modelgen.json whose settings
@@ -23,6 +24,7 @@ enum Usage {
       diagram    Print the entities and relationships as a Mermaid or DOT diagram
       freeze     Write the model as a frozen version (V.modelversion) of its history
       migrations Print the migration plan: each step between versions, each change
+      lsp        Serve the language server protocol to an editor (on standard input/output)
       help       Show help for a command
 
     INPUT is .model files or folders (searched recursively); all inputs form one schema.
@@ -139,6 +141,27 @@ enum Usage {
 
     """
 
+    static let lsp = """
+    OVERVIEW: serve the Language Server Protocol for .model and .modelversion files to an
+    editor, over standard input and output (JSON-RPC with Content-Length headers)
+
+    USAGE: modelgen lsp [--stdio]
+
+    OPTIONS:
+      --stdio       Accepted and ignored (standard input and output are the only transport)
+
+    The editor starts the server and names the workspace folders. Model files form schemas as
+    the build plugin takes them: the folder holding a modelgen.json (its settings apply), else
+    the SwiftPM target folder (inside Sources or Tests), else the file alone. The server
+    publishes diagnostics as you type (rule ids as codes, notes as related information) and
+    answers formatting, document symbols, hover, go to definition, find references, rename,
+    completion and quick fixes. Setup for VS Code, Neovim, Emacs and Helix: docs/Editors.md.
+
+    EXIT STATUS: 0 after the editor's shutdown and exit, 1 when the input ends or exit comes
+                 without shutdown, 2 bad usage.
+
+    """
+
     static let help = """
     OVERVIEW: show help for modelgen or one of its commands
 
@@ -155,6 +178,7 @@ enum Usage {
         case "diagram": diagram
         case "freeze": freeze
         case "migrations": migrations
+        case "lsp": lsp
         case "help": help
         default: nil
         }
