@@ -10,7 +10,7 @@
 /// any run of keys (consecutive, or strided as rows deleted in a pattern leave them) over the
 /// table, so no pattern of row keys makes probe sequences long.
 ///
-/// Measured by `modelstore-bench` (docs/Benchmarks.md, issue #17): fetch all of 200,000 rows
+/// Measured by `modelstore-bench` (docs/Benchmarks.md, design choices): fetch all of 200,000 rows
 /// spent 8–24 ms of about 150 building the `Dictionary`, and 8 MB of its peak memory; with this
 /// table its peak memory went from 49.1 to 45.0 MB.
 struct IdentityMap {
