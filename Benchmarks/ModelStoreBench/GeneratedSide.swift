@@ -65,7 +65,7 @@ final class GeneratedSide: TripStoreSide {
         case .fetchAll:
             trips = try newContext().fetch(FetchDescriptor<Trip>())
             return trips.count
-        case .enumerateAll:
+        case .enumerateAll, .enumerateAllObservable:
             var count = 0
             try newContext().enumerate(FetchDescriptor<Trip>(), batchSize: Workload.enumerateBatchSize) { trip in
                 if !trip.name.isEmpty { count += 1 }

@@ -68,6 +68,12 @@ final class HandPostgresSide: TripStoreSide {
                 if !trip.name.isEmpty { count += 1 }
             }
             return count
+        case .enumerateAllObservable:
+            var count = 0
+            try stepTrips(connection, Self.selectAll, date: nil) { trip in
+                if !ObservedRead.name(of: trip).isEmpty { count += 1 }
+            }
+            return count
         case .prefetch:
             return try readTripsWithStays(connection)
         case .fetchSubclass:

@@ -74,6 +74,12 @@ final class HandWrittenSide: TripStoreSide {
                 if !trip.name.isEmpty { count += 1 }
             }
             return count
+        case .enumerateAllObservable:
+            var count = 0
+            try stepTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil) { trip in
+                if !ObservedRead.name(of: trip).isEmpty { count += 1 }
+            }
+            return count
         case .prefetch:
             return try readTripsWithStays()
         case .fetchSubclass:

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// What hand-written code loads rows into: plain Swift classes mirroring the Trips hierarchy,
 /// with no persistence machinery (no observation, no change tracking, no identity map).
@@ -61,3 +62,17 @@ final class PlainStay {
         self.name = name
     }
 }
+
+/// What an observable model pays to be read, for the observable enumeration baseline: the plain
+/// trip is the subject, and each read makes a registrar (as a model read through its generated
+/// getter does) and reports the access through it; the registrar goes with the row.
+enum ObservedRead {
+    @inline(never)
+    static func name(of trip: PlainTrip) -> String {
+        let registrar = ObservationRegistrar()
+        registrar.access(trip, keyPath: \.name)
+        return trip.name
+    }
+}
+
+extension PlainTrip: Observable {}

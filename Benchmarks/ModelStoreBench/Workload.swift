@@ -13,6 +13,12 @@ enum Workload: String, CaseIterable {
     /// Visit every trip, each as its own class, a batch of 1,000 at a time, reading its name
     /// (hand-written: one statement stepped through, a plain object per row, none kept).
     case enumerateAll
+    /// The same enumeration (the generated side runs it unchanged) against a hand-written loop
+    /// whose row objects are observable: each row read makes an `ObservationRegistrar` and
+    /// reports the access through it, as any observable model does (a model keeps SwiftData's
+    /// observation, so this is the baseline its target is measured against; `enumerateAll`
+    /// stays as the plain-object reference).
+    case enumerateAllObservable
     /// Fetch one subclass (`BusinessTrip`), with a predicate on a date, sorted by date.
     case fetchSubclass
     /// Rename every trip, in one save (history off).
@@ -62,6 +68,7 @@ enum Workload: String, CaseIterable {
         case .insertWithHistory: return "insert \(rows) mixed, one save, history on"
         case .fetchAll: return "fetch all (polymorphic)"
         case .enumerateAll: return "enumerate all, batches of \(Workload.enumerateBatchSize)"
+        case .enumerateAllObservable: return "enumerate all, batches of \(Workload.enumerateBatchSize), vs observable rows"
         case .fetchSubclass: return "fetch BusinessTrip sorted" + (predicates ? ", endDate >" : "") + suffix
         case .updateNames: return "update every name, one save"
         case .updateNamesWithHistory: return "update every name, one save, history on"
