@@ -8,22 +8,36 @@
 # executable, the TemplateEmbedder build tool too (the first compiles its top-level main.swift
 # as a library, the second links libFuzzer into it, which then lacks LLVMFuzzerTestOneInput).
 # Instead every target gets AddressSanitizer and libFuzzer's coverage instrumentation, and
-# libFuzzer (without its main) is linked in; only ModelFuzz references it, through the
+# libFuzzer (without its main) is linked in; only ModelFuzz (or LanguageServerFuzz) references it, through the
 # ModelFuzzDriver C target compiled with -DMODELFUZZ_LIBFUZZER.
+#
+# `--target lsp` fuzzes the language server instead (`modelgen lsp`, in process): LanguageServerFuzz
+# (Fuzz/LanguageServerFuzz) opens each input as a document and runs the edits and requests its
+# tail encodes (Fuzz/LanguageServerOracle); what it finds is kept in Fuzz/lsp-regressions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+product=ModelFuzz
+regressions=Tests/ModelGenKitTests/FuzzRegressions/inputs
+if [ "${1:-}" = "--target" ]; then
+    case "${2:-}" in
+        front-end) ;;
+        lsp) product=LanguageServerFuzz; regressions=Fuzz/lsp-regressions; mkdir -p "$regressions" ;;
+        *) echo "fuzz.sh: --target is front-end or lsp" >&2; exit 2 ;;
+    esac
+    shift 2
+fi
 seconds="${1:-60}"
 shift || true
 build_path=.build-fuzz
 work="$build_path/fuzz-work"
-regressions=Tests/ModelGenKitTests/FuzzRegressions/inputs
+[ "$product" = ModelFuzz ] || work="$build_path/fuzz-work-lsp"
 
 toolchain_lib="$(dirname "$(readlink -f "$(command -v swift)")")/../lib"
 libfuzzer="$(ls "$toolchain_lib"/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -n 1 || true)"
 [ -f "$libfuzzer" ] || { echo "fuzz.sh: libclang_rt.fuzzer_no_main not found under $toolchain_lib/clang" >&2; exit 2; }
 coverage=inline-8bit-counters,pc-table,trace-cmp
-flags=(--product ModelFuzz --build-path "$build_path" -c release
+flags=(--product $product --build-path "$build_path" -c release
        -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,$coverage
        -Xcc -fsanitize=address -Xcc -fsanitize-coverage=$coverage -Xcc -DMODELFUZZ_LIBFUZZER
        -Xlinker "$libfuzzer" -Xlinker -lstdc++)
@@ -33,7 +47,7 @@ if ! swift build "${flags[@]}" >"$build_path/build.log" 2>&1; then
     echo "fuzz.sh: build failed" >&2
     exit 2
 fi
-binary="$(swift build "${flags[@]}" --show-bin-path)/ModelFuzz"
+binary="$(swift build "${flags[@]}" --show-bin-path)/$product"
 
 rm -rf "$work/artifacts" "$work/seeds"
 mkdir -p "$work/corpus" "$work/artifacts" "$work/seeds"
@@ -63,7 +77,7 @@ for artifact in "$work"/artifacts/*; do
 done
 if [ "$found" = 1 ] || [ "$status" != 0 ]; then
     tail -n 40 "$log"
-    echo "fuzz.sh: FAILED (libFuzzer exit $status); replay with: swift test --filter FuzzRegression" >&2
+    echo "fuzz.sh: FAILED (libFuzzer exit $status); replay with: swift test --filter FuzzRegression (front end) or --filter LanguageServerTests (lsp)" >&2
     exit 1
 fi
 echo "fuzz.sh: no crash, hang or property violation in ${seconds}s"

@@ -130,8 +130,8 @@ public enum LanguageServerOracle {
         }
 
         /// The offset of a position (past the last line: the end; past a line's end: its end).
-        func offset(_ position: Position) -> Int {
-            let starts = lineStarts
+        func offset(_ position: Position, starts known: [Int]? = nil) -> Int {
+            let starts = known ?? lineStarts
             guard position.line < starts.count else { return text.count }
             return starts[position.line] + min(position.character, lineLength(position.line, starts))
         }
@@ -282,8 +282,8 @@ public enum LanguageServerOracle {
                                 return
                             }
                         }
-                        let lower = offset(Position(line: start["line"]?.int ?? 0, character: start["character"]?.int ?? 0))
-                        let upper = offset(Position(line: end["line"]?.int ?? 0, character: end["character"]?.int ?? 0))
+                        let lower = offset(Position(line: start["line"]?.int ?? 0, character: start["character"]?.int ?? 0), starts: starts)
+                        let upper = offset(Position(line: end["line"]?.int ?? 0, character: end["character"]?.int ?? 0), starts: starts)
                         if upper < lower { fail("\(what) sent a range that ends before it starts: \(item)") }
                     } else {
                         pending.append(item)

@@ -1,3 +1,5 @@
+import Foundation
+
 // Completion for `modelgen lsp` (docs/Editors.md): what may be written at the cursor, judged from
 // the text of its line before it: types after `name:`, attributes after `@`, their options and
 // labels inside `@Attribute(…)` and `@Relationship(…)`, delete rules after `deleteRule:`, entities
@@ -126,7 +128,27 @@ extension LanguageServer {
 
     /// The captures of the first match of `pattern` in `text` (nil when it does not match).
     static func match(_ pattern: String, _ text: String) -> [String?]? {
-        guard let regex = try? Regex(pattern), let match = try? regex.firstMatch(in: text) else { return nil }
-        return (1..<max(1, match.output.count)).map { match.output[$0].substring.map(String.init) }
+        guard let regex = CompletionPatterns.shared.regex(pattern) else { return nil }
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = regex.firstMatch(in: text, range: range) else { return nil }
+        return (1..<max(1, match.numberOfRanges)).map { index in
+            Range(match.range(at: index), in: text).map { String(text[$0]) }
+        }
+    }
+}
+
+/// The completion patterns, each compiled once.
+final class CompletionPatterns: @unchecked Sendable {
+    static let shared = CompletionPatterns()
+    private let lock = NSLock()
+    private var compiled: [String: NSRegularExpression] = [:]
+
+    func regex(_ pattern: String) -> NSRegularExpression? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let regex = compiled[pattern] { return regex }
+        let regex = try? NSRegularExpression(pattern: pattern)
+        compiled[pattern] = regex
+        return regex
     }
 }

@@ -15,6 +15,8 @@ package final class LanguageServer {
     package private(set) var exitStatus: Int32?
     /// The URI the editor used for each path (answers use the same spelling).
     private var uris: [String: String] = [:]
+    /// The path of each URI seen (converting one is slow enough to show in a profile).
+    private var paths: [String: String] = [:]
     /// What was last published per path, to publish only what changed.
     private var published: [String: JSON] = [:]
     private let version: String
@@ -233,7 +235,11 @@ package final class LanguageServer {
     }
 
     private func path(_ params: JSON) -> String? {
-        params["textDocument"]?["uri"]?.string.flatMap(Self.path(ofURI:))
+        guard let uri = params["textDocument"]?["uri"]?.string else { return nil }
+        if let known = paths[uri] { return known }
+        let path = Self.path(ofURI: uri)
+        if let path, paths.count < 100_000 { paths[uri] = path }
+        return path
     }
 
     private func withDocument(_ params: JSON, _ body: (String) -> JSON) -> Result<JSON, RequestFailure> {
