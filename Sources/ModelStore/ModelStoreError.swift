@@ -36,6 +36,7 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     /// The schema declared in generated metadata is inconsistent.
     case invalidSchema(String)
     /// A configuration's URL names no store ModelStore has (only `file:`, `postgresql:` and `postgres:`).
+    /// `url` is the URL with its secrets (the password, `password=` options…) replaced by `***`.
     case unsupportedStoreURL(scheme: String, url: String)
     /// `fetchHistory` was asked for transactions after a token, and history after that token
     /// was deleted (SwiftData's `historyTokenExpired`): fetch from the start again.
@@ -98,9 +99,25 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     }
 }
 
-/// `url` with any password replaced by `***`, for messages.
+/// `url` with its secrets replaced by `***`, for messages and errors: the user-info password and
+/// the value of every query option whose name (decoded, any case) contains `pass`, `pwd`, `secret`
+/// or `token` (`password=`, `sslpassword=`, `access_token=`…) (docs/Runtime.md, "Store URLs").
+/// Text that is no URL is returned as it is.
 func redactingPassword(_ url: String) -> String {
-    guard var components = URLComponents(string: url), components.password != nil else { return url }
-    components.password = "***"
+    guard var components = URLComponents(string: url) else { return url }
+    var changed = false
+    if components.password != nil {
+        components.password = "***"
+        changed = true
+    }
+    if let items = components.percentEncodedQueryItems {
+        components.percentEncodedQueryItems = items.map { item in
+            let name = (item.name.removingPercentEncoding ?? item.name).lowercased()
+            guard item.value != nil, ["pass", "pwd", "secret", "token"].contains(where: name.contains) else { return item }
+            changed = true
+            return URLQueryItem(name: item.name, value: "***")
+        }
+    }
+    guard changed else { return url }
     return components.string ?? url
 }

@@ -48,6 +48,33 @@ import Testing
         }
     }
 
+    @Test("No secret of a refused URL appears in the error: the password, password= options (#26, 8)", arguments: [
+        "mysql://user:hunter2@host/db?password=hunter3&user=bob",
+        "redis://host/db?sslmode=require&PASSWORD=hunter3",
+        "mysql://host/db?pass%77ord=hunter3&sslpassword=hunter4&access_token=hunter5&app=keep",
+        "mongodb://u:hunter2@h/db?authSource=admin&pwd=hunter3#frag",
+    ])
+    func querySecretsAreRedacted(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        do {
+            _ = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+            Issue.record("opened a store at \(url)")
+        } catch let error as ModelStoreError {
+            guard case .unsupportedStoreURL(let scheme, let carried) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            for shown in ["\(error)", String(reflecting: error), carried] {
+                #expect(!shown.contains("hunter"), "a secret in \(shown)")
+            }
+            #expect(carried.contains("***"))
+            #expect("\(error)".contains("'\(scheme)'"))
+            // What is no secret stays, so the URL can still be recognised.
+            if text.contains("app=keep") { #expect(carried.contains("app=keep")) }
+            if text.contains("user=bob") { #expect(carried.contains("user=bob")) }
+        }
+    }
+
     @Test("A file URL opens a SQLite store at its path")
     func fileURLOpensSQLite() throws {
         let store = try TemporaryStore()

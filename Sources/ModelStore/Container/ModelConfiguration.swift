@@ -59,7 +59,7 @@ public struct ModelConfiguration: Sendable, Hashable {
         case "postgresql", "postgres":
             return .postgresql(url)
         case let scheme:
-            throw ModelStoreError.unsupportedStoreURL(scheme: scheme ?? "", url: url.absoluteString)
+            throw ModelStoreError.unsupportedStoreURL(scheme: scheme ?? "", url: redactingPassword(url.absoluteString))
         }
     }
 }

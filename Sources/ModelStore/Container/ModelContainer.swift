@@ -67,7 +67,14 @@ public final class ModelContainer: Sendable {
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
         try driver.check(schema.storage)
-        try StoreMigrator.prepare(try driver.makeConnection(), for: schema, plan: migrationPlan)
+        let connection = try driver.makeConnection()
+        do {
+            try StoreMigrator.prepare(connection, for: schema, plan: migrationPlan)
+        } catch {
+            // Refused or failed: the store stays byte for byte as it was, its write-ahead log too.
+            connection.leaveFilesAsTheyAreOnClose()
+            throw error
+        }
     }
 
     /// A container on the store of a migration in progress, for the contexts of a custom stage:

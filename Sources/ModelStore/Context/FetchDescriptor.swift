@@ -46,3 +46,16 @@ struct SQLFilter: Sendable, Equatable {
         self.bindings = bindings
     }
 }
+
+extension FetchDescriptor {
+    /// Throws `ModelStoreError.invalidFetch` naming a negative `fetchLimit` or `fetchOffset`:
+    /// every fetch refuses them alike on every store (docs/Runtime.md, "Fetch windows").
+    func checkWindow() throws {
+        if let limit = fetchLimit, limit < 0 {
+            throw ModelStoreError.invalidFetch("fetchLimit \(limit): a limit is 0 or more (nil for none)")
+        }
+        if let offset = fetchOffset, offset < 0 {
+            throw ModelStoreError.invalidFetch("fetchOffset \(offset): an offset is 0 or more (nil for none)")
+        }
+    }
+}

@@ -30,8 +30,8 @@ extension ModelContext {
     ///
     /// - Throws: `ModelStoreError.escapingMutations` when the block leaves unsaved changes and
     ///   `allowEscapingMutations` is false (the changes stay pending); `.invalidFetch` for a batch
-    ///   size below 1 or a prefetch key path that is not a relationship; what `fetch` throws; what
-    ///   `block` throws (the enumeration stops there).
+    ///   size below 1, a negative `fetchLimit` or `fetchOffset`, or a prefetch key path that is not a
+    ///   relationship; what `fetch` throws; what `block` throws (the enumeration stops there).
     public func enumerate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
                                               _ block: (T) throws -> Void) throws {
         let fetch = try plannedBatches(descriptor, batchSize: batchSize)
@@ -52,13 +52,17 @@ extension ModelContext {
         }
 
         if plan.terms.isEmpty && !fetch.merges {
-            // Key order: each batch is the rows after the last key of the one before.
+            // Key order: each batch is the rows after the last key of the one before, up to the
+            // largest key stored when the enumeration starts, so rows the block inserts (and saves)
+            // are not visited and the enumeration ends (#26, item 2; docs/Runtime.md, "Batches").
+            guard let last = try largestKey(of: entity) else { return }
             var after: Int64?
             var remaining = plan.limit ?? Int.max
             var skip = plan.offset
             while remaining > 0 {
                 let size = min(batchSize, remaining)
-                let next: SQLFragment? = after.map { "\(raw: plan.keyColumn) > \(SQLFragment.parameter(.integer($0)))" }
+                let upTo: SQLFragment = "\(raw: plan.keyColumn) <= \(SQLFragment.parameter(.integer(last)))"
+                let next: SQLFragment = after.map { "\(raw: plan.keyColumn) > \(SQLFragment.parameter(.integer($0))) AND \(upTo)" } ?? upTo
                 var query: SQLFragment = "\(raw: entity.selectSQL)\(plan.whereClause(and: next))\(plan.orderBy) LIMIT \(SQLFragment.parameter(.integer(Int64(size))))"
                 if skip > 0 {
                     query = "\(query) OFFSET \(SQLFragment.parameter(.integer(Int64(skip))))"
@@ -91,6 +95,15 @@ extension ModelContext {
         }
     }
 
+    /// The largest row key of `entity`'s table (nil: the table is empty): one step to the end of
+    /// the key's index.
+    private func largestKey(of entity: EntitySchema) throws -> Int64? {
+        let key = SQLQuote.identifier(StorageNames.primaryKey)
+        let rows = try connection().rows("SELECT max(\(key)) FROM \(SQLQuote.identifier(entity.tableName))")
+        guard case .integer(let last)? = rows.first?.first else { return nil }
+        return last
+    }
+
     /// `enumerate` with SwiftData's label for the block.
     @_disfavoredOverload
     public func enumerate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
@@ -108,8 +121,8 @@ extension ModelContext {
     /// by another one) cannot be read back: accessing its position stops the program with a
     /// message, as a fault that cannot be fulfilled does in SwiftData.
     ///
-    /// - Throws: `ModelStoreError.invalidFetch` for a batch size below 1 or a prefetch key path
-    ///   that is not a relationship; what `fetch` throws.
+    /// - Throws: `ModelStoreError.invalidFetch` for a batch size below 1, a negative `fetchLimit` or
+    ///   `fetchOffset`, or a prefetch key path that is not a relationship; what `fetch` throws.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T> {
         let fetch = try plannedBatches(descriptor, batchSize: batchSize)
         let keys = try resultKeys(fetch.plan, view: fetch.view, types: false)
@@ -120,6 +133,7 @@ extension ModelContext {
     /// The plan of a batched fetch, after checking the batch size.
     private func plannedBatches<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> PlannedFetch {
         guard batchSize > 0 else { throw ModelStoreError.invalidFetch("batchSize \(batchSize): a batch holds at least one model") }
+        try descriptor.checkWindow()
         return try planned(descriptor, entity: entity(for: T.self))
     }
 

@@ -16,11 +16,12 @@ extension ModelContext {
     /// - Throws: `ModelStoreError.corruptRow` naming the first row met whose stored value does not
     ///   fit its property (a predicate that leaves it out, `fetchIdentifiers` and `fetchCount` still
     ///   work); `.unsupportedPredicate` for a predicate or sort with no SQL equivalent;
-    ///   `.invalidFetch` for a prefetch key path that is not a relationship; `.unknownEntity`; the
-    ///   store's error (`SQLiteError`, `PostgresError`).
+    ///   `.invalidFetch` for a negative `fetchLimit` or `fetchOffset`, or a prefetch key path that is
+    ///   not a relationship; `.unknownEntity`; the store's error (`SQLiteError`, `PostgresError`).
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         guards.enter()
         defer { guards.leave() }
+        try descriptor.checkWindow()
         let entity = try entity(for: T.self)
         let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
         // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
@@ -38,10 +39,12 @@ extension ModelContext {
     /// The number of models that match `descriptor` (limit and offset apply), with the context's
     /// unsaved changes when `includePendingChanges` (the default).
     ///
-    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.invalidFetch` for a negative `fetchLimit`
+    ///   or `fetchOffset`; `.unknownEntity`; the store's error.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         guards.enter()
         defer { guards.leave() }
+        try descriptor.checkWindow()
         let entity = try entity(for: T.self)
         // Pending changes: ModelContext+PendingChanges.swift.
         if descriptor.includePendingChanges && !hasNothingPending, let count = try pendingCount(descriptor, entity: entity) { return count }
@@ -56,10 +59,12 @@ extension ModelContext {
     /// models for stored rows (so a row whose values cannot be read still has its identifier);
     /// pending changes count as in `fetch`.
     ///
-    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.unknownEntity`; the store's error.
+    /// - Throws: `ModelStoreError.unsupportedPredicate`; `.invalidFetch` for a negative `fetchLimit`
+    ///   or `fetchOffset`; `.unknownEntity`; the store's error.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
         guards.enter()
         defer { guards.leave() }
+        try descriptor.checkWindow()
         return try identifiers(descriptor, entity: entity(for: T.self))
     }
 

@@ -39,7 +39,7 @@ extension ModelContext {
     /// Gives a changed saved model back the values its changed columns held when saved (the
     /// attributes through the generated `_decode`, which sets only those the decoder holds; the
     /// to-one keys as unresolved keys).
-    private func restore(_ object: ModelObject, entity: EntitySchema, from record: ChangeRecord) {
+    func restore(_ object: ModelObject, entity: EntitySchema, from record: ChangeRecord) {
         var values = Array(repeating: SQLValue.null, count: entity.attributes.count)
         var positions = Array(repeating: Int32(-1), count: entity.storedAttributes.count)
         for (index, attribute) in entity.storedAttributes.enumerated() where record.contains(attribute.firstColumn) {

@@ -45,22 +45,11 @@ extension ModelContext {
             }
         }
         finishSave(removals: deletions.models, removed: deletions.modelIDs, upserted: upserted)
+        saveCount &+= 1
         endSave()  // the save is over: a `didSave` observer may save again
         saveDidFinish(saved)
     }
 
-    /// Runs `block`, then saves; if `block` throws, its changes are rolled back.
-    public func transaction(block: () throws -> Void) throws {
-        guards.enter()
-        defer { guards.leave() }
-        do {
-            try block()
-        } catch {
-            rollback()
-            throw error
-        }
-        try save()
-    }
 
     // MARK: Writing
 

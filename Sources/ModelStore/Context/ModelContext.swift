@@ -48,6 +48,8 @@ public final class ModelContext {
     /// Join-table rows to add (true) or remove (false) at the next save.
     var linkChanges: [LinkKey: LinkChange] = [:]
     var linkOrder: [LinkKey] = []
+    /// The saves that wrote something, counted (`transaction(block:)` tells whether its block saved).
+    var saveCount = 0
     /// An error from a non-throwing call (e.g. `insert` of an unknown type), thrown by the next `save()`.
     var deferredError: Error?
     /// While a batch runs (`enumerate`, `FetchResultsCollection`): the models fetches registered,

@@ -14,9 +14,12 @@ enum StoreMigrator {
     ///   plan); `ModelStoreError.invalidSchema` for inconsistent versions; the store's error when
     ///   it cannot be read or written.
     static func prepare(_ connection: any StoreConnection, for schema: Schema, plan: (any SchemaMigrationPlan.Type)? = nil) throws {
-        // Up to date and with the history tables (a store written before history gets them).
-        guard try MigrationPath.resolve(stored: storedDescription(connection), schema: schema, plan: plan) != nil
-            || !HistoryTables.exist(connection) else { return }
+        // Up to date, with the history tables (a store written before history gets them) and, on
+        // SQLite, keys that are never reused (a store written before gets them: SQLiteKeyUpgrade).
+        let described = try storedDescription(connection)
+        guard try MigrationPath.resolve(stored: described, schema: schema, plan: plan) != nil
+            || !HistoryTables.exist(connection)
+            || !SQLiteKeyUpgrade.tablesToUpgrade(described?.tables ?? [], on: connection).isEmpty else { return }
         let dialect = connection.dialect
         for sql in dialect.schemaChangePrologue { try connection.execute(sql) }
         defer { for sql in dialect.schemaChangeEpilogue { try? connection.execute(sql) } }
@@ -25,13 +28,17 @@ enum StoreMigrator {
             for sql in StoreDDL.internalTables(dialect) { try connection.execute(sql) }
             // Again inside the write transaction: another process may have migrated the store meanwhile.
             let stored = try storedDescription(connection)
-            guard let path = try MigrationPath.resolve(stored: stored, schema: schema, plan: plan) else { return }
-            try run(path, from: stored ?? StoredSchema(), on: connection, withPlan: plan != nil)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let json = String(decoding: try encoder.encode(path.target), as: UTF8.self)
-            try connection.run(dialect.insertOrReplace(table: StorageNames.metadataTable, key: "key", columns: ["key", "value"]),
-                               [.text("schema"), .text(json)])
+            let path = try MigrationPath.resolve(stored: stored, schema: schema, plan: plan)
+            if let path {
+                try run(path, from: stored ?? StoredSchema(), on: connection, withPlan: plan != nil)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                let json = String(decoding: try encoder.encode(path.target), as: UTF8.self)
+                try connection.run(dialect.insertOrReplace(table: StorageNames.metadataTable, key: "key", columns: ["key", "value"]),
+                                   [.text("schema"), .text(json)])
+            }
+            let tables = path?.target.tables ?? stored?.tables ?? []
+            try SQLiteKeyUpgrade.upgrade(SQLiteKeyUpgrade.tablesToUpgrade(tables, on: connection), on: connection)
         }
     }
 

@@ -75,6 +75,8 @@ protocol StoreConnection: AnyObject {
     /// foreign-key actions not counted): a save checks that each row it updates or deletes is
     /// still there.
     var changes: Int { get }
+    /// Makes closing this connection leave the store as it is (a refused open): no checkpoint.
+    func leaveFilesAsTheyAreOnClose()
 }
 
 extension StoreConnection {
@@ -136,9 +138,14 @@ extension StoreConnection {
     func text(at column: Int32) -> String
     /// The column as a value.
     func value(at column: Int32) -> SQLValue
+    /// Why the store cannot hold `value` as it is (nil: it can).
+    func storageProblem(of value: SQLValue) -> String?
 }
 
 extension StoreStatement {
+    /// Why the store cannot hold `value` as it is (nil: it can). SQLite holds every value.
+    @usableFromInline func storageProblem(of value: SQLValue) -> String? { nil }
+
     /// Binds every value in order, starting at index 1.
     func bind(_ values: [SQLValue]) {
         for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
@@ -148,4 +155,8 @@ extension StoreStatement {
     func run() throws {
         while try step() {}
     }
+}
+
+extension StoreConnection {
+    func leaveFilesAsTheyAreOnClose() {}
 }

@@ -35,6 +35,13 @@ final class SQLiteConnection: StoreConnection {
         }
     }
 
+    /// Makes closing this connection leave the store's files as they are (a refused open, #26
+    /// item 13): SQLite's last connection would otherwise checkpoint the write-ahead log into
+    /// the main file and remove the log (docs/Migrations.md, "Refused").
+    func leaveFilesAsTheyAreOnClose() {
+        _ = modelstore_sqlite3_no_checkpoint_on_close(handle)
+    }
+
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)

@@ -6,8 +6,10 @@ struct SQLiteDialect: SQLDialect {
 
     func columnType(_ type: StorageType) -> String { type.affinity.rawValue }
 
-    /// `INTEGER PRIMARY KEY` is the rowid: SQLite assigns one more than the largest key on insert.
-    func generatedKeyDefinition(_ name: String) -> String { "\(SQLQuote.identifier(name)) INTEGER PRIMARY KEY" }
+    /// `INTEGER PRIMARY KEY` is the rowid; `AUTOINCREMENT` makes SQLite assign one more than the
+    /// largest key the table ever held (kept in `sqlite_sequence`), so the key of a deleted row is
+    /// never given again and a kept `PersistentIdentifier` never finds another row (#26, item 3).
+    func generatedKeyDefinition(_ name: String) -> String { "\(SQLQuote.identifier(name)) INTEGER PRIMARY KEY AUTOINCREMENT" }
 
     var anyValueColumnType: String { "" }
 

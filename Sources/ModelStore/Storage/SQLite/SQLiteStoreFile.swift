@@ -21,6 +21,7 @@ enum SQLiteStoreFile {
             throw SQLiteError(code: result & 0xFF, extendedCode: result, message: message, sql: nil)
         }
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        _ = modelstore_sqlite3_no_checkpoint_on_close(handle)  // a check: never a write, even on close
         let sql = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
         var statement: OpaquePointer?
         var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
