@@ -36,7 +36,7 @@ extension ModelContext {
                 try writeInserts(connection, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
                 try writeUpdates(connection, removed: deletions.modelIDs, displaced: upserted.map(\.0))
                 try writeLinks(connection)
-                saved = try recordSave(connection, deletions: deletions)
+                saved = try recordSave(connection, deletions: deletions, displaced: upserted.map(\.0))
                 try writeDeletes(connection, deletions)
                 try connection.commit()
             } catch {
