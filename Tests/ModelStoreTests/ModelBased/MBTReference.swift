@@ -370,7 +370,20 @@ struct MBTReference {
         case let .insertLamp(serial, watts): insert(MBTRecord(entity: .lamp, serial: serial, watts: watts))
         case let .insertLabel(serial, text): insert(MBTRecord(entity: .label, serial: serial, text: text))
         case let .insertWorker(serial, handle, rank): insert(MBTRecord(entity: .worker, serial: serial, handle: handle, rank: rank))
-        case let .delete(serial): deleted.insert(serial)
+        case let .delete(serial):
+            if let index = inserted.firstIndex(of: serial) {
+                // A model inserted and deleted before a save is forgotten at once: no delete rule
+                // runs (nothing was stored), and what pointed at it reads nil (docs/Reliability.md).
+                inserted.remove(at: index)
+                pending.records[serial] = nil
+                for other in Array(pending.records.keys) {
+                    if pending.records[other]!.warehouse == serial { pending.records[other]!.warehouse = nil }
+                    if pending.records[other]!.crate == serial { pending.records[other]!.crate = nil }
+                }
+                pending.links = pending.links.filter { $0.crate != serial && $0.worker != serial }
+            } else {
+                deleted.insert(serial)
+            }
         case let .moveCrate(serial, to, _), let .moveLamp(serial, to, _): pending.records[serial]!.warehouse = to
         case let .stick(label, on, _): pending.records[label]!.crate = on
         case let .link(crate, worker, _): pending.links.insert(MBTLink(crate: crate, worker: worker))
