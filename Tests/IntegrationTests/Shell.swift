@@ -6,6 +6,9 @@ struct ProcessResult {
     var status: Int32
     /// Standard output and standard error, interleaved as written.
     var output: String
+    /// The signal that killed the process, or nil when it exited (`status` is then its exit code;
+    /// for a killed process it is the signal's number, as `Process` reports it).
+    var signal: Int32? = nil
 }
 
 /// Runs commands for the integration tests: `swift build`, built executables, scripts.
@@ -36,6 +39,39 @@ enum Shell {
         try process.run()
         process.waitUntilExit()
         let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-        return ProcessResult(status: process.terminationStatus, output: output)
+        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+        return ProcessResult(status: process.terminationStatus, output: output, signal: signal)
+    }
+
+    /// Runs a toolchain command (`swift build`, `swift package`) as `run` does, once more when the
+    /// toolchain itself crashed (see `toolchainCrash`): a loaded machine has made `swift build`
+    /// die of signal 11 inside libdispatch, which says nothing about the code under test. The
+    /// retry is announced on standard output and at the top of the returned output; a normal
+    /// non-zero exit (a compile error, a failing plugin) is returned as it is, never retried.
+    static func runToolchain(
+        _ executable: String,
+        _ arguments: [String],
+        in directory: URL,
+        environment extra: [String: String] = [:]
+    ) throws -> ProcessResult {
+        let first = try run(executable, arguments, in: directory, environment: extra)
+        guard let crash = toolchainCrash(first) else { return first }
+        let command = ([executable] + arguments.prefix(1)).joined(separator: " ")
+        let note = "\(command) \(crash); retrying once"
+        print(note)
+        var second = try run(executable, arguments, in: directory, environment: extra)
+        second.output = "\(note)\n--- output of the crashed run ---\n\(first.output)--- output of the retry ---\n\(second.output)"
+        return second
+    }
+
+    /// How the toolchain crashed, when it did: the process died of a signal ("died of signal 11"),
+    /// or it exited reporting that one of its own processes did (swift-build's "failed due to
+    /// signal N" for a compiler crash). Nil for a normal exit, zero or not.
+    static func toolchainCrash(_ result: ProcessResult) -> String? {
+        if let signal = result.signal { return "died of signal \(signal)" }
+        if result.status != 0, let range = result.output.range(of: #"failed due to signal \d+"#, options: .regularExpression) {
+            return "reported a crashed compiler process (\(result.output[range]))"
+        }
+        return nil
     }
 }

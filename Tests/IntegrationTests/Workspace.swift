@@ -75,9 +75,9 @@ struct SamplePackage {
         try swift(["build", "--scratch-path", scratchPath.path(percentEncoded: false)] + arguments)
     }
 
-    /// `swift ARGUMENTS` in the package folder.
+    /// `swift ARGUMENTS` in the package folder, run once more if the toolchain crashed (`Shell.runToolchain`).
     func swift(_ arguments: [String]) throws -> ProcessResult {
-        try Shell.run("swift", arguments, in: directory)
+        try Shell.runToolchain("swift", arguments, in: directory)
     }
 
     /// The debug executable `name`, as built by `build()`.

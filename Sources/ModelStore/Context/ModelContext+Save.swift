@@ -32,10 +32,11 @@ extension ModelContext {
             do {
                 try connection.beginWriteTransaction()
                 deletions = try self.deletions(connection)
+                try writeChangedUniqueValues(connection, removed: deletions.modelIDs)
                 try writeInserts(connection, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
                 try writeUpdates(connection, removed: deletions.modelIDs, displaced: upserted.map(\.0))
                 try writeLinks(connection)
-                saved = try recordSave(connection, deletions: deletions)
+                saved = try recordSave(connection, deletions: deletions, displaced: upserted.map(\.0))
                 try writeDeletes(connection, deletions)
                 try connection.commit()
             } catch {
@@ -125,6 +126,32 @@ extension ModelContext {
                   let key = keyValue(of: object, slot: slot) else { continue }
             try connection.run("UPDATE \(SQLQuote.identifier(entity.tableName)) SET \(SQLQuote.identifier(column)) = ? WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?",
                                [.integer(key), .integer(rowID)])
+        }
+    }
+
+    /// Before the inserts, the unique values stored models give up in this save (only the columns
+    /// of unique groups; `writeUpdates` writes the rest): else a new model with a value a stored
+    /// model changes away from in the same save would take that model's row (an upsert on the old
+    /// value), and the stored model's row would be lost. Nothing to do when nothing is inserted.
+    private func writeChangedUniqueValues(_ connection: any StoreConnection, removed: Set<ObjectIdentifier>) throws {
+        guard !inserted.isEmpty else { return }
+        let encoder = RowEncoder(valueCount: 0, positions: [])
+        var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
+        for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity, !entity.uniqueColumnGroups.isEmpty, let rowID = object.rowID,
+                  let record = object.changes else { continue }
+            let changed = record.columns
+            var columns = PositionSet()
+            // Whole stored attributes (a struct's columns go together), those holding a unique column.
+            let unique = Set(entity.uniqueColumnGroups.joined())
+            for attribute in entity.storedAttributes where attribute.columns.contains(where: { changed.contains($0) }) {
+                if attribute.columns.contains(where: { unique.contains(entity.attributes[$0].column) }) {
+                    for column in attribute.columns { columns.insert(column) }
+                }
+            }
+            guard !columns.isEmpty else { continue }
+            let update = try preparedUpdate(of: entity, columns: columns, connection, prepared: &prepared)
+            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: true, in: self, connection)
         }
     }
 

@@ -13,7 +13,8 @@ extension ModelContext {
     /// when the configuration `recordsHistory`, writes the save's transaction and its changes
     /// (as it goes: one prepared statement per kind of row, no list of changes kept).
     ///
-    /// - inserts: the inserted models (keys assigned by now);
+    /// - inserts: the inserted models (keys assigned by now), one per row: of two new models with
+    ///   the same unique values, the one whose row the other took over is left out;
     /// - updates: changed saved models with the properties whose stored value differs from the
     ///   snapshot taken at their first change (attributes, and to-one relationships whose key
     ///   changed), and models whose many-to-many links changed (with that relationship);
@@ -21,8 +22,10 @@ extension ModelContext {
     ///   `preserveValueOnDeletion` values as stored: a row deleted through two contexts gets one
     ///   delete change; and the rows a cascade reached in the store without a model in memory
     ///   (read in this transaction, so there), with the preserved values read with them.
-    func recordSave(_ connection: any StoreConnection, deletions: Deletions) throws -> SavedChanges {
-        let removed = deletions.modelIDs
+    func recordSave(_ connection: any StoreConnection, deletions: Deletions, displaced: [ModelObject] = []) throws -> SavedChanges {
+        // A new model whose row a later insert of this save took over (the same unique values)
+        // inserted nothing of its own: one row, one insert.
+        let removed = displaced.isEmpty ? deletions.modelIDs : deletions.modelIDs.union(displaced.map(ObjectIdentifier.init))
         var saved = SavedChanges()
         // Made at the first change to record (a save that changes nothing takes no token).
         var writer: HistoryWriter?

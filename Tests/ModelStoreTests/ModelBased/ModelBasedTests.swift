@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import ModelStore
+
+/// Model-based testing of the runtime (docs/Reliability.md): random sequences of inserts, deletes
+/// (every delete rule), relinks, changes, saves, rollbacks, transactions, fetches, counts,
+/// enumerations, history reads and reopens run on each store and against `MBTReference`, which
+/// states the result of every step; the context and the store are compared with it after each step.
+/// A mismatch is shrunk to a minimal sequence and printed as a test to paste below.
+///
+/// `MODELSTORE_MBT_SECONDS` (default 12 per store), `MODELSTORE_MBT_SEED` (default 26),
+/// `MODELSTORE_MBT_STEPS` (steps per sequence, default 80), `MODELSTORE_MBT_STORE` (one store:
+/// `sqliteFile`, `sqliteMemory`, `postgresql`), `MODELSTORE_MBT_KNOWN_BUGS` (see `MBTKnownBugs`).
+@Suite struct ModelBasedTests {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+    static var seconds: Double { environment["MODELSTORE_MBT_SECONDS"].flatMap(Double.init) ?? 12 }
+    static var seed: UInt64 { environment["MODELSTORE_MBT_SEED"].flatMap(UInt64.init) ?? 26 }
+    static var stepsPerSequence: Int { environment["MODELSTORE_MBT_STEPS"].flatMap(Int.init) ?? 80 }
+
+    /// The seed of sequence `index` of a run.
+    static func sequenceSeed(_ index: Int) -> UInt64 {
+        var random = ReliabilityRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+        return random.next()
+    }
+
+    @Test(arguments: StoreKind.allCases) func randomSequences(_ kind: StoreKind) throws {
+        if let only = Self.environment["MODELSTORE_MBT_STORE"], only != kind.rawValue { return }
+        let knownBugs = MBTKnownBugs.fromEnvironment()
+        let start = Date()
+        var sequences = 0, steps = 0
+        while Date().timeIntervalSince(start) < Self.seconds {
+            let seed = Self.sequenceSeed(sequences)
+            let (failure, applied) = try MBTRunner.random(seed: seed, count: Self.stepsPerSequence, on: kind, knownBugs: knownBugs)
+            sequences += 1
+            steps += applied
+            if let failure {
+                let shrunk = try MBTRunner.shrink(failure, on: kind, knownBugs: knownBugs)
+                let source = MBTRunner.testSource(shrunk, name: "sequenceOfSeed\(seed)")
+                print("model-based (\(kind)): mismatch in sequence \(sequences) (seed \(seed)), after \(steps) steps:\n\(failure.message)\nshrunk from \(failure.steps.count) to \(shrunk.steps.count) steps:\n\(shrunk.message)\n\n\(source)\n")
+                Issue.record("model-based (\(kind)): \(shrunk.message)\n\(source)")
+                return
+            }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        print("model-based (\(kind)): seed \(Self.seed), \(sequences) sequences, \(steps) steps in \(String(format: "%.1f", elapsed)) s; no mismatch")
+    }
+
+    /// Runs a (shrunk) sequence and records where it parts from the reference.
+    static func replay(_ steps: [MBTStep], on kind: StoreKind, knownBugs: MBTKnownBugs = .fromEnvironment(),
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        if let failure = try MBTRunner.execute(steps, on: kind, knownBugs: knownBugs) {
+            Issue.record("\(failure.message)", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: The tester itself
+
+    /// The reference and the store agree on a hand-written sequence touching every kind of step.
+    @Test(arguments: StoreKind.allCases) func everyKindOfStep(_ kind: StoreKind) throws {
+        try Self.replay([
+            .insertWarehouse(serial: 1, code: "w0", score: 2, note: nil),
+            .insertCrate(serial: 2, title: "t0", weight: 3, capacity: nil),
+            .insertCrate(serial: 3, title: "t1", weight: 1, capacity: 5),
+            .insertLamp(serial: 4, watts: 50),
+            .insertLabel(serial: 5, text: "x0"),
+            .insertWorker(serial: 6, handle: "h0", rank: 1),
+            .moveCrate(serial: 2, to: 1, fromManySide: false),
+            .moveCrate(serial: 3, to: 1, fromManySide: true),
+            .moveLamp(serial: 4, to: 1, fromManySide: true),
+            .stick(label: 5, on: 2, fromManySide: false),
+            .link(crate: 2, worker: 6, fromWorkerSide: true),
+            .link(crate: 3, worker: 6, fromWorkerSide: false),
+            .save,
+            .fetch(.init(.crate, predicate: .warehouseScoreAbove(1), sort: [.init(.weight, reverse: true)])),
+            .fetchCount(.init(.crate, predicate: .handledByRankAbove(0))),
+            .enumerate(.init(.crate, sort: [.init(.title)], limit: 1, offset: 1), batchSize: 1),
+            .change(serial: 3, .capacity(7)),
+            .delete(serial: 1),
+            .save,  // denied: lamp 4 hangs in warehouse 1
+            .moveLamp(serial: 4, to: nil, fromManySide: false),
+            .save,  // warehouse 1 and its crates go; label 5 and worker 6 stay, unlinked
+            .transaction([.insertWorker(serial: 7, handle: "h0", rank: 3)], throwing: false),  // takes worker 6's row
+            .transaction([.insertLamp(serial: 8, watts: 0)], throwing: true),
+            .history,
+            .fetchByIdentifiers(serials: [5, 7]),
+            .reopen,
+            .rollback,
+        ], on: kind)
+    }
+
+    /// A broken store is noticed: the tester compares what it reads (here a row changed behind
+    /// the context's back), so a mismatch is found and printed as code.
+    @Test func mismatchIsFoundAndPrinted() throws {
+        let steps: [MBTStep] = [
+            .insertWarehouse(serial: 1, code: "w0", score: 2, note: nil),
+            .insertLamp(serial: 2, watts: 25),
+            .save,
+            .fetch(.init(.warehouse, predicate: .scoreAbove(1))),
+            .change(serial: 1, .score(0)),
+            .save,
+        ]
+        #expect(try MBTRunner.execute(steps, on: .sqliteMemory, knownBugs: .none) == nil)
+        // The same sequence against a reference that believes the change was never made.
+        var run = try MBTRunner.Run(.sqliteMemory, knownBugs: .none)
+        for step in steps.prefix(5) { #expect(try run.step(step) == nil) }
+        run.reference.pending.records[1]!.score = 2
+        let failure = try #require(try run.step(.save))
+        #expect(failure.message.contains("score=2"), "\(failure.message)")
+        let source = MBTRunner.testSource(failure, name: "example")
+        #expect(source.contains(".change(serial: 1, .score(0)),"), "\(source)")
+        #expect(source.hasPrefix("@Test(arguments: StoreKind.allCases) func example(_ kind: StoreKind) throws {"))
+    }
+
+    // MARK: Findings (shrunk sequences, kept as regression tests)
+
+    /// Data loss: a stored worker gives up its handle and a new worker takes it, in one save. The
+    /// inserts ran before the updates, so the new worker upserted onto the stored worker's row
+    /// (which still held the handle) and the stored worker was gone. Now the unique values stored
+    /// models give up are written before the inserts.
+    @Test(arguments: StoreKind.allCases) func newModelTakesAUniqueValueAStoredOneGivesUp(_ kind: StoreKind) throws {
+        try Self.replay([
+            .insertWorker(serial: 15, handle: "h2", rank: 4),
+            .save,
+            .insertWorker(serial: 21, handle: "h2", rank: 1),
+            .change(serial: 15, .handle("k-2")),
+            .transaction([], throwing: false),
+        ], on: kind)
+    }
+
+    /// Two new warehouses with one code in one save make one row, and the history recorded two
+    /// inserts of it (as did `didSave`'s inserted identifiers). Now one.
+    @Test(arguments: StoreKind.allCases) func twoNewModelsOnOneRowAreOneInsert(_ kind: StoreKind) throws {
+        try Self.replay([
+            .insertWarehouse(serial: 12, code: "w1", score: 5, note: "n1"),
+            .insertWarehouse(serial: 14, code: "w1", score: -1, note: ""),
+            .save,
+            .history,
+        ], on: kind)
+    }
+
+    /// Open (found by this tester, not fixed yet: see `MBTKnownBugs.deleteAndReinsertLosesTheNewModel`):
+    /// a stored worker deleted and a new worker with its handle inserted in the same save. The
+    /// insert upserts onto the stored row (inserts run before deletes), the delete then removes
+    /// that row: the new worker is lost.
+    @Test(arguments: StoreKind.allCases) func deleteAndReinsertOfAUniqueValue(_ kind: StoreKind) throws {
+        var bugs = MBTKnownBugs.fromEnvironment()
+        bugs.deleteAndReinsertLosesTheNewModel = true
+        let steps: [MBTStep] = [
+            .transaction([.insertWorker(serial: 4, handle: "h2", rank: 4)], throwing: false),
+            .insertWorker(serial: 5, handle: "h2", rank: 2),
+            .delete(serial: 4),
+            .save,
+        ]
+        withKnownIssue("a deleted model's unique value taken by a new model in the same save loses the new model") {
+            try Self.replay(steps, on: kind, knownBugs: bugs)
+        }
+    }
+
+    /// The first sequence found: a sort through a to-one (`\.warehouse?.score`), written in the
+    /// tester's generic code (`SortDescriptor(\T.warehouse?.score)`, `T: Crate`), was refused as
+    /// "sort by a computed property"; written for the concrete class it works.
+    @Test(arguments: StoreKind.allCases) func sortThroughToOneOfSubclass(_ kind: StoreKind) throws {
+        try Self.replay([
+            .insertWarehouse(serial: 1, code: "w0", score: 2, note: nil),
+            .insertCrate(serial: 2, title: "t0", weight: 1, capacity: 3),
+            .insertCrate(serial: 3, title: "t1", weight: 1, capacity: nil),
+            .moveCrate(serial: 2, to: 1, fromManySide: false),
+            .fetch(.init(.crate, predicate: .handledByRankAbove(5), sort: [.init(.warehouseScore)])),
+            .save,
+            .fetch(.init(.bigCrate, sort: [.init(.warehouseScore, reverse: true)])),
+            .fetch(.init(.crate, sort: [.init(.warehouseCode)])),
+        ], on: kind)
+    }
+}
