@@ -218,6 +218,7 @@ enum Importer {
             var plans: [(file: Int, scope: NamedScope)] = []
             var extensions: [(file: Int, scope: NamedScope)] = []
             for (index, file) in files.enumerated() {
+                messages += file.scope.skipped
                 for (name, target, _) in file.scope.typealiases { aliases[name] = target }
                 for named in file.scope.scopes {
                     switch named.kind {
@@ -229,6 +230,20 @@ enum Importer {
                 }
             }
             let versionNames = Set(fileVersions.map(\.scope.name))
+            for (index, file) in files.enumerated() {
+                for (name, target, line) in file.scope.typealiases {
+                    let parts = resolve(target).split(separator: ".").map(String.init)
+                    guard let first = parts.first, versionNames.contains(first) else {
+                        note(index, line, "typealias '\(name)' is not part of the model: keep it in Swift")
+                        continue
+                    }
+                    if parts.count == 1 {
+                        note(index, line, "typealias '\(name)' = '\(target)' is resolved; the versions are generated as 'SchemaV<MAJOR>_<MINOR>_<PATCH>': point it at the generated one")
+                    } else {
+                        note(index, line, "typealias '\(name)' = '\(target)' is resolved: the generated code declares '\(parts.last ?? name)' itself; remove the typealias")
+                    }
+                }
+            }
             var entityNames = Set(files.flatMap { $0.scope.entities.map(\.name) })
             for (_, named) in fileVersions { entityNames.formUnion(named.scope.entities.map(\.name)) }
 
@@ -298,7 +313,9 @@ enum Importer {
             }
             let topLevelEntities = files.flatMap(\.scope.entities)
             if topLevelEntities.isEmpty, versions.isEmpty {
-                if !files.isEmpty { error(0, 1, "no '@Model' class found in \(files.count == 1 ? "this file" : "these files")") }
+                if !files.isEmpty, !messages.contains(where: { $0.severity == .error }) {
+                    error(0, 1, "no '@Model' class found in \(files.count == 1 ? "this file" : "these files")")
+                }
                 return nil
             }
             guard !messages.contains(where: { $0.severity == .error }) else { return nil }

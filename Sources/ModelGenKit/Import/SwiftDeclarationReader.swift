@@ -625,6 +625,9 @@ final class SwiftDeclarationReader {
             if current.is("=") {
                 advance()
                 defaultTokens = try readExpressionTokens(stopAtComma: true)
+                guard !defaultTokens.isEmpty else {
+                    throw error("expected a default value after '=' for property '\(owner).\(nameToken.text)' but found \(describe(current))")
+                }
                 defaultValue = SwiftText.defaultValue(defaultTokens)
             }
             if current.is("{") {

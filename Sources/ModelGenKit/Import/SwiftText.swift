@@ -77,8 +77,9 @@ enum SwiftText {
     private static func value(_ list: inout ArraySlice<SwiftToken>) -> String? {
         guard let first = list.first else { return nil }
         if first.is("-"), list.count >= 2, list[list.startIndex + 1].kind == .number {
+            let digits = list[list.startIndex + 1].text
             list = list.dropFirst(2)
-            return "-" + number(list[list.startIndex - 1].text)
+            return "-" + number(digits)
         }
         switch first.kind {
         case .number:
@@ -202,7 +203,7 @@ enum SwiftText {
             default: return nil
             }
         }
-        if first.kind == .identifier, list.count == 3, list[1].is("("), list[2].is(")") { return first.text }
+        if first.kind == .identifier, first.text.first?.isUppercase == true, list.count == 3, list[1].is("("), list[2].is(")") { return first.text }
         if first.isWord("Date"), list.count >= 3, list[1].is(".") || list[1].is("(") { return "Date" }
         return nil
     }
