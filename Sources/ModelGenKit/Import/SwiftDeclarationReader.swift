@@ -8,6 +8,8 @@ final class SwiftDeclarationReader {
     private var position = 0
     private let path: String
     private(set) var notes: [ImportMessage] = []
+    private var typeDepth = 0
+    private var scopeDepth = 0
 
     private static let modifiers: Set<String> = [
         "public", "private", "fileprivate", "internal", "package", "open", "final", "static", "override", "required",
@@ -208,6 +210,9 @@ final class SwiftDeclarationReader {
 
     /// Reads declarations up to the `}` that closes the scope (consumed) or the end of the file.
     private func readScope(closer: Bool, owner: String?) throws(SwiftReadError) -> ImportedScope {
+        scopeDepth += 1
+        defer { scopeDepth -= 1 }
+        guard scopeDepth <= 64 else { throw error("declarations nested too deeply (at most 64 levels)") }
         var scope = ImportedScope()
         let where_ = owner.map { " in '\($0)'" } ?? ""
         while true {
@@ -407,6 +412,9 @@ final class SwiftDeclarationReader {
     /// A type, as `.model` spells it: module prefixes (`Swift.`, `Foundation.`) dropped,
     /// `Optional<T>` as `T?`, `Array<T>` as `[T]`, `T!` as `T?`.
     private func readTypeText() throws(SwiftReadError) -> String {
+        typeDepth += 1
+        defer { typeDepth -= 1 }
+        guard typeDepth <= 64 else { throw error("type nested too deeply (at most 64 levels)") }
         var text: String
         if current.isWord("any") || current.isWord("some") {
             let word = advance().text
@@ -522,6 +530,9 @@ final class SwiftDeclarationReader {
 
     /// The members of a model class (`isModel`) or struct, up to its `}`.
     private func readMembers(of owner: String, isModel: Bool, _ add: (Member) throws(SwiftReadError) -> Void) throws(SwiftReadError) {
+        scopeDepth += 1
+        defer { scopeDepth -= 1 }
+        guard scopeDepth <= 64 else { throw error("declarations nested too deeply (at most 64 levels)") }
         let kind = isModel ? "class" : "struct"
         let elsewhere = isModel
             ? "put it in a Swift extension of the generated class ('extension \(owner) { … }')"

@@ -17,7 +17,7 @@ enum SwiftText {
         for token in tokens {
             if let previous {
                 let words = previous.kind != .punctuation && token.kind != .punctuation
-                if words || previous.is(",") || previous.is(":") || token.is("->") || previous.is("->") || token.is("=") || previous.is("=") {
+                if words || previous.is(",") || previous.is(":") && !token.is("]") || token.is("->") || previous.is("->") || token.is("=") || previous.is("=") {
                     text += " "
                 }
             }
@@ -74,8 +74,8 @@ enum SwiftText {
         return text
     }
 
-    private static func value(_ list: inout ArraySlice<SwiftToken>) -> String? {
-        guard let first = list.first else { return nil }
+    private static func value(_ list: inout ArraySlice<SwiftToken>, depth: Int = 0) -> String? {
+        guard let first = list.first, depth < 64 else { return nil }
         if first.is("-"), list.count >= 2, list[list.startIndex + 1].kind == .number {
             let digits = list[list.startIndex + 1].text
             list = list.dropFirst(2)
@@ -95,7 +95,7 @@ enum SwiftText {
             list = list.dropFirst()
             var elements: [String] = []
             while let token = list.first, !token.is("]") {
-                guard let element = value(&list) else { return nil }
+                guard let element = value(&list, depth: depth + 1) else { return nil }
                 elements.append(element)
                 if list.first?.is(",") == true { list = list.dropFirst() } else { break }
             }
@@ -107,7 +107,7 @@ enum SwiftText {
             let name = list[list.startIndex + 1].text
             list = list.dropFirst(2)
             if name == "init" { return nil }
-            return "." + name + (call(&list) ?? "")
+            return "." + name + (call(&list, depth: depth) ?? "")
         case .identifier:
             var parts = [first.text]
             list = list.dropFirst()
@@ -118,7 +118,7 @@ enum SwiftText {
             while parts.count > 1, ["Swift", "Foundation", "CoreGraphics"].contains(parts[0]) { parts.removeFirst() }
             let head = parts.joined(separator: ".")
             if list.first?.is("(") == true {
-                guard let arguments = call(&list) else { return nil }
+                guard let arguments = call(&list, depth: depth) else { return nil }
                 return head + arguments
             }
             return parts.count >= 2 ? head : nil
@@ -128,7 +128,7 @@ enum SwiftText {
     }
 
     /// `()` or `(label: literal, …)`; nil (nothing consumed) when the list does not start with `(`.
-    private static func call(_ list: inout ArraySlice<SwiftToken>) -> String? {
+    private static func call(_ list: inout ArraySlice<SwiftToken>, depth: Int) -> String? {
         guard list.first?.is("(") == true else { return nil }
         var rest = list.dropFirst()
         var arguments: [String] = []
@@ -138,7 +138,7 @@ enum SwiftText {
                 label = token.text + ": "
                 rest = rest.dropFirst(2)
             }
-            guard let element = value(&rest) else { return nil }
+            guard let element = value(&rest, depth: depth + 1) else { return nil }
             arguments.append(label + element)
             if rest.first?.is(",") == true { rest = rest.dropFirst() } else { break }
         }

@@ -248,6 +248,18 @@ import Testing
         }
     }
 
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        let deepType = "@Model final class A { var x: " + String(repeating: "[", count: 10_000) + "Int" + String(repeating: "]", count: 10_000) + " }"
+        let deepScopes = String(repeating: "extension A { ", count: 10_000) + String(repeating: "}", count: 10_000)
+        let deepDefault = "@Model final class A { var x: [Int] = " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + " }"
+        for swift in [deepType, deepScopes] {
+            let result = try run(swift)
+            #expect(result.messages.contains { $0.severity == .error && $0.message.contains("nested too deeply (at most 64 levels)") })
+            #expect(result.files.isEmpty)
+        }
+        #expect(try notes(deepDefault).contains { $0.contains("is not a default the model can hold") })
+    }
+
     @Test func writingRefusesToReplaceOtherContentWithoutForce() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-write-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
