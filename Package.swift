@@ -134,7 +134,7 @@ let package = Package(
             dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles", "LanguageServerOracle"],
             exclude: [
                 "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "History/Fixtures", "History/Goldens",
-                "Mustache/spec", "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
+                "Import/Fixtures", "Import/Goldens", "Mustache/spec", "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
             ]
         ),
         // What store tests share: a throwaway PostgreSQL server (`PostgresTestServer`), or the one

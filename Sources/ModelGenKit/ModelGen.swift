@@ -103,6 +103,25 @@ public enum ModelGen {
             sources: result.sources, diagnostics: result.diagnostics, history: result.history, text: text, failed: result.failed)
     }
 
+    /// Imports SwiftData models (`modelgen import`, docs/CommandLine.md): reads the `@Model` classes,
+    /// the Codable structs and enums they use, and `VersionedSchema` and `SchemaMigrationPlan` enums
+    /// of `sources` (Swift files), and makes the `.model` file of each source that declares models
+    /// (`directory/Stem.model`, formatted as `format` writes it) and one frozen version per
+    /// `VersionedSchema` (`directory/ModelVersions/V.modelversion`, as `freeze` writes it). What the
+    /// language does not hold (computed properties, methods, extensions, init bodies beyond
+    /// assignments) is listed in `messages` as notes saying where it must go. The files are then
+    /// linted (`diagnostics`). With `write`, they are written all or nothing; a file that exists with
+    /// other content is replaced only with `force`.
+    ///
+    /// - Returns: The messages about the Swift read, the files, their diagnostics and what was written.
+    ///   A Swift source that cannot be read gives an error message and no file.
+    /// - Throws: `GeneratorError` of kind `.writing` when a file cannot be written (then none is changed).
+    public static func `import`(
+        _ sources: [SourceFile], into directory: String, write: Bool = false, force: Bool = false
+    ) throws(GeneratorError) -> ImportResult {
+        try Importer.run(sources, directory: directory, write: write, force: force)
+    }
+
     /// The diagram of a checked schema: entities with their attributes, inheritance arrows, and
     /// relationships with cardinality, inverse and delete rules (docs/Format-and-Diagram.md).
     public static func diagram(of schema: CheckedSchema, format: DiagramFormat) -> String {

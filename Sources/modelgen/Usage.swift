@@ -11,6 +11,7 @@ enum Usage {
       modelgen diagram  [--format mermaid|dot] INPUT...
       modelgen freeze   --version V [--output DIR] INPUT...
       modelgen migrations INPUT...
+      modelgen import   [--output DIR] [--force] FILE.swift...
       modelgen lsp
       modelgen --help | help [COMMAND] | --version
 
@@ -24,6 +25,7 @@ enum Usage {
       diagram    Print the entities and relationships as a Mermaid or DOT diagram
       freeze     Write the model as a frozen version (V.modelversion) of its history
       migrations Print the migration plan: each step between versions, each change
+      import     Write the .model file of SwiftData @Model classes (and their history)
       lsp        Serve the language server protocol to an editor (on standard input/output)
       help       Show help for a command
 
@@ -162,6 +164,34 @@ enum Usage {
 
     """
 
+    static let `import` = """
+    OVERVIEW: write the .model file of Swift sources holding SwiftData models
+
+    USAGE: modelgen import [--output DIR] [--force] INPUT...
+
+    INPUT is .swift files or folders (searched recursively for .swift files).
+
+    OPTIONS:
+      --output DIR  Folder of the model (default: .): Stem.model for each Swift file
+                    that declares models, ModelVersions/V.modelversion for each
+                    VersionedSchema (a migration plan's custom stages become
+                    'migration' declarations)
+      --force       Replace files that exist with other content (without it nothing
+                    is written then)
+
+    Read: @Model classes (stored properties, defaults, @Attribute, @Relationship,
+    @Transient, #Unique, #Index, designated inits), the Codable structs and enums they
+    use, VersionedSchema and SchemaMigrationPlan enums, typealiases; of '#if', the first
+    branch. Each thing not imported (computed properties, methods, extensions, init
+    statements beyond assignments) is reported as 'FILE:LINE: note:' saying where it
+    must go. The files are formatted as 'format' writes them, then linted.
+
+    EXIT STATUS: 0 imported (or up to date), 1 a Swift file cannot be read, the imported
+                 model has errors (the files are written) or a file exists with other
+                 content, 2 bad usage, unreadable input or unwritable output.
+
+    """
+
     static let help = """
     OVERVIEW: show help for modelgen or one of its commands
 
@@ -178,6 +208,7 @@ enum Usage {
         case "diagram": diagram
         case "freeze": freeze
         case "migrations": migrations
+        case "import": `import`
         case "lsp": lsp
         case "help": help
         default: nil

@@ -114,3 +114,8 @@ extension ProcessResult {
     /// Whether this `swift build` ran the ModelGen build command.
     var ranGenerator: Bool { output.contains(generatorRunMarker) }
 }
+
+extension Workspace {
+    /// The fixture whose model `modelgen import` wrote from a SwiftData VersionedSchema history.
+    static let importedHistory = root.appending(path: "Tests/IntegrationTests/Fixtures/ImportedHistory", directoryHint: .isDirectory)
+}
