@@ -173,6 +173,7 @@ final class SwiftDeclarationReader {
     private struct Prefix {
         var doc: [String]
         var line: Int
+        var blankLineBefore = false
         var attributes: [(name: String, arguments: ArraySlice<SwiftToken>?, token: SwiftToken)] = []
         var modifiers: Set<String> = []
 
@@ -183,7 +184,7 @@ final class SwiftDeclarationReader {
     }
 
     private func readPrefix() throws(SwiftReadError) -> Prefix {
-        var prefix = Prefix(doc: current.doc, line: current.line)
+        var prefix = Prefix(doc: current.doc, line: current.line, blankLineBefore: current.blankLineBefore)
         while true {
             if current.is("@"), peek().kind == .identifier {
                 let at = advance()
@@ -618,7 +619,7 @@ final class SwiftDeclarationReader {
 
     /// `var a: T = d`, `let a: T`, `var a = 1, b = 2`; a computed property or one with observers is noted.
     private func readStoredProperties(_ prefix: Prefix, owner: String, elsewhere: String, isModel: Bool) throws(SwiftReadError) -> [ImportedProperty] {
-        advance()  // var / let
+        let isConstant = advance().isWord("let")
         var properties: [ImportedProperty] = []
         while true {
             guard current.kind == .identifier else {
@@ -674,12 +675,15 @@ final class SwiftDeclarationReader {
                 note("attributes of struct field '\(owner).\(nameToken.text)' are left out (a struct's fields have none)", line: prefix.line)
                 attributes = []
             }
+            if isConstant, isModel {
+                note("'let' property '\(owner).\(nameToken.text)' becomes a 'var' of the generated class (a model's stored properties are settable)", line: prefix.line)
+            }
             if prefix.modifiers.contains("weak") || prefix.modifiers.contains("lazy") || prefix.modifiers.contains("unowned") {
                 note("modifier '\(prefix.modifiers.intersection(["weak", "lazy", "unowned"]).sorted().joined(separator: " "))' of '\(owner).\(nameToken.text)' is left out", line: prefix.line)
             }
             properties.append(ImportedProperty(
                 doc: properties.isEmpty ? prefix.doc : [], line: nameToken.line, attributes: attributes, name: name, type: type,
-                defaultValue: defaultValue))
+                defaultValue: defaultValue, blankLineBefore: properties.isEmpty && prefix.blankLineBefore))
             guard current.is(",") else { break }
             advance()
         }

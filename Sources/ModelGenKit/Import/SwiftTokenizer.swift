@@ -26,6 +26,8 @@ struct SwiftToken {
     /// The `///` (or `/** */`) lines right before it, without the markers.
     var doc: [String]
     var isBackticked = false
+    /// Whether an empty line (no token, no comment) comes between this token and the one before.
+    var blankLineBefore = false
 
     func `is`(_ punctuation: String) -> Bool { kind == .punctuation && text == punctuation }
     func isWord(_ word: String) -> Bool { kind == .identifier && !isBackticked && text == word }
@@ -51,6 +53,7 @@ enum SwiftTokenizer {
         var doc: [String] = []
         var blankLinesSinceDoc = 0
         var lineHasContent = false
+        var blankLineSinceToken = false
 
         func column(_ offset: Int) -> Int { offset - lineStart + 1 }
         func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
@@ -67,7 +70,10 @@ enum SwiftTokenizer {
                 spaceBefore = true
                 continue
             case UInt8(ascii: "\n"):
-                if !lineHasContent { blankLinesSinceDoc += 1 }
+                if !lineHasContent {
+                    blankLinesSinceDoc += 1
+                    if !tokens.isEmpty { blankLineSinceToken = true }
+                }
                 lineHasContent = false
                 index += 1
                 line += 1
@@ -140,6 +146,7 @@ enum SwiftTokenizer {
             var token = SwiftToken(
                 kind: .punctuation, text: "", line: line, column: column(start), startsLine: startsLine, spaceBefore: spaceBefore,
                 doc: blankLinesSinceDoc == 0 ? doc : [])
+            token.blankLineBefore = blankLineSinceToken
             if byte == UInt8(ascii: "`") {
                 var end = index + 1
                 while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
@@ -225,6 +232,7 @@ enum SwiftTokenizer {
             tokens.append(token)
             doc = []
             blankLinesSinceDoc = 0
+            blankLineSinceToken = false
             startsLine = false
             spaceBefore = false
         }

@@ -65,6 +65,9 @@ import Testing
             }
 
             """)
+        #expect(try notes("@Model final class Item {\n    let fixed: String\n}") == [
+            "Models.swift:2: note: 'let' property 'Item.fixed' becomes a 'var' of the generated class (a model's stored properties are settable)",
+        ])
         #expect(try notes("@Model final class Item { @Attribute(.externalStorage, .spotlight) var photo: Data? }")
             == ["Models.swift:1: note: '.spotlight' of '@Attribute' on 'Item.photo' has no equivalent in the model: it is left out"])
     }
@@ -225,7 +228,7 @@ import Testing
                 var `case`: Int = 0
             }
             """)
-        #expect(text == "/// A thing.\n///\n/// With two paragraphs.\nentity Thing {\n    /// The name.\n    name: String\n    `default`: Bool = false\n    `case`: Int = 0\n}\n")
+        #expect(text == "/// A thing.\n///\n/// With two paragraphs.\nentity Thing {\n    /// The name.\n    name: String\n\n    `default`: Bool = false\n    `case`: Int = 0\n}\n")
     }
 
     @Test func unreadableSwiftIsAnErrorAtItsPlace() throws {
