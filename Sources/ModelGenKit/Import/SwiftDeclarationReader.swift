@@ -331,6 +331,12 @@ final class SwiftDeclarationReader {
                     scope.skipped.append(skipped("'#\(name)'\(where_) is not part of the model: keep it in Swift", line: prefix.line))
                 } else if !prefix.attributes.isEmpty || !prefix.modifiers.isEmpty, keyword.kind == .end || keyword.is("}") {
                     throw error("expected a declaration after its attributes but found \(describe(keyword))")
+                } else if owner == nil, prefix.attributes.isEmpty, prefix.modifiers.isEmpty, !keyword.is("}"), keyword.kind != .end {
+                    // Top-level code (a main.swift): statements, skipped; one note for the file.
+                    try skipDeclaration()
+                    if !scope.skipped.contains(where: { $0.message.hasPrefix("top-level code") }) {
+                        scope.skipped.append(skipped("top-level code is not part of the model: keep it in Swift", line: keyword.line))
+                    }
                 } else {
                     throw error("expected a declaration but found \(describe(keyword))")
                 }
@@ -417,6 +423,22 @@ final class SwiftDeclarationReader {
         defer { typeDepth -= 1 }
         guard typeDepth <= 64 else { throw error("type nested too deeply (at most 64 levels)") }
         var text: String
+        // Attributes and specifiers of a function's parameter type (`@escaping @Sendable`, `inout`).
+        var specifiers = ""
+        while true {
+            if current.is("@"), peek().kind == .identifier {
+                advance()
+                specifiers += "@" + advance().text + " "
+                if current.is("("), !current.spaceBefore { try skipBalanced() }
+            } else if ["inout", "sending", "borrowing", "consuming", "isolated", "__owned", "__shared"].contains(current.text),
+                current.kind == .identifier, peek().kind == .identifier || peek().is("(") || peek().is("[") || peek().is("@")
+            {
+                specifiers += advance().text + " "
+            } else {
+                break
+            }
+        }
+        if !specifiers.isEmpty { return specifiers + (try readTypeText()) }
         if current.isWord("any") || current.isWord("some") {
             let word = advance().text
             return word + " " + (try readTypeText())
@@ -472,6 +494,14 @@ final class SwiftDeclarationReader {
             if current.is("!") { note("'\(text)!' is read as '\(text)?' (the model has no implicitly unwrapped optionals)", line: current.line) }
             advance()
             text += "?"
+        }
+        if current.is("."), peek().isWord("Type") || peek().isWord("Protocol") {
+            advance()
+            text += "." + advance().text
+        }
+        if current.is("&") {
+            advance()
+            text += " & " + (try readTypeText())  // a protocol composition
         }
         return text
     }
@@ -655,6 +685,13 @@ final class SwiftDeclarationReader {
                 }
             }
             guard let type = type ?? SwiftText.inferredType(defaultTokens) else {
+                if !isModel {
+                    // A struct the models may not even use: noted, not an error (a model using it gets lint's error).
+                    note("the type of '\(owner).\(nameToken.text)' cannot be told without its declaration: the field is left out; write its type", line: prefix.line)
+                    guard current.is(",") else { break }
+                    advance()
+                    continue
+                }
                 throw error(
                     "cannot tell the type of property '\(owner).\(nameToken.text)': write its type ('\(nameToken.text): Type')", at: nameToken)
             }

@@ -186,40 +186,12 @@ enum SwiftTokenizer {
                 token.text = text(index..<end)
                 index = end
             } else if byte == UInt8(ascii: "\"") || (byte == UInt8(ascii: "#") && rawStringStarts(bytes, at: index)) {
-                var hashes = 0
-                var cursor = index
-                while bytes[cursor] == UInt8(ascii: "#") {
-                    hashes += 1
-                    cursor += 1
-                }
-                let multiline = cursor + 2 < bytes.count && bytes[cursor + 1] == UInt8(ascii: "\"") && bytes[cursor + 2] == UInt8(ascii: "\"")
-                let quotes = multiline ? 3 : 1
-                cursor += quotes
-                let closing = Array(repeating: UInt8(ascii: "\""), count: quotes) + Array(repeating: UInt8(ascii: "#"), count: hashes)
-                var found = false
-                while cursor < bytes.count {
-                    if bytes[cursor] == UInt8(ascii: "\\"), hashes == 0 {
-                        cursor += 2
-                        continue
-                    }
-                    if bytes[cursor] == UInt8(ascii: "\n") {
-                        guard multiline else { break }
-                        line += 1
-                        lineStart = cursor + 1
-                    }
-                    if bytes[cursor...].starts(with: closing) {
-                        cursor += closing.count
-                        found = true
-                        break
-                    }
-                    cursor += 1
-                }
-                guard found else {
+                guard let stringEnd = endOfString(bytes, at: index, depth: 0, line: &line, lineStart: &lineStart) else {
                     throw SwiftReadError(line: token.line, column: token.column, message: "unterminated string literal")
                 }
                 token.kind = .string
-                token.text = text(index..<cursor)
-                index = cursor
+                token.text = text(index..<stringEnd)
+                index = stringEnd
             } else if byte == UInt8(ascii: "-"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ">") {
                 token.text = "->"
                 index += 2
@@ -238,6 +210,67 @@ enum SwiftTokenizer {
         }
         tokens.append(SwiftToken(kind: .end, text: "", line: line, column: column(index), startsLine: true, spaceBefore: true, doc: []))
         return tokens
+    }
+
+    /// The offset just after the string literal that starts at `start` (`"…"`, `"""…"""`, `#"…"#`),
+    /// interpolations (`\(…)`, with strings of their own) included; nil when it does not end.
+    private static func endOfString(_ bytes: [UInt8], at start: Int, depth: Int, line: inout Int, lineStart: inout Int) -> Int? {
+        guard depth < 16 else { return nil }
+        var hashes = 0
+        var cursor = start
+        while bytes[cursor] == UInt8(ascii: "#") {
+            hashes += 1
+            cursor += 1
+        }
+        let multiline = cursor + 2 < bytes.count && bytes[cursor + 1] == UInt8(ascii: "\"") && bytes[cursor + 2] == UInt8(ascii: "\"")
+        let quotes = multiline ? 3 : 1
+        cursor += quotes
+        let closing = Array(repeating: UInt8(ascii: "\""), count: quotes) + Array(repeating: UInt8(ascii: "#"), count: hashes)
+        let escape = [UInt8(ascii: "\\")] + Array(repeating: UInt8(ascii: "#"), count: hashes)
+        while cursor < bytes.count {
+            if bytes[cursor...].starts(with: escape) {
+                cursor += escape.count
+                guard cursor < bytes.count else { return nil }
+                guard bytes[cursor] == UInt8(ascii: "(") else {
+                    if bytes[cursor] == UInt8(ascii: "\n") {
+                        line += 1
+                        lineStart = cursor + 1
+                    }
+                    cursor += 1
+                    continue
+                }
+                // An interpolation: up to its ')', skipping the strings inside.
+                var parentheses = 0
+                while cursor < bytes.count {
+                    let byte = bytes[cursor]
+                    if byte == UInt8(ascii: "(") {
+                        parentheses += 1
+                    } else if byte == UInt8(ascii: ")") {
+                        parentheses -= 1
+                        if parentheses == 0 { break }
+                    } else if byte == UInt8(ascii: "\"") || (byte == UInt8(ascii: "#") && rawStringStarts(bytes, at: cursor)) {
+                        guard let end = endOfString(bytes, at: cursor, depth: depth + 1, line: &line, lineStart: &lineStart) else { return nil }
+                        cursor = end
+                        continue
+                    } else if byte == UInt8(ascii: "\n") {
+                        guard multiline else { return nil }
+                        line += 1
+                        lineStart = cursor + 1
+                    }
+                    cursor += 1
+                }
+                cursor += 1
+                continue
+            }
+            if bytes[cursor] == UInt8(ascii: "\n") {
+                guard multiline else { return nil }
+                line += 1
+                lineStart = cursor + 1
+            }
+            if bytes[cursor...].starts(with: closing) { return cursor + closing.count }
+            cursor += 1
+        }
+        return nil
     }
 
     /// `#"…"#`: one or more `#` then a quote.

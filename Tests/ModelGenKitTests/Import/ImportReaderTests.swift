@@ -306,3 +306,38 @@ import Testing
         #expect(result.files[2].text.contains("entity Tag {") && result.files[2].text.contains("entity Note {"))
     }
 }
+
+/// Every Swift file of the repository (sources, tests, generated code, samples), imported alone: real
+/// Swift of every shape, which the reader must get through without a crash or a hang, either with a
+/// model, or with errors that name a place inside the file.
+@Suite struct ImportRobustnessTests {
+    static let files: [String] = {
+        let root = GoldenTests.packageRoot
+        var paths: [String] = []
+        for folder in ["Sources", "Tests", "Samples", "Plugins", "Benchmarks"] {
+            let enumerator = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+            while let path = enumerator?.nextObject() as? String {
+                if path.hasSuffix(".swift"), !path.contains(".build") { paths.append(folder + "/" + path) }
+            }
+        }
+        return paths.sorted()
+    }()
+
+    @Test func theRepositorysSwiftFilesAreReadWithoutACrash() throws {
+        #expect(Self.files.count > 200)
+        var unreadable: [String] = []
+        for path in Self.files {
+            let data = try Data(contentsOf: GoldenTests.packageRoot.appendingPathComponent(path))
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).count
+            let result = try ModelGen.import([SourceFile(path: path, bytes: Array(data))], into: "Out")
+            for message in result.messages {
+                #expect(message.path == path && (1...lines).contains(message.line), "\(message)")
+            }
+            let errors = result.messages.filter { $0.severity == .error && !$0.message.hasPrefix("no '@Model' class") }
+            // Generated code is not SwiftData source (its versions list classes it declares in other files).
+            if !errors.isEmpty, !path.contains("/Generated/") { unreadable += errors.map(\.description) }
+        }
+        // Ordinary Swift, all of it: the reader skips what it does not need without tripping on it.
+        #expect(unreadable.isEmpty, "\(unreadable.joined(separator: "\n"))")
+    }
+}
