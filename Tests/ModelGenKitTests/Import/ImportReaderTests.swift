@@ -213,6 +213,24 @@ import Testing
             """)
     }
 
+    @Test func anEnumDeclaredInAnExtensionOfAModelIsNestedInIt() throws {
+        let swift = """
+            @Model public final class Trip {
+                public private(set) var reason: Reason = Reason.family
+                public init() {}
+            }
+            extension Trip {
+                public enum Reason: String, Codable { case family, work }
+                var label: String { reason.rawValue }
+            }
+            """
+        #expect(try model(swift) == "entity Trip {\n    enum Reason: String, Codable {\n        case family\n        case work\n    }\n\n    reason: Reason = Reason.family\n\n    init()\n}\n")
+        #expect(try notes(swift) == [
+            "Models.swift:5: note: extension of 'Trip' is not part of the model (the enums and structs in it are imported): keep it in a Swift file beside the generated code",
+        ])
+        #expect(try run(swift).diagnostics.isEmpty)
+    }
+
     @Test func docCommentsAndBacktickedNamesAreKept() throws {
         let text = try model("""
             /// A thing.
