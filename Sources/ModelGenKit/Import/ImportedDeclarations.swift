@@ -35,6 +35,8 @@ struct ImportedProperty {
     var type: String
     /// The default as `.model` spells it.
     var defaultValue: String?
+    /// Whether the Swift source has an empty line before it (kept, as the formatter keeps them).
+    var blankLineBefore = false
 }
 
 /// A designated init that the `.model` language can declare: `init(a, b = 1) { super.init(a) }`.

@@ -531,6 +531,7 @@ enum Importer {
         }
 
         private mutating func property(_ property: ImportedProperty, indent: String) {
+            if property.blankLineBefore, !text.hasSuffix("{\n"), !text.hasSuffix("\n\n") { text += "\n" }
             doc(property.doc, indent: indent)
             for attribute in property.attributes { text += indent + attribute + "\n" }
             text += indent + property.name + ": " + builder.modelType(property.type)

@@ -173,6 +173,7 @@ final class SwiftDeclarationReader {
     private struct Prefix {
         var doc: [String]
         var line: Int
+        var blankLineBefore = false
         var attributes: [(name: String, arguments: ArraySlice<SwiftToken>?, token: SwiftToken)] = []
         var modifiers: Set<String> = []
 
@@ -183,7 +184,7 @@ final class SwiftDeclarationReader {
     }
 
     private func readPrefix() throws(SwiftReadError) -> Prefix {
-        var prefix = Prefix(doc: current.doc, line: current.line)
+        var prefix = Prefix(doc: current.doc, line: current.line, blankLineBefore: current.blankLineBefore)
         while true {
             if current.is("@"), peek().kind == .identifier {
                 let at = advance()
@@ -330,6 +331,12 @@ final class SwiftDeclarationReader {
                     scope.skipped.append(skipped("'#\(name)'\(where_) is not part of the model: keep it in Swift", line: prefix.line))
                 } else if !prefix.attributes.isEmpty || !prefix.modifiers.isEmpty, keyword.kind == .end || keyword.is("}") {
                     throw error("expected a declaration after its attributes but found \(describe(keyword))")
+                } else if owner == nil, prefix.attributes.isEmpty, prefix.modifiers.isEmpty, !keyword.is("}"), keyword.kind != .end {
+                    // Top-level code (a main.swift): statements, skipped; one note for the file.
+                    try skipDeclaration()
+                    if !scope.skipped.contains(where: { $0.message.hasPrefix("top-level code") }) {
+                        scope.skipped.append(skipped("top-level code is not part of the model: keep it in Swift", line: keyword.line))
+                    }
                 } else {
                     throw error("expected a declaration but found \(describe(keyword))")
                 }
@@ -416,6 +423,22 @@ final class SwiftDeclarationReader {
         defer { typeDepth -= 1 }
         guard typeDepth <= 64 else { throw error("type nested too deeply (at most 64 levels)") }
         var text: String
+        // Attributes and specifiers of a function's parameter type (`@escaping @Sendable`, `inout`).
+        var specifiers = ""
+        while true {
+            if current.is("@"), peek().kind == .identifier {
+                advance()
+                specifiers += "@" + advance().text + " "
+                if current.is("("), !current.spaceBefore { try skipBalanced() }
+            } else if ["inout", "sending", "borrowing", "consuming", "isolated", "__owned", "__shared"].contains(current.text),
+                current.kind == .identifier, peek().kind == .identifier || peek().is("(") || peek().is("[") || peek().is("@")
+            {
+                specifiers += advance().text + " "
+            } else {
+                break
+            }
+        }
+        if !specifiers.isEmpty { return specifiers + (try readTypeText()) }
         if current.isWord("any") || current.isWord("some") {
             let word = advance().text
             return word + " " + (try readTypeText())
@@ -471,6 +494,14 @@ final class SwiftDeclarationReader {
             if current.is("!") { note("'\(text)!' is read as '\(text)?' (the model has no implicitly unwrapped optionals)", line: current.line) }
             advance()
             text += "?"
+        }
+        if current.is("."), peek().isWord("Type") || peek().isWord("Protocol") {
+            advance()
+            text += "." + advance().text
+        }
+        if current.is("&") {
+            advance()
+            text += " & " + (try readTypeText())  // a protocol composition
         }
         return text
     }
@@ -618,7 +649,7 @@ final class SwiftDeclarationReader {
 
     /// `var a: T = d`, `let a: T`, `var a = 1, b = 2`; a computed property or one with observers is noted.
     private func readStoredProperties(_ prefix: Prefix, owner: String, elsewhere: String, isModel: Bool) throws(SwiftReadError) -> [ImportedProperty] {
-        advance()  // var / let
+        let isConstant = advance().isWord("let")
         var properties: [ImportedProperty] = []
         while true {
             guard current.kind == .identifier else {
@@ -654,6 +685,13 @@ final class SwiftDeclarationReader {
                 }
             }
             guard let type = type ?? SwiftText.inferredType(defaultTokens) else {
+                if !isModel {
+                    // A struct the models may not even use: noted, not an error (a model using it gets lint's error).
+                    note("the type of '\(owner).\(nameToken.text)' cannot be told without its declaration: the field is left out; write its type", line: prefix.line)
+                    guard current.is(",") else { break }
+                    advance()
+                    continue
+                }
                 throw error(
                     "cannot tell the type of property '\(owner).\(nameToken.text)': write its type ('\(nameToken.text): Type')", at: nameToken)
             }
@@ -674,12 +712,15 @@ final class SwiftDeclarationReader {
                 note("attributes of struct field '\(owner).\(nameToken.text)' are left out (a struct's fields have none)", line: prefix.line)
                 attributes = []
             }
+            if isConstant, isModel {
+                note("'let' property '\(owner).\(nameToken.text)' becomes a 'var' of the generated class (a model's stored properties are settable)", line: prefix.line)
+            }
             if prefix.modifiers.contains("weak") || prefix.modifiers.contains("lazy") || prefix.modifiers.contains("unowned") {
                 note("modifier '\(prefix.modifiers.intersection(["weak", "lazy", "unowned"]).sorted().joined(separator: " "))' of '\(owner).\(nameToken.text)' is left out", line: prefix.line)
             }
             properties.append(ImportedProperty(
                 doc: properties.isEmpty ? prefix.doc : [], line: nameToken.line, attributes: attributes, name: name, type: type,
-                defaultValue: defaultValue))
+                defaultValue: defaultValue, blankLineBefore: properties.isEmpty && prefix.blankLineBefore))
             guard current.is(",") else { break }
             advance()
         }

@@ -26,6 +26,8 @@ struct SwiftToken {
     /// The `///` (or `/** */`) lines right before it, without the markers.
     var doc: [String]
     var isBackticked = false
+    /// Whether an empty line (no token, no comment) comes between this token and the one before.
+    var blankLineBefore = false
 
     func `is`(_ punctuation: String) -> Bool { kind == .punctuation && text == punctuation }
     func isWord(_ word: String) -> Bool { kind == .identifier && !isBackticked && text == word }
@@ -51,6 +53,7 @@ enum SwiftTokenizer {
         var doc: [String] = []
         var blankLinesSinceDoc = 0
         var lineHasContent = false
+        var blankLineSinceToken = false
 
         func column(_ offset: Int) -> Int { offset - lineStart + 1 }
         func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
@@ -67,7 +70,10 @@ enum SwiftTokenizer {
                 spaceBefore = true
                 continue
             case UInt8(ascii: "\n"):
-                if !lineHasContent { blankLinesSinceDoc += 1 }
+                if !lineHasContent {
+                    blankLinesSinceDoc += 1
+                    if !tokens.isEmpty { blankLineSinceToken = true }
+                }
                 lineHasContent = false
                 index += 1
                 line += 1
@@ -140,6 +146,7 @@ enum SwiftTokenizer {
             var token = SwiftToken(
                 kind: .punctuation, text: "", line: line, column: column(start), startsLine: startsLine, spaceBefore: spaceBefore,
                 doc: blankLinesSinceDoc == 0 ? doc : [])
+            token.blankLineBefore = blankLineSinceToken
             if byte == UInt8(ascii: "`") {
                 var end = index + 1
                 while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
@@ -179,40 +186,12 @@ enum SwiftTokenizer {
                 token.text = text(index..<end)
                 index = end
             } else if byte == UInt8(ascii: "\"") || (byte == UInt8(ascii: "#") && rawStringStarts(bytes, at: index)) {
-                var hashes = 0
-                var cursor = index
-                while bytes[cursor] == UInt8(ascii: "#") {
-                    hashes += 1
-                    cursor += 1
-                }
-                let multiline = cursor + 2 < bytes.count && bytes[cursor + 1] == UInt8(ascii: "\"") && bytes[cursor + 2] == UInt8(ascii: "\"")
-                let quotes = multiline ? 3 : 1
-                cursor += quotes
-                let closing = Array(repeating: UInt8(ascii: "\""), count: quotes) + Array(repeating: UInt8(ascii: "#"), count: hashes)
-                var found = false
-                while cursor < bytes.count {
-                    if bytes[cursor] == UInt8(ascii: "\\"), hashes == 0 {
-                        cursor += 2
-                        continue
-                    }
-                    if bytes[cursor] == UInt8(ascii: "\n") {
-                        guard multiline else { break }
-                        line += 1
-                        lineStart = cursor + 1
-                    }
-                    if bytes[cursor...].starts(with: closing) {
-                        cursor += closing.count
-                        found = true
-                        break
-                    }
-                    cursor += 1
-                }
-                guard found else {
+                guard let stringEnd = endOfString(bytes, at: index, depth: 0, line: &line, lineStart: &lineStart) else {
                     throw SwiftReadError(line: token.line, column: token.column, message: "unterminated string literal")
                 }
                 token.kind = .string
-                token.text = text(index..<cursor)
-                index = cursor
+                token.text = text(index..<stringEnd)
+                index = stringEnd
             } else if byte == UInt8(ascii: "-"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ">") {
                 token.text = "->"
                 index += 2
@@ -225,11 +204,73 @@ enum SwiftTokenizer {
             tokens.append(token)
             doc = []
             blankLinesSinceDoc = 0
+            blankLineSinceToken = false
             startsLine = false
             spaceBefore = false
         }
         tokens.append(SwiftToken(kind: .end, text: "", line: line, column: column(index), startsLine: true, spaceBefore: true, doc: []))
         return tokens
+    }
+
+    /// The offset just after the string literal that starts at `start` (`"…"`, `"""…"""`, `#"…"#`),
+    /// interpolations (`\(…)`, with strings of their own) included; nil when it does not end.
+    private static func endOfString(_ bytes: [UInt8], at start: Int, depth: Int, line: inout Int, lineStart: inout Int) -> Int? {
+        guard depth < 16 else { return nil }
+        var hashes = 0
+        var cursor = start
+        while bytes[cursor] == UInt8(ascii: "#") {
+            hashes += 1
+            cursor += 1
+        }
+        let multiline = cursor + 2 < bytes.count && bytes[cursor + 1] == UInt8(ascii: "\"") && bytes[cursor + 2] == UInt8(ascii: "\"")
+        let quotes = multiline ? 3 : 1
+        cursor += quotes
+        let closing = Array(repeating: UInt8(ascii: "\""), count: quotes) + Array(repeating: UInt8(ascii: "#"), count: hashes)
+        let escape = [UInt8(ascii: "\\")] + Array(repeating: UInt8(ascii: "#"), count: hashes)
+        while cursor < bytes.count {
+            if bytes[cursor...].starts(with: escape) {
+                cursor += escape.count
+                guard cursor < bytes.count else { return nil }
+                guard bytes[cursor] == UInt8(ascii: "(") else {
+                    if bytes[cursor] == UInt8(ascii: "\n") {
+                        line += 1
+                        lineStart = cursor + 1
+                    }
+                    cursor += 1
+                    continue
+                }
+                // An interpolation: up to its ')', skipping the strings inside.
+                var parentheses = 0
+                while cursor < bytes.count {
+                    let byte = bytes[cursor]
+                    if byte == UInt8(ascii: "(") {
+                        parentheses += 1
+                    } else if byte == UInt8(ascii: ")") {
+                        parentheses -= 1
+                        if parentheses == 0 { break }
+                    } else if byte == UInt8(ascii: "\"") || (byte == UInt8(ascii: "#") && rawStringStarts(bytes, at: cursor)) {
+                        guard let end = endOfString(bytes, at: cursor, depth: depth + 1, line: &line, lineStart: &lineStart) else { return nil }
+                        cursor = end
+                        continue
+                    } else if byte == UInt8(ascii: "\n") {
+                        guard multiline else { return nil }
+                        line += 1
+                        lineStart = cursor + 1
+                    }
+                    cursor += 1
+                }
+                cursor += 1
+                continue
+            }
+            if bytes[cursor] == UInt8(ascii: "\n") {
+                guard multiline else { return nil }
+                line += 1
+                lineStart = cursor + 1
+            }
+            if bytes[cursor...].starts(with: closing) { return cursor + closing.count }
+            cursor += 1
+        }
+        return nil
     }
 
     /// `#"…"#`: one or more `#` then a quote.

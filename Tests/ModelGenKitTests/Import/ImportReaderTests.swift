@@ -65,6 +65,9 @@ import Testing
             }
 
             """)
+        #expect(try notes("@Model final class Item {\n    let fixed: String\n}") == [
+            "Models.swift:2: note: 'let' property 'Item.fixed' becomes a 'var' of the generated class (a model's stored properties are settable)",
+        ])
         #expect(try notes("@Model final class Item { @Attribute(.externalStorage, .spotlight) var photo: Data? }")
             == ["Models.swift:1: note: '.spotlight' of '@Attribute' on 'Item.photo' has no equivalent in the model: it is left out"])
     }
@@ -210,6 +213,24 @@ import Testing
             """)
     }
 
+    @Test func anEnumDeclaredInAnExtensionOfAModelIsNestedInIt() throws {
+        let swift = """
+            @Model public final class Trip {
+                public private(set) var reason: Reason = Reason.family
+                public init() {}
+            }
+            extension Trip {
+                public enum Reason: String, Codable { case family, work }
+                var label: String { reason.rawValue }
+            }
+            """
+        #expect(try model(swift) == "entity Trip {\n    enum Reason: String, Codable {\n        case family\n        case work\n    }\n\n    reason: Reason = Reason.family\n\n    init()\n}\n")
+        #expect(try notes(swift) == [
+            "Models.swift:5: note: extension of 'Trip' is not part of the model (the enums and structs in it are imported): keep it in a Swift file beside the generated code",
+        ])
+        #expect(try run(swift).diagnostics.isEmpty)
+    }
+
     @Test func docCommentsAndBacktickedNamesAreKept() throws {
         let text = try model("""
             /// A thing.
@@ -225,7 +246,7 @@ import Testing
                 var `case`: Int = 0
             }
             """)
-        #expect(text == "/// A thing.\n///\n/// With two paragraphs.\nentity Thing {\n    /// The name.\n    name: String\n    `default`: Bool = false\n    `case`: Int = 0\n}\n")
+        #expect(text == "/// A thing.\n///\n/// With two paragraphs.\nentity Thing {\n    /// The name.\n    name: String\n\n    `default`: Bool = false\n    `case`: Int = 0\n}\n")
     }
 
     @Test func unreadableSwiftIsAnErrorAtItsPlace() throws {
@@ -301,5 +322,40 @@ import Testing
         // Top-level models are the current model; each version holds its own and those it lists.
         #expect(result.files[0].text.contains("entity Tag {") && !result.files[0].text.contains("entity Note"))
         #expect(result.files[2].text.contains("entity Tag {") && result.files[2].text.contains("entity Note {"))
+    }
+}
+
+/// Every Swift file of the repository (sources, tests, generated code, samples), imported alone: real
+/// Swift of every shape, which the reader must get through without a crash or a hang, either with a
+/// model, or with errors that name a place inside the file.
+@Suite struct ImportRobustnessTests {
+    static let files: [String] = {
+        let root = GoldenTests.packageRoot
+        var paths: [String] = []
+        for folder in ["Sources", "Tests", "Samples", "Plugins", "Benchmarks"] {
+            let enumerator = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+            while let path = enumerator?.nextObject() as? String {
+                if path.hasSuffix(".swift"), !path.contains(".build") { paths.append(folder + "/" + path) }
+            }
+        }
+        return paths.sorted()
+    }()
+
+    @Test func theRepositorysSwiftFilesAreReadWithoutACrash() throws {
+        #expect(Self.files.count > 200)
+        var unreadable: [String] = []
+        for path in Self.files {
+            let data = try Data(contentsOf: GoldenTests.packageRoot.appendingPathComponent(path))
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).count
+            let result = try ModelGen.import([SourceFile(path: path, bytes: Array(data))], into: "Out")
+            for message in result.messages {
+                #expect(message.path == path && (1...lines).contains(message.line), "\(message)")
+            }
+            let errors = result.messages.filter { $0.severity == .error && !$0.message.hasPrefix("no '@Model' class") }
+            // Generated code is not SwiftData source (its versions list classes it declares in other files).
+            if !errors.isEmpty, !path.contains("/Generated/") { unreadable += errors.map(\.description) }
+        }
+        // Ordinary Swift, all of it: the reader skips what it does not need without tripping on it.
+        #expect(unreadable.isEmpty, "\(unreadable.joined(separator: "\n"))")
     }
 }
