@@ -28,7 +28,7 @@ import Testing
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         try #require(lines.count >= 4)
         // "entity Café { é: " is 19 bytes (é is two), so 'Dat' starts at byte column 20.
-        #expect(lines[0] == "Sub/Café.model:1:20: error: unknown type 'Dat' of 'Café.é': declare an entity or enum of that name, or use a built-in type [unknown-type]")
+        #expect(lines[0] == "Sub/Café.model:1:20: error: unknown type 'Dat' of 'Café.é': declare an entity, enum or struct of that name, or use a built-in type [unknown-type]")
         #expect(lines[1] == "entity Café { é: Dat }")
         #expect(lines[2].hasSuffix("^~~"))
         #expect(lines[3].hasPrefix("Sub/Café.model:1:20: note: "))

@@ -24,6 +24,7 @@ struct AttachedDocs {
             case .container(let container): add(container.doc)
             case .structure(let structure): add(structure)
             case .migration(let migration): add(migration.doc)
+            case .modelActor(let actor): add(actor.doc)
             }
         }
         ranges.sort { $0.start.offset < $1.start.offset }

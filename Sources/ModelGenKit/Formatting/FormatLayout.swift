@@ -20,6 +20,7 @@ struct FormatLayout {
             case .container(let container): append(container, to: &lines)
             case .structure(let structure): append(structure, depth: 0, to: &lines)
             case .migration(let migration): append(migration, to: &lines)
+            case .modelActor(let actor): append(actor, to: &lines)
             }
             if !lines.isEmpty { lines[lines.count - 1].endsTopLevelDeclaration = true }
         }
@@ -92,6 +93,13 @@ struct FormatLayout {
         lines.append(LayoutLine(depth: 0, text: text, anchor: migration.range.start.offset, spanEnd: migration.range.end.offset))
     }
 
+    /// `@ModelActor actor Name` on one line (an empty body is dropped).
+    private func append(_ actor: ModelActorDecl, to lines: inout [LayoutLine]) {
+        let attributes = actor.attributes.map { spelling.attribute($0) + " " }.joined()
+        let text = attributes + "actor " + spelling.name(actor.name)
+        lines.append(LayoutLine(depth: 0, text: text, anchor: actor.range.start.offset, spanEnd: actor.range.end.offset))
+    }
+
     // MARK: - Members
 
     private func append(_ property: PropertyDecl, depth: Int, to lines: inout [LayoutLine]) {
@@ -108,13 +116,17 @@ struct FormatLayout {
     }
 
     private func append(_ initializer: InitDecl, depth: Int, to lines: inout [LayoutLine]) {
-        let text = "init(" + initializer.parameters.map(spelling.name).joined(separator: ", ") + ")"
+        let parameters = initializer.parameters.enumerated().map { index, name in
+            spelling.name(name) + (initializer.defaultValue(at: index).map { " = " + spelling.expression($0) } ?? "")
+        }
+        let text = "init(" + parameters.joined(separator: ", ") + ")"
         let anchor = initializer.keywordRange.start.offset
         guard let superInit = initializer.superInit else {
             lines.append(LayoutLine(depth: depth, text: text, anchor: anchor, spanEnd: initializer.range.end.offset))
             return
         }
-        let headerEnd = (initializer.parameters.last?.range ?? initializer.keywordRange).end.offset
+        let lastParameter = initializer.parameters.indices.last.map { initializer.defaultValue(at: $0)?.range ?? initializer.parameters[$0].range }
+        let headerEnd = (lastParameter ?? initializer.keywordRange).end.offset
         lines.append(LayoutLine(depth: depth, text: text + " {", anchor: anchor, spanEnd: headerEnd, opensBlock: true))
         let call = "super.init(" + superInit.arguments.map(spelling.name).joined(separator: ", ") + ")"
         lines.append(LayoutLine(depth: depth + 1, text: call, anchor: superInit.range.start.offset, spanEnd: superInit.range.end.offset))

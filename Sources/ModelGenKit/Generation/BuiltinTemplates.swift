@@ -61,7 +61,7 @@ enum BuiltinTemplates {
 {{.}}
 {{/docLines}}
 {{#hasRawType}}
-{{access}}enum {{swiftName}}: {{rawType}}, Codable, Sendable, CaseIterable, ModelStore.SQLStorable {
+{{access}}enum {{swiftName}}: {{rawType}}, Codable, Sendable, CaseIterable, ModelStore.SQLStorable{{conformanceList}} {
     {{#cases}}
     {{#docLines}}
     {{.}}
@@ -70,8 +70,28 @@ enum BuiltinTemplates {
     {{/cases}}
 }
 {{/hasRawType}}
+{{#isPlain}}
+{{access}}enum {{swiftName}}: Codable, Hashable, Sendable, CaseIterable, ModelStore.CaseNameAttribute{{conformanceList}} {
+    {{#cases}}
+    {{#docLines}}
+    {{.}}
+    {{/docLines}}
+    case {{swiftName}}
+    {{/cases}}
+
+    /// The case's name: what the store keeps.
+    {{hookAccess}}var _$caseName: String {
+        switch self {
+        {{#cases}}
+        case .{{swiftName}}: {{nameLiteral}}
+        {{/cases}}
+        }
+    }
+}
+{{/isPlain}}
 {{^hasRawType}}
-{{access}}enum {{swiftName}}: Codable, Hashable, Sendable, ModelStore.CodableAttribute {
+{{^isPlain}}
+{{access}}enum {{swiftName}}: Codable, Hashable, Sendable, ModelStore.CodableAttribute{{conformanceList}} {
     {{#cases}}
     {{#docLines}}
     {{.}}
@@ -79,6 +99,7 @@ enum BuiltinTemplates {
     case {{swiftName}}{{associatedValues}}
     {{/cases}}
 }
+{{/isPlain}}
 {{/hasRawType}}
 
 """##,
@@ -125,6 +146,24 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 {{>container}}
 
 {{/containers}}
+{{#modelActors}}
+// MARK: - {{name}}
+
+{{#docLines}}
+{{.}}
+{{/docLines}}
+{{access}}actor {{swiftName}}: ModelStore.ModelActor {
+    {{access}}nonisolated let modelExecutor: any ModelStore.ModelExecutor
+    {{access}}nonisolated let modelContainer: ModelStore.ModelContainer
+
+    {{access}}init(modelContainer: ModelStore.ModelContainer) {
+        let modelContext = ModelStore.ModelContext(modelContainer)
+        self.modelExecutor = ModelStore.DefaultSerialModelExecutor(modelContext: modelContext)
+        self.modelContainer = modelContainer
+    }
+}
+
+{{/modelActors}}
 {{/isVersion}}
 {{#version}}
 // MARK: - {{schemaName}}
@@ -327,7 +366,7 @@ private static let _$schemaMetadata = ModelStore.EntityMetadata(
 {{#docLines}}
 {{.}}
 {{/docLines}}
-{{access}}struct {{swiftName}}: Codable, Hashable, Sendable, ModelStore.CompositeAttribute {
+{{access}}struct {{swiftName}}: Codable, Hashable, Sendable, ModelStore.CompositeAttribute{{conformanceList}} {
     {{#fields}}
     {{#docLines}}
     {{.}}

@@ -114,13 +114,22 @@ enum Freezer {
             """
         for tree in trees {
             var dropped: [Range<Int>] = []
-            for case .migration(let migration) in tree.declarations {
-                dropped.append(migration.range.start.offset..<migration.range.end.offset)
-                if let doc = migration.doc { dropped.append(doc.range.start.offset..<doc.range.end.offset) }
+            // Steps and model actors are not part of the schema a version records.
+            for declaration in tree.declarations {
+                let doc: DocComment?
+                switch declaration {
+                case .migration(let migration): doc = migration.doc
+                case .modelActor(let actor): doc = actor.doc
+                default: continue
+                }
+                dropped.append(declaration.range.start.offset..<declaration.range.end.offset)
+                if let doc { dropped.append(doc.range.start.offset..<doc.range.end.offset) }
             }
             let declarations = tree.declarations.filter {
-                if case .migration = $0 { return false }
-                return true
+                switch $0 {
+                case .migration, .modelActor: false
+                default: true
+                }
             }
             let comments = tree.comments.filter { comment in
                 comment.kind == .doc && !dropped.contains { $0.contains(comment.range.start.offset) }

@@ -407,6 +407,7 @@ struct SchemaDiff {
     static func storedTypeName(_ type: ValueType) -> String {
         switch type {
         case .timeInterval: "Double"
+        case .cgFloat: "Double"
         case .enumeration(_, let rawType): "enum(\(rawType.rawValue))"
         // Swift's name of the type (`String(describing:)`): a nested type's own name.
         case .enumWithAssociatedValues(let name), .composite(let name): String(name.split(separator: ".").last ?? Substring(name))

@@ -11,12 +11,16 @@ public struct CheckedSchema: Hashable, Sendable {
     public var containers: [CheckedContainer]
     /// Top-level structs (nested ones live in `CheckedEntity.structs`), in source order.
     public var structs: [CheckedStruct]
+    /// `@ModelActor actor` declarations, in source order.
+    public var modelActors: [CheckedModelActor]
 
-    public init(entities: [CheckedEntity], enums: [CheckedEnum], containers: [CheckedContainer], structs: [CheckedStruct] = []) {
+    public init(entities: [CheckedEntity], enums: [CheckedEnum], containers: [CheckedContainer], structs: [CheckedStruct] = [],
+                modelActors: [CheckedModelActor] = []) {
         self.entities = entities
         self.enums = enums
         self.containers = containers
         self.structs = structs
+        self.modelActors = modelActors
     }
 
     public func entity(named name: String) -> CheckedEntity? {
@@ -118,6 +122,8 @@ public indirect enum ValueType: Hashable, Sendable {
     case double, float, string, date, uuid, data, url, decimal
     /// `TimeInterval`: Foundation's alias of `Double`, stored as a `Double` and spelled `TimeInterval`.
     case timeInterval
+    /// `CGFloat` (Foundation's, on Linux too): stored as a `Double` and spelled `CGFloat`.
+    case cgFloat
     /// A declared enum with a raw type, by qualified name (`PersonalTrip.Reason` or `Color`).
     case enumeration(qualifiedName: String, rawType: EnumRawType)
     /// A declared enum whose cases carry associated values (no raw type), by qualified name: Codable,
@@ -152,6 +158,7 @@ extension ValueType: CustomStringConvertible {
         case .url: "URL"
         case .decimal: "Decimal"
         case .timeInterval: "TimeInterval"
+        case .cgFloat: "CGFloat"
         case .enumeration(let qualifiedName, _): qualifiedName
         case .enumWithAssociatedValues(let qualifiedName): qualifiedName
         case .composite(let qualifiedName): qualifiedName
@@ -186,6 +193,9 @@ public enum DefaultValue: Hashable, Sendable {
     /// `S()` for a struct `S` whose every field has a default or is optional: its memberwise init
     /// with no arguments.
     case defaultStruct
+    /// `.member` or `S.member` for a struct `S` (`.zero`, `Rect.zero`): a static member of the
+    /// struct, which the model cannot see: the Swift compiler checks it in the generated code.
+    case staticMember(String)
 }
 
 public struct CheckedAttribute: Hashable, Sendable {
@@ -226,10 +236,14 @@ public struct CheckedRelationship: Hashable, Sendable {
     public var minimumModelCount: Int?
     public var maximumModelCount: Int?
     public var originalName: String?
-    /// The default as written: `nil` for a to-one, `[]` for a to-many, or none.
+    /// The default as written: `nil` for a to-one, `[]` (or `nil` when optional) for a to-many, or none.
     public var hasDefault: Bool
+    /// An optional to-many (`[E]?`): stored as a to-many, spelled `[E]?` (nil and `[]` alike).
+    public var isOptionalToMany: Bool
 
-    public init(destination: String, isToMany: Bool, deleteRule: DeleteRule, inverseName: String?, inverseDeclaredHere: Bool, minimumModelCount: Int?, maximumModelCount: Int?, originalName: String?, hasDefault: Bool) {
+    public init(destination: String, isToMany: Bool, deleteRule: DeleteRule, inverseName: String?, inverseDeclaredHere: Bool, minimumModelCount: Int?, maximumModelCount: Int?, originalName: String?, hasDefault: Bool,
+                isOptionalToMany: Bool = false) {
+        self.isOptionalToMany = isOptionalToMany
         self.destination = destination
         self.isToMany = isToMany
         self.deleteRule = deleteRule
@@ -249,13 +263,18 @@ public struct CheckedInitializer: Hashable, Sendable {
         public var name: String
         /// The entity that declares the property (this entity or its base).
         public var owner: String
-        /// For a synthesized init: whether it gets a default argument (optional or defaulted property).
+        /// Whether it gets a default argument: for a synthesized init, an optional or defaulted
+        /// property; for a declared one, a default argument written (`startDate = .now`).
         public var hasDefaultArgument: Bool
+        /// The default argument written in a declared init, resolved against the property's type
+        /// (`nil` for a synthesized init, whose default arguments are the properties' initial values).
+        public var defaultValue: DefaultValue?
 
-        public init(name: String, owner: String, hasDefaultArgument: Bool) {
+        public init(name: String, owner: String, hasDefaultArgument: Bool, defaultValue: DefaultValue? = nil) {
             self.name = name
             self.owner = owner
             self.hasDefaultArgument = hasDefaultArgument
+            self.defaultValue = defaultValue
         }
     }
 
@@ -318,15 +337,24 @@ public struct CheckedEnum: Hashable, Sendable {
     /// The entity it is nested in.
     public var ownerEntity: String?
     /// `String` or `Int`; `nil` for an enum whose cases carry associated values (stored as JSON).
+    /// A plain enum (no raw type written, no associated values) is stored by case name: its
+    /// `rawType` is `String` and each case's `rawValue` its name, and `hasDeclaredRawType` is false.
     public var rawType: EnumRawType?
     public var cases: [Case]
     public var doc: [String]
     public var range: SourceRange
+    /// False for a plain enum (`enum Provider: Codable { case ollama }`): generated without a raw
+    /// type, stored by case name (docs/Language.md).
+    public var hasDeclaredRawType: Bool
+    /// The protocols written after the raw type (or after the name) that the generated enum does not
+    /// conform to already (`Comparable`, `Identifiable`), in the order written: passed through.
+    public var conformances: [String]
 
     /// True for an enum whose cases carry associated values (`rawType` is then `nil`).
     public var hasAssociatedValues: Bool { rawType == nil }
 
-    public init(name: String, qualifiedName: String, ownerEntity: String?, rawType: EnumRawType?, cases: [Case], doc: [String], range: SourceRange) {
+    public init(name: String, qualifiedName: String, ownerEntity: String?, rawType: EnumRawType?, cases: [Case], doc: [String], range: SourceRange,
+                hasDeclaredRawType: Bool = true, conformances: [String] = []) {
         self.name = name
         self.qualifiedName = qualifiedName
         self.ownerEntity = ownerEntity
@@ -334,6 +362,8 @@ public struct CheckedEnum: Hashable, Sendable {
         self.cases = cases
         self.doc = doc
         self.range = range
+        self.hasDeclaredRawType = hasDeclaredRawType
+        self.conformances = conformances
     }
 }
 
@@ -390,12 +420,30 @@ public struct CheckedStruct: Hashable, Sendable {
     public var fields: [Field]
     public var doc: [String]
     public var range: SourceRange
+    /// The protocols written after the name that the generated struct does not conform to already
+    /// (`Identifiable`, `Comparable`), in the order written: passed through.
+    public var conformances: [String]
 
-    public init(name: String, qualifiedName: String, ownerEntity: String?, fields: [Field], doc: [String], range: SourceRange) {
+    public init(name: String, qualifiedName: String, ownerEntity: String?, fields: [Field], doc: [String], range: SourceRange, conformances: [String] = []) {
         self.name = name
         self.qualifiedName = qualifiedName
         self.ownerEntity = ownerEntity
         self.fields = fields
+        self.doc = doc
+        self.range = range
+        self.conformances = conformances
+    }
+}
+
+/// `@ModelActor actor Name`: an actor generated as SwiftData's `@ModelActor` macro expands (its
+/// executor, its container and `init(modelContainer:)`); the app writes its methods in an extension.
+public struct CheckedModelActor: Hashable, Sendable {
+    public var name: String
+    public var doc: [String]
+    public var range: SourceRange
+
+    public init(name: String, doc: [String], range: SourceRange) {
+        self.name = name
         self.doc = doc
         self.range = range
     }

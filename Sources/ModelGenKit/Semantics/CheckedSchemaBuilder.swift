@@ -52,7 +52,8 @@ enum CheckedSchemaBuilder {
                 dropped = model.entities.removeValue(forKey: base)
             }
         }
-        return CheckedSchema(entities: entities.compacted(), enums: enums, containers: containers, structs: topLevelStructs)
+        let actors = model.modelActors.map { CheckedModelActor(name: $0.name.name, doc: $0.doc?.lines ?? [], range: $0.range) }
+        return CheckedSchema(entities: entities.compacted(), enums: enums, containers: containers, structs: topLevelStructs, modelActors: actors)
     }
 
     private static func structure(_ info: StructInfo) -> CheckedStruct {
@@ -62,7 +63,7 @@ enum CheckedSchemaBuilder {
                                        type: type, isOptional: isOptional, defaultValue: field.defaultValue)
         }
         return CheckedStruct(name: info.decl.name.name, qualifiedName: info.qualifiedName, ownerEntity: info.ownerEntity,
-                             fields: fields, doc: info.decl.doc?.lines ?? [], range: info.decl.range)
+                             fields: fields, doc: info.decl.doc?.lines ?? [], range: info.decl.range, conformances: info.conformances)
     }
 
     /// `id` when the entity or its base declares it (and it resolved).
@@ -111,7 +112,7 @@ enum CheckedSchemaBuilder {
                 destination: destination, isToMany: isToMany, deleteRule: options.deleteRule, inverseName: info.inverseName,
                 inverseDeclaredHere: info.inverseDeclaredHere, minimumModelCount: options.minimumModelCount,
                 maximumModelCount: options.maximumModelCount, originalName: options.originalName,
-                hasDefault: info.hasWrittenDefault))
+                hasDefault: info.hasWrittenDefault, isOptionalToMany: isToMany && info.decl.type.isOptional))
         }
         return CheckedProperty(name: info.name, doc: info.decl.doc?.lines ?? [], range: info.decl.range, kind: kind, isTransient: options.isTransient)
     }

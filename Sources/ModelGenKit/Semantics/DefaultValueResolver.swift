@@ -6,8 +6,10 @@
 // `Date.`-qualified) and `Date(timeIntervalSinceReferenceDate: n)`; `UUID` `UUID()`; `Data` an array
 // of integers 0...255 (`[]` included); an enum `.case` (or `Enum.case`) of that enum, for an enum
 // with associated values a case that carries none; a struct `S()` when every field of `S` has a
-// default or is optional; `[T]` an array of elements that fit `T`; `nil` only for optionals; a
-// to-one relationship only `nil`, a to-many only `[]`. `URL` has no literal default.
+// default or is optional, or a static member of `S` (`.zero`, `S.zero`: left to the Swift compiler,
+// which checks that it exists); `[T]` an array of elements that fit `T`; `nil` only for optionals; a
+// to-one relationship only `nil`, a to-many only `[]`. `URL` has no literal default. No string
+// default holds U+0000 (the stores cannot keep it).
 
 import Foundation
 
@@ -49,6 +51,7 @@ enum DefaultValueResolver {
             }
             return .success(.array(elements.compactMap { if case .integer(let t) = $0.kind { .integer(t) } else { nil } }))
         case (.string, .string(let text)):
+            if text.unicodeScalars.contains("\0") { return .failure(DefaultMismatch(nulReason)) }
             return .success(.string(text))
         case (.bool, .bool(let value)):
             return .success(.bool(value))
@@ -72,9 +75,9 @@ enum DefaultValueResolver {
         case (.uint8, .integer(let text)): return fits(UInt8(text), text, wanted)
         case (.uint16, .integer(let text)): return fits(UInt16(text), text, wanted)
         case (.uint32, .integer(let text)): return fits(UInt32(text), text, wanted)
-        case (.timeInterval, .integer(let text)):
+        case (.timeInterval, .integer(let text)), (.cgFloat, .integer(let text)):
             return finite(Double(text), text, wanted, .integer(text))
-        case (.timeInterval, .float(let text)):
+        case (.timeInterval, .float(let text)), (.cgFloat, .float(let text)):
             return finite(Double(text), text, wanted, .float(text))
         case (.uuid, .call(let callee, let arguments)) where callee.name == "UUID":
             return arguments.isEmpty ? .success(.newUUID) : .failure(DefaultMismatch("write 'UUID()': a new UUID takes no arguments"))
@@ -94,14 +97,26 @@ enum DefaultValueResolver {
             return enumCase(member.name, of: name, model: model)
         case (.composite(let name), .call(let callee, let arguments)) where name == callee.name || name.hasSuffix("." + callee.name):
             return structDefault(name, arguments: arguments, model: model)
+        case (.composite, .memberAccess(let member)):
+            return .success(.staticMember(member.name))
+        case (.composite(let name), .typeMember(let type, let member)):
+            let written = type.map(\.name).joined(separator: ".")
+            guard written == name || name.hasSuffix("." + written) else {
+                return .failure(DefaultMismatch("'\(written).\(member.name)' is a member of '\(written)', not of '\(name)': write '.\(member.name)'"))
+            }
+            return .success(.staticMember(member.name))
         case (.composite(let name), _):
-            return .failure(DefaultMismatch("\(describe(expression)) is not a '\(name)': a struct defaults to '\(name.split(separator: ".").last ?? "")()' when all its fields have defaults, or to nil when optional"))
+            return .failure(DefaultMismatch("\(describe(expression)) is not a '\(name)': a struct defaults to '\(name.split(separator: ".").last ?? "")()' when all its fields have defaults, to a static member of it ('.zero'), or to nil when optional"))
         case (.url, _):
             return .failure(DefaultMismatch("a URL has no literal default: make it 'URL?' or leave the default out"))
         default:
             return .failure(DefaultMismatch("\(describe(expression)) is not of type '\(wanted)'"))
         }
     }
+
+    /// Why a string holding U+0000 is no default (nor raw value): the stores cannot keep it
+    /// (docs/Rules.md, `default-type-mismatch`).
+    static let nulReason = "a String default cannot hold U+0000 (NUL): SQLite would cut the value there and PostgreSQL cannot store it in text; remove the '\\u{0}'"
 
     private static func fits<T>(_ value: T?, _ text: String, _ wanted: String) -> Result<DefaultValue, DefaultMismatch> {
         value != nil ? .success(.integer(text)) : .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))

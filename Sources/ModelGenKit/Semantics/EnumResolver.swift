@@ -1,54 +1,62 @@
 // Checks enum declarations and turns them into `CheckedEnum`s.
 //
-// - The first inheritance entry is the raw type, `String` or `Int`; a missing or other raw type is
-//   `unsupported-type` (the enum could not be stored). Further entries may be `Codable`,
-//   `Hashable`, `Equatable`, `Sendable`, `CaseIterable` (generated enums have them all anyway);
-//   anything else is `unknown-type`.
+// - An enum's first inheritance entry is its raw type when it is `String` or `Int`; another
+//   built-in type there (`Double`, `UInt8`…) is `unsupported-type`. Without a raw type and without
+//   associated values, the enum is plain (`enum Provider: Codable { case ollama }`): stored by case
+//   name, as a String enum whose raw values are the names; a raw value on one of its cases is
+//   `default-type-mismatch`.
+// - Every other entry is a protocol, passed through to the generated enum (`Conformances`).
 // - `duplicate-case`: a case name or a raw value (written or implied) used twice.
 // - A raw value of the wrong kind (`case a = 1` in a `String` enum) is `default-type-mismatch`.
 // - An enum whose cases carry associated values (`case circle(radius: Double)`) has no raw type
-//   (one written is `unsupported-type`) and no raw values (`default-type-mismatch`); it may list the
-//   conformances above except `CaseIterable`. Its associated values are resolved by `CompositeRules`.
+//   (one written is `unsupported-type`) and no raw values (`default-type-mismatch`), and cannot be
+//   `CaseIterable`. Its associated values are resolved by `CompositeRules`.
 
 enum EnumResolver {
-    static let allowedConformances: Set<String> = ["Codable", "Hashable", "Equatable", "Sendable", "CaseIterable", "Decodable", "Encodable"]
+    /// Raw types Swift allows that cannot be stored (besides the built-in value types other than String and Int).
+    static let otherRawTypes: Set<String> = ["UInt", "UInt64", "Int128", "UInt128", "Float16", "Float80", "CGFloat", "Character", "Substring"]
 
     /// Checks every enum of `model` and stores its `CheckedEnum` (nil when its raw type is unusable).
     static func resolveAll(_ model: inout SemanticModel) {
+        let modelTypes = Conformances.modelTypeNames(model)
         for name in model.topLevelEnumOrder {
             guard var info = model.topLevelEnums[name] else { continue }
-            info.checked = check(&info, sink: &model.sink)
+            info.checked = check(&info, modelTypes: modelTypes, sink: &model.sink)
             model.topLevelEnums[name] = info
         }
         for entity in model.entityOrder {
             guard var entityInfo = model.entities[entity] else { continue }
             for name in entityInfo.nestedEnumOrder {
                 guard var info = entityInfo.nestedEnums[name] else { continue }
-                info.checked = check(&info, sink: &model.sink)
+                info.checked = check(&info, modelTypes: modelTypes, sink: &model.sink)
                 entityInfo.nestedEnums[name] = info
             }
             model.entities[entity] = entityInfo
         }
     }
 
-    private static func check(_ info: inout EnumInfo, sink: inout DiagnosticSink) -> CheckedEnum? {
-        if info.hasAssociatedValues { return checkWithAssociatedValues(&info, sink: &sink) }
+    private static func check(_ info: inout EnumInfo, modelTypes: Set<String>, sink: inout DiagnosticSink) -> CheckedEnum? {
+        if info.hasAssociatedValues { return checkWithAssociatedValues(&info, modelTypes: modelTypes, sink: &sink) }
         let decl = info.decl
-        guard let rawTypeName = decl.inheritance.first else {
-            sink.error(.unsupportedType, "enum '\(info.qualifiedName)' has no raw type and cannot be stored: write 'enum \(decl.name.name): String'", at: decl.name.range)
+        var protocols = decl.inheritance[...]
+        let rawType: EnumRawType
+        let hasDeclaredRawType: Bool
+        if let first = decl.inheritance.first, let written = EnumRawType(rawValue: first.name) {
+            rawType = written
+            hasDeclaredRawType = true
+            protocols = protocols.dropFirst()
+        } else if let first = decl.inheritance.first,
+                  TypeResolver.builtinTypes[first.name] != nil || otherRawTypes.contains(first.name) {
+            sink.error(.unsupportedType, "enum '\(info.qualifiedName)' has raw type '\(first.name)', which cannot be stored: use String or Int, or no raw type (the enum is then stored by case name)", at: first.range)
             return nil
+        } else {
+            // A plain enum: stored by case name, as a String enum whose raw values are the names.
+            rawType = .string
+            hasDeclaredRawType = false
         }
-        guard let rawType = EnumRawType(rawValue: rawTypeName.name) else {
-            if allowedConformances.contains(rawTypeName.name) {
-                sink.error(.unsupportedType, "enum '\(info.qualifiedName)' has no raw type and cannot be stored: write 'String' or 'Int' first, as in 'enum \(decl.name.name): String, \(rawTypeName.name)'", at: rawTypeName.range)
-            } else {
-                sink.error(.unsupportedType, "enum '\(info.qualifiedName)' has raw type '\(rawTypeName.name)', which cannot be stored: use String or Int", at: rawTypeName.range)
-            }
-            return nil
-        }
-        for conformance in decl.inheritance.dropFirst() where !allowedConformances.contains(conformance.name) {
-            sink.error(.unknownType, "unknown protocol '\(conformance.name)' in enum '\(info.qualifiedName)': only Codable, Hashable, Equatable, Sendable and CaseIterable may follow the raw type", at: conformance.range)
-        }
+        let implied = Conformances.implied.union(hasDeclaredRawType ? ["CaseIterable", "RawRepresentable"] : ["CaseIterable"])
+        let conformances = Conformances.passedThrough(Array(protocols), implied: implied, owner: "enum '\(info.qualifiedName)'",
+                                                      modelTypes: modelTypes, sink: &sink)
 
         var cases: [CheckedEnum.Case] = []
         var caseNames: [String: Identifier] = [:]
@@ -57,6 +65,10 @@ enum EnumResolver {
         for caseDecl in decl.cases {
             let name = caseDecl.name.name
             guard claim(caseDecl, in: &caseNames, of: info, sink: &sink) else { continue }
+            if !hasDeclaredRawType, let written = caseDecl.rawValue {
+                sink.error(.defaultTypeMismatch, "case '\(name)' of enum '\(info.qualifiedName)' has a raw value, but the enum has no raw type: write 'enum \(decl.name.name): String' (or Int) first, or remove '= …' (a plain enum is stored by case name)", at: written.range)
+                continue
+            }
             guard let rawValue = rawValue(of: caseDecl, rawType: rawType, enumName: info.qualifiedName, nextInt: &nextInt, sink: &sink) else { continue }
             if let first = rawValues[rawValue] {
                 let shown = rawType == .string ? "\"\(rawValue)\"" : rawValue
@@ -68,12 +80,13 @@ enum EnumResolver {
             info.keptCases.append(caseDecl)
         }
         return CheckedEnum(name: decl.name.name, qualifiedName: info.qualifiedName, ownerEntity: info.ownerEntity,
-                           rawType: rawType, cases: cases, doc: decl.doc?.lines ?? [], range: decl.range)
+                           rawType: rawType, cases: cases, doc: decl.doc?.lines ?? [], range: decl.range,
+                           hasDeclaredRawType: hasDeclaredRawType, conformances: conformances)
     }
 
     /// An enum whose cases carry associated values: no raw type, no raw values, unique case names.
     /// The cases' associated values are filled in later (`CompositeRules`), once every type is known.
-    private static func checkWithAssociatedValues(_ info: inout EnumInfo, sink: inout DiagnosticSink) -> CheckedEnum? {
+    private static func checkWithAssociatedValues(_ info: inout EnumInfo, modelTypes: Set<String>, sink: inout DiagnosticSink) -> CheckedEnum? {
         let decl = info.decl
         let firstWithValues = decl.cases.first { $0.associatedValues != nil }
         let caseNote = firstWithValues.map { [DiagnosticNote("case '\($0.name.name)' carries associated values here", at: $0.name.range)] } ?? []
@@ -84,10 +97,10 @@ enum EnumResolver {
             }
             if conformance.name == "CaseIterable" {
                 sink.error(.unsupportedType, "enum '\(info.qualifiedName)' has cases with associated values and cannot be CaseIterable: remove 'CaseIterable'", at: conformance.range, notes: caseNote)
-            } else if !allowedConformances.contains(conformance.name) {
-                sink.error(.unknownType, "unknown protocol '\(conformance.name)' in enum '\(info.qualifiedName)': only Codable, Hashable, Equatable and Sendable may be listed", at: conformance.range)
             }
         }
+        let conformances = Conformances.passedThrough(decl.inheritance.filter { $0.name != "CaseIterable" }, implied: Conformances.implied,
+                                                      owner: "enum '\(info.qualifiedName)'", modelTypes: modelTypes, sink: &sink)
         var cases: [CheckedEnum.Case] = []
         var caseNames: [String: Identifier] = [:]
         for caseDecl in decl.cases {
@@ -100,7 +113,7 @@ enum EnumResolver {
             info.keptCases.append(caseDecl)
         }
         return CheckedEnum(name: decl.name.name, qualifiedName: info.qualifiedName, ownerEntity: info.ownerEntity,
-                           rawType: nil, cases: cases, doc: decl.doc?.lines ?? [], range: decl.range)
+                           rawType: nil, cases: cases, doc: decl.doc?.lines ?? [], range: decl.range, conformances: conformances)
     }
 
     /// Records the case's name; `duplicate-case` and false when an earlier case has it.
@@ -121,6 +134,10 @@ enum EnumResolver {
         case (.string, nil):
             return name
         case (.string, .string(let text)?):
+            if text.unicodeScalars.contains("\0") {
+                sink.error(.defaultTypeMismatch, "raw value of case '\(name)' of enum '\(enumName)' holds U+0000 (NUL): SQLite would cut the stored value there and PostgreSQL cannot store it in text; remove the '\\u{0}'", at: caseDecl.rawValue!.range)
+                return nil
+            }
             return text
         case (.int, nil):
             guard let value = nextInt else {

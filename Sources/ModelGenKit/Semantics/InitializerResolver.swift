@@ -4,8 +4,9 @@
 // Synthesized init: for a subclass, the parameters of the base's first init (declared or
 // synthesized) come first and are passed to `super.init`; then the entity's own stored,
 // non-transient properties in declaration order. A parameter gets a default argument when its
-// property is optional, has a default, or is a to-many relationship (`[]`). Declared inits have
-// no default arguments.
+// property is optional, has a default, or is a to-many relationship (`[]`). A declared init's
+// parameter has the default argument written for it (`init(name, startDate = .now)`) and no other:
+// the declared init is the app's own, with the defaults its author gave it (docs/Language.md).
 
 enum InitializerResolver {
     /// The inits of `entity` (declared ones in order, else one synthesized).
@@ -33,9 +34,14 @@ enum InitializerResolver {
     }
 
     private static func declared(_ decl: InitDecl, of info: EntityInfo, model: SemanticModel) -> CheckedInitializer {
-        let parameters = decl.parameters.map { parameter -> CheckedInitializer.Parameter in
+        let parameters = decl.parameters.enumerated().map { index, parameter -> CheckedInitializer.Parameter in
             let owner = info.property(named: parameter.name) != nil ? info.name : (info.baseName ?? info.name)
-            return .init(name: parameter.name, owner: owner, hasDefaultArgument: false)
+            var value: DefaultValue?
+            if let written = decl.defaultValue(at: index), let type = model.property(parameter.name, of: info.name)?.type,
+               case .success(let resolved) = DefaultValueResolver.resolve(written, for: type, model: model) {
+                value = resolved
+            }
+            return .init(name: parameter.name, owner: owner, hasDefaultArgument: value != nil, defaultValue: value)
         }
         let superArguments = info.baseName == nil ? nil : (decl.superInit?.arguments.map(\.name) ?? [])
         return CheckedInitializer(doc: decl.doc?.lines ?? [], parameters: parameters, superArguments: superArguments, isSynthesized: false)

@@ -24,6 +24,7 @@ enum SchemaChecker {
         files = []
         NameRules.reportDuplicates(duplicates, in: &model)
         NameRules.checkTypeNames(&model)
+        NameRules.checkModelActors(&model)
         HierarchyRules.resolveBases(&model)
         NameRules.checkEntityAttributes(&model)
         EnumResolver.resolveAll(&model)
@@ -32,6 +33,7 @@ enum SchemaChecker {
         HierarchyRules.checkShadowedProperties(&model)
         AttributeRules.resolveProperties(&model)
         NameRules.checkDeclaredIDs(&model)
+        StorageNameRules.check(&model)
         NameRules.checkConstraintMacros(&model)
         RelationshipRules.check(&model)
         CascadeRules.check(&model)

@@ -173,6 +173,8 @@ struct StructInfo {
     var fields: [FieldInfo] = []
     /// Part of a cycle of value types (reported): properties of its type are skipped.
     var isBroken = false
+    /// The protocols passed through to the generated struct (`Conformances`).
+    var conformances: [String] = []
 }
 
 /// An entity declaration. The flags come last, so that the struct has no padding to speak of.
@@ -315,6 +317,8 @@ struct SemanticModel {
     var topLevelEnumOrder: [String] = []
     /// Containers in declaration order (duplicates dropped).
     var containers: [ContainerInfo] = []
+    /// `@ModelActor actor` declarations in order (duplicates dropped).
+    var modelActors: [ModelActorDecl] = []
     /// Every struct, top level and nested, by qualified name (`Palette`, `Theme.Palette`), and their source order.
     var structs: [String: StructInfo] = [:]
     var structOrder: [String] = []

@@ -1,5 +1,5 @@
 // Collects the declarations of all files into one `SemanticModel`. Entities, top-level enums,
-// structs and containers share one namespace (each becomes a Swift type of that name); enums and
+// structs, containers and model actors share one namespace (each becomes a Swift type of that name); enums and
 // structs nested in an entity share the entity's namespace. The first declaration of a name wins; the others are
 // returned as duplicates for `NameRules` to report.
 
@@ -57,6 +57,9 @@ enum SymbolTable {
                 case .migration:
                     // About the history, not the schema: checked by `HistoryChecker`.
                     continue
+                case .modelActor(let decl):
+                    guard claim(decl.name, kind: "actor") else { continue }
+                    model.modelActors.append(decl)
                 }
             }
         }

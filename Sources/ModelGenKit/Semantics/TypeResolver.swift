@@ -1,10 +1,11 @@
 // Resolves the type of a property, a struct field or an associated value (rules `unknown-type` and
 // `unsupported-type`).
 //
-// Storable shapes: `T`, `T?`, `[T]`, `[T]?` for a value type `T` (built-in, enum or struct); `E?` and
-// `[E]` for an entity `E` (a bare `E` resolves and is left to `optional-to-one`). Everything else is
+// Storable shapes: `T`, `T?`, `[T]`, `[T]?` for a value type `T` (built-in, enum or struct); `E?`,
+// `[E]` and `[E]?` (an optional to-many, stored as a to-many) for an entity `E` (a bare `E` resolves
+// and is left to `optional-to-one`). Everything else is
 // `unsupported-type`: dictionaries, tuples, `[[T]]`, `T??`, `[T?]` (no optional elements in a JSON
-// column), `[E]?` (an optional to-many: write `[E] = []`), `[E?]`, and the Swift types listed in
+// column), `[E?]`, and the Swift types listed in
 // `unsupportedSwiftTypes`. Struct fields and associated values hold values only: an entity there is
 // `unsupported-type` too.
 
@@ -14,13 +15,13 @@ enum TypeResolver {
         "Bool": .bool, "Int": .int, "Int8": .int8, "Int16": .int16, "Int32": .int32, "Int64": .int64,
         "UInt8": .uint8, "UInt16": .uint16, "UInt32": .uint32, "Double": .double, "Float": .float,
         "String": .string, "Date": .date, "UUID": .uuid, "Data": .data, "URL": .url, "Decimal": .decimal,
-        "TimeInterval": .timeInterval,
+        "TimeInterval": .timeInterval, "CGFloat": .cgFloat,
     ]
 
     /// Swift types that exist but cannot be stored, with what to use instead.
     static let unsupportedSwiftTypes: [String: String] = [
         "UInt": "use Int64", "UInt64": "use Int64", "Int128": "use Int64 or Decimal", "UInt128": "use Decimal",
-        "Float16": "use Float", "Float80": "use Double", "CGFloat": "use Double",
+        "Float16": "use Float", "Float80": "use Double",
         "Character": "use String", "Substring": "use String", "AttributedString": "use String",
         "Any": "use a concrete type", "AnyObject": "use an entity", "AnyHashable": "use a concrete type",
         "Void": "use a concrete type", "Never": "use a concrete type",
@@ -77,8 +78,9 @@ enum TypeResolver {
                 switch elementType {
                 case .value(let v): return .value(.array(v), isOptional: true)
                 case .entity(let e):
-                    unsupported(type, owner, "an optional to-many relationship", fix: "write '[\(e)] = []': an empty array means no related models", model: &model)
-                    return nil
+                    // An optional to-many (SwiftData's, required by CloudKit-synced models): stored as a
+                    // to-many; `CheckedRelationship.isOptional` records the spelling.
+                    return .toMany(destination: e)
                 case .brokenEnum: return nil
                 }
             case .optional:
@@ -159,8 +161,19 @@ enum TypeResolver {
             if let nested = model.nestedEnum(parts[1].name, visibleIn: parts[0].name) { return enumType(nested) }
             if let nested = model.nestedStruct(parts[1].name, visibleIn: parts[0].name) { return structType(nested) }
         }
-        model.sink.error(.unknownType, "unknown type '\(written)' of \(owner): declare an entity or enum of that name, or use a built-in type", at: range, notes: suggestion(for: written, model: model))
+        var notes = suggestion(for: written, model: model)
+        if notes.isEmpty, looksLikeValueType(parts) {
+            notes.append(DiagnosticNote("a value type of your app ('\(written)' with fields, like CGRect or a Codable struct) is declared in the model as 'struct \(written) { name: Type … }': it is then stored with its fields as columns"))
+        }
+        model.sink.error(.unknownType, "unknown type '\(written)' of \(owner): declare an entity, enum or struct of that name, or use a built-in type", at: range, notes: notes)
         return nil
+    }
+
+    /// A single capitalized name (`Rect`, `Coordinate`): what an app's own value type is called.
+    /// A qualified name (`Trip.Kind`) names a nested type, which a struct note would not help.
+    private static func looksLikeValueType(_ parts: [TypeNamePart]) -> Bool {
+        guard parts.count == 1, let first = parts[0].name.unicodeScalars.first else { return false }
+        return first.properties.isUppercase
     }
 
     private static func enumType(_ info: EnumInfo) -> NamedType {

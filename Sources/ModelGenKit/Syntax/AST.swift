@@ -89,6 +89,8 @@ enum Declaration: Sendable {
     case structure(StructDecl)
     /// `migration "1.0.0" -> "2.0.0" { custom }`: a step of the model's history declared custom.
     case migration(MigrationDecl)
+    /// `@ModelActor actor Name`: an actor generated as SwiftData's `@ModelActor` macro expands.
+    case modelActor(ModelActorDecl)
 
     public var range: SourceRange {
         switch self {
@@ -97,6 +99,7 @@ enum Declaration: Sendable {
         case .container(let d): d.range
         case .structure(let d): d.range
         case .migration(let d): d.range
+        case .modelActor(let d): d.range
         }
     }
 
@@ -107,7 +110,29 @@ enum Declaration: Sendable {
         case .container(let d): d.name
         case .structure(let d): d.name
         case .migration(let d): Identifier("\(d.from.text) -> \(d.to.text)", range: d.keywordRange)
+        case .modelActor(let d): d.name
         }
+    }
+}
+
+/// `@ModelActor actor Name [{ }]`: an actor with SwiftData's `ModelActor` members (its executor,
+/// container and `init(modelContainer:)`); its methods go in a Swift extension (docs/Language.md).
+final class ModelActorDecl: Sendable {
+    let doc: DocComment?
+    /// The attributes written before `actor` (`@ModelActor`; any other is reported by the checker).
+    let attributes: [AttributeDecl]
+    let name: Identifier
+    /// The range of the `actor` word.
+    let keywordRange: SourceRange
+    /// From the first attribute to the name, or to the closing brace of an empty body.
+    let range: SourceRange
+
+    init(doc: DocComment?, attributes: [AttributeDecl], name: Identifier, keywordRange: SourceRange, range: SourceRange) {
+        self.doc = doc
+        self.attributes = attributes.compacted()
+        self.name = name
+        self.keywordRange = keywordRange
+        self.range = range
     }
 }
 
@@ -281,6 +306,12 @@ struct TypeExpr: Hashable, Sendable, CustomStringConvertible {
         self.range = range
     }
 
+    /// True for `T?`.
+    public var isOptional: Bool {
+        if case .optional = kind { return true }
+        return false
+    }
+
     /// The type as Swift spells it (`[String]?`, `PersonalTrip.Reason`).
     public var description: String {
         switch kind {
@@ -383,21 +414,32 @@ struct AttributeArgument: Sendable {
     }
 }
 
-/// `init(p1, p2) [{ super.init(q1, q2) }]`
+/// `init(p1, p2 = value) [{ super.init(q1, q2) }]`
 final class InitDecl: Sendable {
     let doc: DocComment?
     let parameters: [Identifier]
+    /// The default argument written after each parameter (`startDate = .now`), in the order of
+    /// `parameters` (`nil` where none is written), or empty when no parameter has one. Each
+    /// expression carries its range.
+    let parameterDefaults: [Expression?]
     let superInit: SuperInitCall?
     /// The range of the `init` keyword (diagnostics about the init point here).
     let keywordRange: SourceRange
     let range: SourceRange
 
-    init(doc: DocComment?, parameters: [Identifier], superInit: SuperInitCall?, keywordRange: SourceRange, range: SourceRange) {
+    init(doc: DocComment?, parameters: [Identifier], superInit: SuperInitCall?, keywordRange: SourceRange, range: SourceRange,
+         parameterDefaults: [Expression?] = []) {
         self.doc = doc
         self.parameters = parameters.compacted()
+        self.parameterDefaults = parameterDefaults.contains { $0 != nil } ? parameterDefaults : []
         self.superInit = superInit
         self.keywordRange = keywordRange
         self.range = range
+    }
+
+    /// The default argument written for the parameter at `index`, if any.
+    func defaultValue(at index: Int) -> Expression? {
+        index < parameterDefaults.count ? parameterDefaults[index] : nil
     }
 }
 

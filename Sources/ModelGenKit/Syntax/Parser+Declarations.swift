@@ -175,7 +175,7 @@ extension Parser {
     func parseInit(doc: DocComment?) throws -> InitDecl {
         let keyword = advance()
         try expect("(", "'(' after 'init'")
-        let parameters = try parseNameList(closer: ")", expected: "a property name in the parameter list of 'init'")
+        let (parameters, defaults) = try parseInitParameters()
         var superInit: SuperInitCall?
         if current.isPunctuation("{") {
             advance()
@@ -195,7 +195,32 @@ extension Parser {
             }
             advance()
         }
-        return InitDecl(doc: doc, parameters: parameters, superInit: superInit, keywordRange: keyword.range, range: range(from: keyword.range.start))
+        return InitDecl(doc: doc, parameters: parameters, superInit: superInit, keywordRange: keyword.range, range: range(from: keyword.range.start),
+                        parameterDefaults: defaults)
+    }
+
+    /// `a, b = value)` after `init(`: property names, each with an optional default argument (line
+    /// breaks after `(` and `,` and before `)`), consuming the `)`.
+    func parseInitParameters() throws -> ([Identifier], [Expression?]) {
+        var names: [Identifier] = []
+        var defaults: [Expression?] = []
+        skipNewlines()
+        while !current.isPunctuation(")") {
+            let name = try expectName("a property name in the parameter list of 'init'")
+            names.append(name)
+            if current.isPunctuation("=") {
+                advance()
+                defaults.append(try parseValue(expected: "a default argument (a literal, 'nil', '.member', '[…]', 'UUID()' or 'Date()') after '=' for '\(name)'"))
+            } else {
+                defaults.append(nil)
+            }
+            skipLineBreak(before: ")")
+            guard current.isPunctuation(",") else { break }
+            advance()
+            skipNewlines()
+        }
+        try expect(")", "',', '=' or ')' after '\(names.last?.name ?? "(")'")
+        return (names, defaults)
     }
 
     /// Reads `a, b, c)` after an opening parenthesis (line breaks after `(` and `,` and before the closer), consuming the closer.

@@ -142,7 +142,9 @@ final class Parser {
     /// declaration, whatever the nesting.
     var isAtTopLevelKeyword: Bool {
         guard current.isAtLineStart else { return false }
-        if current.isPunctuation("@") { return peek().kind == .identifier && peek().text == "Entity" && !peek().isEscaped }
+        if current.isPunctuation("@") {
+            return peek().kind == .identifier && (peek().text == "Entity" || peek().text == "ModelActor") && !peek().isEscaped
+        }
         if isAtMigrationKeyword { return true }
         return (current.isKeyword("entity") || current.isKeyword("container")) && peek().kind == .identifier
     }
@@ -218,12 +220,37 @@ final class Parser {
         if current.isPunctuation("@"), peek().text == "Entity", !peek().isEscaped {
             return .entity(try parseAttributedEntity(doc: doc))
         }
+        if current.isPunctuation("@"), peek().text == "ModelActor", !peek().isEscaped {
+            return .modelActor(try parseModelActor(doc: doc))
+        }
         if current.isPunctuation("@") || current.isKeyword("var") || current.isKeyword("init")
             || (current.kind == .identifier && peek().isPunctuation(":")) {
             collector.error("expected a declaration ('entity', 'enum', 'struct' or 'container') but found \(current.displayName); members belong inside an entity's braces", at: current.range)
             throw Failure()
         }
         throw fail(expected: "a declaration ('entity', 'enum', 'struct' or 'container')")
+    }
+
+    /// `@ModelActor actor Name`, optionally with an empty body `{ }` (the actor's methods are Swift,
+    /// written in an extension of the generated actor).
+    func parseModelActor(doc: DocComment?) throws -> ModelActorDecl {
+        let start = current.range.start
+        let attributes = try parseLeadingAttributes()
+        guard current.kind == .identifier, current.text == "actor", !current.isEscaped else {
+            throw fail(expected: "'actor' and a name after @ModelActor")
+        }
+        let keyword = advance()
+        let name = try expectName("a name after 'actor'")
+        if current.isPunctuation("{") {
+            advance()
+            skipSeparators()
+            guard current.isPunctuation("}") else {
+                throw fail(expected: "'}': a model actor's body is empty in the model (write its methods in a Swift extension of '\(name)')")
+            }
+            advance()
+        }
+        guard isAtMemberEnd else { throw fail(expected: "a new line after 'actor \(name)'") }
+        return ModelActorDecl(doc: doc, attributes: attributes, name: name, keywordRange: keyword.range, range: range(from: start))
     }
 
     /// `@Entity(…)` (and any further attributes) before `entity`, on the lines before or on the same line.

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Names: `Bool`, `Int`, `Int8`, `Int16`, `Int32`, `Int64`, `UInt8`, `UInt16`, `UInt32`, `Double`,
 /// `Float`, `String`, `Date`, `UUID`, `Data`, `URL`, `Decimal`; an enum is `enum(RAW)` with its raw
-/// type's name (`enum(String)`); an array is `[ELEMENT]`; optionality is recorded apart (the name
+/// type's name (`enum(String)`; a plain enum, stored by case name, is `enum(String)` too); an array is `[ELEMENT]`; optionality is recorded apart (the name
 /// of `T?` is the name of `T`). Any other type is named by Swift (`String(describing:)`).
 enum ValueTypeName {
     private static let known: [ObjectIdentifier: String] = {
@@ -15,6 +15,8 @@ enum ValueTypeName {
             (Int64.self, "Int64"), (UInt8.self, "UInt8"), (UInt16.self, "UInt16"), (UInt32.self, "UInt32"),
             (Double.self, "Double"), (Float.self, "Float"), (String.self, "String"), (Date.self, "Date"),
             (UUID.self, "UUID"), (Data.self, "Data"), (URL.self, "URL"), (Decimal.self, "Decimal"),
+            // Stored as a Double: a property may go from one to the other without a migration.
+            (CGFloat.self, "Double"),
         ]
         return Dictionary(types.map { (ObjectIdentifier($0.0), $0.1) }, uniquingKeysWith: { first, _ in first })
     }()
@@ -25,6 +27,8 @@ enum ValueTypeName {
         if let name = known[ObjectIdentifier(type)] { return name }
         if let array = type as? any ArrayValueType.Type { return "[" + of(array.elementValueType) + "]" }
         if let raw = type as? any RawRepresentable.Type { return "enum(" + of(rawValueType(of: raw)) + ")" }
+        // A plain enum is stored as a String enum whose raw values are its case names.
+        if type is any CaseNameAttribute.Type { return "enum(String)" }
         return String(describing: type)
     }
 
@@ -32,8 +36,13 @@ enum ValueTypeName {
     /// that is not a `CaseIterable` enum with `SQLStorable` raw values.
     static func enumCases(of type: Any.Type) -> [SQLValue]? {
         if let optional = type as? any OptionalValueType.Type { return enumCases(of: optional.wrappedValueType) }
+        if let named = type as? any CaseNameAttribute.Type { return caseNames(of: named) }
         guard type is any RawRepresentable.Type, let iterable = type as? any CaseIterable.Type else { return nil }
         return rawValues(of: iterable)
+    }
+
+    private static func caseNames<T: CaseNameAttribute>(of type: T.Type) -> [SQLValue] {
+        T.allCases.map { .text($0._$caseName) }
     }
 
     private static func rawValueType<T: RawRepresentable>(of type: T.Type) -> Any.Type { T.RawValue.self }

@@ -123,6 +123,18 @@ internal import SchemaEvolution
             minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
             originalName: originalName, observe: ObservationHook(keyPath))))
     }
+
+    /// An optional to-many relationship (`[Target]?`): stored as a to-many (nil and `[]` alike).
+    public static func toMany<Root: ModelObject, Target: ModelObject>(
+        _ index: RelationshipIndex, _ keyPath: ReferenceWritableKeyPath<Root, [Target]?> & Sendable,
+        deleteRule: DeleteRule = .nullify, inverse: String? = nil,
+        minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
+    ) -> PropertyMetadata {
+        PropertyMetadata(name: index.name.description, index: index.index, keyPath: keyPath, kind: .relationship(RelationshipMetadata(
+            destination: Target.self, isToMany: true, deleteRule: deleteRule, inverse: inverse,
+            minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
+            originalName: originalName, observe: ObservationHook(keyPath))))
+    }
 }
 
 /// Options of `@Attribute`.

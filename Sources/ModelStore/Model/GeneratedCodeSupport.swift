@@ -117,6 +117,21 @@ extension ModelObject {
     @inlinable public func _$setToMany<Target: ModelObject>(_ value: [Target], _ relationship: RelationshipIndex) {
         setToMany(value, relationship.index)
     }
+
+    /// The getter of an optional to-many relationship (`[Target]?`, as CloudKit-synced models declare
+    /// them): stored as a to-many, it gives the related models, `[]` when there are none (never nil,
+    /// as SwiftData gives a saved model's; docs/Runtime.md).
+    @inlinable public func _$toMany<Target: ModelObject>(_ relationship: RelationshipIndex, _ keyPath: KeyPath<Self, [Target]?>) -> [Target]? {
+        makeRegistrar().access(self, keyPath: keyPath)
+        let models = toManyModels(relationship.index)
+        assert(models.allSatisfy { $0 is Target }, "a to-many slot holds a model of another class")
+        return unsafeBitCast(models, to: [Target].self)
+    }
+
+    /// The setter of an optional to-many relationship: nil removes every related model, as `[]` does.
+    @inlinable public func _$setToMany<Target: ModelObject>(_ value: [Target]?, _ relationship: RelationshipIndex) {
+        setToMany(value ?? [], relationship.index)
+    }
 }
 
 extension ModelObject {

@@ -103,7 +103,7 @@ enum SortSQL {
 
 /// The value types a sort can compare in SQL exactly as their `Comparable` conformance does.
 enum SortableKind {
-    /// Integers, `Double`, `Float` (stored as the Double holding it exactly), `Date` (seconds
+    /// Integers, `Double`, `CGFloat` (a Double), `Float` (stored as the Double holding it exactly), `Date` (seconds
     /// since 2001), `UUID` (16 bytes, compared bytewise as Foundation's `<` does).
     case plain
     /// `String`: Swift's `<` (SQLite's `MODELSTORE_SWIFT` collation, PostgreSQL's NFC forms in
@@ -119,7 +119,7 @@ enum SortableKind {
         case is Decimal.Type: self = .decimal
         case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
              is UInt8.Type, is UInt16.Type, is UInt32.Type,
-             is Double.Type, is Float.Type, is Date.Type, is UUID.Type:
+             is Double.Type, is Float.Type, is CGFloat.Type, is Date.Type, is UUID.Type:
             self = .plain
         default:
             // Bool, Data, URL and arrays are not Comparable; an enum (or any other type) that an

@@ -263,6 +263,27 @@ extension Double: SQLStorable {
     }
 }
 
+/// `CGFloat` (Foundation's, on Linux too) is stored as a `Double` (docs/Runtime.md).
+extension CGFloat: SQLStorable {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .real }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
+        guard let number = Double(sqlValue: sqlValue) else { return nil }
+        self = CGFloat(number)
+    }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(Double(self)) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> CGFloat? {
+        CGFloat(statement.double(at: column))
+    }
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+        statement.bindDouble(Double(self), at: index)
+    }
+    /// NaN: SQLite has no NaN (it would store NULL).
+    @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? {
+        isNaN ? ValueProblem.nan : nil
+    }
+    @_spi(ModelStoreGenerated) public static var _placeholder: CGFloat? { 0 }
+}
+
 extension Float: SQLStorable {
     @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .real }
     @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
@@ -531,6 +552,38 @@ extension SQLStorable where Self: RawRepresentable & CaseIterable, RawValue: SQL
 
 extension Array {
     @_spi(ModelStoreGenerated) public static var _placeholder: Self? { [] }
+}
+
+// MARK: Plain enums
+
+/// A plain enum (no raw type, no associated values: `enum Provider: Codable { case ollama }`),
+/// stored by case name in a text column, as a `String` enum whose raw values are its case names
+/// (docs/Runtime.md). Generated enums declare the conformance and name each case.
+public protocol CaseNameAttribute: SQLStorable, CaseIterable, Codable {
+    /// The case's name as declared: what the store keeps.
+    @_spi(ModelStoreGenerated) var _$caseName: String { get }
+}
+
+extension CaseNameAttribute {
+    @_spi(ModelStoreGenerated) public static var columnType: SQLColumnType { .text }
+    @_spi(ModelStoreGenerated) public init?(sqlValue: SQLValue) {
+        guard case .text(let name) = sqlValue, let value = Self(_$caseName: name) else { return nil }
+        self = value
+    }
+    /// The case named `name`, if there is one (enums have few cases: a scan).
+    @_spi(ModelStoreGenerated) public init?(_$caseName name: String) {
+        guard let value = Self.allCases.first(where: { $0._$caseName == name }) else { return nil }
+        self = value
+    }
+    @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(_$caseName) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+        String.read(from: statement, at: column).flatMap { Self(_$caseName: $0) }
+    }
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+        _$caseName.bind(to: statement, at: index)
+    }
+    /// An enum's first case.
+    @_spi(ModelStoreGenerated) public static var _placeholder: Self? { allCases.first }
 }
 
 // MARK: Codable values

@@ -22,6 +22,7 @@ import Testing
         table("Struct field (a struct's `fields`)", StructFieldViewModel.templateKeys),
         table("Field path (a struct attribute's `fieldPaths`)", FieldPathViewModel.templateKeys),
         table("Container (template `container`)", ContainerViewModel.templateKeys),
+        table("Model actor (a file's `modelActors`)", ModelActorViewModel.templateKeys),
         table("Name (`subclasses`, `superArguments`, a container's entities, a group's properties)", NameViewModel.templateKeys),
         table("Version (template `version`; a `.modelversion` file's `version`)", VersionViewModel.templateKeys),
         table("Plan (template `plan`; the newest version's file's `plans`)", PlanViewModel.templateKeys),

@@ -107,7 +107,7 @@ import Testing
     @Test func versionsAreCheckedAlone() {
         let broken = History.lint(model: Self.v1, versions: [("1.0.0", "entity Trip { name: Strin }\n")])
         #expect(History.summary(broken) == [
-            "ModelVersions/1.0.0.modelversion:1:21 [unknown-type] unknown type 'Strin' of 'Trip.name': declare an entity or enum of that name, or use a built-in type",
+            "ModelVersions/1.0.0.modelversion:1:21 [unknown-type] unknown type 'Strin' of 'Trip.name': declare an entity, enum or struct of that name, or use a built-in type",
         ])
         #expect(broken.history == nil)
         let clean = History.lint(model: Self.v1, versions: [("1.0.0", Self.v1)])

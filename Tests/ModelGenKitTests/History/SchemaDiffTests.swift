@@ -21,6 +21,17 @@ import Testing
         expectChanges("entity A { x: Int }\n", "entity A { x: Int }\nentity B { y: Int; z: Date = Date() }\n", ["B: entity added (inferred)"])
     }
 
+    /// The additions of docs/Language.md keep their storage: a plain enum is a String enum of its
+    /// case names, `CGFloat` a `Double`, `[E]?` a to-many (each change below is no change at all).
+    @Test func languageAdditionsStoreAsTheirEquivalents() {
+        expectChanges("enum P: String { case a, b }\nentity A { p: P }\n", "enum P: Codable { case a, b }\nentity A { p: P }\n", [])
+        expectChanges("entity A { w: Double = 1 }\n", "entity A { w: CGFloat = 1 }\n", [])
+        expectChanges("entity A { bs: [B] = [] }\nentity B { a: A? }\n", "entity A { bs: [B]? = [] }\nentity B { a: A? }\n", [])
+        // A plain enum's new case is an enum change like a String enum's.
+        #expect(History.changes("enum P: Codable { case a }\nentity A { p: P }\n", "enum P: Codable { case a, b }\nentity A { p: P }\n")
+            == History.changes("enum P: String { case a }\nentity A { p: P }\n", "enum P: String { case a, b }\nentity A { p: P }\n"))
+    }
+
     @Test func subclassesAddedAndRemoved() {
         expectChanges(
             "entity Trip { name: String }\nentity Work: Trip { company: String }\n",

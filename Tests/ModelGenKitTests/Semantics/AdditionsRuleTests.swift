@@ -22,7 +22,7 @@ import Testing
             """
         #expect(findings(source) == [
             "3:5 duplicate-property", "4:8 unknown-type", "5:8 unsupported-type", "6:8 unsupported-type",
-            "7:5 invalid-attribute", "8:5 reserved-name", "9:15 default-type-mismatch", "12:20 unknown-type",
+            "7:5 invalid-attribute", "8:5 reserved-name", "9:15 default-type-mismatch",
         ])
     }
 
@@ -73,7 +73,8 @@ import Testing
                 g: Full = Partial()
             }
             """
-        #expect(findings(source) == ["5:18 default-type-mismatch", "8:15 default-type-mismatch", "9:15 default-type-mismatch", "10:15 default-type-mismatch"])
+        // `e: Full = .none` names a static member of `Full`, which the Swift compiler checks (docs/Language.md).
+        #expect(findings(source) == ["5:18 default-type-mismatch", "9:15 default-type-mismatch", "10:15 default-type-mismatch"])
         let messages = SpecModel.lint(source).diagnostics.map(\.message)
         #expect(messages[0].contains("'Partial()' needs every field to have a default, and 'x' has none"))
     }

@@ -102,6 +102,47 @@ import Testing
         }
 
         container SpecAllTypesStore { SpecEverything, SpecBase }
+
+        /// `.none` names the case of an enum that has one, also where the type is optional
+        /// (Swift would read a bare `.none` there as nil: docs/Generation.md).
+        enum SpecTier: String, Codable { case none, gold }
+        struct SpecTierBox {
+            tier: SpecTier? = .none
+            tiers: [SpecTier] = [.none, .gold]
+        }
+        entity SpecTierHolder {
+            tier: SpecTier? = .none
+            plain: SpecTier = .none
+            tiers: [SpecTier] = [.none]
+            box: SpecTierBox = SpecTierBox()
+        }
+
+        /// What SwiftData apps write (docs/Language.md): a plain Codable enum, an optional to-many,
+        /// CGFloat, a static member as a default, protocols passed through, an init's default
+        /// arguments and a model actor.
+        enum SpecProvider: Codable, Comparable { case ollama, openAI, anthropic }
+        struct SpecRect: Codable, Hashable, Identifiable {
+            id: Int = 0
+            width: CGFloat = 0
+        }
+        entity SpecFolder {
+            name: String
+            @Relationship(deleteRule: .cascade, inverse: \SpecNote.folder)
+            notes: [SpecNote]? = []
+            frame: SpecRect = .zero
+            width: CGFloat = 2.5
+            widths: [CGFloat] = []
+            provider: SpecProvider = .openAI
+            backup: SpecProvider?
+            init(name, width = 3, provider = .anthropic)
+        }
+        entity SpecNote {
+            title: String
+            folder: SpecFolder?
+        }
+        @ModelActor actor SpecImporter
+
+        container SpecLanguageStore { SpecTierHolder, SpecFolder, SpecNote }
         """#
 
     static let path = "SpecAllTypes.model"

@@ -222,7 +222,7 @@ import Testing
         #expect(S.summary(diagnostics) == [
             "2:10: expected ':' and a type after property name 'name' but found identifier 'String'",
             "4:10: expected a type but found '='",
-            "7:12: expected ',' or ')' after 'a' but found identifier 'b'",
+            "7:12: expected ',', '=' or ')' after 'a' but found identifier 'b'",
             "10:15: expected a case name after 'case' but found '}'",
         ])
         #expect(file.declarations.map(\.name.name) == ["A", "B", "K", "C"])

@@ -25,6 +25,89 @@ internal enum SpecLevel: Int, Codable, Sendable, CaseIterable, ModelStore.SQLSto
     case high = 10
 }
 
+// MARK: - SpecTier
+
+/// `.none` names the case of an enum that has one, also where the type is optional
+/// (Swift would read a bare `.none` there as nil: docs/Generation.md).
+internal enum SpecTier: String, Codable, Sendable, CaseIterable, ModelStore.SQLStorable {
+    case none = "none"
+    case gold = "gold"
+}
+
+// MARK: - SpecProvider
+
+/// What SwiftData apps write (docs/Language.md): a plain Codable enum, an optional to-many,
+/// CGFloat, a static member as a default, protocols passed through, an init's default
+/// arguments and a model actor.
+internal enum SpecProvider: Codable, Hashable, Sendable, CaseIterable, ModelStore.CaseNameAttribute, Comparable {
+    case ollama
+    case openAI
+    case anthropic
+
+    /// The case's name: what the store keeps.
+    internal var _$caseName: String {
+        switch self {
+        case .ollama: "ollama"
+        case .openAI: "openAI"
+        case .anthropic: "anthropic"
+        }
+    }
+}
+
+// MARK: - SpecTierBox
+
+internal struct SpecTierBox: Codable, Hashable, Sendable, ModelStore.CompositeAttribute {
+    internal var tier: SpecTier?
+    internal var tiers: [SpecTier]
+
+    internal init(tier: SpecTier? = SpecTier.none, tiers: [SpecTier] = [SpecTier.none, .gold]) {
+        self.tier = tier
+        self.tiers = tiers
+    }
+
+    internal static let _$fields: [ModelStore.CompositeField] = [
+        .field("tier", \SpecTierBox.tier),
+        .field("tiers", \SpecTierBox.tiers),
+    ]
+
+    internal init(_$from row: ModelStore.RowDecoder) throws {
+        self.tier = try row.readField()
+        self.tiers = try row.readField()
+    }
+
+    internal func _$encode(to row: ModelStore.RowEncoder) {
+        row.writeField(tier)
+        row.writeField(tiers)
+    }
+}
+
+// MARK: - SpecRect
+
+internal struct SpecRect: Codable, Hashable, Sendable, ModelStore.CompositeAttribute, Identifiable {
+    internal var id: Int
+    internal var width: CGFloat
+
+    internal init(id: Int = 0, width: CGFloat = 0) {
+        self.id = id
+        self.width = width
+    }
+
+    internal static let _$fields: [ModelStore.CompositeField] = [
+        .field("id", \SpecRect.id),
+        .field("width", \SpecRect.width),
+    ]
+
+    internal init(_$from row: ModelStore.RowDecoder) throws {
+        self.id = try row.readField()
+        self.width = try row.readField()
+    }
+
+    internal func _$encode(to row: ModelStore.RowEncoder) {
+        row.writeField(id)
+        row.writeField(width)
+    }
+}
+
 // MARK: - SpecEverything
 
 /// Every storable type, plain (with every default form), optional and in arrays.
@@ -1441,9 +1524,381 @@ internal final class SpecSub: SpecBase {
     internal override class var schemaMetadata: ModelStore.EntityMetadata { _$schemaMetadata }
 }
 
+// MARK: - SpecTierHolder
+
+internal class SpecTierHolder: ModelStore.ModelObject, ModelStore.PersistentModel {
+    private static let _$tier = ModelStore.AttributeIndex(0, "tier")
+    private static let _$plain = ModelStore.AttributeIndex(1, "plain")
+    private static let _$tiers = ModelStore.AttributeIndex(2, "tiers")
+    private static let _$box = ModelStore.AttributeIndex(3, "box")
+
+    @exclusivity(unchecked) private var _tier: SpecTier?
+    @exclusivity(unchecked) private var _plain: SpecTier
+    @exclusivity(unchecked) private var _tiers: [SpecTier]
+    @exclusivity(unchecked) private var _box: SpecTierBox
+
+    /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
+    internal var id: ModelStore.PersistentIdentifier { persistentModelID }
+
+    internal var tier: SpecTier? {
+        get {
+            _$access(SpecTierHolder._$tier, \.tier)
+            return _tier
+        }
+        set {
+            _$willSet(SpecTierHolder._$tier, \.tier)
+            let oldValue = _tier
+            _tier = newValue
+            _$didSet(SpecTierHolder._$tier, \.tier, oldValue)
+        }
+    }
+
+    internal var plain: SpecTier {
+        get {
+            _$access(SpecTierHolder._$plain, \.plain)
+            return _plain
+        }
+        set {
+            _$willSet(SpecTierHolder._$plain, \.plain)
+            let oldValue = _plain
+            _plain = newValue
+            _$didSet(SpecTierHolder._$plain, \.plain, oldValue)
+        }
+    }
+
+    internal var tiers: [SpecTier] {
+        get {
+            _$access(SpecTierHolder._$tiers, \.tiers)
+            return _tiers
+        }
+        set {
+            _$willSet(SpecTierHolder._$tiers, \.tiers)
+            let oldValue = _tiers
+            _tiers = newValue
+            _$didSet(SpecTierHolder._$tiers, \.tiers, oldValue)
+        }
+    }
+
+    internal var box: SpecTierBox {
+        get {
+            _$access(SpecTierHolder._$box, \.box)
+            return _box
+        }
+        set {
+            _$willSet(SpecTierHolder._$box, \.box)
+            let oldValue = _box
+            _box = newValue
+            _$didSet(SpecTierHolder._$box, \.box, oldValue)
+        }
+    }
+
+    internal init(tier: SpecTier? = SpecTier.none, plain: SpecTier = SpecTier.none, tiers: [SpecTier] = [SpecTier.none], box: SpecTierBox = SpecTierBox()) {
+        self._tier = tier
+        self._plain = plain
+        self._tiers = tiers
+        self._box = box
+        super.init()
+    }
+
+    internal required init(from row: ModelStore.RowDecoder) throws {
+        self._tier = try row.read(SpecTierHolder._$tier)
+        self._plain = try row.read(SpecTierHolder._$plain)
+        self._tiers = try row.read(SpecTierHolder._$tiers)
+        self._box = try row.read(SpecTierHolder._$box)
+        try super.init(from: row)
+    }
+
+    internal override func _decode(from row: ModelStore.RowDecoder) throws {
+        try super._decode(from: row)
+        try row.read(SpecTierHolder._$tier, into: &_tier)
+        try row.read(SpecTierHolder._$plain, into: &_plain)
+        try row.read(SpecTierHolder._$tiers, into: &_tiers)
+        try row.read(SpecTierHolder._$box, into: &_box)
+    }
+
+    internal override func _encode(to row: ModelStore.RowEncoder) {
+        super._encode(to: row)
+        row.write(_tier, SpecTierHolder._$tier)
+        row.write(_plain, SpecTierHolder._$plain)
+        row.write(_tiers, SpecTierHolder._$tiers)
+        row.write(_box, SpecTierHolder._$box)
+    }
+
+    private static let _$schemaMetadata = ModelStore.EntityMetadata(
+        name: "SpecTierHolder",
+        base: nil,
+        subclasses: [],
+        identifierKeyPath: \SpecTierHolder.id,
+        properties: [
+            .attribute(SpecTierHolder._$tier, \SpecTierHolder.tier, defaultValue: SpecTier.none),
+            .attribute(SpecTierHolder._$plain, \SpecTierHolder.plain, defaultValue: SpecTier.none),
+            .attribute(SpecTierHolder._$tiers, \SpecTierHolder.tiers, defaultValue: [SpecTier.none]),
+            .attribute(SpecTierHolder._$box, \SpecTierHolder.box, fieldKeyPaths: [\SpecTierHolder.box.tier, \SpecTierHolder.box.tiers]),
+        ],
+        uniqueConstraints: [],
+        indexes: [],
+        inheritedKeyPaths: []
+    )
+
+    internal override class var schemaMetadata: ModelStore.EntityMetadata { _$schemaMetadata }
+}
+
+// MARK: - SpecFolder
+
+internal class SpecFolder: ModelStore.ModelObject, ModelStore.PersistentModel {
+    private static let _$name = ModelStore.AttributeIndex(0, "name")
+    private static let _$notes = ModelStore.RelationshipIndex(0, "notes")
+    private static let _$frame = ModelStore.AttributeIndex(1, "frame")
+    private static let _$width = ModelStore.AttributeIndex(2, "width")
+    private static let _$widths = ModelStore.AttributeIndex(3, "widths")
+    private static let _$provider = ModelStore.AttributeIndex(4, "provider")
+    private static let _$backup = ModelStore.AttributeIndex(5, "backup")
+
+    @exclusivity(unchecked) private var _name: String
+    @exclusivity(unchecked) private var _frame: SpecRect
+    @exclusivity(unchecked) private var _width: CGFloat
+    @exclusivity(unchecked) private var _widths: [CGFloat]
+    @exclusivity(unchecked) private var _provider: SpecProvider
+    @exclusivity(unchecked) private var _backup: SpecProvider?
+
+    /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
+    internal var id: ModelStore.PersistentIdentifier { persistentModelID }
+
+    internal var name: String {
+        get {
+            _$access(SpecFolder._$name, \.name)
+            return _name
+        }
+        set {
+            _$willSet(SpecFolder._$name, \.name)
+            let oldValue = _name
+            _name = newValue
+            _$didSet(SpecFolder._$name, \.name, oldValue)
+        }
+    }
+
+    internal var notes: [SpecNote]? {
+        get { _$toMany(SpecFolder._$notes, \.notes) }
+        set { _$setToMany(newValue, SpecFolder._$notes) }
+    }
+
+    internal var frame: SpecRect {
+        get {
+            _$access(SpecFolder._$frame, \.frame)
+            return _frame
+        }
+        set {
+            _$willSet(SpecFolder._$frame, \.frame)
+            let oldValue = _frame
+            _frame = newValue
+            _$didSet(SpecFolder._$frame, \.frame, oldValue)
+        }
+    }
+
+    internal var width: CGFloat {
+        get {
+            _$access(SpecFolder._$width, \.width)
+            return _width
+        }
+        set {
+            _$willSet(SpecFolder._$width, \.width)
+            let oldValue = _width
+            _width = newValue
+            _$didSet(SpecFolder._$width, \.width, oldValue)
+        }
+    }
+
+    internal var widths: [CGFloat] {
+        get {
+            _$access(SpecFolder._$widths, \.widths)
+            return _widths
+        }
+        set {
+            _$willSet(SpecFolder._$widths, \.widths)
+            let oldValue = _widths
+            _widths = newValue
+            _$didSet(SpecFolder._$widths, \.widths, oldValue)
+        }
+    }
+
+    internal var provider: SpecProvider {
+        get {
+            _$access(SpecFolder._$provider, \.provider)
+            return _provider
+        }
+        set {
+            _$willSet(SpecFolder._$provider, \.provider)
+            let oldValue = _provider
+            _provider = newValue
+            _$didSet(SpecFolder._$provider, \.provider, oldValue)
+        }
+    }
+
+    internal var backup: SpecProvider? {
+        get {
+            _$access(SpecFolder._$backup, \.backup)
+            return _backup
+        }
+        set {
+            _$willSet(SpecFolder._$backup, \.backup)
+            let oldValue = _backup
+            _backup = newValue
+            _$didSet(SpecFolder._$backup, \.backup, oldValue)
+        }
+    }
+
+    internal init(name: String, width: CGFloat = 3, provider: SpecProvider = .anthropic) {
+        self._name = name
+        self._frame = SpecRect.zero
+        self._width = width
+        self._widths = []
+        self._provider = provider
+        self._backup = nil
+        super.init()
+    }
+
+    internal required init(from row: ModelStore.RowDecoder) throws {
+        self._name = try row.read(SpecFolder._$name)
+        self._frame = try row.read(SpecFolder._$frame)
+        self._width = try row.read(SpecFolder._$width)
+        self._widths = try row.read(SpecFolder._$widths)
+        self._provider = try row.read(SpecFolder._$provider)
+        self._backup = try row.read(SpecFolder._$backup)
+        try super.init(from: row)
+    }
+
+    internal override func _decode(from row: ModelStore.RowDecoder) throws {
+        try super._decode(from: row)
+        try row.read(SpecFolder._$name, into: &_name)
+        try row.read(SpecFolder._$frame, into: &_frame)
+        try row.read(SpecFolder._$width, into: &_width)
+        try row.read(SpecFolder._$widths, into: &_widths)
+        try row.read(SpecFolder._$provider, into: &_provider)
+        try row.read(SpecFolder._$backup, into: &_backup)
+    }
+
+    internal override func _encode(to row: ModelStore.RowEncoder) {
+        super._encode(to: row)
+        row.write(_name, SpecFolder._$name)
+        row.write(_frame, SpecFolder._$frame)
+        row.write(_width, SpecFolder._$width)
+        row.write(_widths, SpecFolder._$widths)
+        row.write(_provider, SpecFolder._$provider)
+        row.write(_backup, SpecFolder._$backup)
+    }
+
+    private static let _$schemaMetadata = ModelStore.EntityMetadata(
+        name: "SpecFolder",
+        base: nil,
+        subclasses: [],
+        identifierKeyPath: \SpecFolder.id,
+        properties: [
+            .attribute(SpecFolder._$name, \SpecFolder.name),
+            .toMany(SpecFolder._$notes, \SpecFolder.notes, deleteRule: .cascade, inverse: "folder"),
+            .attribute(SpecFolder._$frame, \SpecFolder.frame, fieldKeyPaths: [\SpecFolder.frame.id, \SpecFolder.frame.width]),
+            .attribute(SpecFolder._$width, \SpecFolder.width, defaultValue: 2.5),
+            .attribute(SpecFolder._$widths, \SpecFolder.widths, defaultValue: []),
+            .attribute(SpecFolder._$provider, \SpecFolder.provider, defaultValue: .openAI),
+            .attribute(SpecFolder._$backup, \SpecFolder.backup),
+        ],
+        uniqueConstraints: [],
+        indexes: [],
+        inheritedKeyPaths: []
+    )
+
+    internal override class var schemaMetadata: ModelStore.EntityMetadata { _$schemaMetadata }
+}
+
+// MARK: - SpecNote
+
+internal class SpecNote: ModelStore.ModelObject, ModelStore.PersistentModel {
+    private static let _$title = ModelStore.AttributeIndex(0, "title")
+    private static let _$folder = ModelStore.RelationshipIndex(0, "folder")
+
+    @exclusivity(unchecked) private var _title: String
+
+    /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
+    internal var id: ModelStore.PersistentIdentifier { persistentModelID }
+
+    internal var title: String {
+        get {
+            _$access(SpecNote._$title, \.title)
+            return _title
+        }
+        set {
+            _$willSet(SpecNote._$title, \.title)
+            let oldValue = _title
+            _title = newValue
+            _$didSet(SpecNote._$title, \.title, oldValue)
+        }
+    }
+
+    internal var folder: SpecFolder? {
+        get { _$toOne(SpecNote._$folder, \.folder) }
+        set { _$setToOne(newValue, SpecNote._$folder) }
+    }
+
+    internal init(title: String, folder: SpecFolder? = nil) {
+        self._title = title
+        super.init()
+        self.folder = folder
+    }
+
+    internal required init(from row: ModelStore.RowDecoder) throws {
+        self._title = try row.read(SpecNote._$title)
+        try super.init(from: row)
+    }
+
+    internal override func _decode(from row: ModelStore.RowDecoder) throws {
+        try super._decode(from: row)
+        try row.read(SpecNote._$title, into: &_title)
+    }
+
+    internal override func _encode(to row: ModelStore.RowEncoder) {
+        super._encode(to: row)
+        row.write(_title, SpecNote._$title)
+    }
+
+    private static let _$schemaMetadata = ModelStore.EntityMetadata(
+        name: "SpecNote",
+        base: nil,
+        subclasses: [],
+        identifierKeyPath: \SpecNote.id,
+        properties: [
+            .attribute(SpecNote._$title, \SpecNote.title),
+            .toOne(SpecNote._$folder, \SpecNote.folder, deleteRule: .nullify, inverse: "notes"),
+        ],
+        uniqueConstraints: [],
+        indexes: [],
+        inheritedKeyPaths: []
+    )
+
+    internal override class var schemaMetadata: ModelStore.EntityMetadata { _$schemaMetadata }
+}
+
 // MARK: - SpecAllTypesStore
 
 internal enum SpecAllTypesStore {
     /// The entities of the `SpecAllTypesStore` container (subclasses included).
     internal static let schema = ModelStore.Schema([SpecEverything.self, SpecBase.self])
+}
+
+// MARK: - SpecLanguageStore
+
+internal enum SpecLanguageStore {
+    /// The entities of the `SpecLanguageStore` container (subclasses included).
+    internal static let schema = ModelStore.Schema([SpecTierHolder.self, SpecFolder.self, SpecNote.self])
+}
+
+// MARK: - SpecImporter
+
+internal actor SpecImporter: ModelStore.ModelActor {
+    internal nonisolated let modelExecutor: any ModelStore.ModelExecutor
+    internal nonisolated let modelContainer: ModelStore.ModelContainer
+
+    internal init(modelContainer: ModelStore.ModelContainer) {
+        let modelContext = ModelStore.ModelContext(modelContainer)
+        self.modelExecutor = ModelStore.DefaultSerialModelExecutor(modelContext: modelContext)
+        self.modelContainer = modelContainer
+    }
 }

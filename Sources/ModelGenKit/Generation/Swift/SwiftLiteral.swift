@@ -31,8 +31,13 @@ enum SwiftLiteral {
         return type == .float ? Float(exactly: integer) != nil : Double(exactly: integer) != nil
     }
 
-    /// The expression for a default value of a property of type `type`.
-    static func defaultExpression(_ value: DefaultValue, for type: ValueType?) -> String {
+    /// Case names that `Optional` has too: `.none` where an optional enum is expected is Swift's
+    /// `Optional.none` (nil), so such a case is spelled with its type (`Level.none`; docs/Generation.md).
+    static let optionalMemberNames: Set<String> = ["none", "some"]
+
+    /// The expression for a default value of a property of type `type`, spelled inside the entity
+    /// `context` (whose nested enums are named without it).
+    static func defaultExpression(_ value: DefaultValue, for type: ValueType?, in context: String? = nil) -> String {
         switch value {
         case .string(let text):
             switch type {
@@ -45,7 +50,7 @@ enum SwiftLiteral {
             // Decimal's integer literal goes through Int: a larger one is spelled as a string.
             if type == .decimal, Int64(text) == nil { return "Decimal(string: \(string(text)))!" }
             // An integer literal a float type cannot hold exactly makes swiftc warn; a float literal rounds quietly.
-            if type == .double || type == .float || type == .timeInterval, !isExact(text, in: type) { return text + ".0" }
+            if type == .double || type == .float || type == .timeInterval || type == .cgFloat, !isExact(text, in: type) { return text + ".0" }
             return text
         case .float(let text):
             // Decimal's float literal goes through Double and loses digits: spell it as a string.
@@ -56,11 +61,12 @@ enum SwiftLiteral {
         case .nil:
             return "nil"
         case .enumCase(let name):
-            return "." + SwiftIdentifier.escaped(name)
+            guard optionalMemberNames.contains(name), let type else { return "." + SwiftIdentifier.escaped(name) }
+            return SwiftTypeName.of(type, in: context) + "." + SwiftIdentifier.escaped(name)
         case .array(let elements):
             let elementType: ValueType?
             if case .array(let inner) = type { elementType = inner } else { elementType = nil }
-            return "[" + elements.map { defaultExpression($0, for: elementType) }.joined(separator: ", ") + "]"
+            return "[" + elements.map { defaultExpression($0, for: elementType, in: context) }.joined(separator: ", ") + "]"
         case .newUUID:
             return "UUID()"
         case .now:
@@ -71,6 +77,10 @@ enum SwiftLiteral {
             return "Date.distantFuture"
         case .dateSinceReferenceDate(let seconds):
             return "Date(timeIntervalSinceReferenceDate: \(seconds))"
+        case .staticMember(let member):
+            // Spelled with its type: `.zero` would name a member of Optional where the property is optional.
+            guard let type else { return "." + SwiftIdentifier.escaped(member) }
+            return SwiftTypeName.of(type, in: context) + "." + SwiftIdentifier.escaped(member)
         case .defaultStruct:
             // The struct's memberwise init with every argument left to its default.
             if case .composite(let name)? = type { return SwiftIdentifier.escapedPath(name) + "()" }

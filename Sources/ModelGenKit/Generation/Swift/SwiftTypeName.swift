@@ -22,7 +22,7 @@ enum SwiftTypeName {
             of(attribute.type, in: context) + (attribute.isOptional ? "?" : "")
         case .relationship(let relationship):
             relationship.isToMany
-                ? "[\(SwiftIdentifier.escaped(relationship.destination))]"
+                ? "[\(SwiftIdentifier.escaped(relationship.destination))]" + (relationship.isOptionalToMany ? "?" : "")
                 : "\(SwiftIdentifier.escaped(relationship.destination))?"
         }
     }

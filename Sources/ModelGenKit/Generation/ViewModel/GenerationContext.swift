@@ -13,6 +13,7 @@ final class GenerationContext {
         var enums: [Int] = []
         var containers: [Int] = []
         var structs: [Int] = []
+        var modelActors: [Int] = []
     }
 
     init(schema: CheckedSchema, accessLevel: AccessLevel) {
@@ -32,6 +33,9 @@ final class GenerationContext {
         }
         for (index, structure) in schema.structs.enumerated() {
             byFile[structure.range.file, default: Declarations()].structs.append(index)
+        }
+        for (index, actor) in schema.modelActors.enumerated() {
+            byFile[actor.range.file, default: Declarations()].modelActors.append(index)
         }
         self.entityIndexByName = indexByName
         self.declarationsByFile = byFile
@@ -78,6 +82,7 @@ final class GenerationContext {
         case .url: "url"
         case .decimal: "decimal"
         case .timeInterval: "double"
+        case .cgFloat: "double"
         case .enumeration: "enumeration"
         case .enumWithAssociatedValues: "codable"
         case .composite: "composite"

@@ -21,6 +21,9 @@ final class FileViewModel: ViewModel {
     private(set) lazy var structs: [StructViewModel] = context.declarations(in: source.path).structs.map {
         StructViewModel(context.schema.structs[$0], context: context)
     }
+    private(set) lazy var modelActors: [ModelActorViewModel] = context.declarations(in: source.path).modelActors.map {
+        ModelActorViewModel(context.schema.modelActors[$0])
+    }
 
     /// For a frozen version's file: its version (the file's context is the version's schema).
     let version: VersionViewModel?
@@ -49,6 +52,7 @@ final class FileViewModel: ViewModel {
         .bool("hasEnums", "whether `enums` is not empty") { !$0.enums.isEmpty },
         .bool("hasStructs", "whether `structs` is not empty") { !$0.structs.isEmpty },
         .bool("hasContainers", "whether `containers` is not empty") { !$0.containers.isEmpty },
+        .list("modelActors", "the `@ModelActor` actors the file declares") { $0.modelActors },
         .bool("isVersion", "whether the file is a frozen version (`.modelversion`): its declarations go in its `SchemaV…` enum") { $0.version != nil },
         .list("version", "the frozen version of a `.modelversion` file, a list of one (empty for a `.model` file)") { $0.version.map { [$0] } ?? [] },
         .list("plans", "the migration plans, in the newest version's file (empty in every other file)") { $0.plans },
@@ -209,7 +213,7 @@ final class PropertyViewModel: ViewModel {
     /// The default as a Swift expression ("" when none was written).
     var defaultExpression: String {
         if let attribute {
-            return attribute.defaultValue.map { SwiftLiteral.defaultExpression($0, for: attribute.type) } ?? ""
+            return attribute.defaultValue.map { SwiftLiteral.defaultExpression($0, for: attribute.type, in: owner.name) } ?? ""
         }
         return relationship?.hasDefault == true ? initialValue : ""
     }
@@ -218,7 +222,7 @@ final class PropertyViewModel: ViewModel {
     /// optional, `[]` for a to-many relationship ("" when there is none: an init must set it).
     var initialValue: String {
         if let attribute {
-            if let value = attribute.defaultValue { return SwiftLiteral.defaultExpression(value, for: attribute.type) }
+            if let value = attribute.defaultValue { return SwiftLiteral.defaultExpression(value, for: attribute.type, in: owner.name) }
             return attribute.isOptional ? "nil" : ""
         }
         return relationship?.isToMany == true ? "[]" : "nil"
@@ -242,10 +246,11 @@ final class PropertyViewModel: ViewModel {
         .string("type", "the Swift type as declared (`String?`, `[Accommodation]`, `Reason`; an entity's own nested enums are named without the entity)") { $0.type },
         .string("wrappedType", "the type without `?` (for a to-one relationship, the destination entity)") { model in
             if let attribute = model.attribute { return SwiftTypeName.of(attribute.type, in: model.owner.name) }
-            return model.relationship?.isToMany == true ? model.type : SwiftIdentifier.escaped(model.relationship?.destination ?? "")
+            guard let relationship = model.relationship else { return "" }
+            return relationship.isToMany ? "[\(SwiftIdentifier.escaped(relationship.destination))]" : SwiftIdentifier.escaped(relationship.destination)
         },
-        .bool("isOptional", "whether the type is optional (a to-one relationship always is)") {
-            $0.attribute?.isOptional ?? ($0.relationship?.isToMany == false)
+        .bool("isOptional", "whether the type is optional (a to-one relationship always is, an optional to-many `[E]?` too)") {
+            $0.attribute?.isOptional ?? ($0.relationship?.isToMany == false || $0.relationship?.isOptionalToMany == true)
         },
         .bool("isAttribute", "whether it is an attribute") { $0.isAttribute },
         .bool("isRelationship", "whether it is a relationship") { !$0.isAttribute },
@@ -343,7 +348,13 @@ final class InitializerViewModel: ViewModel {
             let declared = allProperties.first { $0.name == parameter.name }
             let owner = parameter.owner == entity.entity.name ? entity.entity : (base ?? entity.entity)
             let model = declared.map { PropertyViewModel($0, of: owner, slot: 0, context: nil) }
-            let defaultArgument = parameter.hasDefaultArgument ? (model?.initialValue ?? "") : ""
+            let defaultArgument: String
+            if let value = parameter.defaultValue {
+                // Written in a declared init: spelled for the property's type, inside its owner.
+                defaultArgument = SwiftLiteral.defaultExpression(value, for: declared.flatMap(\.asAttribute)?.type, in: owner.name)
+            } else {
+                defaultArgument = parameter.hasDefaultArgument ? (model?.initialValue ?? "") : ""
+            }
             return ParameterViewModel(name: parameter.name, type: model?.type ?? "", defaultArgument: defaultArgument)
         }
         // Own attributes (from a parameter or their initial value) are set before `super.init`;
@@ -467,7 +478,15 @@ final class EnumViewModel: ViewModel {
         .string("qualifiedName", "`Entity.Name` for a nested enum, else the name") { $0.enumeration.qualifiedName },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.enumeration.doc) },
         .string("rawType", "`String` or `Int` (\"\" for an enum whose cases carry associated values)") { $0.enumeration.rawType?.rawValue ?? "" },
-        .bool("hasRawType", "whether it has a raw type (else its cases carry associated values, and it is stored as JSON)") { $0.enumeration.rawType != nil },
+        .bool("hasRawType", "whether it has a raw type written (else it is plain, or its cases carry associated values and it is stored as JSON)") {
+            $0.enumeration.rawType != nil && $0.enumeration.hasDeclaredRawType
+        },
+        .bool("isPlain", "whether it is a plain enum: no raw type written, no associated values; stored by case name") {
+            $0.enumeration.rawType != nil && !$0.enumeration.hasDeclaredRawType
+        },
+        .string("conformanceList", "the protocols written that the generated enum does not have already, each after `, ` (`, Comparable`)") {
+            $0.enumeration.conformances.map { ", " + $0 }.joined()
+        },
         .list("cases", "the cases, each with `name`, `swiftName`, `docLines`, `rawValueLiteral`, `hasExplicitRawValue`, `associatedValues`") { model in
             model.enumeration.cases.map { EnumCaseViewModel($0, rawType: model.enumeration.rawType, owner: model.enumeration.ownerEntity) }
         },
@@ -503,6 +522,7 @@ final class EnumCaseViewModel: ViewModel {
         .string("name", "the case's name") { $0.enumCase.name },
         .string("swiftName", "the name as Swift spells it") { SwiftIdentifier.escaped($0.enumCase.name) },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.enumCase.doc) },
+        .string("nameLiteral", "the case's name as a Swift string literal (what a plain enum stores)") { SwiftLiteral.string($0.enumCase.name) },
         .string("rawValueLiteral", "the raw value as a Swift literal (`\"bee\"`, `2`)") {
             $0.rawType == .string ? SwiftLiteral.string($0.rawValue) : $0.rawValue
         },
@@ -550,6 +570,9 @@ final class StructViewModel: ViewModel {
         .string("qualifiedName", "`Entity.Name` for a nested struct, else the name") { $0.structure.qualifiedName },
         .string("structSwiftPath", "the qualified name as Swift spells it (`Theme.Border`)") { SwiftIdentifier.escapedPath($0.structure.qualifiedName) },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.structure.doc) },
+        .string("conformanceList", "the protocols written that the generated struct does not have already, each after `, ` (`, Identifiable`)") {
+            $0.structure.conformances.map { ", " + $0 }.joined()
+        },
         .list("fields", "the fields in declaration order, each with `name`, `swiftName`, `nameLiteral`, `docLines`, `type`, `hasDefaultArgument`, `defaultArgument`") { $0.fields },
     ])
 }
@@ -565,7 +588,7 @@ final class StructFieldViewModel: ViewModel {
         self.field = field
         self.type = SwiftTypeName.of(field.type, in: owner) + (field.isOptional ? "?" : "")
         if let value = field.defaultValue {
-            defaultArgument = SwiftLiteral.defaultExpression(value, for: field.type)
+            defaultArgument = SwiftLiteral.defaultExpression(value, for: field.type, in: owner)
         } else {
             defaultArgument = field.isOptional ? "nil" : ""
         }
@@ -615,5 +638,20 @@ final class FieldPathViewModel: ViewModel {
         .string("name", "the field path (`palette.primary`)") { $0.name },
         .string("nameLiteral", "the field path as a Swift string literal") { SwiftLiteral.string($0.name) },
         .string("keyPathSuffix", "the key path after the class name (`.palette?.primary`)") { $0.keyPathSuffix },
+    ])
+}
+
+/// A `@ModelActor actor` (in template `file`): what SwiftData's macro expands to.
+final class ModelActorViewModel: ViewModel {
+    let actor: CheckedModelActor
+
+    init(_ actor: CheckedModelActor) {
+        self.actor = actor
+    }
+
+    static let templateKeys = TemplateKeys<ModelActorViewModel>(listElement: true, [
+        .string("name", "the actor's name") { $0.actor.name },
+        .string("swiftName", "the name as Swift spells it") { SwiftIdentifier.escaped($0.actor.name) },
+        .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.actor.doc) },
     ])
 }

@@ -28,6 +28,8 @@ enum AttributeRules {
 
     private static func defaultValue(of decl: PropertyDecl, type: ResolvedType, entity: String, model: inout SemanticModel) -> DefaultValue? {
         guard let expression = decl.defaultValue else { return nil }
+        // An optional to-many may default to nil (the same as `[]`: no related models).
+        if case .toMany = type, decl.type.isOptional, case .nil = expression.kind { return .nil }
         switch DefaultValueResolver.resolve(expression, for: type, model: model) {
         case .success(let value):
             return value

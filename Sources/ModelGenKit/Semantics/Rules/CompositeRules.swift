@@ -4,16 +4,15 @@
 // - Struct fields are attributes: `duplicate-property` for a name given twice, `reserved-name` for a
 //   name the generated struct uses itself, `invalid-attribute` for any attribute (a field is plain
 //   data, stored with its struct), `unknown-type`/`unsupported-type` for its type (an entity is
-//   unsupported: relationships belong to entities), `default-type-mismatch` for its default.
+//   unsupported: relationships belong to entities), `default-type-mismatch` for its default. Fields
+//   whose names differ only in case are `duplicate-property` (each is a column, `StorageNameRules`).
+// - The protocols after a struct's name are passed through (`Conformances`).
 // - Associated values hold values the same way (`duplicate-property` for a label given twice).
 // - A struct or enum that holds itself, directly or through others (also through an optional or an
 //   array), is `unsupported-type`: a stored value is a finite tree of columns and JSON. Reported once
 //   per cycle, at the first member (in source order) on it; the types of the cycle are then skipped.
 
 enum CompositeRules {
-    /// Conformances a struct may list; they change nothing (a generated struct has them all).
-    static let allowedConformances: Set<String> = ["Codable", "Hashable", "Equatable", "Sendable", "Decodable", "Encodable"]
-
     static func check(_ model: inout SemanticModel) {
         collectFields(&model)
         resolveFieldTypes(&model)
@@ -25,12 +24,14 @@ enum CompositeRules {
     // MARK: - Fields
 
     private static func collectFields(_ model: inout SemanticModel) {
+        let modelTypes = Conformances.modelTypeNames(model)
         for name in model.structOrder {
             guard var info = model.structs[name] else { continue }
-            for conformance in info.decl.inheritance where !allowedConformances.contains(conformance.name) {
-                model.sink.error(.unknownType, "unknown protocol '\(conformance.name)' in struct '\(name)': only Codable, Hashable, Equatable and Sendable may be listed (a generated struct has them all)", at: conformance.range)
-            }
+            info.conformances = Conformances.passedThrough(info.decl.inheritance, implied: Conformances.implied, owner: "struct '\(name)'",
+                                                           modelTypes: modelTypes, sink: &model.sink)
             var seen: [String: Identifier] = [:]
+            // The fields by their name as SQLite compares column names (ASCII case folded).
+            var lowered: [String: Identifier] = [:]
             for decl in info.decl.fields {
                 for attribute in decl.attributes {
                     model.sink.error(.invalidAttribute, "attribute '@\(attribute.name.name)' does not apply to field '\(name).\(decl.name.name)': a struct's fields are stored with it, as plain values; put options on the entity's property of type '\(info.decl.name.name)'", at: attribute.range)
@@ -41,6 +42,12 @@ enum CompositeRules {
                     continue
                 }
                 seen[decl.name.name] = decl.name
+                if let first = lowered[StorageNameRules.foldedCase(decl.name.name)] {
+                    model.sink.error(.duplicateProperty, "struct '\(name)' declares fields '\(first.name)' and '\(decl.name.name)', which differ only in case: a property of the struct stores each field in a column, and SQLite compares column names without case; rename one", at: decl.name.range,
+                                     notes: [DiagnosticNote("'\(first.name)' declared here", at: first.range)])
+                    continue
+                }
+                lowered[StorageNameRules.foldedCase(decl.name.name)] = decl.name
                 if let reason = ReservedNames.fieldReason(decl.name.name) {
                     model.sink.error(.reservedName, "field '\(decl.name.name)' of struct '\(name)' collides with the generated struct: \(reason); rename it", at: decl.name.range)
                     continue

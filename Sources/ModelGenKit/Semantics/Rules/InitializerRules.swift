@@ -1,6 +1,7 @@
 // Rules about inits: `missing-super-init`, `super-init-mismatch`, `super-init-in-base`,
 // `uninitialized-property`, `unknown-init-parameter`; also `duplicate-declaration` for two inits
-// with the same parameters and `duplicate-property` for a parameter listed twice.
+// with the same parameters, `duplicate-property` for a parameter listed twice, and
+// `default-type-mismatch` for a default argument (`init(name, startDate = .now)`) that does not fit.
 // Entities whose base is unknown, part of a cycle, or itself a subclass are skipped (reported).
 
 enum InitializerRules {
@@ -57,14 +58,17 @@ enum InitializerRules {
         func isKnown(_ name: String) -> Bool {
             info.declaredPropertyNames.contains(name) || baseInfo?.declaredPropertyNames.contains(name) == true
         }
-        for parameter in decl.parameters {
+        for (index, parameter) in decl.parameters.enumerated() {
             if let first = seen[parameter.name] {
                 model.sink.error(.duplicateProperty, "init of '\(info.name)' lists '\(parameter.name)' twice: remove one", at: parameter.range,
                                  notes: [DiagnosticNote("first listed here", at: first.range)])
                 continue
             }
             seen[parameter.name] = parameter
-            guard !isKnown(parameter.name) else { continue }
+            guard !isKnown(parameter.name) else {
+                checkDefault(decl.defaultValue(at: index), of: parameter, in: info, model: &model)
+                continue
+            }
             allKnown = false
             let candidates = model.allProperties(of: info.name).map(\.name)
             var notes: [DiagnosticNote] = []
@@ -73,6 +77,15 @@ enum InitializerRules {
             model.sink.error(.unknownInitParameter, "init parameter '\(parameter.name)' names no stored property of \(owners): init parameters name the properties they set", at: parameter.range, notes: notes)
         }
         return allKnown
+    }
+
+    /// `default-type-mismatch` for a default argument (`init(name, startDate = .now)`) that does
+    /// not fit its property's type (the same defaults a property may have).
+    private static func checkDefault(_ value: Expression?, of parameter: Identifier, in info: EntityInfo, model: inout SemanticModel) {
+        guard let value, let property = model.property(parameter.name, of: info.name), let type = property.type else { return }
+        if case .failure(let mismatch) = DefaultValueResolver.resolve(value, for: type, model: model) {
+            model.sink.error(.defaultTypeMismatch, "default argument of '\(parameter.name)' in init of '\(info.name)' does not fit its type '\(property.decl.type)': \(mismatch.reason)", at: value.range)
+        }
     }
 
     private static func checkSuperInit(_ decl: InitDecl, of info: EntityInfo, base: String, model: inout SemanticModel) {

@@ -26,9 +26,25 @@ enum NameRules {
         names += model.topLevelEnumOrder.compactMap { model.topLevelEnums[$0]?.decl.name }
         names += model.structOrder.compactMap { model.structs[$0]?.decl.name }
         names += model.containers.map(\.decl.name)
+        names += model.modelActors.map(\.name)
         for name in names {
             if let reason = ReservedNames.typeReason(name.name) {
                 model.sink.error(.reservedName, "'\(name.name)' cannot name a declaration: \(reason); choose another name", at: name.range)
+            }
+        }
+    }
+
+    /// A model actor takes `@ModelActor` and nothing else (`invalid-attribute`).
+    static func checkModelActors(_ model: inout SemanticModel) {
+        for actor in model.modelActors {
+            var seen = false
+            for attribute in actor.attributes {
+                if attribute.name.name == "ModelActor", !attribute.hasParentheses, !seen {
+                    seen = true
+                    continue
+                }
+                let what = attribute.name.name == "ModelActor" ? (seen ? "@ModelActor is written twice" : "@ModelActor takes no arguments") : "unknown attribute '@\(attribute.name.name)'"
+                model.sink.error(.invalidAttribute, "\(what) on actor '\(actor.name.name)': write '@ModelActor actor \(actor.name.name)'", at: attribute.range)
             }
         }
     }
