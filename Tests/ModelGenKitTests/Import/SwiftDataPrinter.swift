@@ -128,6 +128,7 @@ enum SwiftDataPrinter {
         case .distantFuture: return ".distantFuture"
         case .dateSinceReferenceDate(let number): return "Date(timeIntervalSinceReferenceDate: \(number))"
         case .defaultStruct: return "\(type)()"
+        case .staticMember(let name): return ".\(name)"
         }
     }
 
