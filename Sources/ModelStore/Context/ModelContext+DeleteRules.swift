@@ -166,7 +166,9 @@ extension ModelContext {
             result.endWave()
         }
         for (owner, relationship, models, rows) in denied {
-            let outside = models.contains { !result.contains($0) }
+            // A model that left the context (inserted and deleted before any save, or taken
+            // over by an upsert) may still sit in a loaded list: it relates to nothing stored.
+            let outside = models.contains { $0.status != .removed && $0.status != .detached && !result.contains($0) }
                 || rows.contains { !result.contains(hierarchy: $0.entity.hierarchyIndex, key: $0.key) }
             if outside { throw ModelStoreError.deleteDenied(entity: owner, relationship: relationship) }
         }

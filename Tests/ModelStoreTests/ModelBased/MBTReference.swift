@@ -477,6 +477,15 @@ struct MBTReference {
             }
         }
         for (loser, winner) in takenOver {
+            // The row (and so its identifier, which history names) is now the winner's.
+            if knownBugs.sqliteReusesDeletedKeys {
+                log = log.map { entry in
+                    let tokens = entry.split(separator: " ").map { token -> String in
+                        token.hasSuffix("#\(loser)") ? String(token.dropLast("\(loser)".count)) + "\(winner)" : String(token)
+                    }
+                    return (tokens.filter { $0.hasPrefix("+") }.sorted() + tokens.filter { $0.hasPrefix("-") }.sorted()).joined(separator: " ")
+                }
+            }
             for serial in Array(state.records.keys) where state.records[serial]!.warehouse == loser { state.records[serial]!.warehouse = winner }
             state.links = Set(state.links.map { $0.worker == loser ? MBTLink(crate: $0.crate, worker: winner) : $0 })
             state.records[loser] = nil
