@@ -248,7 +248,7 @@ struct SchemaIndex {
                     record(key, base, path: path)
                 }
                 for attribute in entity.attributes {
-                    referenceOriginalName(attribute, current: entity.name.name, file: file, owner: nil)
+                    referenceOriginalName(attribute, file: file, owner: nil)
                 }
                 for member in entity.members {
                     if case .property(let property) = member {
@@ -304,7 +304,7 @@ struct SchemaIndex {
                     referenceKeyPath(keyPath, implicitRoot: owner, file: file, scope: scope)
                 }
             }
-            referenceOriginalName(attribute, current: owner.name, file: file, owner: owner, property: property.name.name)
+            referenceOriginalName(attribute, file: file, owner: owner)
         }
         guard let value = property.defaultValue else { return }
         let enumKey = namedType(of: property.type).flatMap { resolveType($0, scope: scope, context: owner.name) }
@@ -325,9 +325,7 @@ struct SchemaIndex {
 
     /// `originalName: "old"` of a property (or of an entity, `@Entity(originalName:)`): a use of
     /// the name in the newest frozen version that declares it.
-    private mutating func referenceOriginalName(
-        _ attribute: AttributeDecl, current: String, file: ModelFile, owner: SymbolKey?, property: String? = nil
-    ) {
+    private mutating func referenceOriginalName(_ attribute: AttributeDecl, file: ModelFile, owner: SymbolKey?) {
         guard file.source.path.hasSuffix(".model") else { return }
         for argument in attribute.arguments where argument.label?.name == "originalName" {
             guard case .string(let old) = argument.value.kind else { continue }
@@ -345,8 +343,6 @@ struct SchemaIndex {
             record(target, start: min(range.start.offset + 1, range.end.offset), end: max(range.start.offset, range.end.offset - 1),
                    path: file.source.path)
         }
-        _ = property
-        _ = current
     }
 
     /// The `@Entity(originalName:)` of an entity of the current model.

@@ -152,11 +152,14 @@ enum IdentitySQL {
     /// Whether the model's row is one of the saved models `identifiers` name (0 or 1).
     private static func matches(_ model: ModelReference, _ identifiers: [PersistentIdentifier], _ context: inout TranslationContext) -> SQLFragment {
         var rowsByEntity: [(entity: String, rows: [Int64])] = []
+        // Duplicates dropped through a set: linear in the number of identifiers (#26, item 10).
+        var seen = Set<RowOfEntity>()
         for identifier in identifiers {
             guard let row = identifier.rowID, let entity = context.schema.entity(named: identifier.entityName),
-                  entity.tableName == model.entity.tableName else { continue }
+                  entity.tableName == model.entity.tableName,
+                  seen.insert(RowOfEntity(entity: entity.index, row: row)).inserted else { continue }
             if let index = rowsByEntity.firstIndex(where: { $0.entity == entity.name }) {
-                if !rowsByEntity[index].rows.contains(row) { rowsByEntity[index].rows.append(row) }
+                rowsByEntity[index].rows.append(row)
             } else {
                 rowsByEntity.append((entity.name, [row]))
             }
@@ -166,10 +169,23 @@ enum IdentitySQL {
         let oneType = (context.schema.entity(named: model.entity.tableName)?.typeNames.count ?? 0) == 1
         var parts: [SQLFragment] = []
         for (entity, rows) in rowsByEntity {
-            let keys = SQLFragment.joined(rows.map { .parameter(.integer($0)) }, separator: ", ")
-            parts.append(oneType ? "\(model.key) IN (\(keys))"
-                         : "(\(model.key) IN (\(keys)) AND \(model.typeColumn(&context)) = \(SQLFragment.parameter(.text(entity))))")
+            // A long list is one parameter, as for captured values (`CapturedList.longList`).
+            let membership: SQLFragment
+            if rows.count > CapturedList.longList,
+               let one = context.dialect.isIn(model.key, values: rows.map(SQLValue.integer), type: Int64.self, kind: .plain) {
+                membership = one
+            } else {
+                membership = "\(model.key) IN (\(SQLFragment.joined(rows.map { .parameter(.integer($0)) }, separator: ", ")))"
+            }
+            parts.append(oneType ? membership
+                         : "(\(membership) AND \(model.typeColumn(&context)) = \(SQLFragment.parameter(.text(entity))))")
         }
         return "COALESCE(\(SQLFragment.joined(parts, separator: " OR ")), \(raw: context.dialect.falseCondition))"
     }
+}
+
+/// A row of one entity, for dropping repeated identifiers.
+private struct RowOfEntity: Hashable {
+    let entity: Int
+    let row: Int64
 }

@@ -39,22 +39,30 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
         return .scalar(ScalarTerm("EXISTS (SELECT 1 FROM \(elements.source) WHERE \(match))", kind: .plain))
     }
 
-    /// `item` is one of `elements` (with Swift's `==`, so nil matches nil).
+    /// `item` is one of `elements` (with Swift's `==`, so nil matches nil). Duplicates are dropped
+    /// through a set, so a list of n values costs n hashes, not n² comparisons (#26, item 10).
     private static func membership(_ item: ScalarTerm, in elements: [Any], _ context: inout TranslationContext) throws -> ScalarTerm {
         var values: [(value: SQLValue, type: Any.Type)] = []
+        var seen = Set<SQLValue>()
+        values.reserveCapacity(elements.count)
         for element in elements {
             guard let value = CapturedValue.sqlValue(of: element) else {
                 throw PredicateTranslationError.unsupported("contains(_:) on captured values of type \(type(of: element))")
             }
-            if !values.contains(where: { $0.value == value }) { values.append((value, CapturedValue.wrappedType(of: element))) }
+            if seen.insert(value).inserted { values.append((value, CapturedValue.wrappedType(of: element))) }
         }
         let dialect = context.dialect
         let nonNull = values.filter { !$0.value.isNull }
         var parts: [SQLFragment] = []
         if !nonNull.isEmpty {
-            let list = nonNull.map { dialect.parameter($0.value, type: $0.type) }
             let subject = item.kind == .bool || nonNull.first?.type == Bool.self ? dialect.boolValue(item) : item.fragment
-            parts.append(dialect.isIn(subject, list, kind: item.kind))
+            if nonNull.count > CapturedList.longList, let first = nonNull.first, nonNull.allSatisfy({ $0.type == first.type }),
+               let one = dialect.isIn(subject, values: nonNull.map(\.value), type: first.type, kind: item.kind) {
+                parts.append(one)
+            } else {
+                let list = nonNull.map { dialect.parameter($0.value, type: $0.type) }
+                parts.append(dialect.isIn(subject, list, kind: item.kind))
+            }
         }
         if nonNull.count < values.count { parts.append("(\(item.fragment) IS NULL)") }
         if parts.isEmpty { return ScalarTerm("\(raw: dialect.falseCondition)", kind: .plain) }
@@ -135,4 +143,12 @@ extension PredicateExpressions.ClosedRange: SQLRangeExpression {
     func bounds(_ context: inout TranslationContext) throws -> (ScalarTerm, ScalarTerm, Bool) {
         (try context.scalar(lower), try context.scalar(upper), true)
     }
+}
+
+/// Captured lists in predicates.
+enum CapturedList {
+    /// Lists longer than this are bound as one parameter (`SQLDialect.isIn(_:values:type:kind:)`):
+    /// SQLite takes at most 250,000 parameters a statement (Debian's build; 32,766 by default),
+    /// and PostgreSQL's protocol message breaks past a few thousand (docs/Predicates.md).
+    static let longList = 1_000
 }

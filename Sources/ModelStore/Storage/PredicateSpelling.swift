@@ -31,6 +31,10 @@ protocol PredicateSpelling: Sendable {
     /// Whether `item` equals one of `list` (non-NULL values of `item`'s kind), as a condition that
     /// is false, never NULL, for a NULL `item`.
     func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment
+    /// `isIn` for a long list of distinct non-NULL `values` (captured values of Swift type
+    /// `type`) bound as one parameter, so the statement's parameter count does not grow with the
+    /// list; nil when the store cannot (then `isIn` takes one parameter per value).
+    func isIn(_ item: SQLFragment, values: [SQLValue], type: Any.Type, kind: ValueKind) -> SQLFragment?
 
     /// The elements of a stored JSON array `array` as rows under `alias`: the `FROM` item and the
     /// element value (in the stored form of a column of the element's type).
@@ -126,6 +130,36 @@ extension SQLiteDialect {
         "COALESCE(\(item)\(raw: collation(kind)) IN (\(SQLFragment.joined(list, separator: ", "))), 0)"
     }
 
+    /// One JSON array parameter read by `json_each`: integers and texts as they are, reals in
+    /// their shortest exact digits, bytes as upper-case hex compared with `hex(item)` (SQLite
+    /// reads JSON numbers back to the same double).
+    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+
+    func isIn(_ item: SQLFragment, values: [SQLValue], type: Any.Type, kind: ValueKind) -> SQLFragment? {
+        var json = "["
+        var blobs = false
+        for (index, value) in values.enumerated() {
+            if index > 0 { json += "," }
+            switch value {
+            case .null: json += "null"
+            case .integer(let integer): json += String(integer)
+            case .real(let real):
+                guard real.isFinite else { return nil }
+                json += "\(real)"
+            case .text(let text): JSONText.append(text, to: &json)
+            case .blob(let data):
+                blobs = true
+                json += "\""
+                for byte in data { json.unicodeScalars.append(contentsOf: [Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 15)]]) }
+                json += "\""
+            }
+        }
+        json += "]"
+        if blobs && values.contains(where: { if case .blob = $0 { return false } else { return true } }) { return nil }
+        let subject: SQLFragment = blobs ? "hex(\(item))" : "\(item)\(raw: collation(kind))"
+        return "COALESCE(\(subject) IN (SELECT \"value\" FROM json_each(\(SQLFragment.parameter(.text(json))))), 0)"
+    }
+
     func jsonElements(of array: SQLFragment, alias: String, element: JSONElementType) -> (source: SQLFragment, value: SQLFragment) {
         ("json_each(\(array)) AS \(identifier: alias)", "\(identifier: alias).\"value\"")
     }
@@ -170,5 +204,23 @@ extension SQLiteDialect {
         case .decimal: return " COLLATE " + PredicateFunctions.decimalCollation
         default: return ""
         }
+    }
+}
+
+/// JSON string literals, for values bound as one JSON array.
+enum JSONText {
+    /// Appends `text` as a JSON string: quote and backslash escaped, control characters as `\u00XX`.
+    static func append(_ text: String, to json: inout String) {
+        json += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case _ where scalar.value < 0x20:
+                json += "\\u00" + String(format: "%02x", scalar.value)
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
     }
 }

@@ -138,13 +138,13 @@ extension StoreConnection {
     func text(at column: Int32) -> String
     /// The column as a value.
     func value(at column: Int32) -> SQLValue
-    /// Why the store cannot hold `value` as it is (nil: it can).
-    func storageProblem(of value: SQLValue) -> String?
+    /// The first value bound since the last reset that the store cannot hold as it is: its
+    /// `bind` index and why (nil: none; SQLite holds every value).
+    var bindingProblem: (position: Int32, reason: String)? { get }
 }
 
 extension StoreStatement {
-    /// Why the store cannot hold `value` as it is (nil: it can). SQLite holds every value.
-    @usableFromInline func storageProblem(of value: SQLValue) -> String? { nil }
+    @usableFromInline var bindingProblem: (position: Int32, reason: String)? { nil }
 
     /// Binds every value in order, starting at index 1.
     func bind(_ values: [SQLValue]) {

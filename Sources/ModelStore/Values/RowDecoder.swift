@@ -288,7 +288,19 @@ import Foundation
 
     /// The first attribute written since the last restart that the store cannot give back as it
     /// is (`SQLStorable.storageProblem`): its `AttributeIndex` and why.
-    var problem: (attribute: Int, reason: String)? { state.pointee.problem }
+    var problem: (attribute: Int, reason: String)? { state.pointee.problem ?? storeProblem() }
+
+    /// A value bound into the store's statement (not SQLite's) that the store cannot hold
+    /// (`StoreStatement.storageProblem`: PostgreSQL text holding U+0000), as the attribute whose
+    /// columns hold its parameter, so `save()` names the entity and property.
+    private func storeProblem() -> (attribute: Int, reason: String)? {
+        guard let statement = state.pointee.storeStatement, let (parameter, reason) = statement.bindingProblem else { return nil }
+        var found: (attribute: Int, first: Int32)?
+        for (attribute, first) in state.pointee.positions.enumerated() where first >= 0 && first <= parameter {
+            if found == nil || first > found!.first { found = (attribute, first) }
+        }
+        return found.map { ($0.attribute, reason) }
+    }
 
     /// Records a value of the attribute being written that the store cannot give back (the first
     /// of the row only).

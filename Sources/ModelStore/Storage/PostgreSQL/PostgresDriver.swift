@@ -174,14 +174,22 @@ final class PostgresStoreStatement: StoreStatement {
     }
 
     func reset() {
+        bindingProblem = nil
         bindings.removeAll(keepingCapacity: true)
         rows = nil
         row = -1
     }
 
+    /// The first bound text holding U+0000, which PostgreSQL text cannot hold (docs/PostgreSQL.md,
+    /// "What differs from the SQLite store"): `save()` names its property.
+    private(set) var bindingProblem: (position: Int32, reason: String)?
+
     func bind(_ value: SQLValue, at index: Int32) {
         let position = Int(index) - 1
         guard position >= 0 else { return }
+        if bindingProblem == nil, case .text(let text) = value, text.utf8.contains(0) {
+            bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
+        }
         if bindings.count <= position { bindings.append(contentsOf: repeatElement(.null, count: position + 1 - bindings.count)) }
         bindings[position] = value
     }

@@ -52,10 +52,24 @@ extension PostgresDialect {
 
     func compare(_ lhs: SQLFragment, _ op: String, _ rhs: SQLFragment, kind: ValueKind) -> SQLFragment {
         guard kind == .string else { return "(\(lhs) \(raw: op) \(rhs))" }
+        // A captured text s = p + U+0000 + …: a stored text t (which holds no U+0000) is below s
+        // exactly when t <= p, above it when t > p (#26, item 9).
+        if let text = Self.nulText(rhs) {
+            return compare(lhs, op.hasPrefix("<") ? "<=" : ">", parameter(.text(Self.beforeNUL(text)), type: String.self), kind: kind)
+        }
+        if Self.nulText(lhs) != nil {
+            let flipped = ["<": ">", "<=": ">=", ">": "<", ">=": "<="][op] ?? op
+            return compare(rhs, flipped, lhs, kind: kind)
+        }
         return "(\(nfc(lhs)) COLLATE \"C\" \(raw: op) \(nfc(rhs)))"
     }
 
     func same(_ lhs: SQLFragment, _ rhs: SQLFragment, negated: Bool, kind: ValueKind) -> SQLFragment {
+        // A captured text holding U+0000 equals no stored value, nor nil (#26, item 9).
+        if let left = Self.nulText(lhs) ?? Self.nulText(rhs) {
+            if let right = Self.nulText(lhs) == nil ? nil : Self.nulText(rhs) { return (left == right) != negated ? "TRUE" : "FALSE" }
+            return negated ? "TRUE" : "FALSE"
+        }
         let isNull = negated ? "IS NOT NULL" : "IS NULL"
         if Self.isNullLiteral(rhs) { return "(\(lhs) \(raw: isNull))" }
         if Self.isNullLiteral(lhs) { return "(\(rhs) \(raw: isNull))" }
@@ -65,8 +79,54 @@ extension PostgresDialect {
     }
 
     func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment {
+        // A captured text holding U+0000 equals no stored text (#26, item 9).
+        let list = list.filter { Self.nulText($0) == nil }
+        guard !list.isEmpty else { return "FALSE" }
         let values = kind == .string ? list.map(nfc) : list
         return "COALESCE(\(kind == .string ? nfc(item) : item) IN (\(SQLFragment.joined(values, separator: ", "))), FALSE)"
+    }
+
+    /// One array parameter (`item = ANY(CAST(? AS type[]))`) in the text form of a PostgreSQL
+    /// array, whatever the number of values (one parameter per value overflows the protocol's
+    /// message past a few thousand; #26, item 11). Values no stored value can equal (text holding
+    /// U+0000, a `uuid` of other than 16 bytes) are left out.
+    func isIn(_ item: SQLFragment, values: [SQLValue], type: Any.Type, kind: ValueKind) -> SQLFragment? {
+        guard let first = values.first, let elementType = parameterType(type, first), elementType != "jsonb" else { return nil }
+        var literal = "{"
+        var count = 0
+        for value in values {
+            var element: String
+            switch value {
+            case .null: continue
+            case .integer(let integer): element = String(integer)
+            case .real(let real): element = PostgresParameters.text(of: real)
+            case .text(let text):
+                guard !text.utf8.contains(0) else { continue }
+                element = text
+            case .blob(let data):
+                if elementType == "uuid" {
+                    guard data.count == 16 else { continue }
+                    element = UUID(uuid: data.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }).uuidString
+                } else {
+                    element = "\\x" + data.map { String(format: "%02x", $0) }.joined()
+                }
+            }
+            if count > 0 { literal += "," }
+            count += 1
+            literal += "\""
+            for character in element.unicodeScalars {
+                if character == "\"" || character == "\\" { literal += "\\" }
+                literal.unicodeScalars.append(character)
+            }
+            literal += "\""
+        }
+        literal += "}"
+        guard count > 0 else { return "FALSE" }
+        let array: SQLFragment = "CAST(\(SQLFragment.parameter(.text(literal))) AS \(raw: elementType)[])"
+        if kind == .string {
+            return "COALESCE(\(nfc(item)) IN (SELECT normalize(\"v\", NFC) FROM unnest(\(array)) AS \"v\"), FALSE)"
+        }
+        return "COALESCE(\(item) = ANY(\(array)), FALSE)"
     }
 
     func jsonElements(of array: SQLFragment, alias: String, element: JSONElementType) -> (source: SQLFragment, value: SQLFragment) {
@@ -88,6 +148,16 @@ extension PostgresDialect {
     }
 
     func stringSearch(_ search: StringSearchKind, _ text: SQLFragment, _ other: SQLFragment) -> SQLFragment {
+        // A stored text holds no U+0000, so it contains no captured text that does; a captured text
+        // that does contains a stored one exactly when one of its pieces between U+0000 does
+        // (starts with: the first piece) (#26, item 9).
+        if Self.nulText(other) != nil { return "FALSE" }
+        if let captured = Self.nulText(text) {
+            let pieces = captured.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+            let searched = search == .startsWith ? [pieces[0]] : pieces
+            let parts = searched.map { stringSearch(search, parameter(.text($0), type: String.self), other) }
+            return "(\(SQLFragment.joined(parts, separator: " OR ")))"
+        }
         switch search {
         case .contains:
             return "(strpos(\(nfc(text)), \(nfc(other))) > 0)"
@@ -123,6 +193,19 @@ extension PostgresDialect {
 
     /// The NFC form: Swift's `String` compares canonically equivalent strings equal.
     private func nfc(_ text: SQLFragment) -> SQLFragment { "normalize(\(text), NFC)" }
+
+    /// The text of `fragment` when it is one captured text parameter (as `parameter` writes it)
+    /// holding U+0000, which PostgreSQL text cannot hold; nil otherwise.
+    static func nulText(_ fragment: SQLFragment) -> String? {
+        guard fragment.bindings.count == 1, case .text(let text) = fragment.bindings[0],
+              fragment.sql == "?" || fragment.sql == "CAST(? AS text)", text.utf8.contains(0) else { return nil }
+        return text
+    }
+
+    /// The text before its first U+0000.
+    static func beforeNUL(_ text: String) -> String {
+        String(decoding: text.utf8.prefix { $0 != 0 }, as: UTF8.self)
+    }
 
     private static func isNullLiteral(_ fragment: SQLFragment) -> Bool {
         fragment.sql == "NULL" && fragment.bindings.isEmpty
