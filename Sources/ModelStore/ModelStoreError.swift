@@ -49,6 +49,15 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     /// The block of `enumerate(_:batchSize:allowEscapingMutations:_:)` left unsaved changes in the
     /// context while `allowEscapingMutations` was false.
     case escapingMutations
+    /// A model class whose entity the container's schema has, with another class (a frozen
+    /// version's class where the container uses the current one, or the other way round): the
+    /// entity, the class used, the schema's class and the schema's version when known.
+    case entityClassMismatch(entity: String, modelClass: String, schemaClass: String, version: String?)
+    /// A write to a store opened with `allowsSave: false` (the store's location): nothing was written.
+    case readOnlyStore(String)
+    /// A configuration asks for something that does not exist off Apple platforms (an app-group
+    /// container, a CloudKit database): what and why.
+    case unsupportedConfiguration(String)
 
     public var description: String {
         switch self {
@@ -95,6 +104,14 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
             return "invalid fetch: \(message)"
         case .escapingMutations:
             return "the enumerate block left unsaved changes in the context: save them inside the block, or pass allowEscapingMutations: true"
+        case .entityClassMismatch(let entity, let modelClass, let schemaClass, let version):
+            let schema = version.map { "the container's schema (version \($0))" } ?? "the container's schema"
+            return "\(modelClass) is not the class \(schema) uses for the entity \(entity), \(schemaClass):"
+                + " use the schema's classes (make a version's nested names typealiases of them)"
+        case .readOnlyStore(let location):
+            return "the store \(location) was opened with allowsSave: false: nothing was written (the changes stay pending)"
+        case .unsupportedConfiguration(let reason):
+            return "unsupported ModelConfiguration: \(reason)"
         }
     }
 }

@@ -6,10 +6,28 @@ import Foundation
 /// `postgresql://` or `postgres://` URL is a PostgreSQL database. A URL of any other scheme is
 /// refused when the container opens (`ModelStoreError.unsupportedStoreURL`), never taken for a path.
 public struct ModelConfiguration: Sendable, Hashable {
-    /// The store's location (nil when in memory).
-    public let url: URL?
+    /// The configuration's name (SwiftData's `name`): the one given, else `"default"`. A store made
+    /// without a URL is `<name>.store` in the default folder (see `url`).
+    public let name: String
+    /// The schema the configuration is for, when one was given (the container's schema is used).
+    public let schema: Schema?
+    /// The store's location. Without one given: in memory, `/dev/null` (as SwiftData); otherwise
+    /// `<name>.store` in `$XDG_DATA_HOME/<executable name>/`, or `~/.local/share/<executable
+    /// name>/` when `XDG_DATA_HOME` is not set (the platform's place for an app's data, as
+    /// SwiftData's is Application Support; docs/Runtime.md, "Configuration").
+    public let url: URL
     /// Whether the store lives in memory only (gone when the container is released).
     public let isStoredInMemoryOnly: Bool
+    /// Whether contexts may write to the store. When false the store is opened read-only (a SQLite
+    /// file with `SQLITE_OPEN_READONLY`, PostgreSQL sessions with `default_transaction_read_only`):
+    /// `save()` with changes throws `ModelStoreError.readOnlyStore` and writes nothing.
+    public let allowsSave: Bool
+    /// The app-group container to store in. Only `.automatic` and `.none` (no group) apply off Apple
+    /// platforms: a named group makes the container throw `ModelStoreError.unsupportedConfiguration`.
+    public let groupContainer: GroupContainer
+    /// The CloudKit database to mirror to. Only `.automatic` and `.none` (no mirroring) apply off
+    /// Apple platforms: a private database makes the container throw `ModelStoreError.unsupportedConfiguration`.
+    public let cloudKitDatabase: CloudKitDatabase
     /// SQLite: how long a connection waits for another process's writer before failing, in
     /// milliseconds. (PostgreSQL waits for the rows another transaction writes itself.)
     public var busyTimeoutMilliseconds: Int32 = 5000
@@ -24,18 +42,104 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// A unique name for an in-memory store.
     let memoryName: String
 
-    /// A store at `url`: a SQLite file (`file:` URL) or a PostgreSQL database (`postgresql:` URL).
-    public init(url: URL) {
+    /// A configuration named `name` for `schema` (SwiftData's designated initializer): in memory,
+    /// or in `<name>.store` in the default folder (see `url`).
+    public init(_ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
+                groupContainer: GroupContainer = .automatic, cloudKitDatabase: CloudKitDatabase = .automatic) {
+        let name = name ?? "default"
+        self.name = name
+        self.schema = schema
+        self.isStoredInMemoryOnly = isStoredInMemoryOnly
+        self.allowsSave = allowsSave
+        self.groupContainer = groupContainer
+        self.cloudKitDatabase = cloudKitDatabase
+        self.url = isStoredInMemoryOnly ? URL(fileURLWithPath: "/dev/null") : Self.defaultURL(name: name)
+        self.memoryName = isStoredInMemoryOnly ? "/modelstore-" + UUID().uuidString : ""
+    }
+
+    /// A configuration named `name` for `schema` with the store at `url`: a SQLite file (`file:`
+    /// URL, created if missing) or a PostgreSQL database (`postgresql:` URL).
+    public init(_ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,
+                cloudKitDatabase: CloudKitDatabase = .automatic) {
+        self.name = name ?? "default"
+        self.schema = schema
         self.url = url
         self.isStoredInMemoryOnly = false
+        self.allowsSave = allowsSave
+        self.groupContainer = .automatic
+        self.cloudKitDatabase = cloudKitDatabase
         self.memoryName = ""
     }
 
-    /// A store in memory, or in `default.store` in the current directory.
+    /// A store in memory, or in `default.store` in the default folder (see `url`).
     public init(isStoredInMemoryOnly: Bool = false) {
-        self.isStoredInMemoryOnly = isStoredInMemoryOnly
-        self.url = isStoredInMemoryOnly ? nil : URL(fileURLWithPath: "default.store")
-        self.memoryName = isStoredInMemoryOnly ? "/modelstore-" + UUID().uuidString : ""
+        self.init(nil, schema: nil, isStoredInMemoryOnly: isStoredInMemoryOnly)
+    }
+
+    /// A configuration for the given model types (and their bases and subclasses).
+    public init(for forTypes: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false) {
+        self.init(nil, schema: Schema(forTypes), isStoredInMemoryOnly: isStoredInMemoryOnly)
+    }
+
+    /// Where a store named `name` goes when no URL is given: `$XDG_DATA_HOME/<executable>/<name>.store`,
+    /// else `~/.local/share/<executable>/<name>.store` (the XDG Base Directory convention).
+    static func defaultURL(name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base: URL
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            base = URL(fileURLWithPath: data, isDirectory: true)
+        } else {
+            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+        }
+        return base.appendingPathComponent(ProcessInfo.processInfo.processName, isDirectory: true)
+            .appendingPathComponent(name + ".store", isDirectory: false)
+    }
+
+    /// App-group containers (SwiftData's `ModelConfiguration.GroupContainer`).
+    public struct GroupContainer: Sendable, Hashable {
+        let identifier: String?
+        /// The app's group container when it has one; off Apple platforms there is none.
+        public static let automatic = GroupContainer(identifier: nil)
+        /// No group container.
+        public static let none = GroupContainer(identifier: nil)
+        /// The group container `groupName`: refused off Apple platforms (`ModelStoreError.unsupportedConfiguration`).
+        public static func identifier(_ groupName: String) -> GroupContainer { GroupContainer(identifier: groupName) }
+    }
+
+    /// CloudKit databases (SwiftData's `ModelConfiguration.CloudKitDatabase`).
+    public struct CloudKitDatabase: Sendable, Hashable {
+        let containerIdentifier: String?
+        /// The app's CloudKit container when its entitlements name one; off Apple platforms there is none.
+        public static let automatic = CloudKitDatabase(containerIdentifier: nil)
+        /// No CloudKit mirroring.
+        public static let none = CloudKitDatabase(containerIdentifier: nil)
+        /// The private database of `containerIdentifier`: refused off Apple platforms (`ModelStoreError.unsupportedConfiguration`).
+        public static func `private`(_ containerIdentifier: String) -> CloudKitDatabase { CloudKitDatabase(containerIdentifier: containerIdentifier) }
+    }
+
+    /// Throws for what a configuration asks for that cannot apply here.
+    func checkSupported() throws {
+        if let group = groupContainer.identifier {
+            throw ModelStoreError.unsupportedConfiguration(
+                "groupContainer: .identifier(\"\(group)\"): app-group containers exist only on Apple platforms; give the store's url instead")
+        }
+        if let container = cloudKitDatabase.containerIdentifier {
+            throw ModelStoreError.unsupportedConfiguration(
+                "cloudKitDatabase: .private(\"\(container)\"): CloudKit exists only on Apple platforms; use .none or .automatic")
+        }
+    }
+
+    public static func == (lhs: ModelConfiguration, rhs: ModelConfiguration) -> Bool {
+        lhs.name == rhs.name && lhs.schema.map(ObjectIdentifier.init) == rhs.schema.map(ObjectIdentifier.init) && lhs.url == rhs.url
+            && lhs.isStoredInMemoryOnly == rhs.isStoredInMemoryOnly && lhs.allowsSave == rhs.allowsSave
+            && lhs.groupContainer == rhs.groupContainer && lhs.cloudKitDatabase == rhs.cloudKitDatabase
+            && lhs.busyTimeoutMilliseconds == rhs.busyTimeoutMilliseconds && lhs.maximumConnections == rhs.maximumConnections
+            && lhs.recordsHistory == rhs.recordsHistory && lhs.memoryName == rhs.memoryName
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(url)
+        hasher.combine(memoryName)
     }
 
     /// The kind of store the configuration names.
@@ -52,7 +156,6 @@ public struct ModelConfiguration: Sendable, Hashable {
     ///   `postgresql` or `postgres`.
     func location() throws -> StoreLocation {
         if isStoredInMemoryOnly { return .sqlite(path: "file:\(memoryName)?vfs=memdb", isFile: false) }
-        guard let url else { return .sqlite(path: "default.store", isFile: true) }
         switch url.scheme?.lowercased() {
         case "file":
             return .sqlite(path: url.path, isFile: true)

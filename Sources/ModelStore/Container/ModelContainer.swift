@@ -60,6 +60,7 @@ public final class ModelContainer: Sendable {
     public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [ModelConfiguration]) throws {
         guard schema.problems.isEmpty else { throw ModelStoreError.invalidSchema(schema.problems.joined(separator: "; ")) }
         let configuration = configurations.first ?? ModelConfiguration()
+        try configuration.checkSupported()
         self.schema = schema
         self.configurations = [configuration]
         self.migrationPlan = migrationPlan
@@ -101,10 +102,68 @@ public final class ModelContainer: Sendable {
     private static func makeDriver(_ configuration: ModelConfiguration) throws -> any StoreDriver {
         switch try configuration.location() {
         case .sqlite(let path, let isFile):
-            return try SQLiteDriver(path: path, isFile: isFile, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+            if isFile && configuration.allowsSave {
+                // The default location's folder (`ModelConfiguration.url`) may not exist yet.
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            return try SQLiteDriver(path: path, isFile: isFile, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
+                                    readOnly: isFile && !configuration.allowsSave)
         case .postgresql(let url):
-            return try PostgresDriver(url: url, maximumConnections: configuration.maximumConnections)
+            return try PostgresDriver(url: url, maximumConnections: configuration.maximumConnections, readOnly: !configuration.allowsSave)
         }
+    }
+
+    /// Deletes the store (SwiftData's `erase()`): a SQLite file and its `-wal` and `-shm` files are
+    /// removed; an in-memory or PostgreSQL store loses every table ModelStore made (the models',
+    /// join tables, the stored schema, history). Contexts of this container must not be used after.
+    ///
+    /// - Throws: `ModelStoreError.readOnlyStore` for a store opened with `allowsSave: false`; the
+    ///   store's error when it cannot be written; the file system's when a file cannot be removed.
+    public func erase() throws {
+        try checkWritable()
+        let connection = try makeConnection()
+        try driver.withWriteLock {
+            try connection.transaction {
+                for table in try storeTables(connection) {
+                    try connection.execute("DROP TABLE IF EXISTS \(SQLQuote.identifier(table))\(driver.dialect.dropTableCascade)")
+                }
+            }
+        }
+        if case .sqlite(path: let path, isFile: true) = try configuration.location() {
+            for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.removeItem(atPath: path + suffix)
+            }
+        }
+    }
+
+    /// Deletes every model of the store and its history, keeping the store and its schema
+    /// (SwiftData's `deleteAllData()`), in one transaction. Models that contexts hold stay in
+    /// memory: fetch again (or use a new context) to see the empty store.
+    ///
+    /// - Throws: `ModelStoreError.readOnlyStore` for a store opened with `allowsSave: false`; the
+    ///   store's error when it cannot be written (nothing is deleted then).
+    public func deleteAllData() throws {
+        try checkWritable()
+        let connection = try makeConnection()
+        try driver.withWriteLock {
+            try connection.transaction {
+                let tables = try storeTables(connection).filter { $0 != StorageNames.metadataTable && $0 != HistoryTables.counter }
+                for table in tables { try connection.execute("DELETE FROM \(SQLQuote.identifier(table))") }
+            }
+        }
+    }
+
+    /// Throws `ModelStoreError.readOnlyStore` when the configuration does not allow saves.
+    func checkWritable() throws {
+        guard configuration.allowsSave else { throw ModelStoreError.readOnlyStore(redactingPassword(configuration.url.absoluteString)) }
+    }
+
+    /// The tables of the store ModelStore made: the stored schema's (join tables first), its own.
+    private func storeTables(_ connection: any StoreConnection) throws -> [String] {
+        let stored = schema.storage.tables.map(\.name)
+        let own = [HistoryTables.changes, HistoryTables.transactions, HistoryTables.counter, StorageNames.metadataTable]
+        return stored.reversed() + own
     }
 }
 

@@ -353,8 +353,8 @@ enum SortValueOrder {
             case .decimal:
                 return result(PredicateFunctions.compareDecimalTexts(a, b))
             case .string, .plain:
-                if let comparator = term.comparison.stringComparator { return comparator.compare(a, b) }
-                return result(PredicateFunctions.compare(a, b))
+                // The order the collation of the fetch's `ORDER BY` runs (docs/Predicates.md, "Sorting").
+                return (term.stringOrder ?? .lexical).compare(a, b)
             }
         case (.integer(let a), .integer(let b)):
             return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)

@@ -10,7 +10,8 @@ extension ModelContext {
     ///   model change of this context; `.relationshipAcrossContexts` while a changed model is related
     ///   to a model of another context; `.deleteDenied`; `.unstorableValue` for a value the store
     ///   cannot give back; `.rowMissing` when a changed row is no longer stored; the
-    ///   store's error (`SQLiteError`) when it cannot be written.
+    ///   store's error (`SQLiteError`) when it cannot be written; `.readOnlyStore` for a store opened
+    ///   with `allowsSave: false` (nothing written, the changes stay pending).
     public func save() throws {
         guards.enter()
         defer { guards.leave() }
@@ -22,6 +23,7 @@ extension ModelContext {
         }
         try checkRelationshipsStayInContext()
         guard hasChanges else { return }
+        try container.checkWritable()
         postWillSave()
         let connection = try connection()
         var deletions = Deletions(hierarchyCount: 0)

@@ -121,7 +121,7 @@ public final class ModelContext {
         switch object.status {
         case .detached, .removed:
             guard let entity = schema.entity(for: type(of: object)) else {
-                deferError(ModelStoreError.unknownEntity(String(describing: type(of: object))))
+                deferError(schema.missingEntityError(for: type(of: object)))
                 return
             }
             object.home = home(for: entity)

@@ -125,6 +125,7 @@ extension ModelContext {
         guards.enter()
         defer { guards.leave() }
         let selection = try HistorySelection(descriptor)
+        try container.checkWritable()
         let connection = try connection()
         let (tokens, bindings) = selection.tokens
         let token = HistoryColumn.token.sql

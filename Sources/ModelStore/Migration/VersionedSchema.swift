@@ -54,6 +54,7 @@ extension Schema {
     /// their bases and subclasses.
     public convenience init(versionedSchema: any VersionedSchema.Type) {
         self.init(versionedSchema.models)
+        version = versionedSchema.versionIdentifier
     }
 }
 

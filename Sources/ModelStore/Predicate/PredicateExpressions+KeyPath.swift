@@ -21,10 +21,11 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
     private func property(of model: ModelReference, _ context: inout TranslationContext) throws -> SQLTerm {
         let entity = model.entity
         guard let name = entity.property(forKeyPath: keyPath) else {
-            if IdentityKeyPaths<Root.Output>.contains(keyPath) || entity.metadata.identifierKeyPath.map({ $0 == keyPath }) == true {
+            if IdentityKeyPaths<Root.Output>.contains(keyPath, identifierIsIdentity: entity.metadata.identifierKeyPath != nil)
+                || entity.metadata.identifierKeyPath.map({ $0 == keyPath }) == true {
                 return .identifier(model)
             }
-            throw PredicateTranslationError.unsupported("key path \(keyPath) is not a stored property of \(entity.name)")
+            throw PredicateTranslationError.unsupported("key path \(KeyPathText.describe(keyPath)) is not a stored property of \(entity.name)")
         }
         if let stored = entity.storedAttribute(named: name), stored.isComposite {
             return .composite(.attribute(stored, of: model, &context))
@@ -34,7 +35,7 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
         }
         guard let relationship = entity.relationship(named: name),
               let destination = context.schema.entity(named: relationship.destinationName) else {
-            throw PredicateTranslationError.unsupported("key path \(keyPath) is not a stored property of \(entity.name)")
+            throw PredicateTranslationError.unsupported("key path \(KeyPathText.describe(keyPath)) is not a stored property of \(entity.name)")
         }
         context.followedRelationships.append(relationship)
         if case .keyColumn(let column) = relationship.storage {
@@ -81,15 +82,25 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
     }
 }
 
-/// `\Model.persistentModelID` (SwiftData's `PersistentIdentifier`) of a model
-/// class, built for the class itself: a key path written on `Trip` equals one made generically
-/// for `Root == Trip`, not one made for `ModelObject`.
+/// `\Model.persistentModelID` (SwiftData's `PersistentIdentifier`) of a model class, as a key path
+/// can be written for it: on the class itself (`\Trip.persistentModelID`, which equals one made
+/// generically for `Root == Trip` through the class, not one made for `ModelObject`), and through
+/// the `PersistentModel` protocol, as generic code over `T: PersistentModel` forms it
+/// (`#Predicate<T> { $0.persistentModelID == id }`); with `id` through `Identifiable` when the
+/// model's `id` is its identifier.
 struct IdentityKeyPaths<Root> {
-    /// Whether `keyPath` is `Root`'s `persistentModelID`.
-    static func contains(_ keyPath: AnyKeyPath) -> Bool {
+    /// Whether `keyPath` is `Root`'s `persistentModelID` (or its `id`, when `identifierIsIdentity`).
+    static func contains(_ keyPath: AnyKeyPath, identifierIsIdentity: Bool = false) -> Bool {
         guard let model = Self.self as? any IdentityKeyPathList.Type else { return false }
-        return model.keyPaths.contains(keyPath)
+        if model.keyPaths.contains(keyPath) { return true }
+        guard let persistent = Root.self as? any PersistentModel.Type else { return false }
+        return protocolKeyPaths(persistent, identifierIsIdentity: identifierIsIdentity).contains(keyPath)
     }
+}
+
+/// The identity key paths of `M` formed through `PersistentModel` (and `Identifiable` for `id`).
+private func protocolKeyPaths<M: PersistentModel>(_ model: M.Type, identifierIsIdentity: Bool) -> [AnyKeyPath] {
+    identifierIsIdentity ? [\M.persistentModelID, \M.id] : [\M.persistentModelID]
 }
 
 /// The identity key paths, available when the root is a model class.
@@ -101,4 +112,19 @@ extension IdentityKeyPaths: IdentityKeyPathList where Root: ModelObject {
     /// The generated `id` (the identity where the model declares no `id` attribute) is a member of
     /// each generated class, whose key path the class's metadata gives (`identifierKeyPath`).
     static var keyPaths: [AnyKeyPath] { [\Root.persistentModelID] }
+}
+
+/// A key path as an error message shows it: as Swift writes it (`\Trip.name`), but a computed
+/// property, which Swift writes with its accessor's address (`\Trip.<computed 0x… (Bool)>`), as
+/// `\Trip.<a computed property of type Bool>`: the address tells a reader nothing.
+enum KeyPathText {
+    static func describe(_ keyPath: AnyKeyPath) -> String {
+        var text = String(reflecting: keyPath)
+        while let start = text.range(of: "<computed "), let end = text[start.upperBound...].firstIndex(of: ">") {
+            let inside = text[start.upperBound..<end]
+            let type = inside.firstIndex(of: "(").map { inside[inside.index(after: $0)...].dropLast(inside.hasSuffix(")") ? 1 : 0) } ?? ""
+            text.replaceSubrange(start.lowerBound...end, with: type.isEmpty ? "<a computed property>" : "<a computed property of type \(type)>")
+        }
+        return text
+    }
 }

@@ -21,37 +21,13 @@ enum PredicateFunctions {
     /// as `#Predicate` evaluates it, as the `ComparisonResult`'s raw value (-1, 0, 1).
     static let caseInsensitiveCompare = "modelstore_case_insensitive_compare"
 
-    /// Foundation's string comparators a `SortDescriptor` can hold on this platform, each with
-    /// the collation that runs its `compare`. swift-foundation offers only `.lexical` outside
-    /// Apple platforms (`.localized` and `.localizedStandard` wait on
-    /// swiftlang/swift-foundation#284); Apple's Foundation has all three.
-    static let comparatorCollations: [ComparatorCollation] = {
-        var collations = [ComparatorCollation(name: "MODELSTORE_LEXICAL", comparator: .lexical, isSwiftOrder: true)]
-        #if canImport(Darwin)
-        collations.append(ComparatorCollation(name: "MODELSTORE_LOCALIZED", comparator: .localized, isSwiftOrder: false))
-        collations.append(ComparatorCollation(name: "MODELSTORE_LOCALIZED_STANDARD", comparator: .localizedStandard, isSwiftOrder: false))
-        #endif
-        return collations
-    }()
-
-    /// `comparatorCollations[i].isSwiftOrder`, read by the collation callback on every comparison.
-    static let comparatorIsSwiftOrder = comparatorCollations.map(\.isSwiftOrder)
-
-    /// A collation running a Foundation string comparator.
-    struct ComparatorCollation: Sendable {
-        /// The collation's name.
-        let name: String
-        /// The comparator (`order` forward).
-        let comparator: String.StandardComparator
-        /// Whether the comparator orders as Swift's `<` (so ASCII text may be compared bytewise).
-        let isSwiftOrder: Bool
-    }
-
-    /// The collation that compares as `comparator` (its `order` ignored), if there is one.
-    static func comparatorCollation(for comparator: String.StandardComparator) -> ComparatorCollation? {
-        var forward = comparator
-        forward.order = .forward
-        return comparatorCollations.first { $0.comparator == forward }
+    /// The collation that sorts in `order` (docs/Predicates.md, "Sorting").
+    static func collation(for order: StringSortOrder) -> String {
+        switch order {
+        case .lexical: return "MODELSTORE_LEXICAL"
+        case .localized: return "MODELSTORE_LOCALIZED"
+        case .localizedStandard: return "MODELSTORE_LOCALIZED_STANDARD"
+        }
     }
 
     /// Registers the functions and collations on a connection.
@@ -64,10 +40,10 @@ enum PredicateFunctions {
         try check(handle, sqlite3_create_function_v2(handle, localizedStandardContains, 2, flags, nil, localizedStandardContainsFunction, nil, nil, nil))
         try check(handle, sqlite3_create_function_v2(handle, characterCount, 1, flags, nil, characterCountFunction, nil, nil, nil))
         try check(handle, sqlite3_create_function_v2(handle, caseInsensitiveCompare, 2, flags, nil, caseInsensitiveCompareFunction, nil, nil, nil))
-        for (index, collation) in comparatorCollations.enumerated() {
-            // The collation's index travels in the user-data pointer (offset by one: never NULL).
-            try check(handle, sqlite3_create_collation_v2(handle, collation.name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: index + 1),
-                                                          compareWithComparator, nil))
+        for (index, order) in StringSortOrder.allCases.enumerated() {
+            // The order's index travels in the user-data pointer (offset by one: never NULL).
+            try check(handle, sqlite3_create_collation_v2(handle, collation(for: order), SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: index + 1),
+                                                          compareInOrder, nil))
         }
     }
 
@@ -197,13 +173,9 @@ private let compareSwiftStrings: @convention(c) (UnsafeMutableRawPointer?, Int32
     PredicateFunctions.compareUTF8(bytes(leftLength, left), bytes(rightLength, right))
 }
 
-private let compareWithComparator: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+private let compareInOrder: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
     index, leftLength, left, rightLength, right in
-    let position = Int(bitPattern: index) - 1
-    let lhs = bytes(leftLength, left), rhs = bytes(rightLength, right)
-    if PredicateFunctions.comparatorIsSwiftOrder[position], let order = PredicateFunctions.bytewiseOrder(lhs, rhs) { return order }
-    let comparator = PredicateFunctions.comparatorCollations[position].comparator
-    return Int32(comparator.compare(String(decoding: lhs, as: UTF8.self), String(decoding: rhs, as: UTF8.self)).rawValue)
+    StringSortOrder.allCases[Int(bitPattern: index) - 1].compareUTF8(bytes(leftLength, left), bytes(rightLength, right))
 }
 
 private let compareDecimals: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {

@@ -32,6 +32,8 @@ enum SortSQL {
         var comparison: SortComparison
         /// The kind of value compared.
         var kind: SortableKind
+        /// How strings compare (for `kind == .string`).
+        var stringOrder: StringSortOrder?
         /// The to-one relationships the key path follows.
         var relationships: [RelationshipSchema]
         /// The descriptor's key path.
@@ -52,16 +54,18 @@ enum SortSQL {
         }
         guard let path = SortKeyPath.resolve(keyPath, in: entity, schema: context.schema) else {
             throw ModelStoreError.unsupportedPredicate(
-                "sort by \(keyPath): only stored attributes of \(entity.name) and of the models its to-one relationships lead to can be sorted on")
+                "sort by \(KeyPathText.describe(keyPath)): only stored attributes of \(entity.name) and of the models its to-one relationships lead to can be sorted on")
         }
         let comparison = SortComparison(descriptor)
         let order: SortKeyOrder?
         let kind: SortableKind
+        var stringOrder: StringSortOrder?
         if let comparator = comparison.stringComparator {
-            guard let collation = PredicateFunctions.comparatorCollation(for: comparator) else {
+            guard let known = StringSortOrder(comparator) else {
                 throw ModelStoreError.unsupportedPredicate("sort by \(keyPath) with the string comparator \(comparator)")
             }
-            order = .comparator(collation)
+            stringOrder = known
+            order = .string(known)
             kind = .string
         } else {
             guard let sortable = SortableKind(path.valueType) else {
@@ -70,6 +74,9 @@ enum SortSQL {
             }
             order = sortable.order
             kind = sortable
+            // A `String` descriptor made without a comparator sorts as SwiftData's does on Apple
+            // platforms, where its comparator is `.localizedStandard` (docs/Predicates.md, "Sorting").
+            if sortable == .string { stringOrder = .localizedStandard }
         }
         var row = ModelReference.row(of: entity, alias: entity.tableName)
         for relationship in path.relationships {
@@ -89,7 +96,8 @@ enum SortSQL {
         }
         term = "\(term) \(raw: comparison.valueOrder == .forward ? "ASC" : "DESC")"
         if path.isOptional { term = "\(term) \(raw: nullsPlacement(first: comparison.nilOrder == .forward))" }
-        return Term(value: value, orderTerm: term, comparison: comparison, kind: kind, relationships: path.relationships, keyPath: keyPath)
+        return Term(value: value, orderTerm: term, comparison: comparison, kind: kind, stringOrder: stringOrder,
+                    relationships: path.relationships, keyPath: keyPath)
     }
 
     /// Where NULLs go. SQLite puts them first in `ASC` and last in `DESC` by default, as Foundation
@@ -106,8 +114,8 @@ enum SortableKind {
     /// Integers, `Double`, `CGFloat` (a Double), `Float` (stored as the Double holding it exactly), `Date` (seconds
     /// since 2001), `UUID` (16 bytes, compared bytewise as Foundation's `<` does).
     case plain
-    /// `String`: Swift's `<` (SQLite's `MODELSTORE_SWIFT` collation, PostgreSQL's NFC forms in
-    /// code point order).
+    /// `String`: `localizedStandardCompare` unless the descriptor names another comparator
+    /// (SQLite's `MODELSTORE_LOCALIZED_STANDARD` collation, PostgreSQL's ICU collation).
     case string
     /// `Decimal`: compared as numbers (SQLite's `MODELSTORE_DECIMAL` collation over its text,
     /// PostgreSQL's `numeric`).
@@ -132,7 +140,7 @@ enum SortableKind {
     var order: SortKeyOrder? {
         switch self {
         case .plain: return nil
-        case .string: return .swiftString
+        case .string: return .string(.localizedStandard)
         case .decimal: return .decimal
         }
     }

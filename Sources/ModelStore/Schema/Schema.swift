@@ -11,6 +11,8 @@ public final class Schema: @unchecked Sendable {
     /// Inconsistencies found in the generated metadata (a container refuses such a schema).
     let problems: [String]
     private let entitiesByType: [ObjectIdentifier: EntitySchema]
+    /// The version, for the schema of a `VersionedSchema` (`Schema(versionedSchema:)`).
+    var version: Version?
     private let entitiesByName: [String: EntitySchema]
 
     /// A schema of the given model types (and their bases and subclasses).
@@ -38,10 +40,20 @@ public final class Schema: @unchecked Sendable {
 
     /// The resolved entity of a model class, or an error naming it.
     func requireEntity(for type: ModelObject.Type) throws -> EntitySchema {
-        guard let entity = entitiesByType[ObjectIdentifier(type)] else {
-            throw ModelStoreError.unknownEntity(String(describing: type))
-        }
+        guard let entity = entitiesByType[ObjectIdentifier(type)] else { throw missingEntityError(for: type) }
         return entity
+    }
+
+    /// Why `type` has no entity here: an error naming it, or, when an entity of its name is here with
+    /// another class (a version's class where the container has the current one), naming both
+    /// classes and the schema's version.
+    func missingEntityError(for type: ModelObject.Type) -> ModelStoreError {
+        let name = type.schemaMetadata.name
+        if let entity = entitiesByName[name], entity.type != type {
+            return .entityClassMismatch(entity: name, modelClass: String(reflecting: type), schemaClass: String(reflecting: entity.type),
+                                        version: version.map { "\($0)" })
+        }
+        return .unknownEntity(String(describing: type))
     }
 
     /// The resolved entity named `name`.

@@ -98,13 +98,10 @@ enum JSONElementType: Equatable {
 
 /// The order a sort compares values in, beyond the store's own order of numbers.
 enum SortKeyOrder {
-    /// `String`: Swift's `<` (the NFC forms in code point order).
-    case swiftString
+    /// `String`s, in one of the orders a `SortDescriptor` asks for.
+    case string(StringSortOrder)
     /// `Decimal`: as numbers.
     case decimal
-    /// A Foundation string comparator (`.lexical`, and on Apple platforms `.localized`,
-    /// `.localizedStandard`).
-    case comparator(PredicateFunctions.ComparatorCollation)
 }
 
 // MARK: SQLite
@@ -190,9 +187,8 @@ extension SQLiteDialect {
 
     func sortKey(_ value: SQLFragment, _ order: SortKeyOrder) -> SQLFragment? {
         switch order {
-        case .swiftString: return "\(value) COLLATE \(raw: PredicateFunctions.swiftStringCollation)"
+        case .string(let order): return "\(value) COLLATE \(raw: PredicateFunctions.collation(for: order))"
         case .decimal: return "\(value) COLLATE \(raw: PredicateFunctions.decimalCollation)"
-        case .comparator(let collation): return "\(value) COLLATE \(raw: collation.name)"
         }
     }
 

@@ -71,6 +71,8 @@ protocol SQLDialect: PredicateSpelling {
 
     /// Starts a transaction that will write (SQLite takes the write lock at once: `BEGIN IMMEDIATE`).
     var beginWriteTransaction: String { get }
+    /// What follows `DROP TABLE "t"` so that the tables referring to it do not stop it.
+    var dropTableCascade: String { get }
     /// Whether a plain `INSERT` must say `RETURNING "$pk"` to learn the new row's key.
     var insertsReturnKey: Bool { get }
     /// The value bound to `LIMIT ?` for "no limit".

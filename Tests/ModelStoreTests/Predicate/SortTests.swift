@@ -19,15 +19,22 @@ import Testing
         try ModelContext(fixture.container).fetch(FetchDescriptor<Trip>(sortBy: sortBy)).map(\.name)
     }
 
-    @Test(arguments: StoreKind.allCases) func aStringSortIsSwiftsOrderOnLinux(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aStringSortIsLocalizedStandardAsSwiftDatasAndLexicalIsSwiftsOrder(_ kind: StoreKind) throws {
         let fixture = try Self.fixture(kind)
-        // swift-foundation 6.3.1 has no `.localizedStandard` outside Apple platforms: there,
-        // `SortDescriptor(\.name)` is `Comparable`'s `<`, and `.lexical` is the same order.
-        try trips(fixture, ["backyard 10", "Backyard 9", "item2", "Item10", "Backyard 10", "backyard 9"])
-        let expected = ["Backyard 10", "Backyard 9", "Item10", "backyard 10", "backyard 9", "item2"]
-        #expect(try names(fixture, [SortDescriptor(\.name)]) == expected)
-        #expect(try names(fixture, [SortDescriptor(\.name, comparator: .lexical)]) == expected)
-        #expect(try names(fixture, [SortDescriptor(\.name, order: .reverse)]) == expected.reversed())
+        // SwiftData's `SortDescriptor(\.name)` holds `.localizedStandard` (Finder order: digits as
+        // numbers, case ignored but lowercase first among equals); `.lexical` is Swift's `<`.
+        let stored = ["backyard 10", "Backyard 9", "item2", "Item10", "Backyard 10", "backyard 9", "codellama", "MyAssistant"]
+        try trips(fixture, stored)
+        let standard = ["backyard 9", "Backyard 9", "backyard 10", "Backyard 10", "codellama", "item2", "Item10", "MyAssistant"]
+        #expect(stored.sorted { $0.localizedStandardCompare($1) == .orderedAscending } == standard)
+        #expect(try names(fixture, [SortDescriptor(\.name)]) == standard)
+        #expect(try names(fixture, [SortDescriptor(\.name, comparator: .localizedStandard)]) == standard)
+        #expect(try names(fixture, [SortDescriptor(\.name, order: .reverse)]) == standard.reversed())
+        #expect(try names(fixture, [SortDescriptor(\.name, comparator: .localizedStandard, order: .reverse)]) == standard.reversed())
+        let lexical = ["Backyard 10", "Backyard 9", "Item10", "MyAssistant", "backyard 10", "backyard 9", "codellama", "item2"]
+        #expect(try names(fixture, [SortDescriptor(\.name, comparator: .lexical)]) == lexical)
+        let localized = stored.sorted { $0.localizedCompare($1) == .orderedAscending }
+        #expect(try names(fixture, [SortDescriptor(\.name, comparator: .localized)]) == localized)
     }
 
     @Test(arguments: StoreKind.allCases) func stringsCompareAsSwiftNotAsBytesAndTiesKeepStoreOrder(_ kind: StoreKind) throws {
@@ -36,9 +43,9 @@ import Testing
         // Rows 1…7. "e" + COMBINING ACUTE is "é", which Swift orders after "f" (its bytes order
         // before); KELVIN SIGN is "K". Canonically equal names tie, and ties keep store order.
         try trips(fixture, ["f", "e\u{301}", "é", "e", "\u{212A}", "K", "L"])
-        let rows = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map { $0.persistentModelID.rowID! }
+        let rows = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, comparator: .lexical)])).map { $0.persistentModelID.rowID! }
         #expect(rows == [5, 6, 7, 4, 1, 2, 3])
-        let reversed = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, order: .reverse)])).map { $0.persistentModelID.rowID! }
+        let reversed = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, comparator: .lexical, order: .reverse)])).map { $0.persistentModelID.rowID! }
         #expect(reversed == [2, 3, 1, 4, 7, 5, 6])
     }
 
@@ -89,7 +96,8 @@ import Testing
         try context.save()
         let fresh = ModelContext(container)
         let stays = try fresh.fetch(FetchDescriptor<Accommodation>(sortBy: [SortDescriptor(\.trip?.name), SortDescriptor(\.name)]))
-        #expect(stays.map(\.name) == ["none", "hotel", "tent", "hut"])
+        // SwiftData's order of the trips' names: "alps" before "Beach" (case ignored).
+        #expect(stays.map(\.name) == ["none", "hut", "hotel", "tent"])
     }
 
     @Test(arguments: StoreKind.allCases) func sortsWithoutSQLEquivalentAreNamed(_ kind: StoreKind) throws {
@@ -130,13 +138,15 @@ import Testing
         #expect(try SortSQL.orderBy([SortDescriptor(\Trip.startDate, order: .reverse)], entity: trip, schema: schema, dialect: sqlite).sql
                 == #" ORDER BY "Trip"."startDate" DESC, "Trip"."$pk" ASC"#)
         #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name)], entity: trip, schema: schema, dialect: sqlite).sql
-                == #" ORDER BY "Trip"."name" COLLATE MODELSTORE_SWIFT ASC, "Trip"."$pk" ASC"#)
+                == #" ORDER BY "Trip"."name" COLLATE MODELSTORE_LOCALIZED_STANDARD ASC, "Trip"."$pk" ASC"#)
         #expect(try SortSQL.orderBy([SortDescriptor(\Accommodation.trip?.startDate)], entity: stay, schema: schema, dialect: sqlite).sql
                 == #" ORDER BY (SELECT "$p1"."startDate" FROM "Trip" AS "$p1" WHERE "$p1"."$pk" = "Accommodation"."trip") ASC NULLS FIRST, "Accommodation"."$pk" ASC"#)
         let postgres = PostgresDialect()
         #expect(try SortSQL.orderBy([SortDescriptor(\Trip.startDate, order: .reverse)], entity: trip, schema: schema, dialect: postgres).sql
                 == #" ORDER BY "Trip"."startDate" DESC, "Trip"."$pk" ASC"#)
         #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name)], entity: trip, schema: schema, dialect: postgres).sql
+                == #" ORDER BY "Trip"."name" COLLATE "modelstore_localized_standard" ASC, "Trip"."$pk" ASC"#)
+        #expect(try SortSQL.orderBy([SortDescriptor(\Trip.name, comparator: .lexical)], entity: trip, schema: schema, dialect: postgres).sql
                 == #" ORDER BY normalize("Trip"."name", NFC) COLLATE "C" ASC, "Trip"."$pk" ASC"#)
     }
 }
@@ -185,8 +195,10 @@ import Testing
                 #expect(Int32(lexical) == PredicateFunctions.compare(left, right), "\(left.debugDescription) vs \(right.debugDescription)")
             }
         }
-        #expect(PredicateFunctions.comparatorCollation(for: .lexical)?.name == "MODELSTORE_LEXICAL")
-        #expect(PredicateFunctions.comparatorCollation(for: String.StandardComparator(.lexical, order: .reverse))?.name == "MODELSTORE_LEXICAL")
+        #expect(StringSortOrder(.lexical) == .lexical)
+        #expect(StringSortOrder(String.StandardComparator(.lexical, order: .reverse)) == .lexical)
+        #expect(StringSortOrder(String.StandardComparator(.localizedStandard, order: .reverse)) == .localizedStandard)
+        #expect(StringSortOrder(.localized) == .localized)
     }
 }
 

@@ -48,13 +48,13 @@ enum PendingOracle {
         var random = SeededGenerator(seed: seed)
         let context = view.context
         var touched = 0
-        for item in cases {
+        for item in AppleSortOrder.checkable(cases, in: context) {
             var descriptor = FetchDescriptor<T>(predicate: item.predicate, sortBy: item.descriptors)
             descriptor.fetchLimit = item.limit
             descriptor.fetchOffset = item.offset
             let all = view.view(T.self)
             let matching = try item.predicate.map { predicate in try all.filter { try predicate.evaluate($0) } } ?? all
-            let expected = Array(matching.sorted(using: item.descriptors).dropFirst(item.offset ?? 0).prefix(item.limit ?? Int.max))
+            let expected = Array(AppleSortOrder.sorted(matching, using: item.descriptors).dropFirst(item.offset ?? 0).prefix(item.limit ?? Int.max))
             if expected.contains(where: { $0.hasChanges }) { touched += 1 }
             let want = expected.map(ObjectIdentifier.init)
 

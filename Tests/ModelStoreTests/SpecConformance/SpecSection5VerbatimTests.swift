@@ -20,7 +20,7 @@ import ModelStore
     /// Unix socket) in place of the file's.
     @Test func usageCodeRunsVerbatimOnPostgreSQL() throws {
         let store = try TestStore(.postgresql)
-        try runVerbatim(fileURL: try #require(store.configuration.url))
+        try runVerbatim(fileURL: store.configuration.url)
     }
 
     private func runVerbatim(fileURL: URL) throws {

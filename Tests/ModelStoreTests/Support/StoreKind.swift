@@ -123,7 +123,7 @@ extension TestStore {
     /// Where a child process finds the store: the file's path, or the database's URL.
     var location: String {
         if let url { return url.path }
-        return configuration.url?.absoluteString ?? ""
+        return configuration.url.absoluteString
     }
 
     /// A SQLite connection to the file of a file store (nil for other kinds), for SQLite's own checks.

@@ -105,6 +105,7 @@ struct PostgresDialect: SQLDialect {
     /// `READ COMMITTED`, PostgreSQL's default: each statement sees what committed before it; a
     /// row another transaction is changing is waited for (see docs/PostgreSQL.md, "Many writers").
     var beginWriteTransaction: String { "BEGIN" }
+    var dropTableCascade: String { " CASCADE" }
 
     var insertsReturnKey: Bool { true }
 

@@ -17,8 +17,29 @@ final class PostgresDriver: StoreDriver, @unchecked Sendable {
     /// context finding all of them busy waits up to `waitTimeout` seconds).
     ///
     /// - Throws: `PostgresError` `.invalidURL` when the URL cannot be used.
-    init(url: URL, maximumConnections: Int, waitTimeout: TimeInterval = 30) throws {
-        pool = PostgresConnectionPool(url: try PostgresURL(url: url), maximumConnections: maximumConnections, waitTimeout: waitTimeout)
+    init(url: URL, maximumConnections: Int, waitTimeout: TimeInterval = 30, readOnly: Bool = false) throws {
+        var address = try PostgresURL(url: url)
+        if readOnly {
+            // Every session of the pool refuses writes (`allowsSave: false`).
+            let setting = "-c default_transaction_read_only=on"
+            address.options["options"] = address.options["options"].map { $0 + " " + setting } ?? setting
+        }
+        pool = PostgresConnectionPool(url: address, maximumConnections: maximumConnections, waitTimeout: waitTimeout)
+        if !readOnly { try pool.withConnection(Self.createCollations) }
+    }
+
+    /// Creates the collation `localizedStandard` sorts with, when the database has none visible
+    /// (docs/PostgreSQL.md, "Sort order"). Another container may create it at the same moment: its
+    /// error is ignored when the collation is there after all.
+    static func createCollations(on connection: PostgresConnection) throws {
+        let name = PostgresDialect.localizedStandardCollation
+        let exists = "SELECT 1 FROM pg_collation WHERE collname = \(SQLQuote.literal(name)) AND pg_collation_is_visible(oid)"
+        guard try connection.rows(exists).isEmpty else { return }
+        do {
+            try connection.execute("CREATE COLLATION IF NOT EXISTS \(SQLQuote.identifier(name)) \(PostgresDialect.localizedStandardCollationDefinition)")
+        } catch {
+            if try connection.rows(exists).isEmpty { throw error }
+        }
     }
 
     func makeConnection() throws -> any StoreConnection { PostgresStoreConnection(pool: pool) }

@@ -180,14 +180,20 @@ extension PostgresDialect {
 
     func sortKey(_ value: SQLFragment, _ order: SortKeyOrder) -> SQLFragment? {
         switch order {
-        case .swiftString: return "\(nfc(value)) COLLATE \"C\""
+        case .string(.lexical): return "\(nfc(value)) COLLATE \"C\""
+        case .string(.localizedStandard): return "\(value) COLLATE \(identifier: Self.localizedStandardCollation)"
+        case .string(.localized): return "\(value) COLLATE \"und-x-icu\""
         case .decimal: return value
-        case .comparator(let collation):
-            // `.lexical` is Swift's `<`; Apple's localized comparators have no exact SQL order
-            // (docs/PostgreSQL.md, "Sort order").
-            return collation.isSwiftOrder ? "\(nfc(value)) COLLATE \"C\"" : nil
         }
     }
+
+    /// The ICU collation the store creates for `localizedStandardCompare`'s order: ICU's root
+    /// collation with digit runs as numbers (`kn`) at tertiary strength (lowercase first), ties by
+    /// bytes. The closest PostgreSQL order to Foundation's (docs/PostgreSQL.md, "Sort order", says
+    /// where they differ).
+    static let localizedStandardCollation = "modelstore_localized_standard"
+    /// Its definition.
+    static let localizedStandardCollationDefinition = "(provider = icu, locale = 'und-u-kn-true')"
 
     // MARK: Pieces
 

@@ -14,9 +14,10 @@ final class SQLiteConnection: StoreConnection {
 
     /// Opens (creating if needed) the database at `path` (a file path or a `file:` URI) and
     /// configures it: foreign keys on, WAL (files), `synchronous=FULL` (files), busy timeout.
-    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32 = 5000) throws {
+    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32 = 5000, readOnly: Bool = false) throws {
         var pointer: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &pointer, flags, nil)
         guard result == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -29,7 +30,7 @@ final class SQLiteConnection: StoreConnection {
         // Outside any transaction: inside one SQLite silently ignores it.
         try execute("PRAGMA foreign_keys = ON")
         try PredicateFunctions.register(on: handle)
-        if isFile {
+        if isFile && !readOnly {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = FULL")
         }

@@ -28,6 +28,7 @@ struct SQLiteDialect: SQLDialect {
     var tableExistsQuery: String { "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?" }
 
     var beginWriteTransaction: String { "BEGIN IMMEDIATE" }
+    var dropTableCascade: String { "" }
 
     var insertsReturnKey: Bool { false }
 
@@ -68,6 +69,8 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
     private let path: String
     private let isFile: Bool
     private let busyTimeoutMilliseconds: Int32
+    /// Whether connections open the file read-only (`allowsSave: false`).
+    private let readOnly: Bool
     /// Keeps an in-memory database alive while the container lives. Never used after creation
     /// (only closed when the driver goes away), so sharing the driver is safe.
     private var keeper: SQLiteConnection?
@@ -82,10 +85,11 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
     ///
     /// - Throws: `ModelStoreError.notAModelStore` for a file that is neither empty nor a ModelStore
     ///   store (checked before anything is written to it); `SQLiteError` when it cannot be opened.
-    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32) throws {
+    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws {
         self.path = path
         self.isFile = isFile
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.readOnly = readOnly
         if isFile { try SQLiteStoreFile.checkEmptyOrModelStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
         if !isFile { keeper = try open() }
     }
@@ -107,6 +111,6 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
     }
 
     private func open() throws -> SQLiteConnection {
-        try SQLiteConnection(path: path, isFile: isFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try SQLiteConnection(path: path, isFile: isFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: readOnly)
     }
 }
