@@ -102,6 +102,11 @@ import Testing
         }
         var schema = schema
         schema.containers = []
+        schema.modelActors = schema.modelActors.map {
+            var actor = $0
+            actor.range = nowhere
+            return actor
+        }
         schema.enums = schema.enums.map(place)
         schema.structs = schema.structs.map(place)
         schema.entities = schema.entities.map { entity in

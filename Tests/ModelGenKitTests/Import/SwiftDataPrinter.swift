@@ -12,6 +12,7 @@ enum SwiftDataPrinter {
         for item in schema.enums { out += "\n" + enumeration(item, indent: "") }
         for item in schema.structs { out += "\n" + structure(item, schema: schema, indent: "") }
         for entity in schema.entities { out += "\n" + self.entity(entity, schema: schema) }
+        for actor in schema.modelActors { out += "\n" + doc(actor.doc, "") + "@ModelActor actor \(actor.name) {}\n" }
         return out
     }
 
@@ -21,14 +22,16 @@ enum SwiftDataPrinter {
 
     private static func enumeration(_ item: CheckedEnum, indent: String) -> String {
         var out = doc(item.doc, indent)
-        out += indent + "enum \(item.name)" + (item.rawType.map { ": \($0.rawValue), Codable" } ?? ": Codable") + " {\n"
+        let rawType = item.hasDeclaredRawType ? item.rawType : nil
+        out += indent + "enum \(item.name)" + (rawType.map { ": \($0.rawValue), Codable" } ?? ": Codable")
+            + item.conformances.map { ", " + $0 }.joined() + " {\n"
         for item2 in item.cases {
             out += doc(item2.doc, indent + "    ")
             out += indent + "    case `\(item2.name)`"
             if !item2.associatedValues.isEmpty {
                 out += "(" + item2.associatedValues.map { ($0.label.map { "\($0): " } ?? "") + "\($0.type)" + ($0.isOptional ? "?" : "") }.joined(separator: ", ") + ")"
             }
-            if let raw = item2.rawValue {
+            if let raw = item2.rawValue, rawType != nil {
                 out += " = " + (item.rawType == .string ? literal(raw) : raw)
             }
             out += "\n"
@@ -37,7 +40,7 @@ enum SwiftDataPrinter {
     }
 
     private static func structure(_ item: CheckedStruct, schema: CheckedSchema, indent: String) -> String {
-        var out = doc(item.doc, indent) + indent + "struct \(item.name): Codable {\n"
+        var out = doc(item.doc, indent) + indent + "struct \(item.name): Codable" + item.conformances.map { ", " + $0 }.joined() + " {\n"
         for field in item.fields {
             out += doc(field.doc, indent + "    ")
             out += indent + "    var `\(field.name)`: \(field.type)" + (field.isOptional ? "?" : "")
@@ -77,7 +80,7 @@ enum SwiftDataPrinter {
                 if let maximum = relationship.maximumModelCount { arguments.append("maximumModelCount: \(maximum)") }
                 if let original = relationship.originalName { arguments.append("originalName: \(literal(original))") }
                 out += "    @Relationship(" + arguments.joined(separator: ", ") + ")\n"
-                out += "    var `\(property.name)`: " + (relationship.isToMany ? "[\(relationship.destination)]" : "\(relationship.destination)?")
+                out += "    var `\(property.name)`: " + type(of: property.name, owner: entity.name, schema: schema)
                 if relationship.hasDefault { out += relationship.isToMany ? " = []" : " = nil" }
             }
             out += "\n"
@@ -90,7 +93,13 @@ enum SwiftDataPrinter {
         }
         for initializer in entity.initializers where !initializer.isSynthesized {
             out += doc(initializer.doc, "    ")
-            let parameters = initializer.parameters.map { "`\($0.name)`: " + type(of: $0.name, owner: $0.owner, schema: schema) }
+            let parameters = initializer.parameters.map { parameter in
+                let type = type(of: parameter.name, owner: parameter.owner, schema: schema)
+                let property = schema.entity(named: parameter.owner)?.properties.first { $0.name == parameter.name }
+                let valueType: ValueType? = if case .attribute(let attribute)? = property?.kind { attribute.type } else { nil }
+                let defaultArgument = parameter.defaultValue.flatMap { value in valueType.map { " = " + self.value(value, type: $0) } } ?? ""
+                return "`\(parameter.name)`: " + type + defaultArgument
+            }
             out += "    init(" + parameters.joined(separator: ", ") + ") {\n"
             for parameter in initializer.parameters where parameter.owner == entity.name {
                 out += "        self.`\(parameter.name)` = `\(parameter.name)`\n"
@@ -108,7 +117,7 @@ enum SwiftDataPrinter {
         guard let property = schema.entity(named: owner)?.properties.first(where: { $0.name == name }) else { return "Never" }
         switch property.kind {
         case .attribute(let attribute): return "\(attribute.type)" + (attribute.isOptional ? "?" : "")
-        case .relationship(let relationship): return relationship.isToMany ? "[\(relationship.destination)]" : "\(relationship.destination)?"
+        case .relationship(let relationship): return relationship.isToMany ? "[\(relationship.destination)]" + (relationship.isOptionalToMany ? "?" : "") : "\(relationship.destination)?"
         }
     }
 

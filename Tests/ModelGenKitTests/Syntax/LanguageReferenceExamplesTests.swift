@@ -33,7 +33,7 @@ import Testing
         for (index, block) in blocks.enumerated() {
             // Member-only snippets (attributes) are read inside an entity.
             let startsWithDeclaration = block.split(separator: "\n").contains { line in
-                line.hasPrefix("@Entity(") || ["entity", "enum", "struct", "container", "migration"].contains { line.hasPrefix($0 + " ") }
+                line.hasPrefix("@Entity(") || line.hasPrefix("@ModelActor ") || ["entity", "enum", "struct", "container", "migration"].contains { line.hasPrefix($0 + " ") }
             }
             let text = startsWithDeclaration ? block : "entity Wrapper {\n\(block)\n}"
             let (_, diagnostics) = Parser.parse(SourceFile(path: "Language-\(index).model", text: text))
