@@ -82,7 +82,7 @@ import Testing
     /// without raw type, an optional to-many, `CGFloat`, static-member defaults, protocol lists,
     /// `@ModelActor`, defaults on init parameters): the importer writes them already; the model
     /// lints only once those additions are merged.
-    @Suite(.disabled("needs the language additions of #27")) struct NeedsLanguageAdditions {
+    @Suite struct LanguageAdditions {
         @Test func chatModelsImportCleanly() throws {
             let result = try ImportFixtureTests.importAndCompare("Additions")
             try ImportFixtureTests.expectCleanAndFormatted(result)
