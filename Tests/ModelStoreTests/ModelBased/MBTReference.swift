@@ -34,9 +34,15 @@ struct MBTKnownBugs: Equatable, Sendable {
                                   sqliteReusesDeletedKeys: true, identifiersWithoutStore: true, negativeLimitOffset: true,
                                   deleteAndReinsertLosesTheNewModel: true)
 
-    /// From `MODELSTORE_MBT_KNOWN_BUGS` (item numbers, comma-separated, or `all`); none when unset.
+    /// The steps exercised when nothing is asked for: those of the fixed items 1, 2 and 12 (the
+    /// switches name the bug each step used to find; item 3's steps still disagree with the
+    /// reference on which identifier survives an upsert of two new models, item 4 is open).
+    static let fixed = MBTKnownBugs(transactionRollsBackEarlierChanges: true, enumerateVisitsInsertedRows: true,
+                                    negativeLimitOffset: true)
+
+    /// From `MODELSTORE_MBT_KNOWN_BUGS` (item numbers, comma-separated, or `all`); `fixed` when unset.
     static func fromEnvironment() -> MBTKnownBugs {
-        guard let text = ProcessInfo.processInfo.environment["MODELSTORE_MBT_KNOWN_BUGS"] else { return .none }
+        guard let text = ProcessInfo.processInfo.environment["MODELSTORE_MBT_KNOWN_BUGS"] else { return .fixed }
         if text == "all" { return .all }
         let words = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let items = Set(words.compactMap { Int($0) })
@@ -249,7 +255,20 @@ struct MBTReference {
     }
 
     /// A sort key's value: nil sorts first in forward order (as the store's `SortDescriptor`s do).
-    enum Key: Comparable { case int(Int), text(String) }
+    /// Text orders as SwiftData's `SortDescriptor` on a `String` without comparator does:
+    /// `localizedStandardCompare` (docs/Predicates.md, "Sorting").
+    enum Key: Equatable {
+        case int(Int), text(String)
+
+        static func < (lhs: Key, rhs: Key) -> Bool {
+            switch (lhs, rhs) {
+            case let (.int(x), .int(y)): return x < y
+            case let (.text(x), .text(y)): return x.localizedStandardCompare(y) == .orderedAscending
+            case (.int, .text): return true
+            case (.text, .int): return false
+            }
+        }
+    }
     func key(_ sort: MBTSortKey, _ r: MBTRecord) -> Key? {
         let state = pending
         switch sort {
