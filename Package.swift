@@ -98,17 +98,17 @@ let package = Package(
             path: "Tests/Fuzz/ModelFuzz"
         ),
         // What the language server must do with any edits and requests (its fuzz target and the
-        // tests run it in process); `Fuzz/`, not `Sources/`: it is test and fuzzing code.
+        // tests run it in process); under `Tests/`, not `Sources/`: it is test and fuzzing code.
         .target(
             name: "LanguageServerOracle",
             dependencies: ["ModelGenKit"],
-            path: "Fuzz/LanguageServerOracle"
+            path: "Tests/Fuzz/LanguageServerOracle"
         ),
         // libFuzzer target over `modelgen lsp` (Scripts/fuzz.sh --target lsp); built normally, it replays files.
         .executableTarget(
             name: "LanguageServerFuzz",
             dependencies: ["LanguageServerOracle", "ModelFuzzDriver"],
-            path: "Fuzz/LanguageServerFuzz"
+            path: "Tests/Fuzz/LanguageServerFuzz"
         ),
         // Child process of the crash-durability test: saves batches of Trips and acknowledges each.
         .executableTarget(

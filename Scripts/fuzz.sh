@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the whole front end (lex, parse, check, render, generate) with libFuzzer for SECONDS
 # (default 60). Builds ModelFuzz with the fuzzer and address sanitizers in .build-fuzz, runs it
-# on a working corpus seeded with the .model files of the folders Fuzz/seed-folders.txt lists
-# (samples and test fixtures, copied fresh each run), with the Fuzz/model.dict dictionary.
+# on a working corpus seeded with the .model files of the folders Tests/Fuzz/seed-folders.txt lists
+# (samples and test fixtures, copied fresh each run), with the Tests/Fuzz/model.dict dictionary.
 #
 # Not `swift build --sanitize=fuzzer`, nor `-Xswiftc -sanitize=fuzzer`: both reach every
 # executable, the TemplateEmbedder build tool too (the first compiles its top-level main.swift
@@ -12,8 +12,8 @@
 # ModelFuzzDriver C target compiled with -DMODELFUZZ_LIBFUZZER.
 #
 # `--target lsp` fuzzes the language server instead (`modelgen lsp`, in process): LanguageServerFuzz
-# (Fuzz/LanguageServerFuzz) opens each input as a document and runs the edits and requests its
-# tail encodes (Fuzz/LanguageServerOracle); what it finds is kept in Fuzz/lsp-regressions.
+# (Tests/Fuzz/LanguageServerFuzz) opens each input as a document and runs the edits and requests its
+# tail encodes (Tests/Fuzz/LanguageServerOracle); what it finds is kept in Tests/Fuzz/lsp-regressions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +22,7 @@ regressions=Tests/ModelGenKitTests/FuzzRegressions/inputs
 if [ "${1:-}" = "--target" ]; then
     case "${2:-}" in
         front-end) ;;
-        lsp) product=LanguageServerFuzz; regressions=Fuzz/lsp-regressions; mkdir -p "$regressions" ;;
+        lsp) product=LanguageServerFuzz; regressions=Tests/Fuzz/lsp-regressions; mkdir -p "$regressions" ;;
         *) echo "fuzz.sh: --target is front-end or lsp" >&2; exit 2 ;;
     esac
     shift 2
@@ -54,16 +54,16 @@ mkdir -p "$work/corpus" "$work/artifacts" "$work/seeds"
 # Seeds: every .model file below the listed folders, named by its path ('/' -> '_').
 while IFS= read -r folder; do
     case "$folder" in ''|'#'*) continue ;; esac
-    [ -d "$folder" ] || { echo "fuzz.sh: seed folder '$folder' (Fuzz/seed-folders.txt) does not exist" >&2; exit 2; }
+    [ -d "$folder" ] || { echo "fuzz.sh: seed folder '$folder' (Tests/Fuzz/seed-folders.txt) does not exist" >&2; exit 2; }
     while IFS= read -r -d '' model; do
         cp "$model" "$work/seeds/$(printf '%s' "${model#./}" | tr '/ ' '__')"
     done < <(find "$folder" -name '*.model' -type f -print0)
-done < Fuzz/seed-folders.txt
+done < Tests/Fuzz/seed-folders.txt
 log="$work/fuzz.log"
 status=0
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-    -dict=Fuzz/model.dict -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
+    -dict=Tests/Fuzz/model.dict -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
     "$@" "$work/corpus" "$work/seeds" >"$log" 2>&1 || status=$?
 
 grep -E "^(#[0-9]+ +DONE|Done [0-9]+ runs|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)" "$log" || true

@@ -5,7 +5,7 @@ import Testing
 
 /// Replays every input the fuzzer ever found crashing, hanging or breaking a property
 /// (`inputs/`, kept by `Scripts/fuzz.sh`), and the seed corpus (the `.model` files of the folders
-/// `Fuzz/seed-folders.txt` lists, as the script seeds it), through the fuzz target's checks.
+/// `Tests/Fuzz/seed-folders.txt` lists, as the script seeds it), through the fuzz target's checks.
 @Suite struct FuzzRegressionTests {
     static let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let inputs = here.appendingPathComponent("inputs")
@@ -16,9 +16,9 @@ import Testing
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    /// The seed files: every `.model` file below each folder of `Fuzz/seed-folders.txt`.
+    /// The seed files: every `.model` file below each folder of `Tests/Fuzz/seed-folders.txt`.
     static func seeds() throws -> [URL] {
-        let list = try String(contentsOf: root.appendingPathComponent("Fuzz/seed-folders.txt"), encoding: .utf8)
+        let list = try String(contentsOf: root.appendingPathComponent("Tests/Fuzz/seed-folders.txt"), encoding: .utf8)
         var seeds: [URL] = []
         for line in list.split(separator: "\n") where !line.hasPrefix("#") && !line.isEmpty {
             let folder = root.appendingPathComponent(String(line))

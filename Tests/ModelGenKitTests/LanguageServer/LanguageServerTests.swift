@@ -209,10 +209,10 @@ import Testing
         #expect(violations.isEmpty, "\(violations.prefix(3))")
     }
 
-    /// The inputs the LSP fuzz target kept (`Fuzz/lsp-regressions/`), and each sample as a seed.
+    /// The inputs the LSP fuzz target kept (`Tests/Fuzz/lsp-regressions/`), and each sample as a seed.
     @Test func fuzzRegressionsAndSeeds() throws {
         var files = ["Samples/Trips.model", "Samples/Shop.model", "Samples/Birding.model", "Samples/invalid/syntax.model"].map { Self.root.appendingPathComponent($0) }
-        let kept = Self.root.appendingPathComponent("Fuzz/lsp-regressions")
+        let kept = Self.root.appendingPathComponent("Tests/Fuzz/lsp-regressions")
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: kept.path)) ?? []).sorted() where !name.hasPrefix(".") {
             files.append(kept.appendingPathComponent(name))
         }
