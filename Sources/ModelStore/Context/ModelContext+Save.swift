@@ -35,6 +35,7 @@ extension ModelContext {
                 try connection.beginWriteTransaction()
                 deletions = try self.deletions(connection)
                 try writeChangedUniqueValues(connection, removed: deletions.modelIDs)
+                try deleteRowsThatFreeUniqueValues(connection, &deletions)
                 try writeInserts(connection, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
                 try writeUpdates(connection, removed: deletions.modelIDs, displaced: upserted.map(\.0))
                 try writeLinks(connection)

@@ -19,13 +19,13 @@ struct MBTKnownBugs: Equatable, Sendable {
     /// Item 3: SQLite reuses the largest deleted key. Off: `fetchByIdentifiers` asks only for
     /// live serials, and history is compared by counts (an identifier may name two rows in turn).
     var sqliteReusesDeletedKeys = false
-    /// Item 4: identifiers carry no store identity. Off: no `fetchForeignIdentifier` step.
+    /// Item 4 (fixed): identifiers carried no store identity. Off: no `fetchForeignIdentifier` step.
     var identifiersWithoutStore = false
     /// Item 12: negative `fetchLimit`/`fetchOffset`. Off: never negative.
     var negativeLimitOffset = false
-    /// Found by this tester, open (ModelBasedTests.deleteAndReinsertOfAUniqueValue): a stored
-    /// model deleted and a new one with its unique value inserted in the same save lose the new
-    /// one (the insert upserts onto the old row, which the save then deletes). Off: no such pair
+    /// Found by this tester, fixed (ModelBasedTests.deleteAndReinsertOfAUniqueValue): a stored
+    /// model deleted and a new one with its unique value inserted in the same save lost the new
+    /// one (the insert upserted onto the old row, which the save then deleted). Off: no such pair
     /// in one save. `MODELSTORE_MBT_KNOWN_BUGS=reinsert` turns it on.
     var deleteAndReinsertLosesTheNewModel = false
 
@@ -34,11 +34,11 @@ struct MBTKnownBugs: Equatable, Sendable {
                                   sqliteReusesDeletedKeys: true, identifiersWithoutStore: true, negativeLimitOffset: true,
                                   deleteAndReinsertLosesTheNewModel: true)
 
-    /// The steps exercised when nothing is asked for: those of the fixed items 1, 2 and 12 (the
-    /// switches name the bug each step used to find; item 3's steps still disagree with the
-    /// reference on which identifier survives an upsert of two new models, item 4 is open).
+    /// The steps exercised when nothing is asked for: those of the fixed items 1, 2, 4 and 12 and
+    /// of the delete-and-reinsert finding (the switches name the bug each step used to find).
     static let fixed = MBTKnownBugs(transactionRollsBackEarlierChanges: true, enumerateVisitsInsertedRows: true,
-                                    negativeLimitOffset: true)
+                                    identifiersWithoutStore: true, negativeLimitOffset: true,
+                                    deleteAndReinsertLosesTheNewModel: true)
 
     /// From `MODELSTORE_MBT_KNOWN_BUGS` (item numbers, comma-separated, or `all`); `fixed` when unset.
     static func fromEnvironment() -> MBTKnownBugs {
