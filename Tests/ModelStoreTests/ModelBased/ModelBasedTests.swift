@@ -172,6 +172,22 @@ import Testing
         ], on: kind, knownBugs: bugs)
     }
 
+    /// Found by this tester after the fix above: a new crate linked to a stored worker that the
+    /// save deletes while a new worker takes its handle. The deleted worker's row now goes before
+    /// the inserts, and the pending link to it was then written to a missing row (a foreign-key
+    /// failure at commit); a link to a model the save deletes is not written.
+    @Test(arguments: StoreKind.allCases) func linkToAModelDeletedBeforeTheInserts(_ kind: StoreKind) throws {
+        try Self.replay([
+            .insertWorker(serial: 4, handle: "h0", rank: 0),
+            .save,
+            .insertCrate(serial: 9, title: "t0", weight: 5, capacity: nil),
+            .link(crate: 9, worker: 4, fromWorkerSide: false),
+            .delete(serial: 4),
+            .insertWorker(serial: 20, handle: "h0", rank: 0),
+            .save,
+        ], on: kind)
+    }
+
     /// The first sequence found: a sort through a to-one (`\.warehouse?.score`), written in the
     /// tester's generic code (`SortDescriptor(\T.warehouse?.score)`, `T: Crate`), was refused as
     /// "sort by a computed property"; written for the concrete class it works.
