@@ -43,6 +43,8 @@ struct Deletions {
     /// free (`ModelContext.deleteRowsThatFreeUniqueValues`), by hierarchy index and key. History
     /// records their deletion without looking for the row.
     var deletedEarly: Set<TombstoneKey> = []
+    /// The same rows, by table.
+    var deletedEarlyByTable: [String: [Int64]] = [:]
 
     /// Whether the row `key` of the model `entity` was deleted before the inserts of the save.
     func wasDeletedEarly(_ entity: EntitySchema, key: Int64) -> Bool {

@@ -38,7 +38,8 @@ extension ModelContext {
                 try deleteRowsThatFreeUniqueValues(connection, &deletions)
                 try writeInserts(connection, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
                 try writeUpdates(connection, removed: deletions.modelIDs, displaced: upserted.map(\.0))
-                try writeLinks(connection, deletions)
+                try writeLinks(connection)
+                try repairReferencesToRowsDeletedEarly(connection, deletions)
                 saved = try recordSave(connection, deletions: deletions, displaced: upserted.map(\.0))
                 try writeDeletes(connection, deletions)
                 try connection.commit()
@@ -207,13 +208,9 @@ extension ModelContext {
         return made
     }
 
-    private func writeLinks(_ connection: any StoreConnection, _ deletions: Deletions) throws {
-        let early = !deletions.deletedEarly.isEmpty
+    private func writeLinks(_ connection: any StoreConnection) throws {
         for key in linkOrder {
             guard let change = linkChanges[key], let source = change.source.rowID, let target = change.target.rowID else { continue }
-            // A model deleted in this save loses its links with its row; when rows went before
-            // the inserts (`deleteRowsThatFreeUniqueValues`), no link may be written to them.
-            if early && change.linked && (deletions.contains(change.source) || deletions.contains(change.target)) { continue }
             let table = SQLQuote.identifier(change.table)
             let sourceColumn = SQLQuote.identifier(StorageNames.source)
             let targetColumn = SQLQuote.identifier(StorageNames.target)

@@ -67,5 +67,36 @@ extension ModelContext {
                 try connection.run("DELETE FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql)", filter.bindings)
             }
         }
+        deletions.deletedEarlyByTable = keys
+    }
+
+    /// After the save's updates and links, what the foreign keys' `ON DELETE` actions do for the
+    /// rows `deleteRowsThatFreeUniqueValues` deleted before them: key columns written since that
+    /// name such a row become NULL (`ON DELETE SET NULL`; a `.noAction` relationship of a changed
+    /// model), join rows naming one go (`ON DELETE CASCADE`). Else the commit would fail on a
+    /// reference to a missing row, where the rows deleted at the end of the save clear them.
+    ///
+    /// - Throws: the store's error.
+    func repairReferencesToRowsDeletedEarly(_ connection: any StoreConnection, _ deletions: Deletions) throws {
+        guard !deletions.deletedEarlyByTable.isEmpty else { return }
+        for table in schema.storage.tables {
+            let name = SQLQuote.identifier(table.name)
+            if table.isJoinTable {
+                for (column, referenced) in zip([StorageNames.source, StorageNames.target], table.joinReferences) {
+                    for chunk in KeyList.chunks(deletions.deletedEarlyByTable[referenced] ?? []) {
+                        let filter = KeyList.membership(SQLQuote.identifier(column), chunk)
+                        try connection.run("DELETE FROM \(name) WHERE \(filter.sql)", filter.bindings)
+                    }
+                }
+                continue
+            }
+            for column in table.columns {
+                guard let referenced = column.references else { continue }
+                for chunk in KeyList.chunks(deletions.deletedEarlyByTable[referenced] ?? []) {
+                    let filter = KeyList.membership(SQLQuote.identifier(column.name), chunk)
+                    try connection.run("UPDATE \(name) SET \(SQLQuote.identifier(column.name)) = NULL WHERE \(filter.sql)", filter.bindings)
+                }
+            }
+        }
     }
 }

@@ -175,7 +175,8 @@ import Testing
     /// Found by this tester after the fix above: a new crate linked to a stored worker that the
     /// save deletes while a new worker takes its handle. The deleted worker's row now goes before
     /// the inserts, and the pending link to it was then written to a missing row (a foreign-key
-    /// failure at commit); a link to a model the save deletes is not written.
+    /// failure at commit); the save now removes links to such rows after writing its links, as
+    /// `ON DELETE CASCADE` does (`repairReferencesToRowsDeletedEarly`).
     @Test(arguments: StoreKind.allCases) func linkToAModelDeletedBeforeTheInserts(_ kind: StoreKind) throws {
         try Self.replay([
             .insertWorker(serial: 4, handle: "h0", rank: 0),
@@ -186,6 +187,22 @@ import Testing
             .insertWorker(serial: 20, handle: "h0", rank: 0),
             .save,
         ], on: kind)
+    }
+
+    /// Open (found by this tester with seed 4004, not fixed): a new crate linked to a new worker,
+    /// then the crate deleted before any save (it is forgotten), then a count of idle workers
+    /// (`crates.isEmpty`) with pending changes: the forgotten crate still counts in the worker's
+    /// in-memory list, so the worker is not idle (count 0, the reference says 1).
+    @Test(arguments: StoreKind.allCases) func forgottenModelStillInAToManyOfAPendingFetch(_ kind: StoreKind) throws {
+        withKnownIssue("a model inserted and deleted before a save still counts in a new model's to-many for a pending fetch") {
+            try Self.replay([
+                .insertCrate(serial: 12, title: "t0", weight: 2, capacity: nil),
+                .insertWorker(serial: 1018, handle: "h3", rank: 4),
+                .link(crate: 12, worker: 1018, fromWorkerSide: false),
+                .delete(serial: 12),
+                .fetchCount(.init(.worker, predicate: .idle)),
+            ], on: kind)
+        }
     }
 
     /// The first sequence found: a sort through a to-one (`\.warehouse?.score`), written in the
