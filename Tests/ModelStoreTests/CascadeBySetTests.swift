@@ -52,7 +52,7 @@ import Testing
         // didSave: the trips in deletion order, then each trip's stays in key order, trip by trip.
         let stayIDs = stayKeys.compactMap { row -> (trip: Int64, id: PersistentIdentifier)? in
             guard case .integer(let key) = row[0], case .integer(let trip) = row[1] else { return nil }
-            return (trip, PersistentIdentifier(entityName: "Accommodation", rowID: key))
+            return (trip, PersistentIdentifier(entityName: "Accommodation", rowID: key, store: container.storeIdentifier))
         }
         let expected = trips.map(\.persistentModelID)
             + trips.flatMap { trip in stayIDs.filter { $0.trip == trip.persistentModelID.rowID }.map(\.id) }

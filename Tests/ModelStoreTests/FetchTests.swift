@@ -77,7 +77,7 @@ import Testing
         let rowID = try #require(personal.persistentModelID.rowID)
         try fixture.store.rawConnection(through: fixture.container)
             .execute("UPDATE \"Trip\" SET \"PersonalTrip.reason\" = 'bogus' WHERE \"$pk\" = \(rowID)")
-        let identifier = PersistentIdentifier(entityName: "PersonalTrip", rowID: rowID)
+        let identifier = PersistentIdentifier(entityName: "PersonalTrip", rowID: rowID, store: fixture.container.storeIdentifier)
         #expect(throws: ModelStoreError.corruptRow(entity: "PersonalTrip", identifier: identifier, property: "reason", storedValue: "'bogus'")) {
             _ = try ModelContext(fixture.container).fetch(FetchDescriptor<Trip>())
         }

@@ -23,6 +23,10 @@ public final class ModelContainer: Sendable {
         return context
     }
 
+    /// The store's identifier (`StoreIdentity`), which every saved model's `PersistentIdentifier`
+    /// carries; nil only for a read-only store written before stores recorded one.
+    let storeIdentifier: String?
+
     /// The migration plan the container was opened with (SwiftData's `migrationPlan`), if any.
     public let migrationPlan: (any SchemaMigrationPlan.Type)?
 
@@ -70,7 +74,7 @@ public final class ModelContainer: Sendable {
         try driver.check(schema.storage)
         let connection = try driver.makeConnection()
         do {
-            try StoreMigrator.prepare(connection, for: schema, plan: migrationPlan)
+            storeIdentifier = try StoreMigrator.prepare(connection, for: schema, plan: migrationPlan, readOnly: !configuration.allowsSave)
         } catch {
             // Refused or failed: the store stays byte for byte as it was, its write-ahead log too.
             connection.leaveFilesAsTheyAreOnClose()
@@ -82,8 +86,9 @@ public final class ModelContainer: Sendable {
     /// its connections are the migration's (`MigrationStageDriver`), and it does not prepare the store.
     ///
     /// - Throws: `ModelStoreError.invalidSchema` for inconsistent generated metadata.
-    init(stageSchema schema: Schema, driver: MigrationStageDriver) throws {
+    init(stageSchema schema: Schema, driver: MigrationStageDriver, storeIdentifier: String) throws {
         guard schema.problems.isEmpty else { throw ModelStoreError.invalidSchema(schema.problems.joined(separator: "; ")) }
+        self.storeIdentifier = storeIdentifier
         self.schema = schema
         self.configurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
         self.migrationPlan = nil

@@ -39,6 +39,18 @@ struct Deletions {
         let key: Int64
     }
 
+    /// The rows of the entries deleted before the save's inserts, so that their unique values are
+    /// free (`ModelContext.deleteRowsThatFreeUniqueValues`), by hierarchy index and key. History
+    /// records their deletion without looking for the row.
+    var deletedEarly: Set<TombstoneKey> = []
+    /// The same rows, by table.
+    var deletedEarlyByTable: [String: [Int64]] = [:]
+
+    /// Whether the row `key` of the model `entity` was deleted before the inserts of the save.
+    func wasDeletedEarly(_ entity: EntitySchema, key: Int64) -> Bool {
+        !deletedEarly.isEmpty && deletedEarly.contains(TombstoneKey(hierarchy: entity.hierarchyIndex, key: key))
+    }
+
     /// The preserved values of a row (nil when none were read).
     func tombstone(of row: DeletedRow) -> Data? {
         tombstones.isEmpty ? nil : tombstones[TombstoneKey(hierarchy: row.entity.hierarchyIndex, key: row.key)]

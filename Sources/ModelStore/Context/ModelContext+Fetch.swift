@@ -68,21 +68,26 @@ extension ModelContext {
         return try identifiers(descriptor, entity: entity(for: T.self))
     }
 
-    /// The model with `identifier`: registered in this context, or read from the store.
+    /// The model with `identifier`: registered in this context, or read from the store. An
+    /// identifier of another store finds nothing, as one of a deleted row (docs/Runtime.md,
+    /// "Identifiers").
     public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
         guards.enter()
         defer { guards.leave() }
-        guard let entity = schema.entity(named: identifier.entityName) else { return nil }
+        guard let entity = schema.entity(named: identifier.entityName),
+              identifier.canName(rowOf: container.storeIdentifier) else { return nil }
         guard let rowID = identifier.rowID else {
             return inserted.first { $0.persistentModelID == identifier } as? any PersistentModel
         }
         return resolve(key: rowID, destination: entity.type) as? any PersistentModel
     }
 
-    /// The model with `identifier` if this context has it in memory.
+    /// The model with `identifier` if this context has it in memory (none for an identifier of
+    /// another store).
     public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
         guards.enter()
         defer { guards.leave() }
+        guard identifier.canName(rowOf: container.storeIdentifier) else { return nil }
         guard let rowID = identifier.rowID, let entity = schema.entity(named: identifier.entityName) else {
             return inserted.first { $0.persistentModelID == identifier } as? T
         }
@@ -108,7 +113,8 @@ extension ModelContext {
             bindings += entity.typeNames.map(SQLValue.text)
         }
         if let predicate = descriptor.predicate {
-            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema, dialect: container.driver.dialect)
+            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
+                                                           store: container.storeIdentifier)
             conditions.append("(\(filter.sql))")
             bindings += filter.bindings
         }

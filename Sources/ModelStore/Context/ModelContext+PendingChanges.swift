@@ -448,7 +448,8 @@ extension ModelContext {
         let root = schema.entity(named: entity.baseName ?? entity.name) ?? entity
         return keys.keys.indices.map { position in
             if let object = keys.pending[position] { return object.persistentModelID }
-            return PersistentIdentifier(entityName: root.typeNames[Int(keys.types[position])], rowID: keys.keys[position])
+            return PersistentIdentifier(entityName: root.typeNames[Int(keys.types[position])], rowID: keys.keys[position],
+                                        store: container.storeIdentifier)
         }
     }
 }

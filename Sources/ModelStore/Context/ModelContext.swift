@@ -106,7 +106,7 @@ public final class ModelContext {
     /// The `ModelHome` of this context's models of `entity`.
     func home(for entity: EntitySchema) -> ModelHome {
         if let home = homes[entity.index] { return home }
-        let home = ModelHome(link: link, entity: entity)
+        let home = ModelHome(link: link, entity: entity, store: container.storeIdentifier)
         homes[entity.index] = home
         return home
     }

@@ -5,9 +5,9 @@ import Foundation
 enum PredicateTranslator {
     /// The SQL condition equivalent to `predicate` on rows of `entity` (columns are in
     /// `entity.tableName`; use `entity.column(forKeyPath:)` and `schema` for related entities),
-    /// spelled for `dialect`.
+    /// spelled for `dialect`, in the store whose identifier is `store`.
     static func sqlFilter<T: PersistentModel>(for predicate: Predicate<T>, entity: EntitySchema, schema: Schema,
-                                              dialect: any SQLDialect) throws -> SQLFilter {
-        try PredicateSQL.filter(for: predicate, entity: entity, schema: schema, dialect: dialect)
+                                              dialect: any SQLDialect, store: String?) throws -> SQLFilter {
+        try PredicateSQL.filter(for: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
     }
 }

@@ -128,7 +128,7 @@ extension ModelContext {
         } catch ModelStoreError.corruptRow(_, .none, _, let storedValue) {
             let index = decoder.attributeIndex
             let property = index < entity.storedAttributes.count ? entity.storedAttributes[index].name : "attribute \(index)"
-            throw ModelStoreError.corruptRow(entity: entity.name, identifier: PersistentIdentifier(entityName: entity.name, rowID: rowID),
+            throw ModelStoreError.corruptRow(entity: entity.name, identifier: PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier),
                                              property: property, storedValue: storedValue)
         }
     }

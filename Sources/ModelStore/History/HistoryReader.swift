@@ -166,7 +166,7 @@ extension ModelContext {
         }
         guard let modelType = entity.type as? any PersistentModel.Type else { return nil }
         return Self.historyChange(modelType, kind: kind, identifier: identifier,
-                                  model: PersistentIdentifier(entityName: entityName, rowID: statement.int64(at: 8)),
+                                  model: PersistentIdentifier(entityName: entityName, rowID: statement.int64(at: 8), store: container.storeIdentifier),
                                   attributes: attributes, tombstone: tombstone, keys: entityKeys)
     }
 

@@ -43,7 +43,7 @@ extension ModelContext {
         saved.inserted.reserveCapacity(inserted.count)
         for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
             try record()?.write(.insert, entity: entity, row: rowID)
         }
 
@@ -77,7 +77,7 @@ extension ModelContext {
         saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
         for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
             let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
             guard history else { continue }
             var names = changedProperties(of: object, entity, encoder, &comparisons)
@@ -86,7 +86,7 @@ extension ModelContext {
         }
         for id in linkedOrder {
             guard let entry = linked[id], let entity = entry.object.entity, let rowID = entry.object.rowID else { continue }
-            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
             if !entry.names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: entry.names.joined(separator: ",")) }
         }
 
@@ -95,12 +95,12 @@ extension ModelContext {
         for entry in deletions.entries {
             guard case .model(let object) = entry else {
                 guard case .row(let row) = entry else { continue }
-                saved.deleted.append(PersistentIdentifier(entityName: row.entity.name, rowID: row.key))
+                saved.deleted.append(PersistentIdentifier(entityName: row.entity.name, rowID: row.key, store: container.storeIdentifier))
                 try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: deletions.tombstone(of: row), rowExists: true)
                 continue
             }
             guard object.status != .inserted, let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID))
+            saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
             guard let writer = try record() else { continue }
             let preserved: [(offset: Int, name: String)]
             if let known = preservedByEntity[ObjectIdentifier(entity)] {
@@ -123,7 +123,7 @@ extension ModelContext {
                     return (attribute.name, object.changes?.savedValue(of: attribute.offset) ?? values[attribute.offset])
                 })
             }
-            try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone)
+            try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone, rowExists: deletions.wasDeletedEarly(entity, key: rowID))
         }
 
         try writer?.finish(author: author)
@@ -316,8 +316,9 @@ private final class HistoryWriter {
 
     /// The next token of the store: the counter row's, incremented inside the saving
     /// transaction (so tokens follow commit order); the row is made, with the store's
-    /// identifier, by the first save that records history (an upsert: first saves of several
-    /// writers at once, on a store that lets them run together, all get a token).
+    /// identifier (`"$metadata"`'s `storeIdentifier`, docs/Migrations.md), by the first save that
+    /// records history (an upsert: first saves of several writers at once, on a store that lets
+    /// them run together, all get a token).
     private static func nextToken(_ connection: any StoreConnection) throws -> Int64 {
         let counter = SQLQuote.identifier(HistoryTables.counter)
         let last = SQLQuote.identifier("lastToken")
@@ -325,9 +326,10 @@ private final class HistoryWriter {
         let rows = try connection.rows("UPDATE \(counter) SET \(last) = \(last) + 1 WHERE \(id) = 1 RETURNING \(last)")
         if case .integer(let token)? = rows.first?.first { return token }
         let made = try connection.rows(
-            "INSERT INTO \(counter) (\(id), \(SQLQuote.identifier("store")), \(last), \(SQLQuote.identifier("deletedThrough"))) VALUES (1, ?, 1, 0) "
+            "INSERT INTO \(counter) (\(id), \(SQLQuote.identifier("store")), \(last), \(SQLQuote.identifier("deletedThrough"))) "
+            + "VALUES (1, COALESCE((SELECT value FROM \(SQLQuote.identifier(StorageNames.metadataTable)) WHERE key = ?), ?), 1, 0) "
             + "ON CONFLICT (\(id)) DO UPDATE SET \(last) = \(counter).\(last) + 1 RETURNING \(last)",
-            [.text(UUID().uuidString)])
+            [.text(StoreIdentity.key), .text(UUID().uuidString)])
         guard case .integer(let token)? = made.first?.first else { throw ModelStoreError.corruptHistory("the history counter returned no token") }
         return token
     }

@@ -67,7 +67,7 @@ open class ModelObject: Observable, Hashable {
     /// registering goes through `ModelContext.home(for:)`).
     final var link: ContextLink? {
         get { home?.link }
-        set { home = home.map { ModelHome(link: newValue, entity: $0.entity) } }
+        set { home = home.map { ModelHome(link: newValue, entity: $0.entity, store: $0.store) } }
     }
 
     /// The resolved entity, once registered.
@@ -99,10 +99,10 @@ open class ModelObject: Observable, Hashable {
     /// The model itself, as the runtime base class.
     @_spi(ModelStoreGenerated) public final var _$modelObject: ModelObject { self }
 
-    /// The model's identity: temporary until saved, then its entity and row key.
+    /// The model's identity: temporary until saved, then its store, entity and row key.
     public final var persistentModelID: PersistentIdentifier {
         let name = entity?.name ?? type(of: self).schemaMetadata.name
-        if let rowID { return PersistentIdentifier(entityName: name, rowID: rowID) }
+        if let rowID { return PersistentIdentifier(entityName: name, rowID: rowID, store: home?.store) }
         return PersistentIdentifier(entityName: name, temporaryNumber: UInt(bitPattern: ObjectIdentifier(self)))
     }
 
@@ -152,15 +152,19 @@ final class ContextLink {
     init(_ context: ModelContext) { self.context = context }
 }
 
-/// A model's context link and entity (`ModelObject.home`), shared by the models of one entity in
-/// one context.
+/// A model's context link, entity and store identifier (`ModelObject.home`), shared by the
+/// models of one entity in one context. The store identifier stays when the link goes (a model
+/// an upsert displaced keeps naming its store).
 final class ModelHome {
     let link: ContextLink?
     let entity: EntitySchema
+    /// The container's `storeIdentifier`.
+    let store: String?
 
-    init(link: ContextLink?, entity: EntitySchema) {
+    init(link: ContextLink?, entity: EntitySchema, store: String?) {
         self.link = link
         self.entity = entity
+        self.store = store
     }
 }
 

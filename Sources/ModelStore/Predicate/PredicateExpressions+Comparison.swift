@@ -105,10 +105,12 @@ enum CompositeEquality {
     }
 }
 
-/// `persistentModelID` compared with captured identifiers. A model's identifier is its entity
-/// name and its row key (`PersistentIdentifier`), so an identifier matches the row with that key
-/// whose type column names that entity. A temporary identifier (of a model not saved yet) or one
-/// of an entity stored in another table matches no stored row.
+/// `persistentModelID` compared with captured identifiers. A model's identifier is its store, its
+/// entity name and its row key (`PersistentIdentifier`), so an identifier of this store matches
+/// the row with that key whose type column names that entity. A temporary identifier (of a model
+/// not saved yet), one of another store (or naming no store: compared exactly, as `==` does in
+/// memory; docs/Runtime.md, "Identifiers") or one of an entity stored in another table matches
+/// no stored row.
 enum IdentitySQL {
     /// `model.persistentModelID == value` (0 or 1), `value` a captured identifier or nil.
     static func equals(_ model: ModelReference, _ value: ScalarTerm, _ context: inout TranslationContext) throws -> SQLFragment {
@@ -155,7 +157,8 @@ enum IdentitySQL {
         // Duplicates dropped through a set: linear in the number of identifiers (#26, item 10).
         var seen = Set<RowOfEntity>()
         for identifier in identifiers {
-            guard let row = identifier.rowID, let entity = context.schema.entity(named: identifier.entityName),
+            guard let row = identifier.rowID, identifier.storeIdentifier == context.store,
+                  let entity = context.schema.entity(named: identifier.entityName),
                   entity.tableName == model.entity.tableName,
                   seen.insert(RowOfEntity(entity: entity.index, row: row)).inserted else { continue }
             if let index = rowsByEntity.firstIndex(where: { $0.entity == entity.name }) {

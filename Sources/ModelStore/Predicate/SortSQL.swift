@@ -43,7 +43,7 @@ enum SortSQL {
     /// Each descriptor's term, spelled for `dialect`. Throws `ModelStoreError.unsupportedPredicate`
     /// naming the first descriptor that has no SQL equivalent.
     static func terms<T>(_ sortBy: [SortDescriptor<T>], entity: EntitySchema, schema: Schema, dialect: any SQLDialect) throws -> [Term] {
-        var context = TranslationContext(schema: schema, dialect: dialect)
+        var context = TranslationContext(schema: schema, dialect: dialect, store: nil)
         return try sortBy.map { try term(for: $0, entity: entity, &context) }
     }
 

@@ -19,6 +19,9 @@ struct TranslationContext {
     let schema: Schema
     /// How the store spells SQL.
     let dialect: any SQLDialect
+    /// The store's identifier (`ModelContainer.storeIdentifier`): a captured `PersistentIdentifier`
+    /// of another store matches no row.
+    let store: String?
     /// What each predicate variable (`$0`, a `flatMap` or `contains(where:)` variable) stands for.
     var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
     /// Every relationship the expression follows, once per use (a fetch with pending changes asks
@@ -26,9 +29,10 @@ struct TranslationContext {
     var followedRelationships: [RelationshipSchema] = []
     private var aliasCount = 0
 
-    init(schema: Schema, dialect: any SQLDialect) {
+    init(schema: Schema, dialect: any SQLDialect, store: String?) {
         self.schema = schema
         self.dialect = dialect
+        self.store = store
     }
 
     /// A new table alias (`$` never starts a model identifier, so it cannot clash with a table).

@@ -142,7 +142,25 @@ import Testing
         }
         @ModelActor actor SpecImporter
 
-        container SpecLanguageStore { SpecTierHolder, SpecFolder, SpecNote }
+        /// Subnormal and underflowing floating-point defaults: Swift warns about such decimal
+        /// literals, so they are generated as exact hexadecimal ones (docs/Generation.md).
+        struct SpecTinyBox {
+            tiny: Double = 5e-324
+            tinyFloat: Float = 1e-45
+        }
+        entity SpecTiny {
+            tiny: Double = 5e-324
+            negativeTiny: Double = -2.2250738585072e-308
+            tinyFloat: Float = 1.1754942e-38
+            interval: TimeInterval = 4.9e-324
+            width: CGFloat = 1e-310
+            underflow: Double = 1e-400
+            tinies: [Double] = [5e-324, 1.5]
+            maybe: Double? = 3e-320
+            box: SpecTinyBox = SpecTinyBox()
+        }
+
+        container SpecLanguageStore { SpecTierHolder, SpecFolder, SpecNote, SpecTiny }
         """#
 
     static let path = "SpecAllTypes.model"

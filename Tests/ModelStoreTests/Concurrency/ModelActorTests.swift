@@ -97,10 +97,10 @@ actor TripCounter: ModelActor {
         let container = try store.container(for: TripStore.schema)
         let counter = TripCounter(modelContainer: container)
         #expect(await counter.runsOnItsExecutor())
-        #expect(await counter.names(of: [PersistentIdentifier(entityName: "Trip", rowID: 99)]) == [nil], "a missing row resolves to nil")
+        #expect(await counter.names(of: [PersistentIdentifier(entityName: "Trip", rowID: 99, store: container.storeIdentifier)]) == [nil], "a missing row resolves to nil")
         let ids = try await TripImporter(modelContainer: container).importTrips([Row(name: "Solo", start: Day.at(0), end: Day.at(1))])
         #expect(await counter.names(of: ids) == ["Solo"])
-        #expect(await counter.names(of: [PersistentIdentifier(entityName: "Accommodation", rowID: ids[0].rowID!)]) == [nil], "not a Trip")
+        #expect(await counter.names(of: [PersistentIdentifier(entityName: "Accommodation", rowID: ids[0].rowID!, store: container.storeIdentifier)]) == [nil], "not a Trip")
     }
 
     /// What docs/Runtime.md makes `Sendable` (checked by the compiler), and identifiers' `Codable`.
@@ -114,7 +114,8 @@ actor TripCounter: ModelActor {
         sendable(DefaultHistoryTransaction.self)
         sendable(HistoryChange.self)
 
-        let identifiers = [PersistentIdentifier(entityName: "Trip", rowID: 7), PersistentIdentifier(entityName: "BusinessTrip", rowID: 8)]
+        let identifiers = [PersistentIdentifier(entityName: "Trip", rowID: 7, store: nil),
+                           PersistentIdentifier(entityName: "BusinessTrip", rowID: 8, store: UUID().uuidString)]
         let decoded = try JSONDecoder().decode([PersistentIdentifier].self, from: JSONEncoder().encode(identifiers))
         #expect(decoded == identifiers)
         #expect(Set(decoded + identifiers).count == 2)

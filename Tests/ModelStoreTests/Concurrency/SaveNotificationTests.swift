@@ -23,7 +23,7 @@ import Testing
         }
         let did = center.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
             func ids(_ key: ModelContext.NotificationKey) -> [PersistentIdentifier] {
-                note.userInfo?[key.rawValue] as? [PersistentIdentifier] ?? [PersistentIdentifier(entityName: "missing", rowID: -1)]
+                note.userInfo?[key.rawValue] as? [PersistentIdentifier] ?? [PersistentIdentifier(entityName: "missing", rowID: -1, store: nil)]
             }
             seen.withLock { $0.events.append(.didSave(inserted: ids(.insertedIdentifiers), updated: ids(.updatedIdentifiers), deleted: ids(.deletedIdentifiers))) }
         }

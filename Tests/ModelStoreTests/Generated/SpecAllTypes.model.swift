@@ -108,6 +108,35 @@ internal struct SpecRect: Codable, Hashable, Sendable, ModelStore.CompositeAttri
     }
 }
 
+// MARK: - SpecTinyBox
+
+/// Subnormal and underflowing floating-point defaults: Swift warns about such decimal
+/// literals, so they are generated as exact hexadecimal ones (docs/Generation.md).
+internal struct SpecTinyBox: Codable, Hashable, Sendable, ModelStore.CompositeAttribute {
+    internal var tiny: Double
+    internal var tinyFloat: Float
+
+    internal init(tiny: Double = Double(bitPattern: 0x0000000000000001), tinyFloat: Float = Float(bitPattern: 0x00000001)) {
+        self.tiny = tiny
+        self.tinyFloat = tinyFloat
+    }
+
+    internal static let _$fields: [ModelStore.CompositeField] = [
+        .field("tiny", \SpecTinyBox.tiny),
+        .field("tinyFloat", \SpecTinyBox.tinyFloat),
+    ]
+
+    internal init(_$from row: ModelStore.RowDecoder) throws {
+        self.tiny = try row.readField()
+        self.tinyFloat = try row.readField()
+    }
+
+    internal func _$encode(to row: ModelStore.RowEncoder) {
+        row.writeField(tiny)
+        row.writeField(tinyFloat)
+    }
+}
+
 // MARK: - SpecEverything
 
 /// Every storable type, plain (with every default form), optional and in arrays.
@@ -1876,6 +1905,225 @@ internal class SpecNote: ModelStore.ModelObject, ModelStore.PersistentModel {
     internal override class var schemaMetadata: ModelStore.EntityMetadata { _$schemaMetadata }
 }
 
+// MARK: - SpecTiny
+
+internal class SpecTiny: ModelStore.ModelObject, ModelStore.PersistentModel {
+    private static let _$tiny = ModelStore.AttributeIndex(0, "tiny")
+    private static let _$negativeTiny = ModelStore.AttributeIndex(1, "negativeTiny")
+    private static let _$tinyFloat = ModelStore.AttributeIndex(2, "tinyFloat")
+    private static let _$interval = ModelStore.AttributeIndex(3, "interval")
+    private static let _$width = ModelStore.AttributeIndex(4, "width")
+    private static let _$underflow = ModelStore.AttributeIndex(5, "underflow")
+    private static let _$tinies = ModelStore.AttributeIndex(6, "tinies")
+    private static let _$maybe = ModelStore.AttributeIndex(7, "maybe")
+    private static let _$box = ModelStore.AttributeIndex(8, "box")
+
+    @exclusivity(unchecked) private var _tiny: Double
+    @exclusivity(unchecked) private var _negativeTiny: Double
+    @exclusivity(unchecked) private var _tinyFloat: Float
+    @exclusivity(unchecked) private var _interval: TimeInterval
+    @exclusivity(unchecked) private var _width: CGFloat
+    @exclusivity(unchecked) private var _underflow: Double
+    @exclusivity(unchecked) private var _tinies: [Double]
+    @exclusivity(unchecked) private var _maybe: Double?
+    @exclusivity(unchecked) private var _box: SpecTinyBox
+
+    /// `Identifiable`: the model's persistent identifier, as in SwiftData (the model declares no `id`).
+    internal var id: ModelStore.PersistentIdentifier { persistentModelID }
+
+    internal var tiny: Double {
+        get {
+            _$access(SpecTiny._$tiny, \.tiny)
+            return _tiny
+        }
+        set {
+            _$willSet(SpecTiny._$tiny, \.tiny)
+            let oldValue = _tiny
+            _tiny = newValue
+            _$didSet(SpecTiny._$tiny, \.tiny, oldValue)
+        }
+    }
+
+    internal var negativeTiny: Double {
+        get {
+            _$access(SpecTiny._$negativeTiny, \.negativeTiny)
+            return _negativeTiny
+        }
+        set {
+            _$willSet(SpecTiny._$negativeTiny, \.negativeTiny)
+            let oldValue = _negativeTiny
+            _negativeTiny = newValue
+            _$didSet(SpecTiny._$negativeTiny, \.negativeTiny, oldValue)
+        }
+    }
+
+    internal var tinyFloat: Float {
+        get {
+            _$access(SpecTiny._$tinyFloat, \.tinyFloat)
+            return _tinyFloat
+        }
+        set {
+            _$willSet(SpecTiny._$tinyFloat, \.tinyFloat)
+            let oldValue = _tinyFloat
+            _tinyFloat = newValue
+            _$didSet(SpecTiny._$tinyFloat, \.tinyFloat, oldValue)
+        }
+    }
+
+    internal var interval: TimeInterval {
+        get {
+            _$access(SpecTiny._$interval, \.interval)
+            return _interval
+        }
+        set {
+            _$willSet(SpecTiny._$interval, \.interval)
+            let oldValue = _interval
+            _interval = newValue
+            _$didSet(SpecTiny._$interval, \.interval, oldValue)
+        }
+    }
+
+    internal var width: CGFloat {
+        get {
+            _$access(SpecTiny._$width, \.width)
+            return _width
+        }
+        set {
+            _$willSet(SpecTiny._$width, \.width)
+            let oldValue = _width
+            _width = newValue
+            _$didSet(SpecTiny._$width, \.width, oldValue)
+        }
+    }
+
+    internal var underflow: Double {
+        get {
+            _$access(SpecTiny._$underflow, \.underflow)
+            return _underflow
+        }
+        set {
+            _$willSet(SpecTiny._$underflow, \.underflow)
+            let oldValue = _underflow
+            _underflow = newValue
+            _$didSet(SpecTiny._$underflow, \.underflow, oldValue)
+        }
+    }
+
+    internal var tinies: [Double] {
+        get {
+            _$access(SpecTiny._$tinies, \.tinies)
+            return _tinies
+        }
+        set {
+            _$willSet(SpecTiny._$tinies, \.tinies)
+            let oldValue = _tinies
+            _tinies = newValue
+            _$didSet(SpecTiny._$tinies, \.tinies, oldValue)
+        }
+    }
+
+    internal var maybe: Double? {
+        get {
+            _$access(SpecTiny._$maybe, \.maybe)
+            return _maybe
+        }
+        set {
+            _$willSet(SpecTiny._$maybe, \.maybe)
+            let oldValue = _maybe
+            _maybe = newValue
+            _$didSet(SpecTiny._$maybe, \.maybe, oldValue)
+        }
+    }
+
+    internal var box: SpecTinyBox {
+        get {
+            _$access(SpecTiny._$box, \.box)
+            return _box
+        }
+        set {
+            _$willSet(SpecTiny._$box, \.box)
+            let oldValue = _box
+            _box = newValue
+            _$didSet(SpecTiny._$box, \.box, oldValue)
+        }
+    }
+
+    internal init(tiny: Double = Double(bitPattern: 0x0000000000000001), negativeTiny: Double = Double(bitPattern: 0x800FFFFFFFFFFFFD), tinyFloat: Float = Float(bitPattern: 0x007FFFFF), interval: TimeInterval = Double(bitPattern: 0x0000000000000001), width: CGFloat = CGFloat(Double(bitPattern: 0x000012688B70E62B)), underflow: Double = 0.0, tinies: [Double] = [Double(bitPattern: 0x0000000000000001), 1.5], maybe: Double? = Double(bitPattern: 0x00000000000017B8), box: SpecTinyBox = SpecTinyBox()) {
+        self._tiny = tiny
+        self._negativeTiny = negativeTiny
+        self._tinyFloat = tinyFloat
+        self._interval = interval
+        self._width = width
+        self._underflow = underflow
+        self._tinies = tinies
+        self._maybe = maybe
+        self._box = box
+        super.init()
+    }
+
+    internal required init(from row: ModelStore.RowDecoder) throws {
+        self._tiny = try row.read(SpecTiny._$tiny)
+        self._negativeTiny = try row.read(SpecTiny._$negativeTiny)
+        self._tinyFloat = try row.read(SpecTiny._$tinyFloat)
+        self._interval = try row.read(SpecTiny._$interval)
+        self._width = try row.read(SpecTiny._$width)
+        self._underflow = try row.read(SpecTiny._$underflow)
+        self._tinies = try row.read(SpecTiny._$tinies)
+        self._maybe = try row.read(SpecTiny._$maybe)
+        self._box = try row.read(SpecTiny._$box)
+        try super.init(from: row)
+    }
+
+    internal override func _decode(from row: ModelStore.RowDecoder) throws {
+        try super._decode(from: row)
+        try row.read(SpecTiny._$tiny, into: &_tiny)
+        try row.read(SpecTiny._$negativeTiny, into: &_negativeTiny)
+        try row.read(SpecTiny._$tinyFloat, into: &_tinyFloat)
+        try row.read(SpecTiny._$interval, into: &_interval)
+        try row.read(SpecTiny._$width, into: &_width)
+        try row.read(SpecTiny._$underflow, into: &_underflow)
+        try row.read(SpecTiny._$tinies, into: &_tinies)
+        try row.read(SpecTiny._$maybe, into: &_maybe)
+        try row.read(SpecTiny._$box, into: &_box)
+    }
+
+    internal override func _encode(to row: ModelStore.RowEncoder) {
+        super._encode(to: row)
+        row.write(_tiny, SpecTiny._$tiny)
+        row.write(_negativeTiny, SpecTiny._$negativeTiny)
+        row.write(_tinyFloat, SpecTiny._$tinyFloat)
+        row.write(_interval, SpecTiny._$interval)
+        row.write(_width, SpecTiny._$width)
+        row.write(_underflow, SpecTiny._$underflow)
+        row.write(_tinies, SpecTiny._$tinies)
+        row.write(_maybe, SpecTiny._$maybe)
+        row.write(_box, SpecTiny._$box)
+    }
+
+    private static let _$schemaMetadata = ModelStore.EntityMetadata(
+        name: "SpecTiny",
+        base: nil,
+        subclasses: [],
+        identifierKeyPath: \SpecTiny.id,
+        properties: [
+            .attribute(SpecTiny._$tiny, \SpecTiny.tiny, defaultValue: Double(bitPattern: 0x0000000000000001)),
+            .attribute(SpecTiny._$negativeTiny, \SpecTiny.negativeTiny, defaultValue: Double(bitPattern: 0x800FFFFFFFFFFFFD)),
+            .attribute(SpecTiny._$tinyFloat, \SpecTiny.tinyFloat, defaultValue: Float(bitPattern: 0x007FFFFF)),
+            .attribute(SpecTiny._$interval, \SpecTiny.interval, defaultValue: Double(bitPattern: 0x0000000000000001)),
+            .attribute(SpecTiny._$width, \SpecTiny.width, defaultValue: CGFloat(Double(bitPattern: 0x000012688B70E62B))),
+            .attribute(SpecTiny._$underflow, \SpecTiny.underflow, defaultValue: 0.0),
+            .attribute(SpecTiny._$tinies, \SpecTiny.tinies, defaultValue: [Double(bitPattern: 0x0000000000000001), 1.5]),
+            .attribute(SpecTiny._$maybe, \SpecTiny.maybe, defaultValue: Double(bitPattern: 0x00000000000017B8)),
+            .attribute(SpecTiny._$box, \SpecTiny.box, fieldKeyPaths: [\SpecTiny.box.tiny, \SpecTiny.box.tinyFloat]),
+        ],
+        uniqueConstraints: [],
+        indexes: [],
+        inheritedKeyPaths: []
+    )
+
+    internal override class var schemaMetadata: ModelStore.EntityMetadata { _$schemaMetadata }
+}
+
 // MARK: - SpecAllTypesStore
 
 internal enum SpecAllTypesStore {
@@ -1887,7 +2135,7 @@ internal enum SpecAllTypesStore {
 
 internal enum SpecLanguageStore {
     /// The entities of the `SpecLanguageStore` container (subclasses included).
-    internal static let schema = ModelStore.Schema([SpecTierHolder.self, SpecFolder.self, SpecNote.self])
+    internal static let schema = ModelStore.Schema([SpecTierHolder.self, SpecFolder.self, SpecNote.self, SpecTiny.self])
 }
 
 // MARK: - SpecImporter

@@ -70,7 +70,8 @@ import Testing
         try Self.check(fixture, #Predicate<Product> { photos.contains($0.photo) }, "optional data with nil")
         try Self.check(fixture, #Predicate<Product> { !names.contains($0.name) && stocks.contains($0.stock) }, "two lists, one negated")
         let stored4 = try ModelContext(fixture.container).fetchIdentifiers(FetchDescriptor<Product>()).prefix(4)
-        let identifiers = (0..<count).map { PersistentIdentifier(entityName: "Product", rowID: Int64(10_000 + $0 % 50_000)) } + stored4
+        let identifiers = (0..<count).map { PersistentIdentifier(entityName: "Product", rowID: Int64(10_000 + $0 % 50_000),
+                                                                    store: fixture.container.storeIdentifier) } + stored4
         try Self.check(fixture, #Predicate<Product> { identifiers.contains($0.persistentModelID) }, "identifiers, repeated")
     }
 

@@ -52,7 +52,7 @@ import Testing
 
     @Test("The error names the entity and the identifier")
     func message() {
-        let error = ModelStoreError.rowMissing(entity: "Trip", identifier: PersistentIdentifier(entityName: "Trip", rowID: 7))
+        let error = ModelStoreError.rowMissing(entity: "Trip", identifier: PersistentIdentifier(entityName: "Trip", rowID: 7, store: nil))
         #expect(error.description.contains("Trip Trip/7"))
         #expect(error.description.contains("changes stay pending"))
     }

@@ -93,7 +93,7 @@ import Testing
         try seed.save()
         // What an older ModelStore (or another program) could have written.
         try store.raw().execute("UPDATE \"Product\" SET price = 'NaN' WHERE sku = 'B'")
-        let bad = PersistentIdentifier(entityName: "Product", rowID: 2)
+        let bad = PersistentIdentifier(entityName: "Product", rowID: 2, store: seed.container.storeIdentifier)
 
         let context = store.context()
         #expect(throws: ModelStoreError.corruptRow(entity: "Product", identifier: bad, property: "price", storedValue: "'NaN'")) {
@@ -103,7 +103,7 @@ import Testing
         #expect(try context.fetchIdentifiers(FetchDescriptor<Product>(sortBy: [SortDescriptor(\.sku)])).map(\.rowID) == [1, 2, 3])
         let others = try context.fetch(FetchDescriptor<Product>(predicate: #Predicate { $0.sku != "B" }, sortBy: [SortDescriptor(\.sku)]))
         #expect(others.map(\.sku) == ["A", "C"])
-        #expect(context.model(for: PersistentIdentifier(entityName: "Product", rowID: 3)) != nil)
+        #expect(context.model(for: PersistentIdentifier(entityName: "Product", rowID: 3, store: seed.container.storeIdentifier)) != nil)
         #expect(context.model(for: bad) == nil)
         // The row is readable again once repaired.
         try store.raw().execute("UPDATE \"Product\" SET price = '2' WHERE sku = 'B'")

@@ -16,16 +16,16 @@ struct MBTKnownBugs: Equatable, Sendable {
     /// Item 2: `enumerate` without a sort visits rows inserted (and saved) during it. Off: no
     /// `enumerateInserting` step.
     var enumerateVisitsInsertedRows = false
-    /// Item 3: SQLite reuses the largest deleted key. Off: `fetchByIdentifiers` asks only for
-    /// live serials, and history is compared by counts (an identifier may name two rows in turn).
+    /// Item 3 (fixed): SQLite reused the largest deleted key. Off: `fetchByIdentifiers` asks only
+    /// for live serials, and history is compared by counts (an identifier may name two rows in turn).
     var sqliteReusesDeletedKeys = false
-    /// Item 4: identifiers carry no store identity. Off: no `fetchForeignIdentifier` step.
+    /// Item 4 (fixed): identifiers carried no store identity. Off: no `fetchForeignIdentifier` step.
     var identifiersWithoutStore = false
     /// Item 12: negative `fetchLimit`/`fetchOffset`. Off: never negative.
     var negativeLimitOffset = false
-    /// Found by this tester, open (ModelBasedTests.deleteAndReinsertOfAUniqueValue): a stored
-    /// model deleted and a new one with its unique value inserted in the same save lose the new
-    /// one (the insert upserts onto the old row, which the save then deletes). Off: no such pair
+    /// Found by this tester, fixed (ModelBasedTests.deleteAndReinsertOfAUniqueValue): a stored
+    /// model deleted and a new one with its unique value inserted in the same save lost the new
+    /// one (the insert upserted onto the old row, which the save then deleted). Off: no such pair
     /// in one save. `MODELSTORE_MBT_KNOWN_BUGS=reinsert` turns it on.
     var deleteAndReinsertLosesTheNewModel = false
 
@@ -34,11 +34,11 @@ struct MBTKnownBugs: Equatable, Sendable {
                                   sqliteReusesDeletedKeys: true, identifiersWithoutStore: true, negativeLimitOffset: true,
                                   deleteAndReinsertLosesTheNewModel: true)
 
-    /// The steps exercised when nothing is asked for: those of the fixed items 1, 2 and 12 (the
-    /// switches name the bug each step used to find; item 3's steps still disagree with the
-    /// reference on which identifier survives an upsert of two new models, item 4 is open).
+    /// The steps exercised when nothing is asked for: those of the fixed items 1, 2, 3, 4 and 12
+    /// and of the delete-and-reinsert finding (the switches name the bug each step used to find).
     static let fixed = MBTKnownBugs(transactionRollsBackEarlierChanges: true, enumerateVisitsInsertedRows: true,
-                                    negativeLimitOffset: true)
+                                    sqliteReusesDeletedKeys: true, identifiersWithoutStore: true, negativeLimitOffset: true,
+                                    deleteAndReinsertLosesTheNewModel: true)
 
     /// From `MODELSTORE_MBT_KNOWN_BUGS` (item numbers, comma-separated, or `all`); `fixed` when unset.
     static func fromEnvironment() -> MBTKnownBugs {
@@ -156,6 +156,16 @@ struct MBTReference {
     var log: [String] = []
     /// Serials that were saved and later deleted (their identifiers find nothing).
     var gone: Set<Int> = []
+    /// Stored models whose row a new model took over (an upsert), by the serial that took it:
+    /// the row keeps its key, so the stored model's identifier names the row, now the winner's.
+    var takenOverBy: [Int: Int] = [:]
+
+    /// The serial whose row `serial`'s identifier names now (itself, unless its row was taken over).
+    func rowOwner(_ serial: Int) -> Int {
+        var current = serial
+        while let next = takenOverBy[current], next != current { current = next }
+        return current
+    }
 
     init(knownBugs: MBTKnownBugs) { self.knownBugs = knownBugs }
 
@@ -450,8 +460,10 @@ struct MBTReference {
             return visits
         case .history: return .history(log)
         case .fetchByIdentifiers(let serials):
-            // Unsaved deletions are left out, as by every fetch.
-            return .serialSet(Set(serials.filter { saved.records[$0] != nil && isLive($0) }).sorted())
+            // Unsaved deletions are left out, as by every fetch. An upsert is an update of the
+            // stored row: the identifier of a stored model whose row a new model took finds the
+            // row, now the new model's (docs/Reliability.md, "Model-based testing").
+            return .serialSet(Set(serials.map(rowOwner).filter { saved.records[$0] != nil && isLive($0) }).sorted())
         case .fetchForeignIdentifier: return .serialSet([])
         }
         return .done
@@ -523,7 +535,10 @@ struct MBTReference {
             log.append((insertedNames.sorted() + deletedNames.sorted()).joined(separator: " "))
         }
         for serial in removed where saved.records[serial] != nil { gone.insert(serial) }
-        for serial in takenOver.keys where saved.records[serial] != nil { gone.insert(serial) }
+        for (serial, winner) in takenOver where saved.records[serial] != nil {
+            gone.insert(serial)
+            takenOverBy[serial] = winner
+        }
         saved = state
         discardPending()
         return .done

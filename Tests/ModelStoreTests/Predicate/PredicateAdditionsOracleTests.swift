@@ -26,7 +26,7 @@ import Testing
         context.insert(unsaved)
         let temporaryID = unsaved.persistentModelID
         #expect(temporaryID.isTemporary)
-        let wrongEntityID = PersistentIdentifier(entityName: "Trip", rowID: try #require(businessID.rowID))
+        let wrongEntityID = PersistentIdentifier(entityName: "Trip", rowID: try #require(businessID.rowID), store: businessID.storeIdentifier)
         let someIDs = trips.prefix(40).map(\.persistentModelID) + [stayID, temporaryID]
         let optionalIDs: [PersistentIdentifier?] = [plainID, nil]
         var cases: [OracleCase<Trip>] = []
@@ -137,7 +137,8 @@ import Testing
                                                          rhs: PredicateExpressions.Value(OracleValues.cutoff), op: .lessThan))),
             ]
             for (form, expression) in expressions {
-                var translation = TranslationContext(schema: schema, dialect: context.container.driver.dialect)
+                var translation = TranslationContext(schema: schema, dialect: context.container.driver.dialect,
+                                                     store: context.container.storeIdentifier)
                 translation.variables[variable.key] = .model(.row(of: entity, alias: entity.tableName))
                 let condition = try translation.condition(expression)
                 let rows = try context.connection().rows(#"SELECT "$pk" FROM "Trip" WHERE "# + condition.sql, condition.bindings)

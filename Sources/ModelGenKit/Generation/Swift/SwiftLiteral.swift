@@ -31,6 +31,46 @@ enum SwiftLiteral {
         return type == .float ? Float(exactly: integer) != nil : Double(exactly: integer) != nil
     }
 
+    /// A decimal floating-point literal as Swift reads it for `type` without a warning: as written,
+    /// unless the value is subnormal in that type, then `Double(bitPattern: 0x…)` (or `Float(…)`):
+    /// Swift warns that such a literal "underflows and loses precision", decimal or hexadecimal,
+    /// even where the value is exact; a literal that underflows to zero is `0.0`
+    /// (docs/Generation.md, "Floating-point defaults").
+    static func floatingPoint(_ text: String, for type: ValueType?) -> String {
+        switch type {
+        case .double?, .timeInterval?:
+            guard let value = Double(text) else { return text }
+            return exactWhereSwiftWarns(value, text) ?? text
+        case .cgFloat?:
+            guard let value = Double(text) else { return text }
+            return exactWhereSwiftWarns(value, text).map { $0.hasPrefix("Double(") ? "CGFloat(\($0))" : $0 } ?? text
+        case .float?:
+            guard let value = Float(text) else { return text }
+            return exactWhereSwiftWarns(value, text) ?? text
+        default:
+            return text
+        }
+    }
+
+    /// The spelling of `value` (read from `text`) where `text` would make Swift warn, else nil.
+    private static func exactWhereSwiftWarns<F: BinaryFloatingPoint>(_ value: F, _ text: String) -> String? {
+        if value.isSubnormal { return bitPattern(value) }
+        // Zero from a literal that is not zero: an underflow.
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        if value.isZero, mantissa.contains(where: { ("1"..."9").contains($0) }) { return value.sign == .minus ? "-0.0" : "0.0" }
+        return nil
+    }
+
+    /// `Double(bitPattern: 0x0000000000000001)` or `Float(bitPattern: 0x00000001)`: the value's bits.
+    static func bitPattern<F: BinaryFloatingPoint>(_ value: F) -> String {
+        let bits = 1 + Int(F.exponentBitCount) + Int(F.significandBitCount)
+        let pattern = (UInt64(value.sign == .minus ? 1 : 0) << UInt64(bits - 1))
+            | (UInt64(value.exponentBitPattern) << UInt64(F.significandBitCount)) | UInt64(value.significandBitPattern)
+        let digits = String(pattern, radix: 16, uppercase: true)
+        let name = bits == 32 ? "Float" : "Double"
+        return "\(name)(bitPattern: 0x\(String(repeating: "0", count: bits / 4 - digits.count) + digits))"
+    }
+
     /// Case names that `Optional` has too: `.none` where an optional enum is expected is Swift's
     /// `Optional.none` (nil), so such a case is spelled with its type (`Level.none`; docs/Generation.md).
     static let optionalMemberNames: Set<String> = ["none", "some"]
@@ -55,7 +95,7 @@ enum SwiftLiteral {
         case .float(let text):
             // Decimal's float literal goes through Double and loses digits: spell it as a string.
             if type == .decimal { return "Decimal(string: \(string(text)))!" }
-            return text
+            return floatingPoint(text, for: type)
         case .bool(let value):
             return value ? "true" : "false"
         case .nil:
