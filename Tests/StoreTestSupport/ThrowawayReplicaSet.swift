@@ -20,6 +20,9 @@ import ModelStore
 /// `full_page_writes` and `synchronous_commit` off, which makes start-up and writes fast. On (the
 /// failover test): all three on, as a production server runs, since that test claims that no
 /// acknowledged save is lost and must not rely on a setting that trades durability for speed.
+/// The set is always made with them off (initdb, base backups, `Options.databases`: 20 s instead of
+/// 4 on this machine's shared disk), then a durable set turns them on on every node (reload) and
+/// flushes the files written so far (`sync()`) before the test starts.
 public final class ThrowawayReplicaSet: @unchecked Sendable {
     /// How the set is made.
     public struct Options: Sendable {
@@ -32,12 +35,16 @@ public final class ThrowawayReplicaSet: @unchecked Sendable {
         public var synchronousStandby: Int?
         /// `recovery_min_apply_delay` in milliseconds per standby node index.
         public var applyDelayMilliseconds: [Int: Int]
+        /// Databases created on the primary (and replicated) before the set is handed over.
+        public var databases: [String]
 
-        public init(standbys: Int = 2, durable: Bool = false, synchronousStandby: Int? = nil, applyDelayMilliseconds: [Int: Int] = [:]) {
+        public init(standbys: Int = 2, durable: Bool = false, synchronousStandby: Int? = nil, applyDelayMilliseconds: [Int: Int] = [:],
+                    databases: [String] = []) {
             self.standbys = standbys
             self.durable = durable
             self.synchronousStandby = synchronousStandby
             self.applyDelayMilliseconds = applyDelayMilliseconds
+            self.databases = databases
         }
     }
 
@@ -126,6 +133,8 @@ public final class ThrowawayReplicaSet: @unchecked Sendable {
             nodes = made
             startSeconds = Date().timeIntervalSince(started)
             try waitForStreaming()
+            for database in options.databases { try createDatabase(database) }
+            if options.durable { try makeDurable() }
         } catch let error as PostgresTestServerError {
             made.forEach(Self.remove)
             throw error
@@ -265,18 +274,40 @@ public final class ThrowawayReplicaSet: @unchecked Sendable {
         // -R: standby.signal and primary_conninfo; -c fast: an immediate checkpoint, no wait.
         var command = asUser(runAs) + ["\(binaries)/pg_basebackup", "-D", "\(node.folder)/data", "-h", primary.folder, "-U", "postgres",
                                        "-R", "-X", "stream", "-c", "fast"]
-        if !options.durable { command.append("--no-sync") }
+        command.append("--no-sync")  // a durable set syncs once made
         try ThrowawayCluster.run(command, in: node.folder, log: "\(node.folder)/basebackup.log")
         if let delay = options.applyDelayMilliseconds[node.index] {
             try setAutoConf(node, "recovery_min_apply_delay", "'\(delay)ms'")
         }
     }
 
+    /// The settings a durable set turns on once made (in `postgresql.auto.conf`, which standbys
+    /// copy from the primary: not on the command line, whose settings a reload cannot change).
+    static let durabilitySettings = ["fsync", "full_page_writes", "synchronous_commit"]
+
+    /// Turns the durability settings on on every node and waits until each runs with them; then
+    /// flushes what was written without them to disk.
+    private func makeDurable() throws {
+        for node in nodes {
+            for setting in Self.durabilitySettings { try Self.setAutoConf(node, setting, "on") }
+            _ = try node.connect().rows("SELECT pg_reload_conf()")
+        }
+        for node in nodes {
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while try node.connect().rows("SELECT current_setting('fsync') || current_setting('full_page_writes') || current_setting('synchronous_commit')") != [[.text("ononon")]] {
+                guard Date() < deadline else { throw PostgresTestServerError("\(node.name) does not run with fsync, full_page_writes and synchronous_commit on 10 s after a reload") }
+                usleep(10_000)
+            }
+        }
+        sync()
+    }
+
     private static func start(_ node: Node, binaries: String, runAs: (uid: uid_t, gid: gid_t)?, options: Options) throws {
-        let durability = options.durable ? "on" : "off"
+        if node.index == 0 {
+            for setting in durabilitySettings { try setAutoConf(node, setting, "off") }
+        }
         var settings = ["listen_addresses=", "cluster_name=\(node.name)", "max_connections=60", "shared_buffers=16MB",
-                        "log_min_messages=warning", "fsync=\(durability)", "full_page_writes=\(durability)",
-                        "synchronous_commit=\(durability)", "wal_receiver_status_interval=1s", "wal_retrieve_retry_interval=200ms"]
+                        "log_min_messages=warning", "wal_receiver_status_interval=1s", "wal_retrieve_retry_interval=200ms"]
         if node.index == 0, let synchronous = options.synchronousStandby {
             settings.append("synchronous_standby_names=node\(synchronous)")
         }
