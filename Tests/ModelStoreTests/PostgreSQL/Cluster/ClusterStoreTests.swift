@@ -70,11 +70,13 @@ struct ClusterStoreTests {
             try context.save()
         }
         #expect(try Self.storedNames(set, node: 0) == ["url 0": 1, "url 1": 1, "url 2": 1])
-        // libpq's own default (`any`) takes the first server that answers, a standby: the container
-        // cannot even prepare its tables there.
-        #expect { try Self.container(set.storeURL(database: "app", query: "target_session_attrs=any", nodes: standbysFirst)) } throws: {
-            ($0 as? PostgresError)?.sqlState == "25006"
-        }
+        // libpq's own default (`any`) takes the first server that answers, a standby: once it has
+        // the tables the container opens there (reading), but a save fails.
+        try set.waitForReplay()
+        let anyServer = try Self.container(set.storeURL(database: "app", query: "target_session_attrs=any", nodes: standbysFirst))
+        let refused = ModelContext(anyServer)
+        refused.insert(Self.trip("refused"))
+        #expect { try refused.save() } throws: { ($0 as? PostgresError)?.sqlState == "25006" }
         // Errors never show a password, whichever host failed.
         let secret = "pa55-w0rd-xyz"
         let dead = URL(string: "postgresql://postgres:\(secret)@/app?host=/nonexistent/a,/nonexistent/b&connect_timeout=1")!
