@@ -106,7 +106,7 @@ final class PostgresStoreConnection: StoreConnection {
     /// `readFrom`, else the container's): the container's own connections (schema, migrations,
     /// `erase`) keep to the primary.
     var readFrom: ModelConfiguration.ReadSource?
-    /// The standby this connection last read from (its next reads try it first: they never go back in time).
+    /// The standby this connection last read from: its next reads try it first (docs/Scaling.md, "Which standby").
     private var standby: Int?
     var dialect: any SQLDialect { PostgresDialect() }
     /// The connection of the open transaction.

@@ -7,7 +7,7 @@ import Foundation
 /// One pool per host of the URL, each with `target_session_attrs=standby`, so only a server in
 /// recovery is ever used (a host that is the primary, or unreachable, is skipped for
 /// `hostRetryInterval`). A context keeps to the standby it last read from while that one serves it
-/// (round robin between contexts), so its reads never go back in time from one to the next.
+/// (round robin between contexts), so while it stays its reads do not go back in time.
 ///
 /// Read-your-writes: once the container has a context reading from standbys, every save of the
 /// container notes the primary's WAL position after its commit (`noteCommit`). A read on a
