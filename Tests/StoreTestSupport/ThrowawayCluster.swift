@@ -62,15 +62,7 @@ struct ThrowawayCluster {
             let server = asUser + ["\(binaries)/postgres", "-D", "\(folder)/data", "-k", folder,
                                    "-c", "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off",
                                    "-c", "full_page_writes=off", "-c", "max_connections=200", "-c", "log_min_messages=warning"]
-            let setsid = FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") ? ["/usr/bin/setsid"] : []
-            let watchdog = Process()
-            watchdog.executableURL = URL(fileURLWithPath: setsid.first ?? "/bin/sh")
-            watchdog.arguments = Array(setsid.isEmpty ? [] : ["/bin/sh"]) + ["-c", watchdogScript, "watchdog", String(owner), folder] + server
-            watchdog.currentDirectoryURL = URL(fileURLWithPath: folder)
-            watchdog.standardInput = FileHandle.nullDevice
-            watchdog.standardOutput = FileHandle.nullDevice
-            watchdog.standardError = FileHandle.nullDevice
-            try watchdog.run()
+            try launchWatched(server, folder: folder, owner: owner)
         } catch let error as PostgresTestServerError {
             cluster.remove()
             throw error
@@ -81,8 +73,22 @@ struct ThrowawayCluster {
         return cluster
     }
 
+    /// Starts `server` (a command line) under the watchdog (`watchdogScript`) in a session of its
+    /// own: it runs as long as process `owner` does; `folder` goes when the server stops.
+    static func launchWatched(_ server: [String], folder: String, owner: pid_t) throws {
+        let setsid = FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") ? ["/usr/bin/setsid"] : []
+        let watchdog = Process()
+        watchdog.executableURL = URL(fileURLWithPath: setsid.first ?? "/bin/sh")
+        watchdog.arguments = Array(setsid.isEmpty ? [] : ["/bin/sh"]) + ["-c", watchdogScript, "watchdog", String(owner), folder] + server
+        watchdog.currentDirectoryURL = URL(fileURLWithPath: folder)
+        watchdog.standardInput = FileHandle.nullDevice
+        watchdog.standardOutput = FileHandle.nullDevice
+        watchdog.standardError = FileHandle.nullDevice
+        try watchdog.run()
+    }
+
     /// Runs a command to its end.
-    private static func run(_ command: [String], in folder: String, log: String) throws {
+    static func run(_ command: [String], in folder: String, log: String) throws {
         guard FileManager.default.createFile(atPath: log, contents: nil) else {
             throw PostgresTestServerError("cannot create \(log)")
         }

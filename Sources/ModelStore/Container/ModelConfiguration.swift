@@ -39,6 +39,14 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// SwiftData): `fetchHistory` reads it, and deleted models' `preserveValueOnDeletion` values
     /// live only there. Turn it off only for a store nobody reads history from.
     public var recordsHistory = true
+    /// PostgreSQL only: where the container's contexts read (fetches, counts, enumerations,
+    /// relationship loads, history): the primary, or the standbys of a multi-host URL, with
+    /// read-your-writes (docs/Scaling.md). nil (the default): the URL's `read_from` option, else
+    /// `.primary`. A context can choose otherwise (`ModelContext.readFrom`).
+    public var readFrom: ReadSource?
+    /// PostgreSQL only: the longest a read on a standby waits for it to replay the container's last
+    /// save before it runs on the primary instead, in seconds (default 1; docs/Scaling.md).
+    public var standbyCatchUpTimeout: TimeInterval = 1
     /// A unique name for an in-memory store.
     let memoryName: String
 
@@ -94,6 +102,18 @@ public struct ModelConfiguration: Sendable, Hashable {
             .appendingPathComponent(name + ".store", isDirectory: false)
     }
 
+    /// Where reads go on a PostgreSQL cluster (docs/Scaling.md, "Read routing"); the URL option
+    /// `read_from` spells them `primary`, `standby`, `prefer-standby`.
+    public enum ReadSource: String, Sendable, Hashable {
+        /// Every read on the primary, where saves go (the default).
+        case primary
+        /// Reads on a standby that has replayed the container's saves, else on the primary; no
+        /// reachable standby is an error.
+        case standby
+        /// As `.standby`, but reads run on the primary when no standby can be reached.
+        case preferStandby = "prefer-standby"
+    }
+
     /// App-group containers (SwiftData's `ModelConfiguration.GroupContainer`).
     public struct GroupContainer: Sendable, Hashable {
         let identifier: String?
@@ -134,6 +154,7 @@ public struct ModelConfiguration: Sendable, Hashable {
             && lhs.groupContainer == rhs.groupContainer && lhs.cloudKitDatabase == rhs.cloudKitDatabase
             && lhs.busyTimeoutMilliseconds == rhs.busyTimeoutMilliseconds && lhs.maximumConnections == rhs.maximumConnections
             && lhs.recordsHistory == rhs.recordsHistory && lhs.memoryName == rhs.memoryName
+            && lhs.readFrom == rhs.readFrom && lhs.standbyCatchUpTimeout == rhs.standbyCatchUpTimeout
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -115,7 +115,8 @@ public final class ModelContainer: Sendable {
             return try SQLiteDriver(path: path, isFile: isFile, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                                     readOnly: isFile && !configuration.allowsSave)
         case .postgresql(let url):
-            return try PostgresDriver(url: url, maximumConnections: configuration.maximumConnections, readOnly: !configuration.allowsSave)
+            return try PostgresDriver(url: url, maximumConnections: configuration.maximumConnections, readOnly: !configuration.allowsSave,
+                                      readFrom: configuration.readFrom, standbyCatchUpTimeout: configuration.standbyCatchUpTimeout)
         }
     }
 

@@ -12,6 +12,14 @@ public final class ModelContext {
     private let retainedContainer: ModelContainer?
     /// The name history records as the author of this context's saves (SwiftData's `author`).
     public var author: String?
+    /// PostgreSQL only: where this context reads (fetches, counts, enumerations, relationship
+    /// loads, history) on a cluster; nil (the default): the container's choice
+    /// (`ModelConfiguration.readFrom`, else the URL's `read_from`). Saves always go to the primary,
+    /// and a read on a standby sees every save of the container's contexts that returned before it
+    /// (docs/Scaling.md, "Read routing").
+    public var readFrom: ModelConfiguration.ReadSource? {
+        didSet { routeReads() }
+    }
     /// Autosave settings and state (`autosaveEnabled`, see Concurrency/Autosave.swift). Read on
     /// every change (`noteChange`): not checked for exclusive access, which cost more than the read
     /// (the context belongs to one thread at a time; `ContextGuards` checks that).
@@ -78,7 +86,14 @@ public final class ModelContext {
         if let openConnection { return openConnection }
         let connection = try container.makeConnection()
         openConnection = connection
+        routeReads()
         return connection
+    }
+
+    /// Tells a PostgreSQL connection where this context reads.
+    private func routeReads() {
+        guard let postgres = openConnection as? PostgresStoreConnection else { return }
+        postgres.readFrom = readFrom ?? postgres.router.defaultSource
     }
 
     // MARK: State

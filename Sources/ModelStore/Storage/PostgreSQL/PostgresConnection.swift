@@ -28,6 +28,9 @@ public final class PostgresConnection {
     /// Whether the server sent a FATAL message outside a command (a terminated backend says so just
     /// before it closes the connection): the connection is then opened again before the next one.
     private var receivedFatalNotice = false
+    /// On a standby: the replay position (`pg_last_wal_replay_lsn()`) it last reported; replay only
+    /// moves forward, so a read needing no more skips asking again (`PostgresReadRouter`).
+    var knownReplayLSN: UInt64 = 0
 
     /// The seconds a connection attempt may take when the URL gives no `connect_timeout`.
     public static let defaultConnectTimeout = 10
@@ -153,6 +156,7 @@ public final class PostgresConnection {
         generation += 1
         transactionOpen = false
         receivedFatalNotice = false
+        knownReplayLSN = 0
         guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
     }
 
@@ -180,7 +184,7 @@ public final class PostgresConnection {
         if let activeStatement { activeStatement.finish() }
         if transactionOpen {
             guard PQstatus(handle) == CONNECTION_OK else {
-                throw PostgresError(kind: .connectionLost, message: "the connection to PostgreSQL was lost inside a transaction, which the server rolled back; roll back before going on", sql: sql)
+                throw PostgresError(kind: .connectionLost, message: "the connection to PostgreSQL was lost inside a transaction, which the server rolled back: nothing of it was applied; roll back before going on", sql: sql)
             }
             return
         }
@@ -210,7 +214,10 @@ public final class PostgresConnection {
         let detail = [field(UInt8(ascii: "D")), field(UInt8(ascii: "H")).map { "hint: \($0)" }].compactMap { $0 }.joined(separator: "; ")
         let trimmed = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         let lost = PQstatus(handle) != CONNECTION_OK || ["57P01", "57P02", "57P03"].contains(sqlState ?? "")
-        return PostgresError(kind: lost ? .connectionLost : .server, sqlState: sqlState, message: trimmed,
+        // A transaction cut off before its COMMIT was sent is rolled back by the server (`commit()`
+        // reports a COMMIT cut off as of unknown outcome instead).
+        let outcome = lost && transactionOpen ? " (the server rolled the transaction back: nothing of it was applied)" : ""
+        return PostgresError(kind: lost ? .connectionLost : .server, sqlState: sqlState, message: trimmed + outcome,
                              detail: detail.isEmpty ? nil : detail, sql: sql)
     }
 
@@ -282,20 +289,43 @@ public final class PostgresConnection {
     /// Starts a transaction (`BEGIN`, PostgreSQL's default isolation, READ COMMITTED, unless given).
     /// - Throws: `PostgresError`.
     public func begin(_ isolation: String? = nil) throws {
-        try execute(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
+        do {
+            try execute(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
+        } catch var error as PostgresError where error.kind == .connectionLost {
+            // Nothing had begun: say so, as for a transaction cut off before COMMIT (docs/Scaling.md, "Failover").
+            error.message += " (the transaction had not begun: nothing of it was applied)"
+            throw error
+        }
     }
 
     /// Commits the open transaction.
     /// - Throws: `PostgresError` when the commit fails, or when an earlier error aborted the
-    ///   transaction (SQLSTATE 25P02: the server rolls it back, nothing of it is applied), or
-    ///   `.connectionLost` (the outcome is then unknown only if the commit had reached the server).
+    ///   transaction (SQLSTATE 25P02: the server rolls it back, nothing of it is applied);
+    ///   `.connectionLost` when the connection is found broken before `COMMIT` is sent (nothing
+    ///   applied); `.commitOutcomeUnknown` when it broke after `COMMIT` was sent and before the
+    ///   answer (applied or not: nobody can tell from here; docs/Scaling.md, "Failover").
     public func commit() throws {
+        if let activeStatement { activeStatement.finish() }
         if PQtransactionStatus(handle) == PQTRANS_INERROR {
             try? rollback()
             throw PostgresError(kind: .server, sqlState: "25P02",
                                 message: "the transaction was aborted by an earlier error and has been rolled back", sql: "COMMIT")
         }
-        let tag = try executeForTag("COMMIT")
+        // A server that went away while the transaction was idle has said so (a FATAL message, or
+        // the socket closed): then COMMIT is not sent and the outcome is known.
+        readPendingInput()
+        guard PQstatus(handle) == CONNECTION_OK, !receivedFatalNotice else {
+            throw PostgresError(kind: .connectionLost, message: "the connection to PostgreSQL was lost before COMMIT was sent: the server rolled the transaction back, nothing of it was applied", sql: "COMMIT")
+        }
+        let tag: String
+        do {
+            tag = try executeForTag("COMMIT")
+        } catch let error as PostgresError where error.kind == .connectionLost {
+            let cause = error.message.replacingOccurrences(of: " (the server rolled the transaction back: nothing of it was applied)", with: "")
+            throw PostgresError(kind: .commitOutcomeUnknown, sqlState: error.sqlState,
+                                message: "the connection to PostgreSQL was lost after COMMIT was sent (\(cause)): the transaction may or may not have been applied",
+                                sql: "COMMIT")
+        }
         guard tag == "COMMIT" else {
             throw PostgresError(kind: .server, sqlState: "25P02",
                                 message: "the transaction was aborted by an earlier error and has been rolled back", sql: "COMMIT")
@@ -306,12 +336,18 @@ public final class PostgresConnection {
     /// (the server rolled it back when the connection broke).
     /// - Throws: `PostgresError` when the server refuses.
     public func rollback() throws {
-        if PQstatus(handle) != CONNECTION_OK {
+        if PQstatus(handle) != CONNECTION_OK || receivedFatalNotice {
             transactionOpen = false
             activeStatement = nil
             return
         }
-        try execute("ROLLBACK")
+        do {
+            try execute("ROLLBACK")
+        } catch let error as PostgresError where error.kind == .connectionLost {
+            // Broken while rolling back: the server rolls back a transaction whose session ends.
+            transactionOpen = false
+            activeStatement = nil
+        }
     }
 
     /// Runs `body` inside `BEGIN … COMMIT`; rolls back and rethrows when anything in it throws, so

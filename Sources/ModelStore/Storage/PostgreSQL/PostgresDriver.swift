@@ -10,15 +10,30 @@ import Foundation
 /// (last writer wins, as on SQLite where saves take turns).
 final class PostgresDriver: StoreDriver, @unchecked Sendable {
     let dialect: any SQLDialect = PostgresDialect()
-    /// The container's connections (thread-safe).
+    /// The container's connections to the primary (thread-safe).
     let pool: PostgresConnectionPool
+    /// Where contexts read (docs/Scaling.md).
+    let router: PostgresReadRouter
 
     /// A driver for the database `url` names, with a pool of at most `maximumConnections` (a
-    /// context finding all of them busy waits up to `waitTimeout` seconds).
+    /// context finding all of them busy waits up to `waitTimeout` seconds), and as many per standby
+    /// when reads go to standbys (`readFrom`, else the URL's `read_from`).
+    ///
+    /// A URL of several hosts without `target_session_attrs` gets `read-write` unless the store
+    /// is read-only: a container's saves must reach the primary, wherever it is now (libpq's
+    /// default, `any`, would take the first server that answers, maybe a standby).
     ///
     /// - Throws: `PostgresError` `.invalidURL` when the URL cannot be used.
-    init(url: URL, maximumConnections: Int, waitTimeout: TimeInterval = 30, readOnly: Bool = false) throws {
+    init(url: URL, maximumConnections: Int, waitTimeout: TimeInterval = 30, readOnly: Bool = false,
+         readFrom: ModelConfiguration.ReadSource? = nil, standbyCatchUpTimeout: TimeInterval = 1) throws {
         var address = try PostgresURL(url: url)
+        let source = readFrom ?? address.storeOptions["read_from"].flatMap(ModelConfiguration.ReadSource.init(rawValue:)) ?? .primary
+        router = PostgresReadRouter(url: address, source: source, catchUpTimeout: max(standbyCatchUpTimeout, 0),
+                                    maximumConnections: maximumConnections, waitTimeout: waitTimeout)
+        let hostCount = address.options["host"].map { $0.split(separator: ",", omittingEmptySubsequences: false).count } ?? address.hosts.count
+        if hostCount > 1, !readOnly, address.options["target_session_attrs"] == nil {
+            address.options["target_session_attrs"] = "read-write"
+        }
         if readOnly {
             // Every session of the pool refuses writes (`allowsSave: false`).
             let setting = "-c default_transaction_read_only=on"
@@ -42,7 +57,7 @@ final class PostgresDriver: StoreDriver, @unchecked Sendable {
         }
     }
 
-    func makeConnection() throws -> any StoreConnection { PostgresStoreConnection(pool: pool) }
+    func makeConnection() throws -> any StoreConnection { PostgresStoreConnection(pool: pool, router: router) }
 
     /// Runs `body` at once: PostgreSQL serializes writes row by row itself.
     func withWriteLock<T>(_ body: () throws -> T) rethrows -> T { try body() }
@@ -86,6 +101,13 @@ final class PostgresDriver: StoreDriver, @unchecked Sendable {
 /// time, like any `StoreConnection`.
 final class PostgresStoreConnection: StoreConnection {
     let pool: PostgresConnectionPool
+    let router: PostgresReadRouter
+    /// Where this connection's reads go; nil: the primary. Only a context sets it (its
+    /// `readFrom`, else the container's): the container's own connections (schema, migrations,
+    /// `erase`) keep to the primary.
+    var readFrom: ModelConfiguration.ReadSource?
+    /// The standby this connection last read from: its next reads try it first (docs/Scaling.md, "Which standby").
+    private var standby: Int?
     var dialect: any SQLDialect { PostgresDialect() }
     /// The connection of the open transaction.
     private(set) var held: PostgresConnection?
@@ -94,8 +116,9 @@ final class PostgresStoreConnection: StoreConnection {
     /// (as SQLite's `sqlite3_trace_v2` statement hook): tests count queries through it.
     var trace: ((String) -> Void)?
 
-    init(pool: PostgresConnectionPool) {
+    init(pool: PostgresConnectionPool, router: PostgresReadRouter) {
         self.pool = pool
+        self.router = router
     }
 
     deinit {
@@ -106,6 +129,18 @@ final class PostgresStoreConnection: StoreConnection {
     ///
     /// - Throws: `PostgresError` `.poolTimeout` or the error of opening a connection; what `body` throws.
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        if let held { return try body(held) }
+        let connection = try pool.borrow()
+        defer { pool.giveBack(connection) }
+        return try body(connection)
+    }
+
+    /// As `withConnection`, for a statement that only reads when `isRead`: outside a transaction it
+    /// runs where `readFrom` says (docs/Scaling.md, "Read routing").
+    func withConnection<T>(reading isRead: Bool, _ body: (PostgresConnection) throws -> T) throws -> T {
+        if held == nil, isRead, let source = readFrom, source != .primary {
+            return try router.read(source, primary: pool, preferred: &standby, body)
+        }
         if let held { return try body(held) }
         let connection = try pool.borrow()
         defer { pool.giveBack(connection) }
@@ -155,6 +190,8 @@ final class PostgresStoreConnection: StoreConnection {
         guard let connection = held else { return }
         defer { release() }
         try connection.commit()
+        // Read-your-writes: standby reads of any context of the container wait for this position.
+        if router.tracksCommits { router.noteCommit(on: connection) }
     }
 
     func rollback() {
@@ -189,9 +226,20 @@ final class PostgresStoreStatement: StoreStatement {
     private weak var preparedOn: PostgresConnection?
     private var prepared: PostgresStatement?
 
+    /// Whether the statement only reads (a `SELECT` without row locks), so it may run on a standby.
+    let isRead: Bool
+
     init(sql: String, owner: PostgresStoreConnection) {
         self.sql = sql
         self.owner = owner
+        isRead = Self.onlyReads(sql)
+    }
+
+    /// `SELECT …` that locks no rows (`FOR UPDATE`, `FOR SHARE`) and calls no function that writes.
+    static func onlyReads(_ sql: String) -> Bool {
+        guard sql.prefix(7).uppercased() == "SELECT " else { return false }
+        let upper = sql.uppercased()
+        return !["FOR UPDATE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR KEY SHARE", "NEXTVAL(", "SETVAL(", "PG_ADVISORY"].contains { upper.contains($0) }
     }
 
     func reset() {
@@ -218,7 +266,7 @@ final class PostgresStoreStatement: StoreStatement {
     func step() throws -> Bool {
         if rows == nil {
             owner.trace?(sql)
-            rows = try owner.withConnection { connection in
+            rows = try owner.withConnection(reading: isRead) { connection in
                 let statement: PostgresStatement
                 if let prepared, preparedOn === connection {
                     statement = prepared

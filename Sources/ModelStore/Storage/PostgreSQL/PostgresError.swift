@@ -16,9 +16,13 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
         /// The server runs but has no database of that name.
         case databaseMissing
         /// The connection broke during a call (server restarted or stopped, backend terminated,
-        /// network down). The call's effect is unknown only for a `COMMIT`; anything else in an
-        /// open transaction was rolled back by the server. The next use reconnects.
+        /// network down) before a transaction's `COMMIT` was sent: the server rolled the transaction
+        /// back, nothing of it was applied. The next use reconnects.
         case connectionLost
+        /// The connection broke after `COMMIT` was sent and before the server answered: the
+        /// transaction may or may not have been applied (docs/Scaling.md, "Failover"). Check the
+        /// data before doing it again.
+        case commitOutcomeUnknown
         /// The server rejected a statement (syntax, constraint, type …): see `sqlState`.
         case server
         /// A value cannot be sent as the parameter's type (NUL in text, out of range, NaN, …),

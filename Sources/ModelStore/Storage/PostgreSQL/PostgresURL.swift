@@ -8,7 +8,8 @@ import Foundation
 /// - `postgresql://[::1]:5432/shop`, several hosts `postgresql://a:5432,b:5433/shop` (tried in turn)
 /// - a Unix socket folder: `postgresql:///shop?host=/var/run/postgresql`, or `postgresql://%2Ftmp/shop`
 /// - query options are libpq's connection keywords: `sslmode`, `connect_timeout`, `application_name`,
-///   `options`, `target_session_attrs`, … (an unknown one is an error, not silently ignored)
+///   `options`, `target_session_attrs`, … (an unknown one is an error, not silently ignored), and
+///   ModelStore's own `read_from=primary|standby|prefer-standby` (docs/Scaling.md), which libpq never sees
 ///
 /// The URL becomes libpq keyword/value pairs (`connectionParameters`) given to
 /// `PQconnectdbParams`: no connection string is ever built from text. `description` shows the URL
@@ -36,6 +37,11 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     public var database: String?
     /// The other connection keywords from the query, sorted by keyword.
     public var options: [String: String]
+    /// ModelStore's own query options (`read_from`), kept out of `connectionParameters`.
+    var storeOptions: [String: String] = [:]
+
+    /// The query options ModelStore reads itself, and the values each takes.
+    static let storeKeywords: [String: [String]] = ["read_from": ["primary", "standby", "prefer-standby"]]
 
     /// The schemes accepted.
     public static let schemes = ["postgresql", "postgres"]
@@ -101,9 +107,10 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             return part
         }.joined(separator: ",")
         if let database { text += "/" + Parser.encode(database, Parser.pathAllowed) }
-        if !options.isEmpty {
-            text += "?" + options.keys.sorted().map { key in
-                let value = key == "password" ? "***" : Parser.encode(options[key] ?? "", Parser.queryAllowed)
+        let query = options.merging(storeOptions) { libpq, _ in libpq }
+        if !query.isEmpty {
+            text += "?" + query.keys.sorted().map { key in
+                let value = key == "password" ? "***" : Parser.encode(query[key] ?? "", Parser.queryAllowed)
                 return Parser.encode(key, Parser.queryAllowed) + "=" + value
             }.joined(separator: "&")
         }
@@ -198,6 +205,14 @@ extension PostgresURL {
                     }
                     let key = try decode(pair[..<equals], "query option name")
                     let value = try decode(pair[pair.index(after: equals)...], "value of query option \(key)")
+                    if let allowed = PostgresURL.storeKeywords[key] {
+                        guard allowed.contains(value) else {
+                            throw fail("\(key) must be one of \(allowed.joined(separator: ", ")), not \"\(value.prefix(40))\"")
+                        }
+                        guard url.storeOptions[key] == nil else { throw fail("the query option \"\(key)\" is given twice") }
+                        url.storeOptions[key] = value
+                        continue
+                    }
                     guard knownKeywords.contains(key) else {
                         throw fail("unknown query option \"\(key)\" (libpq's connection keywords are accepted, e.g. sslmode, connect_timeout, application_name, host)")
                     }
