@@ -121,6 +121,15 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 {{/versionCheck}}
 
+{{#recordsModelSource}}
+// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: {{modelSourcePathLiteral}}, lines: [
+    {{#modelSourceLines}}
+    {{.}},
+    {{/modelSourceLines}}
+])
+
+{{/recordsModelSource}}
 {{^isVersion}}
 {{#enums}}
 // MARK: - {{name}}
@@ -243,6 +252,9 @@ private static let _$schemaMetadata = ModelStore.EntityMetadata(
     ],
     uniqueConstraints: [{{#uniqueConstraints}}[{{#properties}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/properties}}]{{^isLast}}, {{/isLast}}{{/uniqueConstraints}}],
     indexes: [{{#indexes}}[{{#properties}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/properties}}]{{^isLast}}, {{/isLast}}{{/indexes}}],
+    {{#recordsModelSource}}
+    modelSource: _$modelSource,
+    {{/recordsModelSource}}
     inheritedKeyPaths: [{{^hasInheritedProperties}}]{{#hasOriginalName}},{{/hasOriginalName}}{{/hasInheritedProperties}}
         {{#inheritedProperties}}
         .init({{nameLiteral}}, \{{entitySwiftName}}.{{swiftName}}),

@@ -70,7 +70,7 @@ public final class ModelContainer: Sendable {
         try driver.check(schema.storage)
         let connection = try driver.makeConnection()
         do {
-            try StoreMigrator.prepare(connection, for: schema, plan: migrationPlan)
+            try StoreMigrator.prepare(connection, for: schema, plan: migrationPlan, recordsModel: configuration.allowsSave)
         } catch {
             // Refused or failed: the store stays byte for byte as it was, its write-ahead log too.
             connection.leaveFilesAsTheyAreOnClose()
@@ -99,7 +99,7 @@ public final class ModelContainer: Sendable {
         try driver.makeConnection()
     }
 
-    private static func makeDriver(_ configuration: ModelConfiguration) throws -> any StoreDriver {
+    static func makeDriver(_ configuration: ModelConfiguration) throws -> any StoreDriver {
         switch try configuration.location() {
         case .sqlite(let path, let isFile):
             if isFile && configuration.allowsSave {

@@ -57,7 +57,30 @@ final class FileViewModel: ViewModel {
         .list("version", "the frozen version of a `.modelversion` file, a list of one (empty for a `.model` file)") { $0.version.map { [$0] } ?? [] },
         .list("plans", "the migration plans, in the newest version's file (empty in every other file)") { $0.plans },
         .bool("hasPlans", "whether `plans` is not empty") { !$0.plans.isEmpty },
+        .bool("recordsModelSource", "whether the file records its `.model` text for the store (`modelgen pull`): a `.model` file declaring entities (not a frozen version)") {
+            $0.version == nil && !$0.entities.isEmpty
+        },
+        .string("modelSourcePathLiteral", "the model file's path below its input folder, as a Swift string literal (`\"Trips.model\"`)") {
+            SwiftLiteral.string($0.source.relativePath)
+        },
+        .list("modelSourceLines", "the model file's text, one Swift string literal per line (`\"entity Trip {\"`), in `modelgen format`'s layout") {
+            ModelSourceText.lines(of: $0.source).map(SwiftLiteral.string)
+        },
     ])
+}
+
+/// The text of a `.model` file as the generated code records it, for the store to keep
+/// (docs/CommandLine.md, `modelgen pull`): the file in `modelgen format`'s layout (comments kept),
+/// so that formatting a model never changes its generated code, as lines without terminators.
+enum ModelSourceText {
+    static func lines(of source: ModelSource) -> [String] {
+        // A file that generates has no syntax errors, so it formats; the text as read otherwise.
+        var text = ModelFormatter.format(source.file).text ?? String(decoding: source.file.bytes, as: UTF8.self)
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+    }
 }
 
 /// A name with its Swift spellings, in a list (subclasses, a `super.init` call's arguments, …).
