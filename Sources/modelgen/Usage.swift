@@ -5,7 +5,8 @@ enum Usage {
 
     USAGE:
       modelgen generate [--output DIR] [--access-level internal|public|package] [--templates DIR]
-                        [--check] [--warnings-as-errors] [--diagnostics-format text|json] INPUT...
+                        [--check] [--models-in-version] [--warnings-as-errors]
+                        [--diagnostics-format text|json] INPUT...
       modelgen lint     [--warnings-as-errors] [--diagnostics-format text|json] INPUT...
       modelgen format   [--check | --in-place] INPUT...
       modelgen diagram  [--format mermaid|dot] INPUT...
@@ -41,7 +42,7 @@ enum Usage {
     OVERVIEW: check the models and write one Swift file per model file
 
     USAGE: modelgen generate [--output DIR] [--access-level internal|public|package]
-                             [--templates DIR] [--check] [--warnings-as-errors]
+                             [--templates DIR] [--check] [--models-in-version] [--warnings-as-errors]
                              [--diagnostics-format text|json] [--config FILE] INPUT...
 
     OPTIONS:
@@ -51,11 +52,14 @@ enum Usage {
       --access-level LEVEL      internal (default), public or package
       --templates DIR           Templates that replace the built-in ones of the same name
       --check                   Write nothing; exit 1 naming each missing or stale output
+      --models-in-version       The model's classes only inside its frozen version's enum
+                                (SchemaV3_0_0.Trip), no top-level names: the app writes
+                                typealias SchemaLatest = SchemaV3_0_0 and its model typealiases
       --warnings-as-errors      Exit 1 when there are warnings
       --diagnostics-format F    text (default, on standard error) or json (on standard output)
       --config FILE             Settings from a modelgen.json: accessLevel, templates, output
                                 (folders relative to the file), warningsAsErrors,
-                                diagnosticsFormat; flags given here override them
+                                diagnosticsFormat, modelsInVersion; flags given here override them
 
     EXIT STATUS: 0 done, 1 model errors or stale output, 2 bad usage, unreadable input or
                  configuration, inputs over 16 MB, or unwritable output.

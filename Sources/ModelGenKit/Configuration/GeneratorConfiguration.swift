@@ -28,9 +28,12 @@ public struct GeneratorConfiguration: Hashable, Sendable {
     /// The output folder, resolved against the configuration file's folder.
     public var outputDirectory: URL?
     public var diagnosticsFormat: DiagnosticsFormat?
+    /// `GeneratorOptions.modelsInVersion` (`"modelsInVersion": true`).
+    public var modelsInVersion: Bool?
 
     public init(accessLevel: AccessLevel? = nil, warningsAsErrors: Bool? = nil, templatesDirectory: URL? = nil,
-                outputDirectory: URL? = nil, diagnosticsFormat: DiagnosticsFormat? = nil) {
+                outputDirectory: URL? = nil, diagnosticsFormat: DiagnosticsFormat? = nil, modelsInVersion: Bool? = nil) {
+        self.modelsInVersion = modelsInVersion
         self.accessLevel = accessLevel
         self.warningsAsErrors = warningsAsErrors
         self.templatesDirectory = templatesDirectory
@@ -39,7 +42,7 @@ public struct GeneratorConfiguration: Hashable, Sendable {
     }
 
     /// The keys a file may hold, in the order error messages list them.
-    static let keys = ["accessLevel", "diagnosticsFormat", "output", "templates", "warningsAsErrors"]
+    static let keys = ["accessLevel", "diagnosticsFormat", "modelsInVersion", "output", "templates", "warningsAsErrors"]
 
     /// Reads the configuration file at `url`.
     ///
@@ -74,9 +77,9 @@ public struct GeneratorConfiguration: Hashable, Sendable {
                 configuration.accessLevel = try choice(value, key: key, AccessLevel.self, failure)
             case "diagnosticsFormat":
                 configuration.diagnosticsFormat = try choice(value, key: key, DiagnosticsFormat.self, failure)
-            case "warningsAsErrors":
+            case "warningsAsErrors", "modelsInVersion":
                 guard case .bool(let flag) = value else { throw failure("'\(key)' must be true or false, not \(value)") }
-                configuration.warningsAsErrors = flag
+                if key == "warningsAsErrors" { configuration.warningsAsErrors = flag } else { configuration.modelsInVersion = flag }
             case "templates", "output":
                 guard case .string(let relative) = value, !relative.isEmpty else {
                     throw failure("'\(key)' must be a folder path (a non-empty string), not \(value)")

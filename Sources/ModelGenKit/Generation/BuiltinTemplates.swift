@@ -9,7 +9,7 @@ enum BuiltinTemplates {
 {{/docLines}}
 {{access}}enum {{swiftName}} {
     /// The entities of the `{{name}}` container (subclasses included).
-    {{access}}static let schema = ModelStore.Schema([{{#listedEntities}}{{swiftName}}.self{{^isLast}}, {{/isLast}}{{/listedEntities}}])
+    {{access}}static let schema = ModelStore.Schema([{{#listedEntities}}{{modelPrefix}}{{swiftName}}.self{{^isLast}}, {{/isLast}}{{/listedEntities}}])
 }
 
 """##,
@@ -131,6 +131,15 @@ fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: {{modelSourcePa
 
 {{/recordsModelSource}}
 {{^isVersion}}
+{{#typeAliases}}
+// MARK: - {{name}}
+
+{{#docLines}}
+{{.}}
+{{/docLines}}
+{{access}}typealias {{swiftName}} = {{target}}
+
+{{/typeAliases}}
 {{#enums}}
 // MARK: - {{name}}
 
@@ -416,6 +425,10 @@ private static let _$schemaMetadata = ModelStore.EntityMetadata(
 /// Version {{version}} of the model, frozen in `{{fileName}}` (`modelgen freeze --version {{version}}`):
 /// its entities, enums and structs as they were then, nested, so that a custom migration stage
 /// reads and writes a store of this version with their types (`{{schemaName}}.Entity`).
+{{#isCurrentModel}}
+/// The current model is this version: these are the model's own classes, enums and structs, which
+/// the model files name at top level unless `modelsInVersion` is set (docs/Migrations.md).
+{{/isCurrentModel}}
 {{access}}enum {{schemaName}}: ModelStore.VersionedSchema {
     {{access}}static var versionIdentifier: ModelStore.Schema.Version { ModelStore.Schema.Version({{major}}, {{minor}}, {{patch}}) }
 

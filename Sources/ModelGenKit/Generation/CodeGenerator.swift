@@ -17,20 +17,36 @@ struct CodeGenerator {
     /// The templates, parsed once for the whole run.
     private let renderer: MustacheRenderer
 
-    init(schema: CheckedSchema, history: MigrationHistory? = nil, templates: TemplateSet = TemplateSet(), accessLevel: AccessLevel = .internal) {
+    /// Whether the current model's declarations are named only inside its version's enum (`GeneratorOptions.modelsInVersion`).
+    let modelsInVersion: Bool
+
+    init(
+        schema: CheckedSchema, history: MigrationHistory? = nil, templates: TemplateSet = TemplateSet(), accessLevel: AccessLevel = .internal,
+        modelsInVersion: Bool = false
+    ) {
         self.context = GenerationContext(schema: schema, accessLevel: accessLevel)
         self.history = history
         self.renderer = templates.renderer()
+        self.modelsInVersion = modelsInVersion
     }
 
     /// The view model of `source`: a `.model` file of the current model, or a frozen version (whose
     /// declarations are its own schema's; the newest version also holds the migration plans).
+    ///
+    /// When the current model is the newest version (`MigrationHistory.currentVersion`), that
+    /// version's enum holds the current model's classes themselves (generated from the current
+    /// schema), and the `.model` files name them at top level with typealiases (none under
+    /// `modelsInVersion`): one class per entity, so `SchemaV3_0_0.Trip` and `Trip` are the same type.
+    /// (The other way round, a nested `typealias Trip = Trip` would name itself: Swift has no way to
+    /// name the module's top-level `Trip` from inside the enum without the module's name.)
     func fileViewModel(_ source: ModelSource) -> FileViewModel {
+        let host = history?.currentVersion
         guard source.isVersionFile, let history, let index = history.versions.firstIndex(where: { $0.path == source.path }) else {
-            return context.file(source)
+            return FileViewModel(source, context: context, modelHost: host?.version.schemaName, namesModelsAtTopLevel: !modelsInVersion)
         }
         let version = history.versions[index]
-        let versionContext = GenerationContext(schema: version.schema, accessLevel: context.accessLevel)
+        let isHost = host?.path == version.path
+        let versionContext = isHost ? context : GenerationContext(schema: version.schema, accessLevel: context.accessLevel, recordsModelSource: false)
         var plans: [PlanViewModel] = []
         if index == history.versions.count - 1 {
             let containers = context.schema.containers.map(\.name)
@@ -39,7 +55,7 @@ struct CodeGenerator {
             }
         }
         return FileViewModel(
-            source, context: versionContext, version: VersionViewModel(version, source: source, context: versionContext), plans: plans)
+            source, context: versionContext, version: VersionViewModel(version, source: source, context: versionContext, isCurrentModel: isHost), plans: plans)
     }
 
     /// The generated file of `source`, named `name`.

@@ -69,6 +69,13 @@ public struct MigrationHistory: Sendable {
         self.planNames = planNames
     }
 
+    /// The newest version when the current model is that version (their stored schemas are the
+    /// same: no step to the current model); nil when the model changed since it. Its `SchemaV…` enum
+    /// then holds the current model's classes themselves, not copies (docs/Migrations.md "What is generated").
+    var currentVersion: Version? {
+        unfrozenStep == nil ? versions.last : nil
+    }
+
     /// The name of the protocol holding the functions of `plan`'s custom stages (`TripStoreMigrationPlanCustomStages`).
     public static func customStagesProtocolName(of plan: String) -> String {
         plan + "CustomStages"

@@ -54,6 +54,12 @@ public struct GeneratorOptions: Sendable {
     public var warningsAsErrors: Bool
     /// What to do with the generated code.
     public var output: OutputMode
+    /// Whether the current model's classes, enums and structs are generated only inside its frozen
+    /// version's `SchemaV…` enum, with no top-level names (`--models-in-version`, docs/Migrations.md
+    /// "The app's own SchemaLatest"): the app names them itself, as SwiftData apps do
+    /// (`typealias SchemaLatest = SchemaV3_0_0`, `typealias Trip = SchemaLatest.Trip`). The model must
+    /// then be frozen: a run whose model changed since its newest version fails.
+    public var modelsInVersion: Bool = false
     /// The largest total size, in bytes, of the model files of one run.
     public var maximumInputBytes: Int
     /// Called as each stage starts (benchmarks time the stages with it).

@@ -193,7 +193,12 @@ struct GeneratorPipeline {
         _ schema: CheckedSchema, history: MigrationHistory?, sources: [ModelSource], names: [String], templates: TemplateSet
     ) throws(GeneratorError) -> [GeneratedOutput] {
         options.stageObserver?(.generate)
-        let generator = CodeGenerator(schema: schema, history: history, templates: templates, accessLevel: options.accessLevel)
+        if options.modelsInVersion {
+            try Self.checkModelsInVersion(history)
+        }
+        let generator = CodeGenerator(
+            schema: schema, history: history, templates: templates, accessLevel: options.accessLevel,
+            modelsInVersion: options.modelsInVersion)
         var output = OutputStage(options.output)
         do throws(GeneratorError) {
             for (source, name) in zip(sources, names) {
@@ -209,6 +214,28 @@ struct GeneratorPipeline {
         } catch {
             output.abandon()
             throw error
+        }
+    }
+}
+
+extension GeneratorPipeline {
+    /// Under `modelsInVersion` the model's classes exist only in its newest version's enum, so the
+    /// model must be that version (docs/Migrations.md "The app's own SchemaLatest").
+    static func checkModelsInVersion(_ history: MigrationHistory?) throws(GeneratorError) {
+        guard let history, let newest = history.versions.last else {
+            throw GeneratorError(
+                .configuration,
+                "modelsInVersion: the model has no frozen version to hold its classes; freeze it ('modelgen freeze --version 1.0.0'), "
+                    + "or generate without modelsInVersion")
+        }
+        if let step = history.unfrozenStep {
+            let shown = step.changes.prefix(3).map(\.description).joined(separator: "; ")
+                + (step.changes.count > 3 ? "; … (\(step.changes.count) changes)" : "")
+            let changes = shown.isEmpty ? "" : " (\(shown))"
+            throw GeneratorError(
+                .configuration,
+                "modelsInVersion: the model changed since version \(newest.version)\(changes), so no frozen version holds its classes; "
+                    + "freeze it as a new version ('modelgen freeze --version V'), or generate without modelsInVersion")
         }
     }
 }

@@ -27,6 +27,7 @@ struct SchemaChangeExecutor {
     ///   constraint that the copied rows break).
     @discardableResult
     func apply(_ plan: SchemaChangePlan) throws -> Bool {
+        for sql in dialect.schemaChangeStepPrologue { try connection.execute(sql) }
         try checkNulls(plan)
         var renames: [(from: String, to: String)] = []
         var tableRenames: [(from: String, to: String)] = []

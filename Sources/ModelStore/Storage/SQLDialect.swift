@@ -96,6 +96,11 @@ protocol SQLDialect: PredicateSpelling {
     /// processes opening one store at once migrate it one after the other (SQLite's `BEGIN
     /// IMMEDIATE` already does; PostgreSQL takes a transaction-level advisory lock).
     var schemaChangeLock: [String] { get }
+    /// Statements run inside the migration's transaction before each schema change, after a custom
+    /// stage's closures may have written rows (PostgreSQL: `SET CONSTRAINTS ALL IMMEDIATE`, then
+    /// `DEFERRED` again, so that the deferred foreign-key checks of those rows run now: PostgreSQL
+    /// refuses `ALTER TABLE` on a table with pending trigger events). Empty by default.
+    var schemaChangeStepPrologue: [String] { get }
     /// `DROP TABLE` of a table a migration removes (PostgreSQL also drops the foreign keys of other
     /// tables referencing it, whose columns the migration removes too).
     func dropTable(_ name: String) -> String
@@ -151,4 +156,8 @@ extension SQLDialect {
         return "INSERT INTO \(SQLQuote.identifier(table)) (\(list)) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", "))) "
             + "ON CONFLICT (\(SQLQuote.identifier(key))) DO UPDATE SET \(updates.joined(separator: ", "))"
     }
+}
+
+extension SQLDialect {
+    var schemaChangeStepPrologue: [String] { [] }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ModelGenKit
 
 /// `modelgen generate [--output DIR] [--access-level internal|public|package] [--templates DIR]
-/// [--check] [--warnings-as-errors] [--diagnostics-format text|json] [--config FILE] INPUT...`
+/// [--check] [--models-in-version] [--warnings-as-errors] [--diagnostics-format text|json] [--config FILE] INPUT...`
 ///
 /// One call of `ModelGen.run`, which loads, parses, checks, generates and writes (or, with
 /// `--check`, compares). On exit status 1 or 2 no file is created or changed.
@@ -12,6 +12,7 @@ enum GenerateCommand: Command {
     static let accessLevelOption = "--access-level"
     static let templatesOption = "--templates"
     static let checkFlag = "--check"
+    static let modelsInVersionFlag = "--models-in-version"
 
     static var argumentSpec: ArgumentSpec {
         var spec = ArgumentSpec()
@@ -21,6 +22,7 @@ enum GenerateCommand: Command {
         spec.options[accessLevelOption] = AccessLevel.allCases.map(\.rawValue)
         spec.options[templatesOption] = .some(nil)
         spec.flags.insert(checkFlag)
+        spec.flags.insert(modelsInVersionFlag)
         return spec
     }
 
@@ -36,6 +38,7 @@ enum GenerateCommand: Command {
             templatesDirectory: arguments.options[templatesOption].map { URL(fileURLWithPath: $0) }
                 ?? configuration.templatesDirectory,
             warningsAsErrors: diagnostics.warningsAsErrors)
+        options.modelsInVersion = arguments.has(modelsInVersionFlag) || configuration.modelsInVersion == true
         options.output = arguments.has(checkFlag) ? .verify(directory: outputDirectory) : .write(directory: outputDirectory)
 
         let result: GeneratorResult

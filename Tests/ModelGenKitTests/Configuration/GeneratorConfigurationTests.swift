@@ -25,8 +25,9 @@ import Testing
     @Test func everyKeyIsRead() throws {
         let configuration = try parse("""
             {"accessLevel": "public", "warningsAsErrors": true, "templates": "../Templates",
-             "output": "/tmp/generated", "diagnosticsFormat": "json"}
+             "output": "/tmp/generated", "diagnosticsFormat": "json", "modelsInVersion": true}
             """)
+        #expect(configuration.modelsInVersion == true)
         #expect(configuration.accessLevel == .public)
         #expect(configuration.warningsAsErrors == true)
         #expect(configuration.templatesDirectory?.standardizedFileURL.path == "/projects/App/Sources/Templates")
@@ -40,7 +41,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"acessLevel\": \"public\"}", "unknown key 'acessLevel' (known keys: accessLevel, diagnosticsFormat, output, templates, warningsAsErrors)"),
+        ("{\"acessLevel\": \"public\"}", "unknown key 'acessLevel' (known keys: accessLevel, diagnosticsFormat, modelsInVersion, output, templates, warningsAsErrors)"),
+        ("{\"modelsInVersion\": \"yes\"}", "'modelsInVersion' must be true or false, not \"yes\""),
         ("{\"accessLevel\": \"private\"}", "'accessLevel' must be one of \"internal\", \"public\", \"package\", not \"private\""),
         ("{\"accessLevel\": 1}", "'accessLevel' must be one of \"internal\", \"public\", \"package\", not 1"),
         ("{\"warningsAsErrors\": 1}", "'warningsAsErrors' must be true or false, not 1"),

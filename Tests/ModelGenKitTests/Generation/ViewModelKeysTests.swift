@@ -10,6 +10,7 @@ import Testing
     /// Each view-model type with the heading docs/Generation.md gives it, in the docs' order.
     static let documentedTypes: [(heading: String, keys: [(name: String, summary: String)], isListElement: Bool)] = [
         table("File: the root of each generated file (template `file`)", FileViewModel.templateKeys),
+        table("Type alias (a `.model` file's `typeAliases`)", TypeAliasViewModel.templateKeys),
         table("Entity (templates `entity`, `persistence`)", EntityViewModel.templateKeys),
         table("Property (template `property`; the property lists of an entity)", PropertyViewModel.templateKeys),
         table("Init (template `initializer`)", InitializerViewModel.templateKeys),

@@ -34,7 +34,74 @@ import Testing
         #expect(newest.contains("internal protocol MigrationPlanCustomStages {"))
         #expect(newest.contains("    /// - Trip.duration: type String → Int\n"))
         #expect(newest.contains("    static func didMigrateV1_0_0ToV2_0_0(_ context: ModelStore.ModelContext) throws\n"))
-        #expect(!outputs[0].text.contains("SchemaV") && outputs[0].text.contains("internal class Trip: ModelStore.ModelObject, ModelStore.PersistentModel {"))
+        // The model is version 2: its classes are the version's, named at top level by typealiases.
+        #expect(newest.contains("    internal class Trip: ModelStore.ModelObject, ModelStore.PersistentModel {"))
+        #expect(!outputs[0].text.contains("class Trip"))
+        #expect(outputs[0].text.contains("/// A journey.\ninternal typealias Trip = SchemaV2_0_0.Trip\n"))
+        #expect(outputs[0].text.contains("internal typealias Mood = SchemaV2_0_0.Mood\n"))
+    }
+
+    /// The newest version equal to the model holds the model's own declarations (from the model's
+    /// files, so a doc comment or init added since freezing is there), and the `.model` file names
+    /// them with typealiases; an older version keeps its copies. After an edit not frozen yet, the
+    /// classes are at top level again and every version has its copies.
+    @Test func theCurrentVersionHoldsTheModelsOwnClasses() throws {
+        let model = Self.v2.replacingOccurrences(of: "/// A journey.", with: "/// A journey, documented since.")
+            + "container Journal { Trip }\nmigration \"1\" -> \"2\" { custom }\n"
+        let outputs = try generate(model: model, versions: [("1", Self.v1), ("2", Self.v2)])
+        let (current, first, newest) = (outputs[0].text, outputs[1].text, outputs[2].text)
+        #expect(newest.contains("/// The current model is this version"))
+        #expect(newest.contains("    /// A journey, documented since.\n    internal class Trip: ModelStore.ModelObject"))
+        #expect(newest.contains("        [Trip.self]\n"))
+        #expect(first.contains("    internal class Trip: ModelStore.ModelObject") && !first.contains("The current model is this version"))
+        #expect(current.contains("/// A journey, documented since.\ninternal typealias Trip = SchemaV2_0_0.Trip\n"))
+        #expect(current.contains("internal static let schema = ModelStore.Schema([SchemaV2_0_0.Trip.self])"))
+        #expect(!current.contains("class "))
+
+        let edited = try generate(model: model.replacingOccurrences(of: "mood: Mood", with: "notes: String?; mood: Mood"),
+                                  versions: [("1", Self.v1), ("2", Self.v2)])
+        #expect(edited[0].text.contains("internal class Trip: ModelStore.ModelObject") && !edited[0].text.contains("typealias Trip"))
+        #expect(edited[0].text.contains("ModelStore.Schema([Trip.self])"))
+        #expect(edited[2].text.contains("    internal class Trip: ModelStore.ModelObject") && !edited[2].text.contains("The current model is this version"))
+    }
+
+    /// `modelsInVersion`: the same, without the top-level names (the app declares its own).
+    @Test func modelsInVersionDeclaresNoTopLevelNames() throws {
+        let model = Self.v2 + "container Journal { Trip }\n@ModelActor actor Librarian\nmigration \"1\" -> \"2\" { custom }\n"
+        var options = GeneratorOptions(accessLevel: .public, output: .inMemory)
+        options.modelsInVersion = true
+        let result = try ModelGen.run(
+            .sources(History.sources(model: model, versions: [("1", Self.v1), ("2", Self.v2)]).map { ModelSource($0, relativePath: $0.path) }),
+            options: options)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let current = try #require(result.outputs.first?.contents)
+        #expect(!current.contains("typealias Trip") && !current.contains("typealias Mood") && !current.contains("class "))
+        #expect(current.contains("public static let schema = ModelStore.Schema([SchemaV2_0_0.Trip.self])"))
+        #expect(current.contains("public actor Librarian: ModelStore.ModelActor {"))
+        let newest = try #require(result.outputs.last?.contents)
+        #expect(newest.contains("    public class Trip: ModelStore.ModelObject"))
+    }
+
+    /// `modelsInVersion` needs a frozen version equal to the model: the error names the version and the changes.
+    @Test func modelsInVersionNeedsTheModelFrozen() throws {
+        var options = GeneratorOptions(output: .inMemory)
+        options.modelsInVersion = true
+        let edited = Self.v2.replacingOccurrences(of: "mood: Mood", with: "notes: String?; mood: Mood") + "migration \"1\" -> \"2\" { custom }\n"
+        for (model, versions, expected) in [
+            (edited, [("1", Self.v1), ("2", Self.v2)],
+             "modelsInVersion: the model changed since version 2.0.0 (Trip.notes: property added), so no frozen version holds its classes"),
+            (Self.v2, [(String, String)](), "modelsInVersion: the model has no frozen version to hold its classes"),
+        ] {
+            do {
+                _ = try ModelGen.run(
+                    .sources(History.sources(model: model, versions: versions).map { ModelSource($0, relativePath: $0.path) }),
+                    options: options)
+                Issue.record("generated without a frozen version equal to the model")
+            } catch {
+                #expect(error.kind == .configuration)
+                #expect(error.message.hasPrefix(expected), "\(error.message)")
+            }
+        }
     }
 
     @Test func lightweightStepsNeedNoProtocol() throws {

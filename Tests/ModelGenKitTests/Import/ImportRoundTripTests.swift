@@ -13,6 +13,7 @@ import Testing
         let root = GoldenTests.packageRoot
         let folders = [
             "Samples", "Samples/TripsDemo/Sources/TripsDemo", "Samples/MigrationDemo/Sources/MigrationDemo",
+            "Samples/MemoriesDemo/Sources/MemoriesDemo",
             "Tests/ModelStoreTests/Fixtures", "Tests/Helpers/CrashMigrator", "Tests/Helpers/UpsertWriter",
             "Tests/IntegrationTests/Fixtures/PublicModels/Sources/Catalog",
             "Tests/ModelGenKitTests/Formatting/Goldens",

@@ -4,7 +4,8 @@
 // own checked schema, so they are generated exactly as the current model's are.
 
 /// A frozen version (template `version`): its `SchemaV…` enum holds its entities, enums and
-/// top-level structs (a struct nested in an entity comes with the entity).
+/// top-level structs (a struct nested in an entity comes with the entity). When the current model is
+/// this version, they are the current model's own (its view models use the current model's context).
 final class VersionViewModel: ViewModel {
     let version: MigrationHistory.Version
     /// The generation context of the version's own schema.
@@ -14,7 +15,11 @@ final class VersionViewModel: ViewModel {
     private(set) lazy var enums: [EnumViewModel] = context.schema.enums.map(EnumViewModel.init)
     private(set) lazy var structs: [StructViewModel] = context.schema.structs.map { StructViewModel($0, context: context) }
 
-    init(_ version: MigrationHistory.Version, source: ModelSource, context: GenerationContext) {
+    /// Whether the current model is this version (`context` is then the current model's).
+    let isCurrentModel: Bool
+
+    init(_ version: MigrationHistory.Version, source: ModelSource, context: GenerationContext, isCurrentModel: Bool = false) {
+        self.isCurrentModel = isCurrentModel
         self.version = version
         self.source = source
         self.context = context
@@ -28,7 +33,10 @@ final class VersionViewModel: ViewModel {
         .int("patch", "the patch version number") { $0.version.version.patch },
         .string("fileName", "the `.modelversion` file's name (`1.0.0.modelversion`)") { $0.source.fileName },
         .list("models", "the entities `models` lists: every entity without a base (a base brings its subclasses; names)") {
-            $0.version.schema.entities.filter { $0.baseName == nil }.map { NameViewModel($0.name) }
+            $0.context.schema.entities.filter { $0.baseName == nil }.map { NameViewModel($0.name) }
+        },
+        .bool("isCurrentModel", "whether the current model is this version: the enum then holds the current model's own declarations, which the `.model` files name at top level") {
+            $0.isCurrentModel
         },
         .list("entities", "the version's entities, generated as the current model's are, nested in the enum") { $0.entities },
         .list("enums", "the version's top-level enums, nested in the enum") { $0.enums },

@@ -9,32 +9,51 @@
 final class FileViewModel: ViewModel {
     let source: ModelSource
     let context: GenerationContext
-    private(set) lazy var entities: [EntityViewModel] = context.declarations(in: source.path).entities.map {
+    /// For a `.model` file whose model is its newest frozen version: that version's `SchemaV…` enum,
+    /// which holds the classes, enums and structs (docs/Migrations.md "What is generated"); nil otherwise.
+    let modelHost: String?
+    /// Whether the file names the hosted declarations at top level (`typealias Trip = SchemaV3_0_0.Trip`):
+    /// false under `modelsInVersion`.
+    let namesModelsAtTopLevel: Bool
+    private(set) lazy var entities: [EntityViewModel] = modelHost != nil ? [] : context.declarations(in: source.path).entities.map {
         EntityViewModel(context.schema.entities[$0], context: context)
     }
-    private(set) lazy var enums: [EnumViewModel] = context.declarations(in: source.path).enums.map {
+    private(set) lazy var enums: [EnumViewModel] = modelHost != nil ? [] : context.declarations(in: source.path).enums.map {
         EnumViewModel(context.schema.enums[$0])
     }
     private(set) lazy var containers: [ContainerViewModel] = context.declarations(in: source.path).containers.map {
-        ContainerViewModel(context.schema.containers[$0])
+        ContainerViewModel(context.schema.containers[$0], modelHost: modelHost)
     }
-    private(set) lazy var structs: [StructViewModel] = context.declarations(in: source.path).structs.map {
+    private(set) lazy var structs: [StructViewModel] = modelHost != nil ? [] : context.declarations(in: source.path).structs.map {
         StructViewModel(context.schema.structs[$0], context: context)
     }
     private(set) lazy var modelActors: [ModelActorViewModel] = context.declarations(in: source.path).modelActors.map {
         ModelActorViewModel(context.schema.modelActors[$0])
     }
+    /// The top-level names of the hosted declarations the file declares: enums, structs, then entities.
+    private(set) lazy var typeAliases: [TypeAliasViewModel] = {
+        guard let modelHost, namesModelsAtTopLevel else { return [] }
+        let declared = context.declarations(in: source.path)
+        return declared.enums.map { TypeAliasViewModel(context.schema.enums[$0].name, doc: context.schema.enums[$0].doc, host: modelHost) }
+            + declared.structs.map { TypeAliasViewModel(context.schema.structs[$0].name, doc: context.schema.structs[$0].doc, host: modelHost) }
+            + declared.entities.map { TypeAliasViewModel(context.schema.entities[$0].name, doc: context.schema.entities[$0].doc, host: modelHost) }
+    }()
 
     /// For a frozen version's file: its version (the file's context is the version's schema).
     let version: VersionViewModel?
     /// The migration plans the file holds (the newest version's file holds them all).
     let plans: [PlanViewModel]
 
-    init(_ source: ModelSource, context: GenerationContext, version: VersionViewModel? = nil, plans: [PlanViewModel] = []) {
+    init(
+        _ source: ModelSource, context: GenerationContext, version: VersionViewModel? = nil, plans: [PlanViewModel] = [],
+        modelHost: String? = nil, namesModelsAtTopLevel: Bool = true
+    ) {
         self.source = source
         self.context = context
         self.version = version
         self.plans = plans
+        self.modelHost = modelHost
+        self.namesModelsAtTopLevel = namesModelsAtTopLevel
     }
 
     static let templateKeys = TemplateKeys<FileViewModel>(listElement: false, [
@@ -44,21 +63,30 @@ final class FileViewModel: ViewModel {
         .string("hookAccess", "how the hooks ModelStore calls are declared: `@_spi(ModelStoreGenerated) public ` at the public level (so a client of the module does not see them), else as `access`") {
             $0.context.accessLevel.hookKeyword
         },
-        .list("entities", "the entities the file declares") { $0.entities },
-        .list("enums", "the top-level enums the file declares") { $0.enums },
-        .list("structs", "the top-level structs the file declares") { $0.structs },
+        .list("entities", "the entities the file declares (empty when `isModelInVersion`: they are in the version's enum)") { $0.entities },
+        .list("enums", "the top-level enums the file declares (empty when `isModelInVersion`)") { $0.enums },
+        .list("structs", "the top-level structs the file declares (empty when `isModelInVersion`)") { $0.structs },
         .list("containers", "the containers the file declares") { $0.containers },
         .bool("hasEntities", "whether `entities` is not empty") { !$0.entities.isEmpty },
         .bool("hasEnums", "whether `enums` is not empty") { !$0.enums.isEmpty },
         .bool("hasStructs", "whether `structs` is not empty") { !$0.structs.isEmpty },
         .bool("hasContainers", "whether `containers` is not empty") { !$0.containers.isEmpty },
         .list("modelActors", "the `@ModelActor` actors the file declares") { $0.modelActors },
+        .bool("isModelInVersion", "whether the model is its newest frozen version, whose `SchemaV…` enum holds its entities, enums and structs (a `.model` file then declares `typeAliases`)") {
+            $0.modelHost != nil
+        },
+        .list("typeAliases", "the top-level names of the file's entities, enums and structs when `isModelInVersion` (`typealias Trip = SchemaV3_0_0.Trip`); empty under `modelsInVersion`") {
+            $0.typeAliases
+        },
         .bool("isVersion", "whether the file is a frozen version (`.modelversion`): its declarations go in its `SchemaV…` enum") { $0.version != nil },
         .list("version", "the frozen version of a `.modelversion` file, a list of one (empty for a `.model` file)") { $0.version.map { [$0] } ?? [] },
         .list("plans", "the migration plans, in the newest version's file (empty in every other file)") { $0.plans },
         .bool("hasPlans", "whether `plans` is not empty") { !$0.plans.isEmpty },
-        .bool("recordsModelSource", "whether the file records its `.model` text for the store (`modelgen pull`): a `.model` file declaring entities (not a frozen version)") {
-            $0.version == nil && !$0.entities.isEmpty
+        .bool("recordsModelSource", "whether the file declares the constant holding its `.model` text, which its entities record in the store (`modelgen pull`): a `.model` file declaring entities (not a frozen version)") {
+            $0.version == nil && $0.context.recordsModelSource && $0.context.modelSourceName(ofFile: $0.source.path) != nil
+        },
+        .string("modelSourceName", "the name of that constant (`_$modelSource_Trip`, after the file's first entity), \"\" when there is none") {
+            $0.context.modelSourceName(ofFile: $0.source.path) ?? ""
         },
         .string("modelSourcePathLiteral", "the model file's path below its input folder, as a Swift string literal (`\"Trips.model\"`)") {
             SwiftLiteral.string($0.source.relativePath)
@@ -81,6 +109,26 @@ enum ModelSourceText {
             $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
         }
     }
+}
+
+/// A top-level name of a declaration that the newest version's enum holds (a `.model` file's `typeAliases`).
+final class TypeAliasViewModel: ViewModel {
+    let name: String
+    let doc: [String]
+    let host: String
+
+    init(_ name: String, doc: [String], host: String) {
+        self.name = name
+        self.doc = doc
+        self.host = host
+    }
+
+    static let templateKeys = TemplateKeys<TypeAliasViewModel>(listElement: true, [
+        .string("name", "the declaration's name") { $0.name },
+        .string("swiftName", "the name as Swift spells it (backticked when a keyword)") { SwiftIdentifier.escaped($0.name) },
+        .list("docLines", "the declaration's doc comment, each line `/// …`") { GenerationContext.docLines($0.doc) },
+        .string("target", "the type it names, in the version's enum (`SchemaV3_0_0.Trip`)") { $0.host + "." + SwiftIdentifier.escaped($0.name) },
+    ])
 }
 
 /// A name with its Swift spellings, in a list (subclasses, a `super.init` call's arguments, …).
@@ -154,6 +202,12 @@ final class EntityViewModel: ViewModel {
         .string("swiftName", "the name as Swift spells it (backticked when a keyword)") { $0.swiftName },
         .string("nameLiteral", "the name as a Swift string literal (`\"Trip\"`)") { SwiftLiteral.string($0.entity.name) },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.entity.doc) },
+        .bool("recordsModelSource", "whether the entity records its `.model` file in the store (`modelgen pull`): an entity of the current model, not of an older version") {
+            $0.context.recordsModelSource && $0.context.modelSourceName(ofFile: $0.entity.range.file) != nil
+        },
+        .string("modelSourceName", "the constant holding that file's text (`_$modelSource_Trip`), \"\" when it records none") {
+            $0.context.recordsModelSource ? $0.context.modelSourceName(ofFile: $0.entity.range.file) ?? "" : ""
+        },
         .string("classKeyword", "`final class` for a subclass, else `class`") { $0.base == nil ? "class" : "final class" },
         .bool("isSubclass", "whether it has a base") { $0.base != nil },
         .bool("hasSubclasses", "whether it is the base of others") { !$0.entity.subclassNames.isEmpty },
@@ -559,9 +613,12 @@ final class EnumCaseViewModel: ViewModel {
 /// A `container` (template `container`).
 final class ContainerViewModel: ViewModel {
     let container: CheckedContainer
+    /// The enum that holds the entities' classes (the newest version's, when the model is that version).
+    let modelHost: String?
 
-    init(_ container: CheckedContainer) {
+    init(_ container: CheckedContainer, modelHost: String? = nil) {
         self.container = container
+        self.modelHost = modelHost
     }
 
     static let templateKeys = TemplateKeys<ContainerViewModel>(listElement: true, [
@@ -573,6 +630,9 @@ final class ContainerViewModel: ViewModel {
         },
         .list("listedEntities", "the entities as listed (redundant subclasses removed, missing bases added; names)") {
             $0.container.listedEntities.map(NameViewModel.init)
+        },
+        .string("modelPrefix", "what qualifies an entity's class: `SchemaV3_0_0.` when the model is its newest frozen version (whose enum holds the classes), else \"\"") {
+            $0.modelHost.map { $0 + "." } ?? ""
         },
     ])
 }

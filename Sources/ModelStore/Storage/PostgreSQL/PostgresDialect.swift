@@ -131,6 +131,7 @@ struct PostgresDialect: SQLDialect {
     /// Two processes opening one database at once must not both create or migrate it: the
     /// migration's transaction takes an advisory lock (released at its end), then reads the
     /// stored schema again.
+    var schemaChangeStepPrologue: [String] { ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"] }
     var schemaChangeLock: [String] { ["SELECT pg_advisory_xact_lock(\(Self.schemaLockKey))"] }
 
     /// The advisory lock key of schema changes ("ModelSto" in ASCII).

@@ -16,6 +16,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 /// Version 53.0.0 of the model, frozen in `53.0.0.modelversion` (`modelgen freeze --version 53.0.0`):
 /// its entities, enums and structs as they were then, nested, so that a custom migration stage
 /// reads and writes a store of this version with their types (`SchemaV53_0_0.Entity`).
+/// The current model is this version: these are the model's own classes, enums and structs, which
+/// the model files name at top level unless `modelsInVersion` is set (docs/Migrations.md).
 internal enum SchemaV53_0_0: ModelStore.VersionedSchema {
     internal static var versionIdentifier: ModelStore.Schema.Version { ModelStore.Schema.Version(53, 0, 0) }
 
