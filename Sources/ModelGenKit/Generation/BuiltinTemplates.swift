@@ -123,7 +123,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 
 {{#recordsModelSource}}
 // The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: {{modelSourcePathLiteral}}, lines: [
+let {{modelSourceName}} = ModelStore.ModelSourceFile(path: {{modelSourcePathLiteral}}, lines: [
     {{#modelSourceLines}}
     {{.}},
     {{/modelSourceLines}}
@@ -262,7 +262,7 @@ private static let _$schemaMetadata = ModelStore.EntityMetadata(
     uniqueConstraints: [{{#uniqueConstraints}}[{{#properties}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/properties}}]{{^isLast}}, {{/isLast}}{{/uniqueConstraints}}],
     indexes: [{{#indexes}}[{{#properties}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/properties}}]{{^isLast}}, {{/isLast}}{{/indexes}}],
     {{#recordsModelSource}}
-    modelSource: _$modelSource,
+    modelSource: {{modelSourceName}},
     {{/recordsModelSource}}
     inheritedKeyPaths: [{{^hasInheritedProperties}}]{{#hasOriginalName}},{{/hasOriginalName}}{{/hasInheritedProperties}}
         {{#inheritedProperties}}
