@@ -58,7 +58,8 @@ let package = Package(
         // Thin command-line front end.
         .executableTarget(
             name: "modelgen",
-            dependencies: ["ModelGenKit"]
+            // ModelStore: `modelgen pull` reads the model a store records.
+            dependencies: ["ModelGenKit", "ModelStore"]
         ),
         // Build-tool plugin: generates a target's `.model` files at build time.
         .plugin(

@@ -15,7 +15,7 @@ enum CommandLineTool {
     static let version = "0.1.0"
 
     /// Every command.
-    static var commands: [any Command.Type] { [LintCommand.self, GenerateCommand.self, FormatCommand.self, DiagramCommand.self, FreezeCommand.self, MigrationsCommand.self, ImportCommand.self, LspCommand.self, HelpCommand.self] }
+    static var commands: [any Command.Type] { [LintCommand.self, GenerateCommand.self, FormatCommand.self, DiagramCommand.self, FreezeCommand.self, MigrationsCommand.self, ImportCommand.self, PullCommand.self, LspCommand.self, HelpCommand.self] }
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         guard let verb = arguments.first else {

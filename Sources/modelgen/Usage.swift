@@ -13,6 +13,7 @@ enum Usage {
       modelgen freeze   --version V [--output DIR] INPUT...
       modelgen migrations INPUT...
       modelgen import   [--output DIR] [--force] FILE.swift...
+      modelgen pull     --url URL [--output FILE] [--force]
       modelgen lsp
       modelgen --help | help [COMMAND] | --version
 
@@ -27,6 +28,7 @@ enum Usage {
       freeze     Write the model as a frozen version (V.modelversion) of its history
       migrations Print the migration plan: each step between versions, each change
       import     Write the .model file of SwiftData @Model classes (and their history)
+      pull       Write the .model file a ModelStore store was written with
       lsp        Serve the language server protocol to an editor (on standard input/output)
       help       Show help for a command
 
@@ -196,6 +198,29 @@ enum Usage {
 
     """
 
+    static let pull = """
+    OVERVIEW: write the .model file a ModelStore store was written with
+
+    USAGE: modelgen pull --url URL [--output FILE] [--force]
+
+    OPTIONS:
+      --url URL      The store: a SQLite file (path or file: URL) or a postgresql:// URL
+                     as ModelConfiguration(url:) takes it
+      --output FILE  Where to write the model (default: standard output)
+      --force        Replace FILE when it exists with other content (without it nothing
+                     is written then)
+
+    Every store opened by an app whose models modelgen generated records the .model
+    files they were generated from; the store is opened read-only. A schema generated
+    from several files is written as one, each file after a '// From PATH' comment.
+    The model is then linted.
+
+    EXIT STATUS: 0 pulled, 1 the store records no model or cannot be read, the pulled
+                 model has errors (it is written) or FILE exists with other content,
+                 2 bad usage or unwritable output.
+
+    """
+
     static let help = """
     OVERVIEW: show help for modelgen or one of its commands
 
@@ -213,6 +238,7 @@ enum Usage {
         case "freeze": freeze
         case "migrations": migrations
         case "import": `import`
+        case "pull": pull
         case "lsp": lsp
         case "help": help
         default: nil

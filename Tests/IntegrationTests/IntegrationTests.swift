@@ -86,6 +86,38 @@ extension IntegrationTests {
                 #expect(run.output.contains(expected), "TripsDemo output on PostgreSQL (run \(round)) lacks \(expected):\n\(run.output)")
             }
         }
+        try expectPullGivesBackTheModel(of: url.absoluteString)
+    }
+
+    @Test("modelgen pull gives back the .model a TripsDemo SQLite store was written with")
+    func pullFromASQLiteStore() throws {
+        let build = try tripsDemo.build()
+        try #require(build.status == 0, "swift build failed:\n\(build.output)")
+        let folder = FileManager.default.temporaryDirectory.appending(path: "pull-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appending(path: "Trips.store").path(percentEncoded: false)
+        let run = try tripsDemo.run("TripsDemo", [store])
+        try #require(run.status == 0, "TripsDemo failed:\n\(run.output)")
+        try expectPullGivesBackTheModel(of: store)
+    }
+
+    /// `modelgen pull --url STORE --output FILE` writes Samples/Trips.model byte for byte (the
+    /// model TripsDemo's generated code recorded), and a second pull into the same file is refused
+    /// only when the file was edited since.
+    private func expectPullGivesBackTheModel(of store: String) throws {
+        let modelgen = try Workspace.builtExecutable("modelgen").path(percentEncoded: false)
+        let pulled = FileManager.default.temporaryDirectory.appending(path: "pulled-\(UUID().uuidString).model")
+        defer { try? FileManager.default.removeItem(at: pulled) }
+        let path = pulled.path(percentEncoded: false)
+        let pull = try Shell.run(modelgen, ["pull", "--url", store, "--output", path], in: Workspace.root)
+        #expect(pull.status == 0, "modelgen pull failed:\n\(pull.output)")
+        let sample = try Data(contentsOf: Workspace.root.appending(path: "Samples/Trips.model"))
+        #expect(try Data(contentsOf: pulled) == sample)
+        try Data("// edited\n".utf8).write(to: pulled)
+        let refused = try Shell.run(modelgen, ["pull", "--url", store, "--output", path], in: Workspace.root)
+        #expect(refused.status == 1 && refused.output.contains("exists with other content"), "\(refused.output)")
+        #expect(try Data(contentsOf: pulled) == Data("// edited\n".utf8))
     }
 
     @Test("A build with nothing changed does not run the generator")

@@ -121,6 +121,15 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 {{/versionCheck}}
 
+{{#recordsModelSource}}
+// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
+let {{modelSourceName}} = ModelStore.ModelSourceFile(path: {{modelSourcePathLiteral}}, lines: [
+    {{#modelSourceLines}}
+    {{.}},
+    {{/modelSourceLines}}
+])
+
+{{/recordsModelSource}}
 {{^isVersion}}
 {{#typeAliases}}
 // MARK: - {{name}}
@@ -252,6 +261,9 @@ private static let _$schemaMetadata = ModelStore.EntityMetadata(
     ],
     uniqueConstraints: [{{#uniqueConstraints}}[{{#properties}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/properties}}]{{^isLast}}, {{/isLast}}{{/uniqueConstraints}}],
     indexes: [{{#indexes}}[{{#properties}}{{nameLiteral}}{{^isLast}}, {{/isLast}}{{/properties}}]{{^isLast}}, {{/isLast}}{{/indexes}}],
+    {{#recordsModelSource}}
+    modelSource: {{modelSourceName}},
+    {{/recordsModelSource}}
     inheritedKeyPaths: [{{^hasInheritedProperties}}]{{#hasOriginalName}},{{/hasOriginalName}}{{/hasInheritedProperties}}
         {{#inheritedProperties}}
         .init({{nameLiteral}}, \{{entitySwiftName}}.{{swiftName}}),

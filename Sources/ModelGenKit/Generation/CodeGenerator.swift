@@ -46,7 +46,7 @@ struct CodeGenerator {
         }
         let version = history.versions[index]
         let isHost = host?.path == version.path
-        let versionContext = isHost ? context : GenerationContext(schema: version.schema, accessLevel: context.accessLevel)
+        let versionContext = isHost ? context : GenerationContext(schema: version.schema, accessLevel: context.accessLevel, recordsModelSource: false)
         var plans: [PlanViewModel] = []
         if index == history.versions.count - 1 {
             let containers = context.schema.containers.map(\.name)

@@ -104,7 +104,7 @@ public final class ModelContainer: Sendable {
         try driver.makeConnection()
     }
 
-    private static func makeDriver(_ configuration: ModelConfiguration) throws -> any StoreDriver {
+    static func makeDriver(_ configuration: ModelConfiguration) throws -> any StoreDriver {
         switch try configuration.location() {
         case .sqlite(let path, let isFile):
             if isFile && configuration.allowsSave {

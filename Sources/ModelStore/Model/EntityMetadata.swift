@@ -26,11 +26,15 @@ internal import SchemaEvolution
     /// The name the entity had in an earlier schema (`@Entity(originalName: "Old")`): a store
     /// written with that name is renamed on open (its table, type column values, subclass columns).
     public let originalName: String?
+    /// The `.model` file the entity was generated from, which the store records (`modelgen pull`
+    /// reads it back; docs/CommandLine.md); nil for a frozen version's entity.
+    public let modelSource: ModelSourceFile?
 
     /// Creates entity metadata (called by generated code only).
     public init(name: String, base: ModelObject.Type?, subclasses: [ModelObject.Type], identifierKeyPath: (AnyKeyPath & Sendable)? = nil,
                 properties: [PropertyMetadata], uniqueConstraints: [[String]] = [], indexes: [[String]] = [],
-                inheritedKeyPaths: [InheritedKeyPath] = [], originalName: String? = nil) {
+                modelSource: ModelSourceFile? = nil, inheritedKeyPaths: [InheritedKeyPath] = [], originalName: String? = nil) {
+        self.modelSource = modelSource
         self.inheritedKeyPaths = inheritedKeyPaths
         self.originalName = originalName
         self.name = name
@@ -40,6 +44,23 @@ internal import SchemaEvolution
         self.properties = properties
         self.uniqueConstraints = uniqueConstraints
         self.indexes = indexes
+    }
+}
+
+/// A `.model` file as generated code records it: its path below the generator's input folder and
+/// its lines. A store keeps the files of its schema's entities in its `"$metadata"` table (key
+/// `model`), written when it is created or migrated and whenever the text changes, so that
+/// `modelgen pull` gives the model back from the store alone (docs/CommandLine.md).
+@_spi(ModelStoreGenerated) public struct ModelSourceFile: Sendable, Hashable, Codable {
+    /// The path below the input folder (`Trips.model`, `Travel/Trips.model`).
+    public let path: String
+    /// The text, lines joined with `\n` (with a final newline).
+    public let text: String
+
+    /// Records a file (called by generated code only).
+    public init(path: String, lines: [String]) {
+        self.path = path
+        self.text = lines.joined(separator: "\n") + "\n"
     }
 }
 

@@ -14,6 +14,9 @@ public final class Schema: @unchecked Sendable {
     /// The version, for the schema of a `VersionedSchema` (`Schema(versionedSchema:)`).
     var version: Version?
     private let entitiesByName: [String: EntitySchema]
+    /// The `.model` files the entities were generated from, each once, in entity order: what the
+    /// store records under `"$metadata"` key `model` (`modelgen pull`, docs/CommandLine.md).
+    let modelSources: [ModelSourceFile]
 
     /// A schema of the given model types (and their bases and subclasses).
     public convenience init(_ types: any PersistentModel.Type...) {
@@ -31,6 +34,11 @@ public final class Schema: @unchecked Sendable {
         hierarchyCount = builder.hierarchyCount
         entitiesByType = Dictionary(entities.map { (ObjectIdentifier($0.type), $0) }, uniquingKeysWith: { first, _ in first })
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var sources: [ModelSourceFile] = []
+        for entity in entities {
+            if let source = entity.type.schemaMetadata.modelSource, !sources.contains(source) { sources.append(source) }
+        }
+        modelSources = sources
     }
 
     /// The resolved entity of a model class.

@@ -11,6 +11,29 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Badges.model", lines: [
+    "// Test fixture of ModelStoreTests (PostgreSQLStoreTests): an entity with two unique groups, which",
+    "// PostgreSQL's `ON CONFLICT` cannot name in one statement (`EntitySQL.UpsertConflict`).",
+    "// Badges.model.swift beside it is generated from it (GoldenTests compares it;",
+    "// MODELGEN_UPDATE_GOLDENS=1 rewrites it).",
+    "",
+    "/// A badge unique by its code, and by where it hangs (holder and slot).",
+    "entity Badge {",
+    "    @Attribute(.unique)",
+    "    code: String",
+    "    holder: String",
+    "    slot: Int",
+    "    label: String",
+    "",
+    "    #Unique([\\.holder, \\.slot])",
+    "",
+    "    init(code, holder, slot, label)",
+    "}",
+    "",
+    "container Badges { Badge }",
+])
+
 // MARK: - Badge
 
 /// A badge unique by its code, and by where it hangs (holder and slot).
@@ -125,6 +148,7 @@ internal class Badge: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["code"], ["holder", "slot"]],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 

@@ -11,6 +11,81 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Warehouse.model", lines: [
+    "// Test fixture of ModelStoreTests: the model the model-based tester (ModelBased/) drives against",
+    "// its in-memory reference. One level of inheritance, to-one, to-many, many-to-many, unique",
+    "// values, and each delete rule. Every entity has a `serial`, the tester's name for a model",
+    "// (never changed). Warehouse.model.swift beside it is generated from it (GoldenTests compares it;",
+    "// MODELGEN_UPDATE_GOLDENS=1 rewrites it).",
+    "",
+    "/// A place with crates (deleted with it) and lamps (which keep it from being deleted).",
+    "entity Warehouse {",
+    "    serial: Int",
+    "    @Attribute(.unique)",
+    "    code: String",
+    "    score: Int",
+    "    note: String?",
+    "    @Relationship(deleteRule: .cascade, inverse: \\Crate.warehouse)",
+    "    crates: [Crate] = []",
+    "    @Relationship(deleteRule: .deny, inverse: \\Lamp.warehouse)",
+    "    lamps: [Lamp] = []",
+    "    init(serial, code, score)",
+    "}",
+    "",
+    "/// A crate in a warehouse, handled by workers, with labels that may outlive it.",
+    "entity Crate {",
+    "    serial: Int",
+    "    title: String",
+    "    weight: Int",
+    "    fragile: Bool = false",
+    "    warehouse: Warehouse?",
+    "    @Relationship(inverse: \\Label.crate)",
+    "    labels: [Label] = []",
+    "    @Relationship(deleteRule: .nullify, inverse: \\Worker.crates)",
+    "    workers: [Worker] = []",
+    "    init(serial, title, weight)",
+    "}",
+    "",
+    "/// A subclass (one level) with an attribute of its own.",
+    "entity BigCrate: Crate {",
+    "    capacity: Int",
+    "    init(serial, title, weight, capacity) {",
+    "        super.init(serial, title, weight)",
+    "    }",
+    "}",
+    "",
+    "/// Hangs in a warehouse; while it does, the warehouse cannot be deleted.",
+    "entity Lamp {",
+    "    serial: Int",
+    "    watts: Int",
+    "    warehouse: Warehouse?",
+    "    init(serial, watts)",
+    "}",
+    "",
+    "/// Stuck on a crate.",
+    "entity Label {",
+    "    serial: Int",
+    "    text: String",
+    "    /// Deleting a label leaves its crate's loaded `labels` as they are (the store drops it).",
+    "    @Relationship(deleteRule: .noAction)",
+    "    crate: Crate?",
+    "    init(serial, text)",
+    "}",
+    "",
+    "/// Handles crates (many-to-many), unique by handle.",
+    "entity Worker {",
+    "    serial: Int",
+    "    @Attribute(.unique)",
+    "    handle: String",
+    "    rank: Int",
+    "    crates: [Crate] = []",
+    "    init(serial, handle, rank)",
+    "}",
+    "",
+    "container WarehouseStore { Warehouse, Crate, Lamp, Label, Worker }",
+])
+
 // MARK: - Warehouse
 
 /// A place with crates (deleted with it) and lamps (which keep it from being deleted).
@@ -139,6 +214,7 @@ internal class Warehouse: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["code"]],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -280,6 +356,7 @@ internal class Crate: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -337,6 +414,7 @@ internal final class BigCrate: Crate {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: [
             .init("serial", \BigCrate.serial),
             .init("title", \BigCrate.title),
@@ -432,6 +510,7 @@ internal class Lamp: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -520,6 +599,7 @@ internal class Label: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -627,6 +707,7 @@ internal class Worker: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["handle"]],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 

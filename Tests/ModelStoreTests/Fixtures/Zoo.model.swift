@@ -11,6 +11,58 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Zoo.model", lines: [
+    "// Test fixture of ModelStoreTests, for what the samples do not have: a one-to-one relationship, and",
+    "// a subclass with relationships of its own. Zoo.model.swift beside it is generated from it",
+    "// (GoldenTests compares it; MODELGEN_UPDATE_GOLDENS=1 rewrites it).",
+    "",
+    "/// Someone with at most one passport, and pets.",
+    "entity Person {",
+    "    name: String",
+    "    @Relationship(inverse: \\Passport.holder)",
+    "    passport: Passport?",
+    "    @Relationship(deleteRule: .cascade, inverse: \\Animal.keeper)",
+    "    pets: [Animal] = []",
+    "    init(name)",
+    "}",
+    "",
+    "/// One-to-one with its holder.",
+    "entity Passport {",
+    "    number: String",
+    "    holder: Person?",
+    "    init(number)",
+    "}",
+    "",
+    "/// A base with a relationship.",
+    "entity Animal {",
+    "    name: String",
+    "    keeper: Person?",
+    "    init(name)",
+    "}",
+    "",
+    "/// A subclass with relationships of its own (numbered after the base's).",
+    "entity Dog: Animal {",
+    "    breed: String",
+    "    @Relationship(deleteRule: .cascade, inverse: \\Toy.dog)",
+    "    toys: [Toy] = []",
+    "    /// No inverse.",
+    "    favoriteToy: Toy?",
+    "    init(name, breed) {",
+    "        super.init(name)",
+    "    }",
+    "}",
+    "",
+    "/// Belongs to a dog.",
+    "entity Toy {",
+    "    label: String",
+    "    dog: Dog?",
+    "    init(label)",
+    "}",
+    "",
+    "container Zoo { Person, Passport, Animal, Toy }",
+])
+
 // MARK: - Person
 
 /// Someone with at most one passport, and pets.
@@ -79,6 +131,7 @@ internal class Person: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -146,6 +199,7 @@ internal class Passport: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -213,6 +267,7 @@ internal class Animal: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -285,6 +340,7 @@ internal final class Dog: Animal {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: [
             .init("name", \Dog.name),
             .init("keeper", \Dog.keeper),
@@ -355,6 +411,7 @@ internal class Toy: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 

@@ -11,6 +11,72 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Trips.model", lines: [
+    "// The reference model of ModelGen: the SwiftData inheritance guide's trips, in the .model language.",
+    "",
+    "/// A journey with dates.",
+    "entity Trip {",
+    "    name: String",
+    "    startDate: Date",
+    "    endDate: Date",
+    "",
+    "    @Attribute(.preserveValueOnDeletion)",
+    "    identifier: UUID = UUID()",
+    "",
+    "    @Relationship(deleteRule: .cascade, inverse: \\Accommodation.trip)",
+    "    accommodations: [Accommodation] = []",
+    "",
+    "    init(name, startDate, endDate)",
+    "}",
+    "",
+    "/// A trip taken for work, paid by a company.",
+    "entity BusinessTrip: Trip {",
+    "    company: String",
+    "    expenseReport: String?",
+    "    meetingAgenda: String?",
+    "",
+    "    init(name, startDate, endDate, company) {",
+    "        super.init(name, startDate, endDate)",
+    "    }",
+    "}",
+    "",
+    "/// A trip taken for oneself.",
+    "entity PersonalTrip: Trip {",
+    "    /// Why the trip is taken.",
+    "    enum Reason: String, Codable {",
+    "        case vacation",
+    "        case family",
+    "        case adventure",
+    "    }",
+    "",
+    "    reason: Reason",
+    "    companions: [String] = []",
+    "",
+    "    init(name, startDate, endDate, reason) {",
+    "        super.init(name, startDate, endDate)",
+    "    }",
+    "}",
+    "",
+    "/// A place to stay during a trip.",
+    "entity Accommodation {",
+    "    name: String",
+    "    @Relationship(inverse: \\Trip.accommodations)",
+    "    trip: Trip?",
+    "    init(name)",
+    "}",
+    "",
+    "/// A day-by-day plan, kept beside the trips.",
+    "entity Itinerary {",
+    "    title: String",
+    "    days: [String] = []",
+    "    trip: Trip?",
+    "    init(title)",
+    "}",
+    "",
+    "container TripStore { Trip, Accommodation, Itinerary }",
+])
+
 // MARK: - Trip
 
 /// A journey with dates.
@@ -132,6 +198,7 @@ internal class Trip: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -229,6 +296,7 @@ internal final class BusinessTrip: Trip {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: [
             .init("name", \BusinessTrip.name),
             .init("startDate", \BusinessTrip.startDate),
@@ -319,6 +387,7 @@ internal final class PersonalTrip: Trip {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: [
             .init("name", \PersonalTrip.name),
             .init("startDate", \PersonalTrip.startDate),
@@ -392,6 +461,7 @@ internal class Accommodation: ModelStore.ModelObject, ModelStore.PersistentModel
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 
@@ -479,6 +549,7 @@ internal class Itinerary: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource,
         inheritedKeyPaths: []
     )
 

@@ -16,9 +16,14 @@ final class GenerationContext {
         var modelActors: [Int] = []
     }
 
-    init(schema: CheckedSchema, accessLevel: AccessLevel) {
+    /// Whether the entities generated from this context record their `.model` file for the store
+    /// (`modelgen pull`, docs/CommandLine.md): the current model's do, an older version's do not.
+    let recordsModelSource: Bool
+
+    init(schema: CheckedSchema, accessLevel: AccessLevel, recordsModelSource: Bool = true) {
         self.schema = schema
         self.accessLevel = accessLevel
+        self.recordsModelSource = recordsModelSource
         var indexByName: [String: Int] = Dictionary(minimumCapacity: schema.entities.count)
         var byFile: [String: Declarations] = [:]
         for (index, entity) in schema.entities.enumerated() {
@@ -49,6 +54,14 @@ final class GenerationContext {
     /// What the file at `path` declares, in schema order (top-level structs in source order).
     func declarations(in path: String) -> Declarations {
         declarationsByFile[path] ?? Declarations()
+    }
+
+    /// The name of the generated constant holding the text of the `.model` file at `path`
+    /// (`_$modelSource_Trip`, after the file's first entity, a name no other file's entity has), or
+    /// nil for a file that declares no entity. Module-wide, not `fileprivate`: the classes of a model
+    /// that is its newest frozen version are generated in the version's file and name it from there.
+    func modelSourceName(ofFile path: String) -> String? {
+        declarations(in: path).entities.first.map { "_$modelSource_" + schema.entities[$0].name }
     }
 
     /// The view model of the file `source`: the entities, top-level enums and containers it declares.

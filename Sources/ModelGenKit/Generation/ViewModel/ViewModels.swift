@@ -82,7 +82,33 @@ final class FileViewModel: ViewModel {
         .list("version", "the frozen version of a `.modelversion` file, a list of one (empty for a `.model` file)") { $0.version.map { [$0] } ?? [] },
         .list("plans", "the migration plans, in the newest version's file (empty in every other file)") { $0.plans },
         .bool("hasPlans", "whether `plans` is not empty") { !$0.plans.isEmpty },
+        .bool("recordsModelSource", "whether the file declares the constant holding its `.model` text, which its entities record in the store (`modelgen pull`): a `.model` file declaring entities (not a frozen version)") {
+            $0.version == nil && $0.context.recordsModelSource && $0.context.modelSourceName(ofFile: $0.source.path) != nil
+        },
+        .string("modelSourceName", "the name of that constant (`_$modelSource_Trip`, after the file's first entity), \"\" when there is none") {
+            $0.context.modelSourceName(ofFile: $0.source.path) ?? ""
+        },
+        .string("modelSourcePathLiteral", "the model file's path below its input folder, as a Swift string literal (`\"Trips.model\"`)") {
+            SwiftLiteral.string($0.source.relativePath)
+        },
+        .list("modelSourceLines", "the model file's text, one Swift string literal per line (`\"entity Trip {\"`), in `modelgen format`'s layout") {
+            ModelSourceText.lines(of: $0.source).map(SwiftLiteral.string)
+        },
     ])
+}
+
+/// The text of a `.model` file as the generated code records it, for the store to keep
+/// (docs/CommandLine.md, `modelgen pull`): the file in `modelgen format`'s layout (comments kept),
+/// so that formatting a model never changes its generated code, as lines without terminators.
+enum ModelSourceText {
+    static func lines(of source: ModelSource) -> [String] {
+        // A file that generates has no syntax errors, so it formats; the text as read otherwise.
+        var text = ModelFormatter.format(source.file).text ?? String(decoding: source.file.bytes, as: UTF8.self)
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+    }
 }
 
 /// A top-level name of a declaration that the newest version's enum holds (a `.model` file's `typeAliases`).
@@ -176,6 +202,12 @@ final class EntityViewModel: ViewModel {
         .string("swiftName", "the name as Swift spells it (backticked when a keyword)") { $0.swiftName },
         .string("nameLiteral", "the name as a Swift string literal (`\"Trip\"`)") { SwiftLiteral.string($0.entity.name) },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.entity.doc) },
+        .bool("recordsModelSource", "whether the entity records its `.model` file in the store (`modelgen pull`): an entity of the current model, not of an older version") {
+            $0.context.recordsModelSource && $0.context.modelSourceName(ofFile: $0.entity.range.file) != nil
+        },
+        .string("modelSourceName", "the constant holding that file's text (`_$modelSource_Trip`), \"\" when it records none") {
+            $0.context.recordsModelSource ? $0.context.modelSourceName(ofFile: $0.entity.range.file) ?? "" : ""
+        },
         .string("classKeyword", "`final class` for a subclass, else `class`") { $0.base == nil ? "class" : "final class" },
         .bool("isSubclass", "whether it has a base") { $0.base != nil },
         .bool("hasSubclasses", "whether it is the base of others") { !$0.entity.subclassNames.isEmpty },
