@@ -256,13 +256,12 @@ extension ModelContext {
     /// The position in `members` of the entity named by the row's type column (compared as the
     /// store's bytes, without making a String).
     func memberIndex<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> Int {
-        let found = statement.withUTF8(at: 1) { bytes -> Int? in
-            for (index, member) in members.enumerated() where member.name.count == bytes.count {
-                if bytes.isEmpty || member.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) { return index }
+        if let bytes = statement.textBytes(at: 1) {
+            let count = bytes.count
+            for (index, member) in members.enumerated() where member.name.count == count {
+                if count == 0 || member.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, count) == 0 }) { return index }
             }
-            return nil
         }
-        if let index = found ?? nil { return index }
         throw ModelStoreError.unknownEntity(statement.text(at: 1))
     }
 

@@ -171,9 +171,10 @@ extension StoreConnection {
     func double(at column: Int32) -> Double?
     /// The column as text (numbers in their decimal form, bytes decoded as UTF-8; "" when NULL).
     func text(at column: Int32) -> String
-    /// Calls `body` with the column's UTF-8 bytes, without copying them, when it holds text (nil
-    /// otherwise, and when NULL). The bytes live until the next step or reset.
-    func withUTF8<R>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R?
+    /// The column's UTF-8 text in place, without a copy: valid until the next step or reset. Nil
+    /// when NULL, and where the store does not hold the value as text (PostgreSQL: a number, bytes);
+    /// SQLite gives any value as its text, as `text(at:)`.
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>?
     /// The column as bytes (text as its UTF-8; empty when NULL).
     func blob(at column: Int32) -> Data
     /// The column as a UUID when it holds one in the store's form (16 bytes); nil otherwise.

@@ -15,14 +15,15 @@ public protocol SQLStorable {
     @_spi(ModelStoreGenerated) init?(sqlValue: SQLValue)
     /// The value as SQLite stores it (for a struct stored in columns: its JSON, as in an array).
     @_spi(ModelStoreGenerated) var sqlValue: SQLValue { get }
-    /// Reads the value straight from a statement's column with the statement's typed reads (the
-    /// fast path of fetches); nil when the stored value cannot be this type. Generic over the
-    /// statement type and inlinable, so each store's reads are specialised (docs/Architecture.md,
-    /// "The storage seam").
-    @_spi(ModelStoreGenerated) static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Self?
+    /// Reads the value straight from a statement's column with the statement's typed read (the
+    /// fast path of fetches); nil when the stored value cannot be this type. Inlinable, so it is
+    /// specialised for each type in generated code; the statement is the existential `RowDecoder`
+    /// holds (one dynamic call into the store's read: a generic statement parameter, opened from
+    /// it per value, cost generic metadata look-ups per value; docs/Architecture.md, "The storage seam").
+    @_spi(ModelStoreGenerated) static func read(from statement: any StoreStatement, at column: Int32) -> Self?
     /// Binds the value straight into a statement parameter with the statement's typed binds (the
     /// fast path of saves).
-    @_spi(ModelStoreGenerated) func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32)
+    @_spi(ModelStoreGenerated) func bind(to statement: any StoreStatement, at index: Int32)
 
     /// The number of columns an attribute of this type takes: 1, except for a struct (one per
     /// field, nested structs flattened) and an optional struct (one more: its presence column).
@@ -53,11 +54,11 @@ extension SQLStorable {
         }
     }
 
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
         Self(sqlValue: statement.value(at: column))
     }
 
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bind(sqlValue, at: index)
     }
 
@@ -113,13 +114,13 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
 
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
         if statement.isNull(at: column) { return .some(.none) }
         guard let wrapped = Wrapped.read(from: statement, at: column) else { return nil }
         return .some(.some(wrapped))
     }
 
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         if let self { self.bind(to: statement, at: index) } else { statement.bindNull(at: index) }
     }
 
@@ -186,10 +187,10 @@ extension Int: SQLStorable {
         self = value
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(Int64(self)) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Int? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Int? {
         statement.int64(at: column).flatMap { Int(exactly: $0) }
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindInt64(Int64(self), at: index)
     }
 }
@@ -201,10 +202,10 @@ extension Int64: SQLStorable {
         self = number
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(self) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Int64? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Int64? {
         statement.int64(at: column)
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindInt64(self, at: index)
     }
 }
@@ -247,10 +248,10 @@ extension Double: SQLStorable {
         }
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(self) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Double? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Double? {
         statement.double(at: column)
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(self, at: index)
     }
     /// NaN: SQLite has no NaN (it would store NULL).
@@ -267,10 +268,10 @@ extension CGFloat: SQLStorable {
         self = CGFloat(number)
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(Double(self)) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> CGFloat? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> CGFloat? {
         statement.double(at: column).map { CGFloat($0) }
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(Double(self), at: index)
     }
     /// NaN: SQLite has no NaN (it would store NULL).
@@ -302,10 +303,10 @@ extension String: SQLStorable {
         self = text
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(self) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> String? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> String? {
         statement.text(at: column)
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindText(self, at: index)
     }
 }
@@ -333,10 +334,10 @@ extension Date: SQLStorable {
         self.init(timeIntervalSinceReferenceDate: seconds)
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(timeIntervalSinceReferenceDate) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Date? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Date? {
         statement.double(at: column).map { Date(timeIntervalSinceReferenceDate: $0) }
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(timeIntervalSinceReferenceDate, at: index)
     }
     /// A date whose interval is NaN: SQLite has no NaN.
@@ -363,11 +364,11 @@ extension UUID: SQLStorable {
         }
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { withUnsafeBytes(of: uuid) { .blob(Data($0)) } }
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> UUID? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> UUID? {
         if let uuid = statement.uuid(at: column) { return uuid }
         return UUID(sqlValue: statement.value(at: column))
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         withUnsafeBytes(of: uuid) { statement.bindBytes($0, at: index) }
     }
 }
@@ -417,12 +418,12 @@ extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { rawValue.sqlValue }
     /// Reads the raw value straight from the column (inlinable, so specialized for each enum:
     /// no `SQLValue` and no generic metadata look-ups per row).
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
         guard let raw = RawValue.read(from: statement, at: column) else { return nil }
         return Self(rawValue: raw)
     }
     /// Binds the raw value straight into the parameter.
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         rawValue.bind(to: statement, at: index)
     }
 }
@@ -442,8 +443,8 @@ extension Array: SQLStorable where Element: Codable {
         self = array
     }
     /// `[String]` without escapes straight from the column's bytes; anything else through `init(sqlValue:)`.
-    @_spi(ModelStoreGenerated) public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Self? {
-        if Element.self == String.self, let strings = statement.withUTF8(at: column, { StringArrayJSON.decode($0) }) ?? nil {
+    @_spi(ModelStoreGenerated) public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
+        if Element.self == String.self, let bytes = statement.textBytes(at: column), let strings = StringArrayJSON.decode(bytes) {
             return unsafeBitCast(strings, to: [Element].self)
         }
         return Self(sqlValue: statement.value(at: column))
@@ -574,10 +575,10 @@ extension CaseNameAttribute {
         self = value
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(_$caseName) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read<Statement: StoreStatement>(from statement: Statement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
         String.read(from: statement, at: column).flatMap { Self(_$caseName: $0) }
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind<Statement: StoreStatement>(to statement: Statement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         _$caseName.bind(to: statement, at: index)
     }
     /// An enum's first case.

@@ -260,10 +260,7 @@ final class PostgresStoreStatement: StoreStatement {
 
     func text(at column: Int32) -> String { rows?.text(row: row, column: column) ?? "" }
 
-    func withUTF8<R>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
-        guard let rows else { return nil }
-        return try rows.withUTF8(row: row, column: column, body)
-    }
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { rows?.textBytes(row: row, column: column) }
 
     func blob(at column: Int32) -> Data { rows?.blob(row: row, column: column) ?? Data() }
 

@@ -67,13 +67,14 @@ final class PostgresRows {
         return PostgresDecoding.double(bytes(row: row, column: column), type: type(at: column), binary: binary)
     }
 
-    /// Calls `body` with the value's UTF-8 bytes, in place, when it is text (nil otherwise and when NULL).
-    func withUTF8<R>(row: Int32, column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+    /// The value's UTF-8 bytes in place (valid while the result lives) when it is text; nil
+    /// otherwise and when NULL.
+    func textBytes(row: Int32, column: Int32) -> UnsafeBufferPointer<UInt8>? {
         let type = type(at: column)
         guard !isNull(row: row, column: column), PostgresDecoding.holdsText(type, binary: binary) else { return nil }
         let raw = bytes(row: row, column: column)
         let offset = min(PostgresDecoding.textOffset(type, binary: binary), raw.count)
-        return try body(UnsafeRawBufferPointer(rebasing: raw[offset...]).assumingMemoryBound(to: UInt8.self))
+        return UnsafeRawBufferPointer(rebasing: raw[offset...]).assumingMemoryBound(to: UInt8.self)
     }
 
     /// The value as a UUID when it is a `uuid` or a 16-byte `bytea`.

@@ -174,10 +174,10 @@ final class SQLiteStatement: StoreStatement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
-    /// The column's UTF-8 bytes when it is text, read in place.
-    func withUTF8<R>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
-        guard sqlite3_column_type(handle, column) == SQLITE_TEXT, let pointer = sqlite3_column_text(handle, column) else { return nil }
-        return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+    /// The column's UTF-8 text in place (any value as SQLite's text of it; nil when NULL).
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+        return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
     /// The column as a UUID when it is a 16-byte blob (read without copying into `Data`).
