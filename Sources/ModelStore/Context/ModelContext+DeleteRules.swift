@@ -294,14 +294,14 @@ extension ModelContext {
             var currentOwner: Int64?
             var start = result.rows.count
             while try statement.step() {
-                let ownerKey = statement.int64(at: 0)
+                let ownerKey = try statement.integer(at: 0)
                 if ownerKey != currentOwner {
                     if let currentOwner { result.byOwner[currentOwner] = start..<result.rows.count }
                     currentOwner = ownerKey
                     start = result.rows.count
                 }
                 let entity = try memberEntity(statement, members)
-                let key = statement.int64(at: 2)
+                let key = try statement.integer(at: 2)
                 if let values = preserved[ObjectIdentifier(entity)], !values.isEmpty {
                     tombstoneValues[Deletions.TombstoneKey(hierarchy: entity.hierarchyIndex, key: key)] =
                         TombstoneCoding.encode(values.map { ($0.name, statement.value(at: $0.column)) })

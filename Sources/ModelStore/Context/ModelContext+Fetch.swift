@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 extension ModelContext {
@@ -134,13 +133,25 @@ extension ModelContext {
         let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
-        // SQLite's statement type is known here, so its reads are direct calls in that copy of the loop.
-        if let sqlite = statement as? SQLiteStatement { return try materialize(sqlite, entity: entity, includeDeleted: includeDeleted, partial: partial) }
-        return try materialize(statement, entity: entity, includeDeleted: includeDeleted, partial: partial)
+        // The loop runs with the store's statement type, so its reads are direct calls in each
+        // store's copy of it (docs/Architecture.md, "The storage seam").
+        return try withConcreteStatement(statement, Materializer(context: self, entity: entity, includeDeleted: includeDeleted, partial: partial))
+    }
+
+    /// `materialize` with the statement's concrete type.
+    private struct Materializer: StatementVisitor {
+        let context: ModelContext
+        let entity: EntitySchema
+        let includeDeleted: Bool
+        let partial: PartialRow?
+
+        func visit<Statement: StoreStatement>(_ statement: Statement) throws -> [ModelObject] {
+            try context.materialize(statement, entity: entity, includeDeleted: includeDeleted, partial: partial)
+        }
     }
 
     /// Steps through a select of `entity`'s hierarchy columns, making or refreshing one model per row.
-    private func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool,
+    fileprivate func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool,
                                                         partial: PartialRow?) throws -> [ModelObject] {
         let members = hierarchyMembers(of: entity)
         // What each member entity's rows need, made once per fetch and found by the member's index:
@@ -166,7 +177,7 @@ extension ModelContext {
         var registeredKeys: [Int64] = []
         defer { if logging { registrationLog?.append(RegistrationLog(hierarchy: entity.hierarchyIndex, keys: registeredKeys)) } }
         while try statement.step() {
-            let rowID = statement.int64(at: 0)
+            let rowID = try statement.integer(at: 0)
             let member = members.count == 1 ? 0 : try memberIndex(statement, members)
             if member != table {
                 decoder.select(table: member)
@@ -176,7 +187,7 @@ extension ModelContext {
                 let rowEntity = members[member].entity
                 if existing.status == .persisted && !existing.isDirty {
                     try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
-                    refreshKeys(of: existing, entity: rowEntity, statement: statement)
+                    try refreshKeys(of: existing, entity: rowEntity, statement: statement)
                 } else if existing.status == .persisted, let missing = existing.unfetched {
                     // Changed (a relationship), so not refreshed: only its unread attributes are read.
                     let positions = (partial?.positions[rowEntity.index] ?? rowEntity.attributeResultColumns).enumerated().map {
@@ -211,7 +222,7 @@ extension ModelContext {
                 for _ in 0..<rowEntity.relationships.count { slots.append(.unloaded) }
                 for (index, slot) in rowEntity.keySlots.enumerated() {
                     let column = rowEntity.keyResultColumns[index]
-                    slots[slot] = .key(statement.isNull(at: column) ? nil : statement.int64(at: column))
+                    slots[slot] = .key(statement.isNull(at: column) ? nil : try statement.integer(at: column))
                 }
                 object.slots = slots
             }
@@ -224,10 +235,10 @@ extension ModelContext {
         return results
     }
 
-    private func refreshKeys<Statement: StoreStatement>(of object: ModelObject, entity: EntitySchema, statement: Statement) {
+    private func refreshKeys<Statement: StoreStatement>(of object: ModelObject, entity: EntitySchema, statement: Statement) throws {
         for (index, slot) in entity.keySlots.enumerated() where slot < object.slots.count {
             let column = entity.keyResultColumns[index]
-            let key: Int64? = statement.isNull(at: column) ? nil : statement.int64(at: column)
+            let key: Int64? = statement.isNull(at: column) ? nil : try statement.integer(at: column)
             if case .object(let related) = object.slots[slot], related?.rowID == key { continue }
             object.slots[slot] = .key(key)
         }
@@ -243,23 +254,19 @@ extension ModelContext {
         return root.typeNames.compactMap { name in schema.entity(named: name).map { Member(entity: $0, name: Array(name.utf8)) } }
     }
 
-    /// The entity named by the row's type column (SQLite: compared without making a String).
+    /// The entity named by the row's type column.
     func memberEntity<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> EntitySchema {
         members[try memberIndex(statement, members)].entity
     }
 
-    /// The position in `members` of the entity named by the row's type column.
+    /// The position in `members` of the entity named by the row's type column (compared as the
+    /// store's bytes, without making a String).
     func memberIndex<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> Int {
-        if let sqlite = statement as? SQLiteStatement {
-            let count = Int(sqlite3_column_bytes(sqlite.handle, 1))
-            if let pointer = sqlite3_column_text(sqlite.handle, 1) {
-                for (index, member) in members.enumerated() where member.name.count == count {
-                    if member.name.withUnsafeBufferPointer({ count == 0 || memcmp($0.baseAddress!, pointer, count) == 0 }) { return index }
-                }
+        if let bytes = statement.textBytes(at: 1) {
+            let count = bytes.count
+            for (index, member) in members.enumerated() where member.name.count == count {
+                if count == 0 || member.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, count) == 0 }) { return index }
             }
-        } else {
-            let name = Array(statement.text(at: 1).utf8)
-            if let index = members.firstIndex(where: { $0.name == name }) { return index }
         }
         throw ModelStoreError.unknownEntity(statement.text(at: 1))
     }

@@ -260,7 +260,7 @@ extension ModelContext {
         }
         var open = limit > 0
         while open, try statement.step() {
-            let key = statement.int64(at: 0)
+            let key = try statement.integer(at: 0)
             if merging && view.judgedKeys.contains(key) { continue }
             let type = types ? try rowType(statement, root) : 0
             if next < view.matches.count {

@@ -91,9 +91,9 @@ extension ModelContext {
             var index = Int32(1 + entity.attributes.count)
             for slot in entity.keySlots {
                 if let key = keyValue(of: object, slot: slot) {
-                    statement.bind(.integer(key), at: index)
+                    statement.bindInt64(key, at: index)
                 } else {
-                    statement.bind(.null, at: index)
+                    statement.bindNull(at: index)
                     if RelationshipGraph.loadedToOne(of: object, slot: slot) != nil { fixups.append((object, slot)) }
                 }
                 index += 1
@@ -101,7 +101,7 @@ extension ModelContext {
             let rowID: Int64
             if sql.text.insertReturnsKey {
                 if try statement.step() {
-                    rowID = statement.int64(at: 0)
+                    rowID = try statement.integer(at: 0)
                     try statement.run()
                 } else if let conflict = sql.text.conflict {
                     statement.reset()
@@ -300,8 +300,6 @@ private final class PreparedUpdate {
     /// The parameter of the row's key.
     let keyParameter: Int32
     let statement: any StoreStatement
-    /// The same statement when the store is SQLite (bound and stepped without the protocol).
-    let sqlite: SQLiteStatement?
 
     /// Writes the changed columns of `object`, whose row is `rowID`, with `encoder` (set up for
     /// this update first when `restart`; else it wrote the row before with this update). A method
@@ -317,20 +315,17 @@ private final class PreparedUpdate {
         try context.checkStorable(encoder, entity: entity)
         if bindsKeys {
             for (slot, parameter) in keyBindings {
-                statement.bind(context.keyValue(of: object, slot: slot).map(SQLValue.integer) ?? .null, at: parameter)
+                if let key = context.keyValue(of: object, slot: slot) {
+                    statement.bindInt64(key, at: parameter)
+                } else {
+                    statement.bindNull(at: parameter)
+                }
             }
         }
-        if let sqlite {
-            sqlite.bindInt64(rowID, at: keyParameter)
-            while try sqlite.step() {}
-            if sqlite.changes == 0 { throw context.rowMissing(object, entity: entity) }
-            sqlite.reset()
-        } else {
-            statement.bind(.integer(rowID), at: keyParameter)
-            try statement.run()
-            try context.checkRowChanged(connection, object: object, entity: entity)
-            statement.reset()
-        }
+        statement.bindInt64(rowID, at: keyParameter)
+        try statement.run()
+        try context.checkRowChanged(connection, object: object, entity: entity)
+        statement.reset()
     }
 
     init(columns: PositionSet, update: PartialUpdate, keySlots: [Int], statement: any StoreStatement) {
@@ -341,7 +336,6 @@ private final class PreparedUpdate {
         self.bindsKeys = !keyBindings.isEmpty
         self.keyParameter = update.keyParameter
         self.statement = statement
-        self.sqlite = statement as? SQLiteStatement
     }
 }
 

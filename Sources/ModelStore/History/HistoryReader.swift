@@ -85,7 +85,7 @@ extension ModelContext {
         var rows: [(transaction: [SQLValue], changes: [HistoryChange])] = []
         var keysByEntity: [String: ModelPropertyKeys] = [:]
         while try statement.step() {
-            let token = statement.int64(at: 0)
+            let token = try statement.integer(at: 0)
             if rows.last.map({ $0.transaction.first != .integer(token) }) ?? true {
                 rows.append(((0..<5).map { statement.value(at: $0) }, []))
             }
@@ -147,8 +147,8 @@ extension ModelContext {
     /// `attributes`, `tombstone`), typed for its row's class; nil for an entity this schema does
     /// not have (it cannot be typed: left out).
     private func historyChange(_ statement: any StoreStatement, token: Int64, keys: inout [String: ModelPropertyKeys]) throws -> HistoryChange? {
-        let identifier = DefaultHistoryChangeIdentifier(transactionIdentifier: token, index: statement.int64(at: 5))
-        guard let kind = HistoryTables.Kind(rawValue: statement.int64(at: 6)) else {
+        let identifier = DefaultHistoryChangeIdentifier(transactionIdentifier: token, index: try statement.integer(at: 5))
+        guard let kind = HistoryTables.Kind(rawValue: try statement.integer(at: 6)) else {
             throw ModelStoreError.corruptHistory("change \(identifier.index) of transaction \(token) has an unknown kind")
         }
         let entityName = statement.text(at: 7)
@@ -166,7 +166,7 @@ extension ModelContext {
         }
         guard let modelType = entity.type as? any PersistentModel.Type else { return nil }
         return Self.historyChange(modelType, kind: kind, identifier: identifier,
-                                  model: PersistentIdentifier(entityName: entityName, rowID: statement.int64(at: 8), store: container.storeIdentifier),
+                                  model: PersistentIdentifier(entityName: entityName, rowID: try statement.integer(at: 8), store: container.storeIdentifier),
                                   attributes: attributes, tombstone: tombstone, keys: entityKeys)
     }
 

@@ -231,8 +231,6 @@ private final class HistoryWriter {
     private let connection: any StoreConnection
     private let token: Int64
     private let insert: any StoreStatement
-    /// The same statement when the store is SQLite (bound without `SQLValue`).
-    private let sqliteInsert: SQLiteStatement?
     /// Deletes are recorded only if the row is still there (another context may have deleted
     /// it already): one statement per table.
     private var conditional: [String: any StoreStatement] = [:]
@@ -243,17 +241,12 @@ private final class HistoryWriter {
         self.connection = connection
         token = try Self.nextToken(connection)
         insert = try connection.statement("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        sqliteInsert = insert as? SQLiteStatement
     }
 
     /// Writes one change. A delete is written only if the row is still stored, unless `rowExists`
     /// (the save read it in its own transaction).
     func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil,
                rowExists: Bool = false) throws {
-        if let sqlite = sqliteInsert, kind != .delete || rowExists {
-            try writeSQLite(sqlite, kind, entity: entity, row: row, attributes: attributes, tombstone: tombstone)
-            return
-        }
         let statement: any StoreStatement
         if kind == .delete && !rowExists {
             if let known = conditional[entity.tableName] {
@@ -269,35 +262,20 @@ private final class HistoryWriter {
                     + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)")
                 conditional[entity.tableName] = statement
             }
-            statement.bind(.integer(row), at: 8)
+            statement.bindInt64(row, at: 8)
         } else {
             statement = insert
             unconditional += 1
         }
-        statement.bind(.integer(token), at: 1)
-        statement.bind(.integer(index), at: 2)
-        statement.bind(.integer(kind.rawValue), at: 3)
-        statement.bind(.text(entity.name), at: 4)
-        statement.bind(.integer(row), at: 5)
-        statement.bind(attributes.map(SQLValue.text) ?? .null, at: 6)
-        statement.bind(tombstone.map(SQLValue.blob) ?? .null, at: 7)
-        try statement.run()
-        statement.reset()
-        index += 1
-    }
-
-    /// `write` of a change that needs no condition, on SQLite: every parameter bound directly.
-    private func writeSQLite(_ statement: SQLiteStatement, _ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64,
-                             attributes: String?, tombstone: Data?) throws {
-        unconditional += 1
+        // Typed binds: no `SQLValue` per parameter.
         statement.bindInt64(token, at: 1)
         statement.bindInt64(index, at: 2)
         statement.bindInt64(Int64(kind.rawValue), at: 3)
         statement.bindText(entity.name, at: 4)
         statement.bindInt64(row, at: 5)
-        if let attributes { statement.bindText(attributes, at: 6) } else { statement.bind(.null, at: 6) }
-        if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bind(.null, at: 7) }
-        while try statement.step() {}
+        if let attributes { statement.bindText(attributes, at: 6) } else { statement.bindNull(at: 6) }
+        if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bindNull(at: 7) }
+        try statement.run()
         statement.reset()
         index += 1
     }

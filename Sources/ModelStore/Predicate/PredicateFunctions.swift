@@ -1,60 +1,10 @@
-import CSQLite
 import Foundation
 
-/// The SQLite functions and collations predicates use, registered on every connection. Each
-/// runs the Swift code `Predicate.evaluate` runs, so SQL gives exactly Swift's answer.
+/// Swift's own semantics of the string operations predicates and sorts use, run by the SQL
+/// functions and collations a store registers (SQLite: `SQLiteFunctions`, Storage/SQLite), by
+/// the in-memory evaluation of pending changes, and by the sort orders, so SQL gives exactly
+/// Swift's answer.
 enum PredicateFunctions {
-    /// Collation comparing text as Swift compares `String`s (Unicode canonical equivalence:
-    /// "é" precomposed equals "e" + combining accent; order by canonical form).
-    static let swiftStringCollation = "MODELSTORE_SWIFT"
-    /// Collation comparing `Decimal` text as numbers.
-    static let decimalCollation = "MODELSTORE_DECIMAL"
-    /// `modelstore_contains(text, other)`: `text.contains(other)` as `#Predicate` evaluates it.
-    static let contains = "modelstore_contains"
-    /// `modelstore_starts_with(text, prefix)`: `text.starts(with: prefix)`.
-    static let startsWith = "modelstore_starts_with"
-    /// `modelstore_localized_standard_contains(text, other)`: Foundation's `localizedStandardContains`.
-    static let localizedStandardContains = "modelstore_localized_standard_contains"
-    /// `modelstore_character_count(text)`: `text.count` (Swift characters).
-    static let characterCount = "modelstore_character_count"
-    /// `modelstore_case_insensitive_compare(text, other)`: `text.caseInsensitiveCompare(other)`
-    /// as `#Predicate` evaluates it, as the `ComparisonResult`'s raw value (-1, 0, 1).
-    static let caseInsensitiveCompare = "modelstore_case_insensitive_compare"
-
-    /// The collation that sorts in `order` (docs/Predicates.md, "Sorting").
-    static func collation(for order: StringSortOrder) -> String {
-        switch order {
-        case .lexical: return "MODELSTORE_LEXICAL"
-        case .localized: return "MODELSTORE_LOCALIZED"
-        case .localizedStandard: return "MODELSTORE_LOCALIZED_STANDARD"
-        }
-    }
-
-    /// Registers the functions and collations on a connection.
-    static func register(on handle: OpaquePointer) throws {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
-        try check(handle, sqlite3_create_collation_v2(handle, swiftStringCollation, SQLITE_UTF8, nil, compareSwiftStrings, nil))
-        try check(handle, sqlite3_create_collation_v2(handle, decimalCollation, SQLITE_UTF8, nil, compareDecimals, nil))
-        try check(handle, sqlite3_create_function_v2(handle, contains, 2, flags, nil, containsFunction, nil, nil, nil))
-        try check(handle, sqlite3_create_function_v2(handle, startsWith, 2, flags, nil, startsWithFunction, nil, nil, nil))
-        try check(handle, sqlite3_create_function_v2(handle, localizedStandardContains, 2, flags, nil, localizedStandardContainsFunction, nil, nil, nil))
-        try check(handle, sqlite3_create_function_v2(handle, characterCount, 1, flags, nil, characterCountFunction, nil, nil, nil))
-        try check(handle, sqlite3_create_function_v2(handle, caseInsensitiveCompare, 2, flags, nil, caseInsensitiveCompareFunction, nil, nil, nil))
-        for (index, order) in StringSortOrder.allCases.enumerated() {
-            // The order's index travels in the user-data pointer (offset by one: never NULL).
-            try check(handle, sqlite3_create_collation_v2(handle, collation(for: order), SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: index + 1),
-                                                          compareInOrder, nil))
-        }
-    }
-
-    private static func check(_ handle: OpaquePointer, _ result: Int32) throws {
-        guard result == SQLITE_OK else {
-            throw SQLiteError(code: result, extendedCode: result, message: String(cString: sqlite3_errmsg(handle)))
-        }
-    }
-
-    // MARK: Swift semantics
-
     /// `text.contains(other)` through Foundation's own expression.
     static func contains(_ text: String, _ other: String) -> Bool {
         evaluate(PredicateExpressions.build_contains(PredicateExpressions.Value(text), PredicateExpressions.Value(other)))
@@ -148,67 +98,3 @@ enum PredicateFunctions {
     }
 }
 
-// MARK: C callbacks
-
-private func text(_ length: Int32, _ bytes: UnsafeRawPointer?) -> String {
-    guard let bytes, length > 0 else { return "" }
-    return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
-}
-
-private func argument(_ arguments: UnsafeMutablePointer<OpaquePointer?>?, _ index: Int) -> String? {
-    guard let value = arguments?[index], sqlite3_value_type(value) != SQLITE_NULL else { return nil }
-    return text(sqlite3_value_bytes(value), sqlite3_value_text(value))
-}
-
-private func resultBool(_ context: OpaquePointer?, _ value: Bool?) {
-    if let value { sqlite3_result_int(context, value ? 1 : 0) } else { sqlite3_result_null(context) }
-}
-
-private func bytes(_ length: Int32, _ pointer: UnsafeRawPointer?) -> UnsafeRawBufferPointer {
-    UnsafeRawBufferPointer(start: length > 0 ? pointer : nil, count: length > 0 ? Int(length) : 0)
-}
-
-private let compareSwiftStrings: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
-    _, leftLength, left, rightLength, right in
-    PredicateFunctions.compareUTF8(bytes(leftLength, left), bytes(rightLength, right))
-}
-
-private let compareInOrder: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
-    index, leftLength, left, rightLength, right in
-    StringSortOrder.allCases[Int(bitPattern: index) - 1].compareUTF8(bytes(leftLength, left), bytes(rightLength, right))
-}
-
-private let compareDecimals: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
-    _, leftLength, left, rightLength, right in
-    PredicateFunctions.compareDecimalTexts(text(leftLength, left), text(rightLength, right))
-}
-
-private let containsFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-    context, _, arguments in
-    guard let base = argument(arguments, 0), let other = argument(arguments, 1) else { return resultBool(context, nil) }
-    resultBool(context, PredicateFunctions.contains(base, other))
-}
-
-private let startsWithFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-    context, _, arguments in
-    guard let base = argument(arguments, 0), let prefix = argument(arguments, 1) else { return resultBool(context, nil) }
-    resultBool(context, PredicateFunctions.startsWith(base, prefix))
-}
-
-private let localizedStandardContainsFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-    context, _, arguments in
-    guard let base = argument(arguments, 0), let other = argument(arguments, 1) else { return resultBool(context, nil) }
-    resultBool(context, PredicateFunctions.localizedStandardContains(base, other))
-}
-
-private let caseInsensitiveCompareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-    context, _, arguments in
-    guard let base = argument(arguments, 0), let other = argument(arguments, 1) else { return sqlite3_result_null(context) }
-    sqlite3_result_int(context, PredicateFunctions.caseInsensitiveCompare(base, other))
-}
-
-private let characterCountFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-    context, _, arguments in
-    guard let value = argument(arguments, 0) else { return sqlite3_result_null(context) }
-    sqlite3_result_int64(context, Int64(value.count))
-}

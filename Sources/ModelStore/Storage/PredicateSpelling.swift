@@ -3,7 +3,7 @@ import Foundation
 /// How a store spells what `#Predicate` and `SortDescriptor` translate to (Sources/ModelStore/Predicate):
 /// the part of `SQLDialect` the predicate translator uses. Every operation says which Swift
 /// semantics it must keep; SQLite runs Swift's own code in registered functions and collations
-/// (`PredicateFunctions`), PostgreSQL spells the closest built-in SQL (see `PostgresDialect` and
+/// (`SQLiteFunctions`, Storage/SQLite/SQLitePredicates.swift), PostgreSQL spells the closest built-in SQL (see `PostgresDialect` and
 /// docs/PostgreSQL.md, "Predicates").
 ///
 /// Terms: a *condition* is an SQL truth value (a comparison, `EXISTS`, `AND`…); a *Bool value* is
@@ -105,103 +105,6 @@ enum SortKeyOrder {
 }
 
 // MARK: SQLite
-
-extension SQLiteDialect {
-    var trueCondition: String { "1" }
-    var falseCondition: String { "0" }
-
-    func condition(_ term: ScalarTerm) -> SQLFragment { term.fragment }
-    func boolValue(_ term: ScalarTerm) -> SQLFragment { term.fragment }
-
-    func parameter(_ value: SQLValue, type: Any.Type) -> SQLFragment { .parameter(value) }
-
-    func compare(_ lhs: SQLFragment, _ op: String, _ rhs: SQLFragment, kind: ValueKind) -> SQLFragment {
-        "(\(lhs) \(raw: op) \(rhs)\(raw: collation(kind)))"
-    }
-
-    func same(_ lhs: SQLFragment, _ rhs: SQLFragment, negated: Bool, kind: ValueKind) -> SQLFragment {
-        "(\(lhs) \(raw: negated ? "IS NOT" : "IS") \(rhs)\(raw: collation(kind)))"
-    }
-
-    func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment {
-        "COALESCE(\(item)\(raw: collation(kind)) IN (\(SQLFragment.joined(list, separator: ", "))), 0)"
-    }
-
-    /// One JSON array parameter read by `json_each`: integers and texts as they are, reals in
-    /// their shortest exact digits, bytes as upper-case hex compared with `hex(item)` (SQLite
-    /// reads JSON numbers back to the same double).
-    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
-
-    func isIn(_ item: SQLFragment, values: [SQLValue], type: Any.Type, kind: ValueKind) -> SQLFragment? {
-        var json = "["
-        var blobs = false
-        for (index, value) in values.enumerated() {
-            if index > 0 { json += "," }
-            switch value {
-            case .null: json += "null"
-            case .integer(let integer): json += String(integer)
-            case .real(let real):
-                guard real.isFinite else { return nil }
-                json += "\(real)"
-            case .text(let text): JSONText.append(text, to: &json)
-            case .blob(let data):
-                blobs = true
-                json += "\""
-                for byte in data { json.unicodeScalars.append(contentsOf: [Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 15)]]) }
-                json += "\""
-            }
-        }
-        json += "]"
-        if blobs && values.contains(where: { if case .blob = $0 { return false } else { return true } }) { return nil }
-        let subject: SQLFragment = blobs ? "hex(\(item))" : "\(item)\(raw: collation(kind))"
-        return "COALESCE(\(subject) IN (SELECT \"value\" FROM json_each(\(SQLFragment.parameter(.text(json))))), 0)"
-    }
-
-    func jsonElements(of array: SQLFragment, alias: String, element: JSONElementType) -> (source: SQLFragment, value: SQLFragment) {
-        ("json_each(\(array)) AS \(identifier: alias)", "\(identifier: alias).\"value\"")
-    }
-
-    func jsonArrayLength(_ array: SQLFragment) -> SQLFragment { "json_array_length(\(array))" }
-
-    func aggregate(_ function: String, of value: SQLFragment, kind: ValueKind) -> SQLFragment {
-        "\(raw: function)(\(value)\(raw: collation(kind)))"
-    }
-
-    func stringSearch(_ search: StringSearchKind, _ text: SQLFragment, _ other: SQLFragment) -> SQLFragment {
-        let function: String
-        switch search {
-        case .contains: function = PredicateFunctions.contains
-        case .startsWith: function = PredicateFunctions.startsWith
-        case .localizedStandardContains: function = PredicateFunctions.localizedStandardContains
-        }
-        return "\(raw: function)(\(text), \(other))"
-    }
-
-    func characterCount(_ text: SQLFragment) -> SQLFragment { "\(raw: PredicateFunctions.characterCount)(\(text))" }
-
-    func caseInsensitiveCompare(_ text: SQLFragment, _ other: SQLFragment) -> SQLFragment {
-        "\(raw: PredicateFunctions.caseInsensitiveCompare)(\(text), \(other))"
-    }
-
-    func floatingPoint(_ number: SQLFragment) -> SQLFragment { "CAST(\(number) AS REAL)" }
-
-    func sortKey(_ value: SQLFragment, _ order: SortKeyOrder) -> SQLFragment? {
-        switch order {
-        case .string(let order): return "\(value) COLLATE \(raw: PredicateFunctions.collation(for: order))"
-        case .decimal: return "\(value) COLLATE \(raw: PredicateFunctions.decimalCollation)"
-        }
-    }
-
-    /// The `COLLATE` clause (with a leading space) comparisons of `kind` need: Swift's string
-    /// comparison, `Decimal` text as numbers.
-    private func collation(_ kind: ValueKind) -> String {
-        switch kind {
-        case .string: return " COLLATE " + PredicateFunctions.swiftStringCollation
-        case .decimal: return " COLLATE " + PredicateFunctions.decimalCollation
-        default: return ""
-        }
-    }
-}
 
 /// JSON string literals, for values bound as one JSON array.
 enum JSONText {

@@ -115,37 +115,75 @@ extension StoreConnection {
 }
 
 /// A prepared statement of a `StoreConnection`: bind (1-based parameter indexes), step through
-/// the rows, read columns (0-based), reset. Owned by its connection's cache.
-@usableFromInline protocol StoreStatement: AnyObject {
+/// the rows, read columns (0-based), reset. Owned by its connection's cache. Each store
+/// (Storage/SQLite, Storage/PostgreSQL) has one; everything above `Storage/` reads and binds
+/// through this protocol only (docs/Architecture.md, "The storage seam").
+///
+/// Reads and binds are typed, as GRDB's `StatementColumnConvertible` reads SQLite's columns: a
+/// value's fast path (`SQLStorable.read(from:at:)`, `bind(to:at:)`) calls the one for its type,
+/// without making a `SQLValue`. Code that loops over a statement's rows is generic over the
+/// statement type and runs through `withConcreteStatement` (StatementDispatch.swift), so each
+/// store's copy of the loop calls its reads directly.
+///
+/// A hook of generated code's runtime (SPI `ModelStoreGenerated`): generated code itself never
+/// calls it, `RowDecoder` and `RowEncoder` do.
+@_spi(ModelStoreGenerated) public protocol StoreStatement: AnyObject {
     /// The SQL text it was prepared from (with `?` placeholders).
     var sql: String { get }
     /// Resets the statement and clears its bindings, ready for a new execution.
     func reset()
-    /// Binds `value` at the 1-based `index`. A value the store cannot hold exactly (a NaN) is
-    /// refused: the next `step()` throws.
-    func bind(_ value: SQLValue, at index: Int32)
     /// Steps once: true when a row is available, false when done.
     ///
     /// - Throws: the store's error (a failed bind, a constraint, a lost connection…).
     func step() throws -> Bool
     /// The number of result columns.
     var columnCount: Int32 { get }
-    /// Whether the column of the current row is NULL.
-    func isNull(at column: Int32) -> Bool
-    /// The column as a 64-bit integer.
-    func int64(at column: Int32) -> Int64
-    /// The column as text.
-    func text(at column: Int32) -> String
-    /// The column as a value.
-    func value(at column: Int32) -> SQLValue
     /// The first value bound since the last reset that the store cannot hold as it is: its
     /// `bind` index and why (nil: none; SQLite holds every value).
     var bindingProblem: (position: Int32, reason: String)? { get }
+
+    // MARK: Binds (1-based parameter index)
+
+    /// Binds `value`. A value the store cannot hold exactly (a NaN) is refused: the next `step()` throws.
+    func bind(_ value: SQLValue, at index: Int32)
+    /// Binds NULL.
+    func bindNull(at index: Int32)
+    /// Binds a 64-bit integer.
+    func bindInt64(_ value: Int64, at index: Int32)
+    /// Binds a double; NaN is refused (the next `step()` throws).
+    func bindDouble(_ value: Double, at index: Int32)
+    /// Binds text.
+    func bindText(_ text: String, at index: Int32)
+    /// Binds bytes as a blob (copied before the call returns).
+    func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32)
+    /// Binds a blob; an empty one is a zero-length blob, not NULL.
+    func bindBlob(_ data: Data, at index: Int32)
+
+    // MARK: Reads (0-based column of the current row)
+
+    /// Whether the column is NULL.
+    func isNull(at column: Int32) -> Bool
+    /// The column as a 64-bit integer: nil when the store holds something that is not one (text
+    /// that is not an integer: docs/Runtime.md, "Reading stored values"). NULL reads as 0: test
+    /// `isNull` first.
+    func int64(at column: Int32) -> Int64?
+    /// The column as a double: nil when the store holds something that is not a number. NULL reads as 0.
+    func double(at column: Int32) -> Double?
+    /// The column as text (numbers in their decimal form, bytes decoded as UTF-8; "" when NULL).
+    func text(at column: Int32) -> String
+    /// The column's UTF-8 text in place, without a copy: valid until the next step or reset. Nil
+    /// when NULL, and where the store does not hold the value as text (PostgreSQL: a number, bytes);
+    /// SQLite gives any value as its text, as `text(at:)`.
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>?
+    /// The column as bytes (text as its UTF-8; empty when NULL).
+    func blob(at column: Int32) -> Data
+    /// The column as a UUID when it holds one in the store's form (16 bytes); nil otherwise.
+    func uuid(at column: Int32) -> UUID?
+    /// The column as a value.
+    func value(at column: Int32) -> SQLValue
 }
 
 extension StoreStatement {
-    @usableFromInline var bindingProblem: (position: Int32, reason: String)? { nil }
-
     /// Binds every value in order, starting at index 1.
     func bind(_ values: [SQLValue]) {
         for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
@@ -154,6 +192,26 @@ extension StoreStatement {
     /// Runs to completion, ignoring rows.
     func run() throws {
         while try step() {}
+    }
+
+    /// The column as an integer the store keeps itself (a row's key, a token, a count).
+    ///
+    /// - Throws: `StoredValueError` naming the column, its value and the SQL when it is not an integer.
+    func integer(at column: Int32) throws -> Int64 {
+        if let value = int64(at: column) { return value }
+        throw StoredValueError(column: column, value: value(at: column), expected: "an integer", sql: sql)
+    }
+}
+
+/// A column of the store's own (a key, a token) that does not hold what the store wrote there.
+struct StoredValueError: Error, CustomStringConvertible {
+    let column: Int32
+    let value: SQLValue
+    let expected: String
+    let sql: String
+
+    var description: String {
+        "column \(column) holds \(SQLValue.shortDescription(value)), not \(expected), in the result of: \(sql)"
     }
 }
 

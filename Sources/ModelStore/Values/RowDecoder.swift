@@ -33,10 +33,8 @@ import Foundation
         var entityNames: [String]
     }
 
-    /// A SQLite statement, read column by column without `SQLValue` (the fast path).
-    @usableFromInline let statement: SQLiteStatement?
-    /// Any other store's statement, read through `SQLValue`.
-    @usableFromInline let storeStatement: (any StoreStatement)?
+    /// The statement, read column by column with its typed reads, without `SQLValue` (the fast path).
+    @usableFromInline let statement: (any StoreStatement)?
     /// The values themselves (values mode).
     @usableFromInline let values: [SQLValue]
     /// Whether every read gives its type's placeholder (the placeholder of a struct).
@@ -45,13 +43,7 @@ import Foundation
 
     /// A decoder of a statement's rows; `positions` are result columns.
     init(statement: any StoreStatement, positions: [Int32], entityName: String) {
-        if let sqlite = statement as? SQLiteStatement {
-            self.statement = sqlite
-            self.storeStatement = nil
-        } else {
-            self.statement = nil
-            self.storeStatement = statement
-        }
+        self.statement = statement
         self.values = []
         self.makesPlaceholders = false
         state = Self.makeState(tables: [positions], entityNames: [entityName])
@@ -60,7 +52,6 @@ import Foundation
     /// A decoder of stored values; `positions` are positions in `values`.
     init(values: [SQLValue], positions: [Int32], entityName: String) {
         self.statement = nil
-        self.storeStatement = nil
         self.values = values
         self.makesPlaceholders = false
         state = Self.makeState(tables: [positions], entityNames: [entityName])
@@ -69,7 +60,6 @@ import Foundation
     /// A decoder whose every read gives the type's placeholder (nil placeholders throw).
     init(placeholdersFor name: String) {
         self.statement = nil
-        self.storeStatement = nil
         self.values = []
         self.makesPlaceholders = true
         state = Self.makeState(tables: [[]], entityNames: [name])
@@ -184,8 +174,6 @@ import Foundation
             value = nil
         } else if let statement {
             value = position < Int(statement.columnCount) ? statement.value(at: Int32(position)) : nil
-        } else if let storeStatement {
-            value = storeStatement.value(at: Int32(position))
         } else {
             value = position < values.count ? values[position] : nil
         }
@@ -202,10 +190,8 @@ import Foundation
 @_spi(ModelStoreGenerated) public final class RowEncoder {
     /// What changes from row to row.
     @usableFromInline struct State {
-        /// A SQLite statement, bound without `SQLValue` (the fast path).
-        @usableFromInline var statement: SQLiteStatement?
-        /// Any other store's statement, bound through `SQLValue`.
-        @usableFromInline var storeStatement: (any StoreStatement)?
+        /// The statement, bound with its typed binds, without `SQLValue` (the fast path); nil in values mode.
+        @usableFromInline var statement: (any StoreStatement)?
         /// Where each attribute's first column goes (a parameter index, or a position in
         /// `values`), by `AttributeIndex`; -1 for an attribute not written.
         @usableFromInline var positions: [Int32]
@@ -223,14 +209,14 @@ import Foundation
     /// An encoder into `statement`'s parameters at `positions`.
     init(statement: any StoreStatement, positions: [Int32]) {
         state = .allocate(capacity: 1)
-        state.initialize(to: State(statement: nil, storeStatement: nil, positions: positions, cursor: 0, values: []))
+        state.initialize(to: State(statement: nil, positions: positions, cursor: 0, values: []))
         restart(statement: statement, positions: positions)
     }
 
     /// An encoder into a values array of `count` columns (all `.null` at first), at `positions`.
     init(valueCount count: Int, positions: [Int32]) {
         state = .allocate(capacity: 1)
-        state.initialize(to: State(statement: nil, storeStatement: nil, positions: positions, cursor: 0,
+        state.initialize(to: State(statement: nil, positions: positions, cursor: 0,
                                    values: Array(repeating: .null, count: count)))
     }
 
@@ -249,13 +235,7 @@ import Foundation
 
     /// Starts writing a new row into `statement` at `positions`.
     func restart(statement: any StoreStatement, positions: [Int32]) {
-        if let sqlite = statement as? SQLiteStatement {
-            state.pointee.statement = sqlite
-            state.pointee.storeStatement = nil
-        } else {
-            state.pointee.statement = nil
-            state.pointee.storeStatement = statement
-        }
+        state.pointee.statement = statement
         state.pointee.positions = positions
         state.pointee.problem = nil
     }
@@ -263,7 +243,6 @@ import Foundation
     /// Starts writing a new row of `count` values at `positions` (values mode).
     func restart(valueCount count: Int, positions: [Int32]) {
         state.pointee.statement = nil
-        state.pointee.storeStatement = nil
         state.pointee.positions = positions
         state.pointee.problem = nil
         state.pointee.values.removeAll(keepingCapacity: true)
@@ -275,7 +254,6 @@ import Foundation
     /// write.
     func restart(valuesAtLeast count: Int, positions: [Int32]) {
         state.pointee.statement = nil
-        state.pointee.storeStatement = nil
         state.pointee.positions = positions
         state.pointee.problem = nil
         if state.pointee.values.count < count {
@@ -290,11 +268,11 @@ import Foundation
     /// is (`SQLStorable.storageProblem`): its `AttributeIndex` and why.
     var problem: (attribute: Int, reason: String)? { state.pointee.problem ?? storeProblem() }
 
-    /// A value bound into the store's statement (not SQLite's) that the store cannot hold
-    /// (`StoreStatement.storageProblem`: PostgreSQL text holding U+0000), as the attribute whose
-    /// columns hold its parameter, so `save()` names the entity and property.
+    /// A value bound into the statement that the store cannot hold (`StoreStatement.bindingProblem`:
+    /// PostgreSQL text holding U+0000), as the attribute whose columns hold its parameter, so
+    /// `save()` names the entity and property.
     private func storeProblem() -> (attribute: Int, reason: String)? {
-        guard let statement = state.pointee.storeStatement, let (parameter, reason) = statement.bindingProblem else { return nil }
+        guard let statement = state.pointee.statement, let (parameter, reason) = statement.bindingProblem else { return nil }
         var found: (attribute: Int, first: Int32)?
         for (attribute, first) in state.pointee.positions.enumerated() where first >= 0 && first <= parameter {
             if found == nil || first > found!.first { found = (attribute, first) }

@@ -15,10 +15,15 @@ public protocol SQLStorable {
     @_spi(ModelStoreGenerated) init?(sqlValue: SQLValue)
     /// The value as SQLite stores it (for a struct stored in columns: its JSON, as in an array).
     @_spi(ModelStoreGenerated) var sqlValue: SQLValue { get }
-    /// Reads the value straight from a statement's column (the fast path of fetches).
-    @_spi(ModelStoreGenerated) static func read(from statement: SQLiteStatement, at column: Int32) -> Self?
-    /// Binds the value straight into a statement parameter (the fast path of saves).
-    @_spi(ModelStoreGenerated) func bind(to statement: SQLiteStatement, at index: Int32)
+    /// Reads the value straight from a statement's column with the statement's typed read (the
+    /// fast path of fetches); nil when the stored value cannot be this type. Inlinable, so it is
+    /// specialised for each type in generated code; the statement is the existential `RowDecoder`
+    /// holds (one dynamic call into the store's read: a generic statement parameter, opened from
+    /// it per value, cost generic metadata look-ups per value; docs/Architecture.md, "The storage seam").
+    @_spi(ModelStoreGenerated) static func read(from statement: any StoreStatement, at column: Int32) -> Self?
+    /// Binds the value straight into a statement parameter with the statement's typed binds (the
+    /// fast path of saves).
+    @_spi(ModelStoreGenerated) func bind(to statement: any StoreStatement, at index: Int32)
 
     /// The number of columns an attribute of this type takes: 1, except for a struct (one per
     /// field, nested structs flattened) and an optional struct (one more: its presence column).
@@ -49,11 +54,11 @@ extension SQLStorable {
         }
     }
 
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
         Self(sqlValue: statement.value(at: column))
     }
 
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bind(sqlValue, at: index)
     }
 
@@ -63,14 +68,12 @@ extension SQLStorable {
 
     @_spi(ModelStoreGenerated) public static var _compositeType: (any CompositeAttribute.Type)? { nil }
 
-    /// Reads one column (the fast path of fetches: SQLite's statement read directly).
+    /// Reads one column (the fast path of fetches: the statement's typed read for the type).
     @_spi(ModelStoreGenerated) @inlinable public static func _read(from row: RowDecoder) throws -> Self {
         let position = row.state.pointee.cursor
         row.state.pointee.cursor = position + 1
         if let statement = row.statement {
             if let value = Self.read(from: statement, at: Int32(position)) { return value }
-        } else if let storeStatement = row.storeStatement {
-            if let value = Self(sqlValue: storeStatement.value(at: Int32(position))) { return value }
         } else if row.makesPlaceholders {
             if let value = Self._placeholder { return value }
         } else if position < row.values.count, let value = Self(sqlValue: row.values[position]) {
@@ -79,14 +82,12 @@ extension SQLStorable {
         throw row.corrupt()
     }
 
-    /// Writes one column (the fast path of saves: SQLite's statement bound directly).
+    /// Writes one column (the fast path of saves: the statement's typed bind for the type).
     @_spi(ModelStoreGenerated) @inlinable public func _write(to row: RowEncoder) {
         let position = row.state.pointee.cursor
         row.state.pointee.cursor = position + 1
         if let statement = row.state.pointee.statement {
             bind(to: statement, at: Int32(position))
-        } else if let storeStatement = row.state.pointee.storeStatement {
-            storeStatement.bind(sqlValue, at: Int32(position))
         } else {
             row.state.pointee.values[position] = sqlValue
         }
@@ -113,14 +114,14 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
 
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
         if statement.isNull(at: column) { return .some(.none) }
         guard let wrapped = Wrapped.read(from: statement, at: column) else { return nil }
         return .some(.some(wrapped))
     }
 
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
-        if let self { self.bind(to: statement, at: index) } else { statement.bind(.null, at: index) }
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
+        if let self { self.bind(to: statement, at: index) } else { statement.bindNull(at: index) }
     }
 
     /// An optional struct has a presence column before its fields' columns.
@@ -140,8 +141,6 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
             row.state.pointee.cursor = position + 1
             if let statement = row.statement {
                 if let value = Self.read(from: statement, at: Int32(position)) { return value }
-            } else if let storeStatement = row.storeStatement {
-                if let value = Self(sqlValue: storeStatement.value(at: Int32(position))) { return value }
             } else if row.makesPlaceholders {
                 return nil
             } else if position < row.values.count, let value = Self(sqlValue: row.values[position]) {
@@ -163,8 +162,6 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
             row.state.pointee.cursor = position + 1
             if let statement = row.state.pointee.statement {
                 bind(to: statement, at: Int32(position))
-            } else if let storeStatement = row.state.pointee.storeStatement {
-                storeStatement.bind(sqlValue, at: Int32(position))
             } else {
                 row.state.pointee.values[position] = sqlValue
             }
@@ -190,10 +187,10 @@ extension Int: SQLStorable {
         self = value
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(Int64(self)) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Int? {
-        Int(exactly: statement.int64(at: column))
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Int? {
+        statement.int64(at: column).flatMap { Int(exactly: $0) }
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindInt64(Int64(self), at: index)
     }
 }
@@ -205,10 +202,10 @@ extension Int64: SQLStorable {
         self = number
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(self) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Int64? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Int64? {
         statement.int64(at: column)
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindInt64(self, at: index)
     }
 }
@@ -251,10 +248,10 @@ extension Double: SQLStorable {
         }
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(self) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Double? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Double? {
         statement.double(at: column)
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(self, at: index)
     }
     /// NaN: SQLite has no NaN (it would store NULL).
@@ -271,10 +268,10 @@ extension CGFloat: SQLStorable {
         self = CGFloat(number)
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(Double(self)) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> CGFloat? {
-        CGFloat(statement.double(at: column))
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> CGFloat? {
+        statement.double(at: column).map { CGFloat($0) }
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(Double(self), at: index)
     }
     /// NaN: SQLite has no NaN (it would store NULL).
@@ -306,10 +303,10 @@ extension String: SQLStorable {
         self = text
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(self) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> String? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> String? {
         statement.text(at: column)
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindText(self, at: index)
     }
 }
@@ -337,10 +334,10 @@ extension Date: SQLStorable {
         self.init(timeIntervalSinceReferenceDate: seconds)
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(timeIntervalSinceReferenceDate) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Date? {
-        Date(timeIntervalSinceReferenceDate: statement.double(at: column))
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Date? {
+        statement.double(at: column).map { Date(timeIntervalSinceReferenceDate: $0) }
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(timeIntervalSinceReferenceDate, at: index)
     }
     /// A date whose interval is NaN: SQLite has no NaN.
@@ -367,11 +364,11 @@ extension UUID: SQLStorable {
         }
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { withUnsafeBytes(of: uuid) { .blob(Data($0)) } }
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> UUID? {
-        if let uuid = statement.uuidBlob(at: column) { return uuid }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> UUID? {
+        if let uuid = statement.uuid(at: column) { return uuid }
         return UUID(sqlValue: statement.value(at: column))
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         withUnsafeBytes(of: uuid) { statement.bindBytes($0, at: index) }
     }
 }
@@ -421,12 +418,12 @@ extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { rawValue.sqlValue }
     /// Reads the raw value straight from the column (inlinable, so specialized for each enum:
     /// no `SQLValue` and no generic metadata look-ups per row).
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
         guard let raw = RawValue.read(from: statement, at: column) else { return nil }
         return Self(rawValue: raw)
     }
     /// Binds the raw value straight into the parameter.
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         rawValue.bind(to: statement, at: index)
     }
 }
@@ -446,8 +443,10 @@ extension Array: SQLStorable where Element: Codable {
         self = array
     }
     /// `[String]` without escapes straight from the column's bytes; anything else through `init(sqlValue:)`.
-    @_spi(ModelStoreGenerated) public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
-        if Element.self == String.self, let strings = statement.stringArray(at: column) { return unsafeBitCast(strings, to: [Element].self) }
+    @_spi(ModelStoreGenerated) public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
+        if Element.self == String.self, let bytes = statement.textBytes(at: column), let strings = StringArrayJSON.decode(bytes) {
+            return unsafeBitCast(strings, to: [Element].self)
+        }
         return Self(sqlValue: statement.value(at: column))
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue {
@@ -576,10 +575,10 @@ extension CaseNameAttribute {
         self = value
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .text(_$caseName) }
-    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: SQLiteStatement, at column: Int32) -> Self? {
+    @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Self? {
         String.read(from: statement, at: column).flatMap { Self(_$caseName: $0) }
     }
-    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: SQLiteStatement, at index: Int32) {
+    @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         _$caseName.bind(to: statement, at: index)
     }
     /// An enum's first case.

@@ -115,7 +115,7 @@ import StoreTestSupport
         for value in 0..<50 { try connection.run("INSERT INTO n VALUES (?)", [.integer(Int64(value))]) }
         let first = try connection.statement("SELECT v FROM n WHERE v >= ? ORDER BY v")
         first.bind([.integer(45)])
-        var seen: [Int64] = []
+        var seen: [Int64?] = []
         while try first.step() { seen.append(first.int64(at: 0)) }
         #expect(seen == [45, 46, 47, 48, 49])
         let again = try connection.statement("SELECT v FROM n WHERE v >= ? ORDER BY v")
@@ -146,7 +146,7 @@ import StoreTestSupport
         var sum: Int64 = 0
         while try statement.step() {
             count += 1
-            sum += statement.int64(at: 0)
+            sum += try #require(statement.int64(at: 0))
             #expect(statement.text(at: 1).utf8.count == 100 || count > 1)
         }
         #expect(count == 200_000)

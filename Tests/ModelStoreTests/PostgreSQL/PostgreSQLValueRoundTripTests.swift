@@ -96,7 +96,7 @@ import StoreTestSupport
             // The typed getters agree with the value.
             switch read {
             case .integer(let integer): #expect(statement.int64(at: 1) == integer)
-            case .real(let real): #expect(statement.double(at: 1).bitPattern == real.bitPattern)
+            case .real(let real): #expect(statement.double(at: 1)?.bitPattern == real.bitPattern)
             case .text(let text): #expect(statement.text(at: 1) == text)
             case .blob(let data): #expect(statement.blob(at: 1) == data)
             case .null: #expect(statement.isNull(at: 1))
@@ -166,7 +166,7 @@ import StoreTestSupport
             statement.bind([.real(double), .integer(.min), .integer(1), .blob(Data([0, 255, 7])), .blob(uuidBytes), .text("-1.50")])
             #expect(try statement.step())
             #expect(statement.columnCount == 7)
-            #expect(statement.double(at: 1).bitPattern == double.bitPattern)
+            #expect(statement.double(at: 1)?.bitPattern == double.bitPattern)
             #expect(statement.value(at: 2) == .integer(.min))
             #expect(statement.value(at: 3) == .integer(1))
             #expect(statement.value(at: 4) == .blob(Data([0, 255, 7])))

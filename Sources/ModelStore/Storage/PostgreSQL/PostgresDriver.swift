@@ -294,9 +294,40 @@ final class PostgresStoreStatement: StoreStatement {
 
     func isNull(at column: Int32) -> Bool { rows?.isNull(row: row, column: column) ?? true }
 
-    func int64(at column: Int32) -> Int64 { rows?.int64(row: row, column: column) ?? 0 }
+    /// Nil when the value is not an integer (`PostgresDecoding.int64`); 0 when there is no row.
+    func int64(at column: Int32) -> Int64? {
+        guard let rows else { return 0 }
+        return rows.int64(row: row, column: column)
+    }
+
+    /// Nil when the value is not a number; 0 when there is no row.
+    func double(at column: Int32) -> Double? {
+        guard let rows else { return 0 }
+        return rows.double(row: row, column: column)
+    }
 
     func text(at column: Int32) -> String { rows?.text(row: row, column: column) ?? "" }
 
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { rows?.textBytes(row: row, column: column) }
+
+    func blob(at column: Int32) -> Data { rows?.blob(row: row, column: column) ?? Data() }
+
+    func uuid(at column: Int32) -> UUID? { rows?.uuid(row: row, column: column) }
+
     func value(at column: Int32) -> SQLValue { rows?.value(row: row, column: column) ?? .null }
+
+    // Typed binds: kept as values until the first `step()` sends them (PostgresParameters encodes
+    // each in the form of its parameter's type).
+
+    func bindNull(at index: Int32) { bind(.null, at: index) }
+
+    func bindInt64(_ value: Int64, at index: Int32) { bind(.integer(value), at: index) }
+
+    func bindDouble(_ value: Double, at index: Int32) { bind(.real(value), at: index) }
+
+    func bindText(_ text: String, at index: Int32) { bind(.text(text), at: index) }
+
+    func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) { bind(.blob(Data(bytes)), at: index) }
+
+    func bindBlob(_ data: Data, at index: Int32) { bind(.blob(data), at: index) }
 }

@@ -55,16 +55,42 @@ final class PostgresRows {
         return binary ? PostgresDecoding.binary(raw, type: type) : PostgresDecoding.text(raw, type: type)
     }
 
-    /// The value as a 64-bit integer (0 when NULL or not a number).
-    func int64(row: Int32, column: Int32) -> Int64 {
-        if binary, type(at: column) == .int8, !isNull(row: row, column: column) {
-            return PostgresDecoding.bigEndian(bytes(row: row, column: column), as: Int64.self)
-        }
+    /// The value as a 64-bit integer (`PostgresDecoding.int64`: nil when it is not one; 0 when NULL).
+    func int64(row: Int32, column: Int32) -> Int64? {
+        if isNull(row: row, column: column) { return 0 }
+        return PostgresDecoding.int64(bytes(row: row, column: column), type: type(at: column), binary: binary)
+    }
+
+    /// The value as a double (nil when it is not a number; 0 when NULL).
+    func double(row: Int32, column: Int32) -> Double? {
+        if isNull(row: row, column: column) { return 0 }
+        return PostgresDecoding.double(bytes(row: row, column: column), type: type(at: column), binary: binary)
+    }
+
+    /// The value's UTF-8 bytes in place (valid while the result lives) when it is text; nil
+    /// otherwise and when NULL.
+    func textBytes(row: Int32, column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let type = type(at: column)
+        guard !isNull(row: row, column: column), PostgresDecoding.holdsText(type, binary: binary) else { return nil }
+        let raw = bytes(row: row, column: column)
+        let offset = min(PostgresDecoding.textOffset(type, binary: binary), raw.count)
+        return UnsafeRawBufferPointer(rebasing: raw[offset...]).assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// The value as a UUID when it is a `uuid` or a 16-byte `bytea`.
+    func uuid(row: Int32, column: Int32) -> UUID? {
+        guard case .blob(let data) = value(row: row, column: column), data.count == 16 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { $0.copyBytes(from: data) }
+        return UUID(uuid: bytes)
+    }
+
+    /// The value as bytes (text as its UTF-8; empty when NULL).
+    func blob(row: Int32, column: Int32) -> Data {
         switch value(row: row, column: column) {
-        case .integer(let integer): return integer
-        case .real(let real): return real.isFinite ? Int64(exactly: real.rounded(.towardZero)) ?? (real < 0 ? .min : .max) : 0
-        case .text(let text): return Int64(text) ?? 0
-        default: return 0
+        case .blob(let data): return data
+        case .text(let text): return Data(text.utf8)
+        default: return Data()
         }
     }
 

@@ -281,27 +281,17 @@ public final class PostgresStatement {
         return PQgetisnull(result, row, column) != 0
     }
 
-    /// The column as a 64-bit integer (0 when NULL or not a number; a double is truncated).
-    public func int64(at column: Int32) -> Int64 {
-        if binaryResults, type(at: column) == .int8, !isNull(at: column) {
-            return PostgresDecoding.bigEndian(bytes(at: column), as: Int64.self)
-        }
-        switch value(at: column) {
-        case .integer(let integer): return integer
-        case .real(let real): return real.isFinite ? Int64(exactly: real.rounded(.towardZero)) ?? (real < 0 ? .min : .max) : 0
-        case .text(let text): return Int64(text) ?? Int64(Decimal(string: text).map { NSDecimalNumber(decimal: $0).int64Value } ?? 0)
-        default: return 0
-        }
+    /// The column as a 64-bit integer (`PostgresDecoding.int64`, the decoder `PostgresRows` uses
+    /// too): nil when it is not one (text such as "12.5"); 0 when NULL; a double is truncated.
+    public func int64(at column: Int32) -> Int64? {
+        if isNull(at: column) { return 0 }
+        return PostgresDecoding.int64(bytes(at: column), type: type(at: column), binary: binaryResults)
     }
 
-    /// The column as a double (0 when NULL or not a number).
-    public func double(at column: Int32) -> Double {
-        switch value(at: column) {
-        case .integer(let integer): return Double(integer)
-        case .real(let real): return real
-        case .text(let text): return Double(text) ?? 0
-        default: return 0
-        }
+    /// The column as a double: nil when it is not a number; 0 when NULL.
+    public func double(at column: Int32) -> Double? {
+        if isNull(at: column) { return 0 }
+        return PostgresDecoding.double(bytes(at: column), type: type(at: column), binary: binaryResults)
     }
 
     /// The column as text (numbers in their decimal form, bytes decoded as UTF-8; "" when NULL).

@@ -237,6 +237,72 @@ enum PostgresDecoding {
         return I(bigEndian: bytes.loadUnaligned(as: I.self))
     }
 
+    /// A column as a 64-bit integer: the one integer decoder of this client (`PostgresStatement`
+    /// and `PostgresRows` both read through it). Integers as they are; a real truncated toward
+    /// zero (clamped), as SQLite converts; decimal text only when it is a whole number ("42",
+    /// numeric's "42.000"); nil for anything else (text such as "12.5" or "abc", bytes, NaN):
+    /// the reader then reports the value instead of a wrong number. NULL (no bytes) reads as 0.
+    static func int64(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> Int64? {
+        if binary {
+            switch type {
+            case .int8: return bigEndian(bytes, as: Int64.self)
+            case .int4: return Int64(bigEndian(bytes, as: Int32.self))
+            case .int2: return Int64(bigEndian(bytes, as: Int16.self))
+            default: break
+            }
+        }
+        return int64(binary ? self.binary(bytes, type: type) : text(bytes, type: type))
+    }
+
+    /// A decoded value as a 64-bit integer, by the rules of `int64(_:type:binary:)`.
+    static func int64(_ value: SQLValue) -> Int64? {
+        switch value {
+        case .null: return 0
+        case .integer(let integer): return integer
+        case .real(let real):
+            guard !real.isNaN else { return nil }
+            return Int64(exactly: real.rounded(.towardZero)) ?? (real < 0 ? .min : .max)
+        case .text(let text): return wholeNumber(text)
+        case .blob: return nil
+        }
+    }
+
+    /// Decimal text that is a whole number in Int64's range: digits with an optional sign, and an
+    /// optional fraction of zeros (numeric's display scale); nil for anything else.
+    static func wholeNumber(_ text: String) -> Int64? {
+        if let integer = Int64(text) { return integer }
+        guard let dot = text.firstIndex(of: "."), text[text.index(after: dot)...].allSatisfy({ $0 == "0" }) else { return nil }
+        return Int64(text[..<dot])
+    }
+
+    /// A column as a double: the number, decimal text read exactly as Swift reads it, nil for
+    /// anything else. NULL (no bytes) reads as 0.
+    static func double(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> Double? {
+        if binary && type == .float8 { return Double(bitPattern: bigEndian(bytes, as: UInt64.self)) }
+        switch binary ? self.binary(bytes, type: type) : text(bytes, type: type) {
+        case .null: return 0
+        case .integer(let integer): return Double(integer)
+        case .real(let real): return real
+        case .text(let text): return Double(text)
+        case .blob: return nil
+        }
+    }
+
+    /// Whether a column of `type` holds its text's UTF-8 bytes as they are, in the given format
+    /// (jsonb's binary form has a version byte first: `textOffset`).
+    static func holdsText(_ type: PostgresType, binary: Bool) -> Bool {
+        switch type {
+        case .char, .name, .text, .json, .unknown, .bpchar, .varchar, .jsonb: return true
+        case .numeric: return !binary
+        default: return false
+        }
+    }
+
+    /// Where the text starts in a column's bytes (1 for binary jsonb: its version byte).
+    static func textOffset(_ type: PostgresType, binary: Bool) -> Int {
+        binary && type == .jsonb ? 1 : 0
+    }
+
     /// The value of a binary-format column.
     static func binary(_ bytes: UnsafeRawBufferPointer, type: PostgresType) -> SQLValue {
         switch type {

@@ -48,7 +48,7 @@ extension SQLiteConnection {
 extension SQLiteStatement {
     /// Checks the result of a `sqlite3_bind_*` call: the fast path when it succeeded and no
     /// fault injector is set, else `noteBind`.
-    @inlinable @inline(__always) func checkBind(_ result: Int32, at index: Int32) {
+    @inline(__always) func checkBind(_ result: Int32, at index: Int32) {
         // Parameter n is bit n - 1 (a statement with more than 64 parameters is cleared at reset, so
         // the bit of a parameter past 64, which wraps, is not used).
         boundParameters |= 1 &<< UInt64(truncatingIfNeeded: index &- 1)
@@ -57,7 +57,7 @@ extension SQLiteStatement {
 
     /// Records the result of a `sqlite3_bind_*` call (or an injected failure): the first failed
     /// bind is thrown by the next `step()`, so a value SQLite refused never goes unnoticed.
-    @usableFromInline func noteBind(_ result: Int32, at index: Int32) {
+    func noteBind(_ result: Int32, at index: Int32) {
         if let injector = connection.faultInjector, injector.shouldFail(.bind), bindFailure == nil {
             bindFailure = FaultInjector.error(.bind, sql: sql)
         }
@@ -68,7 +68,7 @@ extension SQLiteStatement {
     }
 
     /// Records that the value bound at `index` is NaN, which SQLite would silently store as NULL.
-    @usableFromInline func noteNaN(at index: Int32) {
+    func noteNaN(at index: Int32) {
         if bindFailure == nil {
             bindFailure = SQLiteError(code: SQLITE_MISMATCH, extendedCode: SQLITE_MISMATCH,
                                       message: "cannot store NaN (not a number) in parameter \(index): SQLite has no NaN", sql: sql)

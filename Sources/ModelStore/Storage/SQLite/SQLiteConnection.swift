@@ -29,7 +29,7 @@ final class SQLiteConnection: StoreConnection {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         // Outside any transaction: inside one SQLite silently ignores it.
         try execute("PRAGMA foreign_keys = ON")
-        try PredicateFunctions.register(on: handle)
+        try SQLiteFunctions.register(on: handle)
         if isFile && !readOnly {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = FULL")

@@ -2,21 +2,23 @@ import CSQLite
 import Foundation
 
 /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the bind call returns.
-@usableFromInline let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// A prepared statement. Owned by its connection's cache; reset before every use.
-@_spi(ModelStoreGenerated) public final class SQLiteStatement: StoreStatement {
+/// A prepared statement. Owned by its connection's cache; reset before every use. Its typed reads
+/// and binds (`StoreStatement`) are direct calls of SQLite's column and bind functions; code
+/// generic over `StoreStatement` gets this type through `withConcreteStatement`.
+final class SQLiteStatement: StoreStatement {
     /// The underlying handle.
-    public let handle: OpaquePointer
+    let handle: OpaquePointer
     /// The SQL text it was prepared from.
-    public let sql: String
+    let sql: String
     unowned let connection: SQLiteConnection
     /// The first bind that failed since the last reset (thrown by the next `step()`).
-    @exclusivity(unchecked) @usableFromInline var bindFailure: SQLiteError?
+    @exclusivity(unchecked) var bindFailure: SQLiteError?
     /// Whether the connection has a fault injector (binds then go through it; see FaultInjection.swift).
-    @exclusivity(unchecked) @usableFromInline var faultInjectionArmed: Bool
+    @exclusivity(unchecked) var faultInjectionArmed: Bool
     /// The parameters bound since the last reset, parameter n as bit n - 1 (set by `checkBind`).
-    @exclusivity(unchecked) @usableFromInline var boundParameters: UInt64 = 0
+    @exclusivity(unchecked) var boundParameters: UInt64 = 0
     /// The bits of all the statement's parameters, when it has 64 or fewer; nil for more.
     let allParameters: UInt64?
 
@@ -40,7 +42,7 @@ import Foundation
     /// 22 M of an insert's 314 M instructions at N = 20,000, and the insert took 3 M fewer without
     /// it (a bind frees the value it replaces either way). Statements with more than 64 parameters
     /// are still cleared here.
-    public func reset() {
+    func reset() {
         sqlite3_reset(handle)
         if allParameters == nil { sqlite3_clear_bindings(handle) }
         boundParameters = 0
@@ -59,9 +61,9 @@ import Foundation
     }
 
     /// Binds `value` at the 1-based `index`.
-    public func bind(_ value: SQLValue, at index: Int32) {
+    func bind(_ value: SQLValue, at index: Int32) {
         switch value {
-        case .null: checkBind(sqlite3_bind_null(handle, index), at: index)
+        case .null: bindNull(at: index)
         case .integer(let number): bindInt64(number, at: index)
         case .real(let number): bindDouble(number, at: index)
         case .text(let text): bindText(text, at: index)
@@ -70,7 +72,7 @@ import Foundation
     }
 
     /// Binds text (copied by SQLite).
-    @inlinable public func bindText(_ text: String, at index: Int32) {
+    func bindText(_ text: String, at index: Int32) {
         var text = text
         text.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -83,13 +85,18 @@ import Foundation
         }
     }
 
+    /// Binds NULL.
+    func bindNull(at index: Int32) {
+        checkBind(sqlite3_bind_null(handle, index), at: index)
+    }
+
     /// Binds a 64-bit integer.
-    @inlinable public func bindInt64(_ value: Int64, at index: Int32) {
+    func bindInt64(_ value: Int64, at index: Int32) {
         checkBind(sqlite3_bind_int64(handle, index, value), at: index)
     }
 
     /// Binds a double. NaN is refused (SQLite would store NULL): the next `step()` throws.
-    @inlinable public func bindDouble(_ value: Double, at index: Int32) {
+    func bindDouble(_ value: Double, at index: Int32) {
         if value.isNaN {
             noteNaN(at: index)
             return
@@ -98,12 +105,12 @@ import Foundation
     }
 
     /// Binds raw bytes as a blob (copied by SQLite).
-    @inlinable public func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+    func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
         checkBind(sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sqliteTransient), at: index)
     }
 
     /// Binds a blob (copied by SQLite). An empty blob binds as a zero-length blob, not NULL.
-    @inlinable public func bindBlob(_ data: Data, at index: Int32) {
+    func bindBlob(_ data: Data, at index: Int32) {
         if data.isEmpty {
             checkBind(sqlite3_bind_zeroblob(handle, index, 0), at: index)
             return
@@ -116,7 +123,7 @@ import Foundation
     /// Steps once: true when a row is available, false when done.
     /// Throws `SQLiteError` for any other result.
     @discardableResult
-    public func step() throws -> Bool {
+    func step() throws -> Bool {
         if boundParameters != allParameters { bindNullToUnboundParameters() }
         if let bindFailure { throw bindFailure }
         if faultInjectionArmed { try connection.injectFault(.step, sql: sql) }
@@ -132,10 +139,10 @@ import Foundation
     var changes: Int { Int(sqlite3_changes64(sqlite3_db_handle(handle))) }
 
     /// The number of result columns.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// The value of the 0-based `column` of the current row.
-    public func value(at column: Int32) -> SQLValue {
+    func value(at column: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_NULL: return .null
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
@@ -146,32 +153,35 @@ import Foundation
     }
 
     /// Whether the column is NULL.
-    @inlinable public func isNull(at column: Int32) -> Bool {
+    func isNull(at column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
-    /// The column as a 64-bit integer.
-    @inlinable public func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    /// SQLite holds every value it is given (a NaN is refused at `step()`).
+    var bindingProblem: (position: Int32, reason: String)? { nil }
 
-    /// The column as a double.
-    @inlinable public func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    /// The column as a 64-bit integer, converted as SQLite converts (text's leading number, a
+    /// real truncated): never nil.
+    func int64(at column: Int32) -> Int64? { sqlite3_column_int64(handle, column) }
+
+    /// The column as a double, converted as SQLite converts: never nil.
+    func double(at column: Int32) -> Double? { sqlite3_column_double(handle, column) }
 
     /// The column as text.
-    @inlinable public func text(at column: Int32) -> String {
+    func text(at column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
-    /// The column as an array of strings when it is text in the JSON `StringArrayJSON` reads
-    /// (no escapes), decoded from SQLite's bytes without making the column's `String` first.
-    func stringArray(at column: Int32) -> [String]? {
-        guard sqlite3_column_type(handle, column) == SQLITE_TEXT, let pointer = sqlite3_column_text(handle, column) else { return nil }
-        return StringArrayJSON.decode(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+    /// The column's UTF-8 text in place (any value as SQLite's text of it; nil when NULL).
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+        return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
     /// The column as a UUID when it is a 16-byte blob (read without copying into `Data`).
-    @inlinable public func uuidBlob(at column: Int32) -> UUID? {
+    func uuid(at column: Int32) -> UUID? {
         guard sqlite3_column_type(handle, column) == SQLITE_BLOB, sqlite3_column_bytes(handle, column) == 16,
               let pointer = sqlite3_column_blob(handle, column) else { return nil }
         var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -180,7 +190,7 @@ import Foundation
     }
 
     /// The column as bytes.
-    @inlinable public func blob(at column: Int32) -> Data {
+    func blob(at column: Int32) -> Data {
         guard let pointer = sqlite3_column_blob(handle, column) else { return Data() }
         return Data(bytes: pointer, count: Int(sqlite3_column_bytes(handle, column)))
     }
