@@ -12,7 +12,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 
 // The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Badges.model", lines: [
+let _$modelSource_Badge = ModelStore.ModelSourceFile(path: "Badges.model", lines: [
     "// Test fixture of ModelStoreTests (PostgreSQLStoreTests): an entity with two unique groups, which",
     "// PostgreSQL's `ON CONFLICT` cannot name in one statement (`EntitySQL.UpsertConflict`).",
     "// Badges.model.swift beside it is generated from it (GoldenTests compares it;",
@@ -148,7 +148,7 @@ internal class Badge: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["code"], ["holder", "slot"]],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Badge,
         inheritedKeyPaths: []
     )
 

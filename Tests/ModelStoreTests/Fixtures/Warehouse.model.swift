@@ -12,7 +12,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 
 // The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Warehouse.model", lines: [
+let _$modelSource_Warehouse = ModelStore.ModelSourceFile(path: "Warehouse.model", lines: [
     "// Test fixture of ModelStoreTests: the model the model-based tester (ModelBased/) drives against",
     "// its in-memory reference. One level of inheritance, to-one, to-many, many-to-many, unique",
     "// values, and each delete rule. Every entity has a `serial`, the tester's name for a model",
@@ -214,7 +214,7 @@ internal class Warehouse: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["code"]],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Warehouse,
         inheritedKeyPaths: []
     )
 
@@ -356,7 +356,7 @@ internal class Crate: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Warehouse,
         inheritedKeyPaths: []
     )
 
@@ -414,7 +414,7 @@ internal final class BigCrate: Crate {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Warehouse,
         inheritedKeyPaths: [
             .init("serial", \BigCrate.serial),
             .init("title", \BigCrate.title),
@@ -510,7 +510,7 @@ internal class Lamp: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Warehouse,
         inheritedKeyPaths: []
     )
 
@@ -599,7 +599,7 @@ internal class Label: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Warehouse,
         inheritedKeyPaths: []
     )
 
@@ -707,7 +707,7 @@ internal class Worker: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["handle"]],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Warehouse,
         inheritedKeyPaths: []
     )
 

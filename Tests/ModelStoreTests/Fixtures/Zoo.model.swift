@@ -12,7 +12,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 
 // The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Zoo.model", lines: [
+let _$modelSource_Person = ModelStore.ModelSourceFile(path: "Zoo.model", lines: [
     "// Test fixture of ModelStoreTests, for what the samples do not have: a one-to-one relationship, and",
     "// a subclass with relationships of its own. Zoo.model.swift beside it is generated from it",
     "// (GoldenTests compares it; MODELGEN_UPDATE_GOLDENS=1 rewrites it).",
@@ -131,7 +131,7 @@ internal class Person: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Person,
         inheritedKeyPaths: []
     )
 
@@ -199,7 +199,7 @@ internal class Passport: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Person,
         inheritedKeyPaths: []
     )
 
@@ -267,7 +267,7 @@ internal class Animal: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Person,
         inheritedKeyPaths: []
     )
 
@@ -340,7 +340,7 @@ internal final class Dog: Animal {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Person,
         inheritedKeyPaths: [
             .init("name", \Dog.name),
             .init("keeper", \Dog.keeper),
@@ -411,7 +411,7 @@ internal class Toy: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Person,
         inheritedKeyPaths: []
     )
 

@@ -12,7 +12,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 
 // The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Birding.model", lines: [
+let _$modelSource_Species = ModelStore.ModelSourceFile(path: "Birding.model", lines: [
     "// A bird-watching log in the .model language: what real SwiftData models use beyond the",
     "// inheritance guide (docs/Language.md \"Additions\"): structs stored as columns (nested, optional, in arrays),",
     "// declared ids, TimeInterval, `.now` defaults, an enum whose cases carry values.",
@@ -434,7 +434,7 @@ internal class Species: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["id"]],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Species,
         inheritedKeyPaths: []
     )
 
@@ -660,7 +660,7 @@ internal class Sighting: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Species,
         inheritedKeyPaths: []
     )
 
@@ -737,7 +737,7 @@ internal final class GuidedSighting: Sighting {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Species,
         inheritedKeyPaths: [
             .init("id", \GuidedSighting.id),
             .init("observedAt", \GuidedSighting.observedAt),

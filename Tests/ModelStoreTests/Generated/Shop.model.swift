@@ -12,7 +12,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 
 // The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Shop.model", lines: [
+let _$modelSource_Product = ModelStore.ModelSourceFile(path: "Shop.model", lines: [
     "// The second sample of ModelGen: a shop. It uses every attribute type of the .model language,",
     "// every kind of relationship (to-one, to-many, many-to-many, self, without inverse), every delete",
     "// rule, unique values, indexes, and names that are SQL or Swift keywords.",
@@ -478,7 +478,7 @@ internal class Product: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["sku"]],
         indexes: [["name"], ["price", "stock"]],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Product,
         inheritedKeyPaths: []
     )
 
@@ -556,7 +556,7 @@ internal final class DigitalProduct: Product {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Product,
         inheritedKeyPaths: [
             .init("sku", \DigitalProduct.sku),
             .init("name", \DigitalProduct.name),
@@ -642,7 +642,7 @@ internal class Tag: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["label"]],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Product,
         inheritedKeyPaths: []
     )
 
@@ -725,7 +725,7 @@ internal class Category: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Product,
         inheritedKeyPaths: []
     )
 
@@ -833,7 +833,7 @@ internal class Customer: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [["email"]],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Product,
         inheritedKeyPaths: []
     )
 
@@ -1076,7 +1076,7 @@ internal class Order: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Product,
         inheritedKeyPaths: []
     )
 

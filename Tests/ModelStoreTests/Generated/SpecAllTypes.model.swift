@@ -12,7 +12,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 
 // The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "SpecAllTypes.model", lines: [
+let _$modelSource_SpecEverything = ModelStore.ModelSourceFile(path: "SpecAllTypes.model", lines: [
     "/* docs/Language.md: \"/* … */ (may nest)\" */",
     "/// Every storable type, plain (with every default form), optional and in arrays.",
     "entity SpecEverything {",
@@ -169,7 +169,26 @@ fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "SpecAllTypes.m
     "",
     "@ModelActor actor SpecImporter",
     "",
-    "container SpecLanguageStore { SpecTierHolder, SpecFolder, SpecNote }",
+    "/// Subnormal and underflowing floating-point defaults: Swift warns about such decimal",
+    "/// literals, so they are generated as exact hexadecimal ones (docs/Generation.md).",
+    "struct SpecTinyBox {",
+    "    tiny: Double = 5e-324",
+    "    tinyFloat: Float = 1e-45",
+    "}",
+    "",
+    "entity SpecTiny {",
+    "    tiny: Double = 5e-324",
+    "    negativeTiny: Double = -2.2250738585072e-308",
+    "    tinyFloat: Float = 1.1754942e-38",
+    "    interval: TimeInterval = 4.9e-324",
+    "    width: CGFloat = 1e-310",
+    "    underflow: Double = 1e-400",
+    "    tinies: [Double] = [5e-324, 1.5]",
+    "    maybe: Double? = 3e-320",
+    "    box: SpecTinyBox = SpecTinyBox()",
+    "}",
+    "",
+    "container SpecLanguageStore { SpecTierHolder, SpecFolder, SpecNote, SpecTiny }",
 ])
 
 // MARK: - SpecMood
@@ -1523,7 +1542,7 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         ],
         uniqueConstraints: [["code"]],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_SpecEverything,
         inheritedKeyPaths: []
     )
 
@@ -1629,7 +1648,7 @@ internal class SpecBase: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_SpecEverything,
         inheritedKeyPaths: []
     )
 
@@ -1706,7 +1725,7 @@ internal final class SpecSub: SpecBase {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_SpecEverything,
         inheritedKeyPaths: [
             .init("default", \SpecSub.`default`),
             .init("in", \SpecSub.`in`),
@@ -1830,7 +1849,7 @@ internal class SpecTierHolder: ModelStore.ModelObject, ModelStore.PersistentMode
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_SpecEverything,
         inheritedKeyPaths: []
     )
 
@@ -1997,7 +2016,7 @@ internal class SpecFolder: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_SpecEverything,
         inheritedKeyPaths: []
     )
 
@@ -2065,7 +2084,7 @@ internal class SpecNote: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_SpecEverything,
         inheritedKeyPaths: []
     )
 
@@ -2285,6 +2304,7 @@ internal class SpecTiny: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
+        modelSource: _$modelSource_SpecEverything,
         inheritedKeyPaths: []
     )
 

@@ -12,7 +12,7 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 
 // The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-fileprivate let _$modelSource = ModelStore.ModelSourceFile(path: "Trips.model", lines: [
+let _$modelSource_Trip = ModelStore.ModelSourceFile(path: "Trips.model", lines: [
     "// The reference model of ModelGen: the SwiftData inheritance guide's trips, in the .model language.",
     "",
     "/// A journey with dates.",
@@ -198,7 +198,7 @@ internal class Trip: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Trip,
         inheritedKeyPaths: []
     )
 
@@ -296,7 +296,7 @@ internal final class BusinessTrip: Trip {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Trip,
         inheritedKeyPaths: [
             .init("name", \BusinessTrip.name),
             .init("startDate", \BusinessTrip.startDate),
@@ -387,7 +387,7 @@ internal final class PersonalTrip: Trip {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Trip,
         inheritedKeyPaths: [
             .init("name", \PersonalTrip.name),
             .init("startDate", \PersonalTrip.startDate),
@@ -461,7 +461,7 @@ internal class Accommodation: ModelStore.ModelObject, ModelStore.PersistentModel
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Trip,
         inheritedKeyPaths: []
     )
 
@@ -549,7 +549,7 @@ internal class Itinerary: ModelStore.ModelObject, ModelStore.PersistentModel {
         ],
         uniqueConstraints: [],
         indexes: [],
-        modelSource: _$modelSource,
+        modelSource: _$modelSource_Trip,
         inheritedKeyPaths: []
     )
 

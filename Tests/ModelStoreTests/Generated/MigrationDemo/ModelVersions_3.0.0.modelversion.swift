@@ -109,6 +109,7 @@ internal enum SchemaV3_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: []
         )
 
@@ -177,6 +178,7 @@ internal enum SchemaV3_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: []
         )
 

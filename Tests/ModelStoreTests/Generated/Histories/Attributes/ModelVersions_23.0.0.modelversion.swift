@@ -258,6 +258,7 @@ internal enum SchemaV23_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Item,
             inheritedKeyPaths: []
         )
 

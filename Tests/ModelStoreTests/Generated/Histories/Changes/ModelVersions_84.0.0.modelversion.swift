@@ -108,6 +108,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Owner,
             inheritedKeyPaths: []
         )
 
@@ -175,6 +176,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Owner,
             inheritedKeyPaths: []
         )
 
@@ -258,6 +260,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Owner,
             inheritedKeyPaths: []
         )
 
@@ -317,6 +320,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Owner,
             inheritedKeyPaths: []
         )
 
@@ -376,6 +380,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Owner,
             inheritedKeyPaths: []
         )
 
@@ -503,6 +508,7 @@ internal enum SchemaV84_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Owner,
             inheritedKeyPaths: []
         )
 

@@ -308,6 +308,7 @@ internal enum SchemaV93_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Place,
             inheritedKeyPaths: []
         )
 

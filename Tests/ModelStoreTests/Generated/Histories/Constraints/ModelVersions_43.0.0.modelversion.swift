@@ -105,6 +105,7 @@ internal enum SchemaV43_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [["email", "city"]],
             indexes: [],
+            modelSource: _$modelSource_Person,
             inheritedKeyPaths: []
         )
 
@@ -171,6 +172,7 @@ internal enum SchemaV43_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Person,
             inheritedKeyPaths: []
         )
 

@@ -85,6 +85,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: []
         )
 
@@ -141,6 +142,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: [
                 .init("name", \BusinessTrip.name),
                 .init("accommodations", \BusinessTrip.accommodations),
@@ -200,6 +202,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: [
                 .init("name", \TeamTrip.name),
                 .init("accommodations", \TeamTrip.accommodations),
@@ -269,6 +272,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: []
         )
 
@@ -328,6 +332,7 @@ internal enum SchemaV12_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: []
         )
 

@@ -78,6 +78,7 @@ internal enum SchemaV74_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Note,
             inheritedKeyPaths: []
         )
 

@@ -112,6 +112,7 @@ internal enum SchemaV32_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [["name"]],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: [],
             originalName: "Voyage"
         )
@@ -169,6 +170,7 @@ internal enum SchemaV32_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: [
                 .init("name", \CruiseTrip.name),
                 .init("days", \CruiseTrip.days),
@@ -241,6 +243,7 @@ internal enum SchemaV32_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: []
         )
 
@@ -307,6 +310,7 @@ internal enum SchemaV32_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Trip,
             inheritedKeyPaths: [],
             originalName: "Port"
         )

@@ -85,6 +85,7 @@ internal enum SchemaV53_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Author,
             inheritedKeyPaths: []
         )
 
@@ -151,6 +152,7 @@ internal enum SchemaV53_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Author,
             inheritedKeyPaths: []
         )
 
@@ -217,6 +219,7 @@ internal enum SchemaV53_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Author,
             inheritedKeyPaths: []
         )
 
@@ -283,6 +286,7 @@ internal enum SchemaV53_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Author,
             inheritedKeyPaths: []
         )
 
@@ -349,6 +353,7 @@ internal enum SchemaV53_0_0: ModelStore.VersionedSchema {
             ],
             uniqueConstraints: [],
             indexes: [],
+            modelSource: _$modelSource_Author,
             inheritedKeyPaths: []
         )
 
