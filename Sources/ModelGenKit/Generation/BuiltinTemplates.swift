@@ -121,15 +121,15 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
 }
 {{/versionCheck}}
 
-{{#recordsModelSource}}
-// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-let {{modelSourceName}} = ModelStore.ModelSourceFile(path: {{modelSourcePathLiteral}}, lines: [
-    {{#modelSourceLines}}
+{{#modelSources}}
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let {{name}} = ModelStore.ModelSourceFile(path: {{pathLiteral}}, lines: [
+    {{#lines}}
     {{.}},
-    {{/modelSourceLines}}
+    {{/lines}}
 ])
 
-{{/recordsModelSource}}
+{{/modelSources}}
 {{^isVersion}}
 {{#typeAliases}}
 // MARK: - {{name}}

@@ -22,9 +22,9 @@ struct CodeGenerator {
 
     init(
         schema: CheckedSchema, history: MigrationHistory? = nil, templates: TemplateSet = TemplateSet(), accessLevel: AccessLevel = .internal,
-        modelsInVersion: Bool = false
+        modelsInVersion: Bool = false, sources: [ModelSource] = []
     ) {
-        self.context = GenerationContext(schema: schema, accessLevel: accessLevel)
+        self.context = GenerationContext(schema: schema, accessLevel: accessLevel, sources: sources)
         self.history = history
         self.renderer = templates.renderer()
         self.modelsInVersion = modelsInVersion

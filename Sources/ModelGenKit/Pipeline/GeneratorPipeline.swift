@@ -198,7 +198,7 @@ struct GeneratorPipeline {
         }
         let generator = CodeGenerator(
             schema: schema, history: history, templates: templates, accessLevel: options.accessLevel,
-            modelsInVersion: options.modelsInVersion)
+            modelsInVersion: options.modelsInVersion, sources: sources)
         var output = OutputStage(options.output)
         do throws(GeneratorError) {
             for (source, name) in zip(sources, names) {

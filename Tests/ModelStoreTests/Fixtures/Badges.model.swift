@@ -11,8 +11,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
-// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-let _$modelSource_Badge = ModelStore.ModelSourceFile(path: "Badges.model", lines: [
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Badge = ModelStore.ModelSourceFile(path: "Badges.model", lines: [
     "// Test fixture of ModelStoreTests (PostgreSQLStoreTests): an entity with two unique groups, which",
     "// PostgreSQL's `ON CONFLICT` cannot name in one statement (`EntitySQL.UpsertConflict`).",
     "// Badges.model.swift beside it is generated from it (GoldenTests compares it;",

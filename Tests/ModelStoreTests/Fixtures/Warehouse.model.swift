@@ -11,8 +11,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
-// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-let _$modelSource_Warehouse = ModelStore.ModelSourceFile(path: "Warehouse.model", lines: [
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Warehouse = ModelStore.ModelSourceFile(path: "Warehouse.model", lines: [
     "// Test fixture of ModelStoreTests: the model the model-based tester (ModelBased/) drives against",
     "// its in-memory reference. One level of inheritance, to-one, to-many, many-to-many, unique",
     "// values, and each delete rule. Every entity has a `serial`, the tester's name for a model",

@@ -11,8 +11,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
-// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-let _$modelSource_Person = ModelStore.ModelSourceFile(path: "Zoo.model", lines: [
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Person = ModelStore.ModelSourceFile(path: "Zoo.model", lines: [
     "// Test fixture of ModelStoreTests, for what the samples do not have: a one-to-one relationship, and",
     "// a subclass with relationships of its own. Zoo.model.swift beside it is generated from it",
     "// (GoldenTests compares it; MODELGEN_UPDATE_GOLDENS=1 rewrites it).",

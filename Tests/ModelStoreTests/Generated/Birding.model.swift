@@ -11,8 +11,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
-// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-let _$modelSource_Species = ModelStore.ModelSourceFile(path: "Birding.model", lines: [
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Species = ModelStore.ModelSourceFile(path: "Birding.model", lines: [
     "// A bird-watching log in the .model language: what real SwiftData models use beyond the",
     "// inheritance guide (docs/Language.md \"Additions\"): structs stored as columns (nested, optional, in arrays),",
     "// declared ids, TimeInterval, `.now` defaults, an enum whose cases carry values.",

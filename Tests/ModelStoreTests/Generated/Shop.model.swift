@@ -11,8 +11,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
-// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-let _$modelSource_Product = ModelStore.ModelSourceFile(path: "Shop.model", lines: [
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Product = ModelStore.ModelSourceFile(path: "Shop.model", lines: [
     "// The second sample of ModelGen: a shop. It uses every attribute type of the .model language,",
     "// every kind of relationship (to-one, to-many, many-to-many, self, without inverse), every delete",
     "// rule, unique values, indexes, and names that are SQL or Swift keywords.",

@@ -11,8 +11,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
-// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-let _$modelSource_SpecEverything = ModelStore.ModelSourceFile(path: "SpecAllTypes.model", lines: [
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_SpecEverything = ModelStore.ModelSourceFile(path: "SpecAllTypes.model", lines: [
     "/* docs/Language.md: \"/* … */ (may nest)\" */",
     "/// Every storable type, plain (with every default form), optional and in arrays.",
     "entity SpecEverything {",

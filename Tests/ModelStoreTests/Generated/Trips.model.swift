@@ -11,8 +11,8 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
-// The model file this code was generated from: the store records it (`modelgen pull` reads it back).
-let _$modelSource_Trip = ModelStore.ModelSourceFile(path: "Trips.model", lines: [
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Trip = ModelStore.ModelSourceFile(path: "Trips.model", lines: [
     "// The reference model of ModelGen: the SwiftData inheritance guide's trips, in the .model language.",
     "",
     "/// A journey with dates.",

@@ -20,10 +20,14 @@ final class GenerationContext {
     /// (`modelgen pull`, docs/CommandLine.md): the current model's do, an older version's do not.
     let recordsModelSource: Bool
 
-    init(schema: CheckedSchema, accessLevel: AccessLevel, recordsModelSource: Bool = true) {
+    /// The run's model files by path: the text each entity's file records (`modelgen pull`).
+    private let sourcesByPath: [String: ModelSource]
+
+    init(schema: CheckedSchema, accessLevel: AccessLevel, recordsModelSource: Bool = true, sources: [ModelSource] = []) {
         self.schema = schema
         self.accessLevel = accessLevel
         self.recordsModelSource = recordsModelSource
+        self.sourcesByPath = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var indexByName: [String: Int] = Dictionary(minimumCapacity: schema.entities.count)
         var byFile: [String: Declarations] = [:]
         for (index, entity) in schema.entities.enumerated() {
@@ -58,10 +62,28 @@ final class GenerationContext {
 
     /// The name of the generated constant holding the text of the `.model` file at `path`
     /// (`_$modelSource_Trip`, after the file's first entity, a name no other file's entity has), or
-    /// nil for a file that declares no entity. Module-wide, not `fileprivate`: the classes of a model
-    /// that is its newest frozen version are generated in the version's file and name it from there.
+    /// nil for a file that declares no entity or whose text the run does not have. `fileprivate`
+    /// in each generated file that generates entities of that file (the model file's own, or the
+    /// newest frozen version's when the model is that version).
     func modelSourceName(ofFile path: String) -> String? {
-        declarations(in: path).entities.first.map { "_$modelSource_" + schema.entities[$0].name }
+        guard recordsModelSource, sourcesByPath[path] != nil else { return nil }
+        return declarations(in: path).entities.first.map { "_$modelSource_" + schema.entities[$0].name }
+    }
+
+    /// The model files whose entities a generated file generates, as view models of their recorded
+    /// text: for a `.model` file, itself (when it generates its entities); for the newest frozen
+    /// version that is the current model, every model file declaring entities.
+    func modelSources(generatedIn source: ModelSource, generatesAllEntities: Bool, generatesOwnEntities: Bool) -> [ModelSourceViewModel] {
+        var paths: [String] = []
+        if generatesAllEntities {
+            for entity in schema.entities where !paths.contains(entity.range.file) { paths.append(entity.range.file) }
+        } else if generatesOwnEntities {
+            paths = [source.path]
+        }
+        return paths.compactMap { path in
+            guard let name = modelSourceName(ofFile: path), let file = sourcesByPath[path] else { return nil }
+            return ModelSourceViewModel(name: name, source: file)
+        }
     }
 
     /// The view model of the file `source`: the entities, top-level enums and containers it declares.

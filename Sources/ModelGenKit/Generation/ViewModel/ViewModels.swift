@@ -82,16 +82,29 @@ final class FileViewModel: ViewModel {
         .list("version", "the frozen version of a `.modelversion` file, a list of one (empty for a `.model` file)") { $0.version.map { [$0] } ?? [] },
         .list("plans", "the migration plans, in the newest version's file (empty in every other file)") { $0.plans },
         .bool("hasPlans", "whether `plans` is not empty") { !$0.plans.isEmpty },
-        .bool("recordsModelSource", "whether the file declares the constant holding its `.model` text, which its entities record in the store (`modelgen pull`): a `.model` file declaring entities (not a frozen version)") {
-            $0.version == nil && $0.context.recordsModelSource && $0.context.modelSourceName(ofFile: $0.source.path) != nil
+        .list("modelSources", "the `.model` files whose entities the file generates, each with the text its entities record in the store (`modelgen pull`): the file itself, or every model file in the newest version's file when it holds the model's classes") {
+            $0.context.modelSources(generatedIn: $0.source, generatesAllEntities: $0.version?.isCurrentModel == true,
+                                    generatesOwnEntities: $0.version == nil && !$0.entities.isEmpty)
         },
-        .string("modelSourceName", "the name of that constant (`_$modelSource_Trip`, after the file's first entity), \"\" when there is none") {
-            $0.context.modelSourceName(ofFile: $0.source.path) ?? ""
-        },
-        .string("modelSourcePathLiteral", "the model file's path below its input folder, as a Swift string literal (`\"Trips.model\"`)") {
+    ])
+}
+
+/// A `.model` file's recorded text, in a generated file (template `file`'s `modelSources`).
+final class ModelSourceViewModel: ViewModel {
+    let name: String
+    let source: ModelSource
+
+    init(name: String, source: ModelSource) {
+        self.name = name
+        self.source = source
+    }
+
+    static let templateKeys = TemplateKeys<ModelSourceViewModel>(listElement: true, [
+        .string("name", "the constant's name (`_$modelSource_Trip`, after the file's first entity)") { $0.name },
+        .string("pathLiteral", "the model file's path below its input folder, as a Swift string literal (`\"Trips.model\"`)") {
             SwiftLiteral.string($0.source.relativePath)
         },
-        .list("modelSourceLines", "the model file's text, one Swift string literal per line (`\"entity Trip {\"`), in `modelgen format`'s layout") {
+        .list("lines", "the model file's text, one Swift string literal per line (`\"entity Trip {\"`), in `modelgen format`'s layout") {
             ModelSourceText.lines(of: $0.source).map(SwiftLiteral.string)
         },
     ])
@@ -203,10 +216,10 @@ final class EntityViewModel: ViewModel {
         .string("nameLiteral", "the name as a Swift string literal (`\"Trip\"`)") { SwiftLiteral.string($0.entity.name) },
         .list("docLines", "the doc comment, each line `/// …`") { GenerationContext.docLines($0.entity.doc) },
         .bool("recordsModelSource", "whether the entity records its `.model` file in the store (`modelgen pull`): an entity of the current model, not of an older version") {
-            $0.context.recordsModelSource && $0.context.modelSourceName(ofFile: $0.entity.range.file) != nil
+            $0.context.modelSourceName(ofFile: $0.entity.range.file) != nil
         },
-        .string("modelSourceName", "the constant holding that file's text (`_$modelSource_Trip`), \"\" when it records none") {
-            $0.context.recordsModelSource ? $0.context.modelSourceName(ofFile: $0.entity.range.file) ?? "" : ""
+        .string("modelSourceName", "the constant holding that file's text (`_$modelSource_Trip`, declared in the same generated file), \"\" when it records none") {
+            $0.context.modelSourceName(ofFile: $0.entity.range.file) ?? ""
         },
         .string("classKeyword", "`final class` for a subclass, else `class`") { $0.base == nil ? "class" : "final class" },
         .bool("isSubclass", "whether it has a base") { $0.base != nil },

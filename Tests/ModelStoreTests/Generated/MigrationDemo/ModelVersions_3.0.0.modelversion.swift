@@ -11,6 +11,36 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Trip = ModelStore.ModelSourceFile(path: "Trips.model", lines: [
+    "// MigrationDemo's model: trips and where travellers stay. Its history is in ModelVersions/,",
+    "// written by `modelgen freeze`; docs/Migrations.md walks through it.",
+    "",
+    "/// A journey.",
+    "entity Trip {",
+    "    /// Called `name` up to 2.0.0: the rename is inferred.",
+    "    @Attribute(originalName: \"name\")",
+    "    title: String",
+    "    /// How long, in minutes.",
+    "    duration: Int",
+    "    @Relationship(deleteRule: .cascade, inverse: \\Accommodation.trip)",
+    "    accommodations: [Accommodation] = []",
+    "}",
+    "",
+    "/// A place to stay during a trip.",
+    "entity Accommodation {",
+    "    name: String",
+    "    trip: Trip?",
+    "}",
+    "",
+    "container TripLog { Trip, Accommodation }",
+    "",
+    "/// 1.0.0 wrote durations as text; 2.0.0 counts minutes. No code can be inferred for that: the",
+    "/// stage's code is `TripLogMigrationPlan.willMigrateV1_0_0ToV2_0_0` and `didMigrateV1_0_0ToV2_0_0`",
+    "/// (DurationStage.swift).",
+    "migration \"1.0.0\" -> \"2.0.0\" { custom }",
+])
+
 // MARK: - SchemaV3_0_0
 
 /// Version 3.0.0 of the model, frozen in `3.0.0.modelversion` (`modelgen freeze --version 3.0.0`):

@@ -11,6 +11,30 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Item = ModelStore.ModelSourceFile(path: "Model.model", lines: [
+    "// Attributes: 22.0.0 widens integers and a float, makes an optional required with a default and a required optional, adds and removes properties; 23.0.0 changes types, narrows and adds a required property without a default (custom).",
+    "// Its versions are in ModelVersions/ (each numbered apart from the other histories of ModelStoreTests,",
+    "// which compiles their SchemaV… enums into one module).",
+    "",
+    "entity Item {",
+    "    name: Int",
+    "    count: Int8",
+    "    small: Int8",
+    "    level: UInt8",
+    "    ratio: Float",
+    "    note: String?",
+    "    legacy: String",
+    "    code: String",
+    "    scores: [Int32] = []",
+    "    rating: Int",
+    "}",
+    "",
+    "container AttributesStore { Item }",
+    "",
+    "migration \"22.0.0\" -> \"23.0.0\" { custom }",
+])
+
 // MARK: - SchemaV23_0_0
 
 /// Version 23.0.0 of the model, frozen in `23.0.0.modelversion` (`modelgen freeze --version 23.0.0`):

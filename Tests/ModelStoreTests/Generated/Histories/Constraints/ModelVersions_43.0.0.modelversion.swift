@@ -11,6 +11,30 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Person = ModelStore.ModelSourceFile(path: "Model.model", lines: [
+    "// Constraints: 42.0.0 makes email unique, indexes another group, cascades pets; 43.0.0 leaves pets' keys dangling (.noAction) and adds a #Unique group.",
+    "// Its versions are in ModelVersions/ (each numbered apart from the other histories of ModelStoreTests,",
+    "// which compiles their SchemaV… enums into one module).",
+    "",
+    "entity Person {",
+    "    email: String",
+    "    city: String",
+    "    @Relationship(deleteRule: .noAction, inverse: \\Pet.owner)",
+    "    pets: [Pet] = []",
+    "    #Unique([\\.email, \\.city])",
+    "    init(email, city)",
+    "}",
+    "",
+    "entity Pet {",
+    "    name: String",
+    "    owner: Person?",
+    "    init(name)",
+    "}",
+    "",
+    "container ConstraintsStore { Person, Pet }",
+])
+
 // MARK: - SchemaV43_0_0
 
 /// Version 43.0.0 of the model, frozen in `43.0.0.modelversion` (`modelgen freeze --version 43.0.0`):

@@ -11,6 +11,46 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Trip = ModelStore.ModelSourceFile(path: "Model.model", lines: [
+    "// Entities and subclasses: PersonalTrip and Note removed, TeamTrip (a required property without a default) and Tag added.",
+    "// Its versions are in ModelVersions/ (each numbered apart from the other histories of ModelStoreTests,",
+    "// which compiles their SchemaV… enums into one module).",
+    "",
+    "entity Trip {",
+    "    name: String",
+    "    @Relationship(deleteRule: .cascade, inverse: \\Accommodation.trip)",
+    "    accommodations: [Accommodation] = []",
+    "    init(name)",
+    "}",
+    "",
+    "entity BusinessTrip: Trip {",
+    "    company: String",
+    "    init(name, company) {",
+    "        super.init(name)",
+    "    }",
+    "}",
+    "",
+    "entity TeamTrip: Trip {",
+    "    teamSize: Int",
+    "    init(name, teamSize) {",
+    "        super.init(name)",
+    "    }",
+    "}",
+    "",
+    "entity Accommodation {",
+    "    name: String",
+    "    trip: Trip?",
+    "    init(name)",
+    "}",
+    "",
+    "entity Tag {",
+    "    label: String",
+    "}",
+    "",
+    "container EntitiesStore { Trip, Accommodation, Tag }",
+])
+
 // MARK: - SchemaV12_0_0
 
 /// Version 12.0.0 of the model, frozen in `12.0.0.modelversion` (`modelgen freeze --version 12.0.0`):

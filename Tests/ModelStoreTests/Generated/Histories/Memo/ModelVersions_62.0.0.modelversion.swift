@@ -11,6 +11,21 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Memo = ModelStore.ModelSourceFile(path: "Model.model", lines: [
+    "// An optional property that becomes required without a default (custom: willMigrate gives every row a value).",
+    "// Its versions are in ModelVersions/ (each numbered apart from the other histories of ModelStoreTests,",
+    "// which compiles their SchemaV… enums into one module).",
+    "",
+    "entity Memo {",
+    "    text: String",
+    "}",
+    "",
+    "container MemoStore { Memo }",
+    "",
+    "migration \"61.0.0\" -> \"62.0.0\" { custom }",
+])
+
 // MARK: - SchemaV62_0_0
 
 /// Version 62.0.0 of the model, frozen in `62.0.0.modelversion` (`modelgen freeze --version 62.0.0`):

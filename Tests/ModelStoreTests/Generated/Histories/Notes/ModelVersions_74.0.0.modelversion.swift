@@ -11,6 +11,24 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Note = ModelStore.ModelSourceFile(path: "Model.model", lines: [
+    "// One Note entity, version after version: additive (72.0.0), a type change and a required property without a default (73.0.0, custom), a rename back to text (74.0.0, custom).",
+    "// Its versions are in ModelVersions/ (each numbered apart from the other histories of ModelStoreTests,",
+    "// which compiles their SchemaV… enums into one module).",
+    "",
+    "entity Note {",
+    "    @Attribute(originalName: \"title\")",
+    "    heading: String",
+    "}",
+    "",
+    "container NotesStore { Note }",
+    "",
+    "migration \"72.0.0\" -> \"73.0.0\" { custom }",
+    "",
+    "migration \"73.0.0\" -> \"74.0.0\" { custom }",
+])
+
 // MARK: - SchemaV74_0_0
 
 /// Version 74.0.0 of the model, frozen in `74.0.0.modelversion` (`modelgen freeze --version 74.0.0`):

@@ -11,6 +11,52 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Trip = ModelStore.ModelSourceFile(path: "Model.model", lines: [
+    "// Renames: every entity, attribute and relationship of 31.0.0 renamed with originalName in 32.0.0.",
+    "// Its versions are in ModelVersions/ (each numbered apart from the other histories of ModelStoreTests,",
+    "// which compiles their SchemaV… enums into one module).",
+    "",
+    "@Entity(originalName: \"Voyage\")",
+    "entity Trip {",
+    "    @Attribute(.preserveValueOnDeletion, originalName: \"title\")",
+    "    name: String",
+    "    days: Int",
+    "    @Relationship(deleteRule: .cascade, inverse: \\Cabin.trip)",
+    "    cabins: [Cabin] = []",
+    "    @Relationship(inverse: \\Wharf.visits, originalName: \"ports\")",
+    "    harbors: [Wharf] = []",
+    "    #Index([\\.name])",
+    "    init(name, days)",
+    "}",
+    "",
+    "@Entity(originalName: \"Cruise\")",
+    "entity CruiseTrip: Trip {",
+    "    @Attribute(originalName: \"ship\")",
+    "    shipName: String",
+    "    init(name, days, shipName) {",
+    "        super.init(name, days)",
+    "    }",
+    "}",
+    "",
+    "entity Cabin {",
+    "    number: Int",
+    "    @Relationship(originalName: \"voyage\")",
+    "    trip: Trip?",
+    "    init(number)",
+    "}",
+    "",
+    "@Entity(originalName: \"Port\")",
+    "entity Wharf {",
+    "    city: String",
+    "    @Relationship(originalName: \"voyages\")",
+    "    visits: [Trip] = []",
+    "    init(city)",
+    "}",
+    "",
+    "container RenamesStore { Trip, Cabin, Wharf }",
+])
+
 // MARK: - SchemaV32_0_0
 
 /// Version 32.0.0 of the model, frozen in `32.0.0.modelversion` (`modelgen freeze --version 32.0.0`):

@@ -11,6 +11,49 @@ fileprivate struct _GeneratedWithModelGenVersion: ModelStore.ModelStoreAPIVersio
     typealias Version = _2
 }
 
+// The model file these classes were generated from: the store records it (`modelgen pull` reads it back).
+fileprivate let _$modelSource_Author = ModelStore.ModelSourceFile(path: "Model.model", lines: [
+    "// To-one relationships become to-many in 52.0.0 (one-to-many → many-to-many, one-to-one → one-to-many, to-one without inverse → to-many); a to-many one becomes to-one in 53.0.0 (custom).",
+    "// Its versions are in ModelVersions/ (each numbered apart from the other histories of ModelStoreTests,",
+    "// which compiles their SchemaV… enums into one module).",
+    "",
+    "entity Author {",
+    "    name: String",
+    "    @Relationship(inverse: \\Book.authors)",
+    "    books: [Book] = []",
+    "    init(name)",
+    "}",
+    "",
+    "entity Book {",
+    "    title: String",
+    "    authors: [Author] = []",
+    "    init(title)",
+    "}",
+    "",
+    "entity Person {",
+    "    name: String",
+    "    @Relationship(inverse: \\Passport.holder)",
+    "    passports: Passport?",
+    "    init(name)",
+    "}",
+    "",
+    "entity Passport {",
+    "    number: String",
+    "    holder: Person?",
+    "    init(number)",
+    "}",
+    "",
+    "entity Song {",
+    "    title: String",
+    "    related: [Song] = []",
+    "    init(title)",
+    "}",
+    "",
+    "container ToManyStore { Author, Book, Person, Passport, Song }",
+    "",
+    "migration \"52.0.0\" -> \"53.0.0\" { custom }",
+])
+
 // MARK: - SchemaV53_0_0
 
 /// Version 53.0.0 of the model, frozen in `53.0.0.modelversion` (`modelgen freeze --version 53.0.0`):
