@@ -205,6 +205,21 @@ import Testing
         }
     }
 
+    /// The same finding through a to-one set from the other side (seed 9101, sequence 841, on a
+    /// SQLite file): a lamp inserted, moved to a new warehouse, deleted before any save; a fetch of
+    /// warehouses that have lamps, with pending changes, still finds the warehouse.
+    @Test(arguments: StoreKind.allCases) func forgottenModelStillInAToManyThroughItsToOne(_ kind: StoreKind) throws {
+        withKnownIssue("a model inserted and deleted before a save still counts in a new model's to-many for a pending fetch") {
+            try Self.replay([
+                .insertWarehouse(serial: 3, code: "w2", score: 0, note: "n1"),
+                .insertLamp(serial: 6, watts: 50),
+                .moveLamp(serial: 6, to: 3, fromManySide: false),
+                .delete(serial: 6),
+                .fetch(.init(.warehouse, predicate: .hasLamps)),
+            ], on: kind)
+        }
+    }
+
     /// The first sequence found: a sort through a to-one (`\.warehouse?.score`), written in the
     /// tester's generic code (`SortDescriptor(\T.warehouse?.score)`, `T: Crate`), was refused as
     /// "sort by a computed property"; written for the concrete class it works.
