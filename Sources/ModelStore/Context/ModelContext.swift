@@ -183,7 +183,11 @@ public final class ModelContext {
         guard object.link === link else { return }
         switch object.status {
         case .inserted:
+            // Never saved: forgotten at once, with no delete rule to run (nothing was stored); the
+            // models it relates to no longer hold it, so a pending fetch or a count judges them
+            // without it, as after a save (docs/Runtime.md, "Deleting a model not saved yet").
             inserted.removeAll { $0 === object }
+            detachFromGraph([object], removed: [ObjectIdentifier(object)])
             object.status = .removed
         case .persisted:
             object.status = .deleted

@@ -125,9 +125,24 @@ import Testing
 
     // MARK: Renames
 
-    @Test(arguments: StoreKind.persistent) func entitiesPropertiesAndRelationshipsRenamedWithOriginalName(_ kind: StoreKind) throws {
+    /// How the renames test opens the store.
+    enum RenamePath: CaseIterable {
+        /// Written and opened without a plan: the stored schema against the new one, inferred.
+        case inferred
+        /// Written at version 31.0.0 through the generated plan, opened through its lightweight stage.
+        case plan
+        /// Written without a plan (no version recorded), opened through the plan.
+        case planOnAStoreWithoutVersion
+    }
+
+    @Test(arguments: StoreKind.persistent, RenamePath.allCases)
+    func entitiesPropertiesAndRelationshipsRenamedWithOriginalName(_ kind: StoreKind, path: RenamePath) throws {
         let store = try TestStore(kind)
-        try store.write(Schema([RenamesV1.Voyage.self, RenamesV1.Cabin.self, RenamesV1.Port.self])) { context in
+        let openingPlan: (any SchemaMigrationPlan.Type)? = path == .inferred ? nil : RenamesStoreMigrationPlan.self
+        let writingPlan = path == .plan ? openingPlan : nil
+        let oldSchema = path == .plan ? Schema(versionedSchema: RenamesV1.self) : Schema([RenamesV1.Voyage.self, RenamesV1.Cabin.self, RenamesV1.Port.self])
+        let newSchema = path == .inferred ? Schema([RenamesV2.Trip.self, RenamesV2.Cabin.self, RenamesV2.Wharf.self]) : Schema(versionedSchema: RenamesV2.self)
+        try store.write(oldSchema, plan: writingPlan) { context in
             let med = RenamesV1.Cruise(title: "Med", days: 7, ship: "Aurora")
             let lake = RenamesV1.Voyage(title: "Lake", days: 2)
             let gone = RenamesV1.Voyage(title: "Gone", days: 1)
@@ -147,7 +162,7 @@ import Testing
             context.delete(gone)  // leaves a tombstone of entity "Voyage" with its title
         }
 
-        let container = try store.container(for: Schema([RenamesV2.Trip.self, RenamesV2.Cabin.self, RenamesV2.Wharf.self]))
+        let container = try store.container(for: newSchema, migrationPlan: openingPlan)
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<RenamesV2.Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.map(\.name) == ["Lake", "Med"])
