@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "ModelStoreTests",
             dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "UpsertWriter", "StoreTestSupport", "MisuseProbe", "GoldenFiles"],
-            exclude: ["Goldens", "Fixtures/Zoo.model", "Fixtures/Badges.model", "Fixtures/Warehouse.model"]
+            exclude: ["Goldens", "Fixtures/Zoo.model", "Fixtures/Badges.model", "Fixtures/Warehouse.model", "Fixtures/Walkers.model"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
         .testTarget(

@@ -58,6 +58,11 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
     /// A configuration asks for something that does not exist off Apple platforms (an app-group
     /// container, a CloudKit database): what and why.
     case unsupportedConfiguration(String)
+    /// `save()` would leave a to-many relationship with fewer models than its `minimumModelCount`
+    /// or more than its `maximumModelCount` (SwiftData's save fails too): the entity, the
+    /// relationship, the count it would have and the limits (0: none). Nothing was written, the
+    /// changes stay pending.
+    case modelCountOutOfRange(entity: String, relationship: String, count: Int, minimumModelCount: Int, maximumModelCount: Int)
 
     public var description: String {
         switch self {
@@ -112,6 +117,10 @@ public enum ModelStoreError: Error, CustomStringConvertible, Equatable, Sendable
             return "the store \(location) was opened with allowsSave: false: nothing was written (the changes stay pending)"
         case .unsupportedConfiguration(let reason):
             return "unsupported ModelConfiguration: \(reason)"
+        case .modelCountOutOfRange(let entity, let relationship, let count, let minimum, let maximum):
+            let limit = maximum > 0 && count > maximum ? "more than its maximumModelCount \(maximum)" : "fewer than its minimumModelCount \(minimum)"
+            return "a \(entity) would have \(count) model\(count == 1 ? "" : "s") in '\(relationship)', \(limit):"
+                + " nothing was written, the changes stay pending"
         }
     }
 }

@@ -82,6 +82,9 @@ struct Deletions {
 
     func contains(hierarchy: Int, key: Int64) -> Bool { keys[hierarchy].contains(key) }
 
+    /// The row keys of the entries in hierarchy `hierarchy` (models with a key, and rows).
+    func keys(inHierarchy hierarchy: Int) -> Set<Int64> { hierarchy < keys.count ? keys[hierarchy] : [] }
+
     /// Closes the current wave.
     mutating func endWave() {
         waveEnds.append(entries.count)

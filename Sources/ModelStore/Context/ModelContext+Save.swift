@@ -9,7 +9,9 @@ extension ModelContext {
     ///   `.unknownEntity`), once; `ModelStoreError.saveInProgress` when called during a save or a
     ///   model change of this context; `.relationshipAcrossContexts` while a changed model is related
     ///   to a model of another context; `.deleteDenied`; `.unstorableValue` for a value the store
-    ///   cannot give back; `.rowMissing` when a changed row is no longer stored; the
+    ///   cannot give back; `.rowMissing` when a changed row is no longer stored;
+    ///   `.modelCountOutOfRange` when a to-many would break its `minimumModelCount` or
+    ///   `maximumModelCount`; the
     ///   store's error (`SQLiteError`) when it cannot be written; `.readOnlyStore` for a store opened
     ///   with `allowsSave: false` (nothing written, the changes stay pending).
     public func save() throws {
@@ -41,7 +43,9 @@ extension ModelContext {
                 try writeLinks(connection)
                 try repairReferencesToRowsDeletedEarly(connection, deletions)
                 saved = try recordSave(connection, deletions: deletions, displaced: upserted.map(\.0))
+                let counted = try ownersToCount(connection, deletions)
                 try writeDeletes(connection, deletions)
+                if !counted.isEmpty { try checkModelCounts(connection, counted, deletions) }
                 try connection.commit()
             } catch {
                 connection.rollback()

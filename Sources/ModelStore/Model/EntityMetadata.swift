@@ -130,7 +130,7 @@ internal import SchemaEvolution
         PropertyMetadata(name: index.name.description, index: index.index, keyPath: keyPath, kind: .relationship(RelationshipMetadata(
             destination: Target.self, isToMany: false, deleteRule: deleteRule, inverse: inverse,
             minimumModelCount: nil, maximumModelCount: nil, originalName: originalName,
-            observe: ObservationHook(keyPath))))
+            isOptional: true, observe: ObservationHook(keyPath))))
     }
 
     /// A to-many relationship (`[Target]`).
@@ -142,7 +142,7 @@ internal import SchemaEvolution
         PropertyMetadata(name: index.name.description, index: index.index, keyPath: keyPath, kind: .relationship(RelationshipMetadata(
             destination: Target.self, isToMany: true, deleteRule: deleteRule, inverse: inverse,
             minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
-            originalName: originalName, observe: ObservationHook(keyPath))))
+            originalName: originalName, isOptional: false, observe: ObservationHook(keyPath))))
     }
 
     /// An optional to-many relationship (`[Target]?`): stored as a to-many (nil and `[]` alike).
@@ -154,7 +154,7 @@ internal import SchemaEvolution
         PropertyMetadata(name: index.name.description, index: index.index, keyPath: keyPath, kind: .relationship(RelationshipMetadata(
             destination: Target.self, isToMany: true, deleteRule: deleteRule, inverse: inverse,
             minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
-            originalName: originalName, observe: ObservationHook(keyPath))))
+            originalName: originalName, isOptional: true, observe: ObservationHook(keyPath))))
     }
 }
 
@@ -210,12 +210,14 @@ public enum DeleteRule: String, Hashable, Sendable, Codable {
     public let deleteRule: DeleteRule
     /// The inverse property on the destination, if any.
     public let inverse: String?
-    /// `minimumModelCount:` (kept, not enforced).
+    /// `minimumModelCount:` (to-many; `save()` enforces it, docs/Runtime.md "Model counts").
     public let minimumModelCount: Int?
-    /// `maximumModelCount:` (kept, not enforced).
+    /// `maximumModelCount:` (to-many; `save()` enforces it; 0 or nil: no maximum).
     public let maximumModelCount: Int?
     /// The name the property had in an earlier schema.
     public let originalName: String?
+    /// `E?` or `[E]?` (an optional to-many may be empty whatever its `minimumModelCount`).
+    let isOptional: Bool
     /// Tells observers of the property about reads and changes.
     let observe: ObservationHook
 }

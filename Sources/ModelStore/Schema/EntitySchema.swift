@@ -162,6 +162,14 @@ final class RelationshipSchema: @unchecked Sendable {
     var storage: Storage = .keyColumn("")
     /// The key path on the declaring class.
     let keyPath: AnyKeyPath & Sendable
+    /// `minimumModelCount` (0: none) and `maximumModelCount` (0: none) of a to-many.
+    let minimumModelCount: Int
+    let maximumModelCount: Int
+    /// `[E]?`: may be empty whatever its minimum.
+    let isOptional: Bool
+
+    /// Whether `save()` checks its count (docs/Runtime.md, "Model counts").
+    var limitsModelCount: Bool { isToMany && (minimumModelCount > 0 || maximumModelCount > 0) }
 
     /// How a relationship is stored.
     enum Storage: Sendable, Equatable {
@@ -180,5 +188,8 @@ final class RelationshipSchema: @unchecked Sendable {
         self.deleteRule = metadata.deleteRule
         self.inverseName = metadata.inverse
         self.keyPath = keyPath
+        self.minimumModelCount = max(metadata.minimumModelCount ?? 0, 0)
+        self.maximumModelCount = max(metadata.maximumModelCount ?? 0, 0)
+        self.isOptional = metadata.isOptional
     }
 }

@@ -17,6 +17,9 @@ public final class Schema: @unchecked Sendable {
     /// The `.model` files the entities were generated from, each once, in entity order: what the
     /// store records under `"$metadata"` key `model` (`modelgen pull`, docs/CommandLine.md).
     let modelSources: [ModelSourceFile]
+    /// The to-many relationships with a `minimumModelCount` or `maximumModelCount`, each once
+    /// (by its declaring entity): what `save()` checks (docs/Runtime.md, "Model counts").
+    let countedRelationships: [RelationshipSchema]
 
     /// A schema of the given model types (and their bases and subclasses).
     public convenience init(_ types: any PersistentModel.Type...) {
@@ -39,6 +42,9 @@ public final class Schema: @unchecked Sendable {
             if let source = entity.type.schemaMetadata.modelSource, !sources.contains(source) { sources.append(source) }
         }
         modelSources = sources
+        countedRelationships = entities.flatMap { entity in
+            entity.relationships.filter { $0.entityName == entity.name && $0.limitsModelCount }
+        }
     }
 
     /// The resolved entity of a model class.
