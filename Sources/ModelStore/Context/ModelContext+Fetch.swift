@@ -323,6 +323,9 @@ extension ModelContext {
             return []
         }
         sql += " ORDER BY \(pk)"
-        return (try? materialize(sql: sql, bindings: [.integer(rowID)], entity: destination)) ?? []
+        // Models deleted and not saved yet stay in the list, as in a list loaded before their
+        // deletion: an unsaved deletion changes no relationship until the save (a rollback that
+        // brings them back leaves a list loaded meanwhile right).
+        return (try? materialize(sql: sql, bindings: [.integer(rowID)], entity: destination, includeDeleted: true)) ?? []
     }
 }

@@ -65,6 +65,7 @@ extension ModelContext {
     // MARK: Loading
 
     /// Loads `relationship` (at `slot`) of the saved `owners` whose slot is not in memory yet.
+    /// Related models deleted and not saved yet are kept, as `loadToMany` keeps them.
     private func prefetch(_ relationship: RelationshipSchema, slot: Int, owners: [ModelObject], source: PrefetchOwners) throws {
         guard let destination = schema.entity(named: relationship.destinationName) else { return }
         let pk = SQLQuote.identifier(StorageNames.primaryKey)
@@ -85,7 +86,7 @@ extension ModelContext {
                 filters = KeyList.chunks(Set(waiting.map(\.key))).map { KeyList.membership(pk, $0) }
             }
             for filter in filters {
-                for object in try materialize(sql: destination.selectSQL + " WHERE " + filter.sql, bindings: filter.bindings, entity: destination) {
+                for object in try materialize(sql: destination.selectSQL + " WHERE " + filter.sql, bindings: filter.bindings, entity: destination, includeDeleted: true) {
                     if let rowID = object.rowID { related[rowID] = object }
                 }
             }
@@ -111,7 +112,7 @@ extension ModelContext {
             let order = " ORDER BY \(SQLQuote.identifier(column)), \(pk)"
             for chunk in ownerChunks(source, waiting) {
                 let filter = source.membership(SQLQuote.identifier(column), ownerColumn: StorageNames.primaryKey, chunk: chunk, dialect)
-                let related = try materialize(sql: destination.selectSQL + " WHERE " + filter.sql + order, bindings: filter.bindings, entity: destination)
+                let related = try materialize(sql: destination.selectSQL + " WHERE " + filter.sql + order, bindings: filter.bindings, entity: destination, includeDeleted: true)
                 // A run: consecutive rows of one owner (by the stored key, which differs from the
                 // column only for a model changed in memory whose row another context moved).
                 var runOwner: Int64?
@@ -155,7 +156,7 @@ extension ModelContext {
                     if row.count == 2, case .integer(let owner) = row[0], case .integer(let other) = row[1] { links[owner, default: []].append(other) }
                 }
                 let rows: SQLFragment = "\(raw: destination.selectSQL) WHERE \(raw: pk) IN (SELECT \(identifier: otherColumn) FROM \(identifier: table) WHERE \(filter))"
-                for object in try materialize(sql: rows.sql, bindings: rows.bindings, entity: destination) {
+                for object in try materialize(sql: rows.sql, bindings: rows.bindings, entity: destination, includeDeleted: true) {
                     if let rowID = object.rowID { related[rowID] = object }
                 }
             }
