@@ -23,7 +23,7 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // System libpq, PostgreSQL's client library (Debian: libpq-dev), for the server store of SPEC §9.
+        // System libpq, PostgreSQL's client library (Debian: libpq-dev), for the PostgreSQL store (docs/PostgreSQL.md).
         .systemLibrary(
             name: "CLibPQ",
             path: "Sources/CLibPQ",
