@@ -57,7 +57,7 @@ struct ResultKeys {
 extension ModelContext {
     /// Whether the context has no unsaved insert, delete, change or link at all.
     var hasNothingPending: Bool {
-        inserted.isEmpty && deleted.isEmpty && dirty.isEmpty && touched.isEmpty && linkChanges.isEmpty
+        unsaved.isEmpty
     }
 
     /// The unsaved state by hierarchy.

@@ -24,16 +24,12 @@ extension ModelContext {
         }
         clearPendingLists()
         deferredError = nil
+        unsaved.checkInvariants()
     }
 
     /// Empties the lists of unsaved inserts, deletes, changes and join-table changes.
     func clearPendingLists() {
-        inserted = []
-        deleted = []
-        dirty = []
-        touched = [:]
-        linkChanges = [:]
-        linkOrder = []
+        unsaved.removeAll()
     }
 
     /// Gives a changed saved model back the values its changed columns held when saved (the

@@ -25,6 +25,7 @@ extension ModelContext {
         }
         try checkRelationshipsStayInContext()
         guard hasChanges else { return }
+        unsaved.checkInvariants()
         try container.checkWritable()
         postWillSave()
         let connection = try connection()
@@ -54,6 +55,7 @@ extension ModelContext {
             }
         }
         finishSave(removals: deletions.models, removed: deletions.modelIDs, upserted: upserted)
+        unsaved.checkInvariants()
         saveCount &+= 1
         endSave()  // the save is over: a `didSave` observer may save again
         saveDidFinish(saved)
@@ -212,18 +214,33 @@ extension ModelContext {
         return made
     }
 
+    /// Writes the join-table rows added and removed since the last save.
+    ///
+    /// Removals go first, then additions: a pair of models has one change (the last), so the
+    /// order only matters where two models share a row after an upsert (a new model and the
+    /// instance it displaced, or two new ones): the row then ends linked wherever either model
+    /// is, as the displaced model's links are carried over to the one that takes its row
+    /// (docs/Runtime.md, "Upsert").
     private func writeLinks(_ connection: any StoreConnection) throws {
-        for key in linkOrder {
-            guard let change = linkChanges[key], let source = change.source.rowID, let target = change.target.rowID else { continue }
-            let table = SQLQuote.identifier(change.table)
-            let sourceColumn = SQLQuote.identifier(StorageNames.source)
-            let targetColumn = SQLQuote.identifier(StorageNames.target)
-            if change.linked {
-                try connection.run(connection.dialect.insertIgnoringDuplicate(table: change.table, columns: [StorageNames.source, StorageNames.target]),
-                                   [.integer(source), .integer(target)])
-            } else {
-                try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) = ? AND \(targetColumn) = ?", [.integer(source), .integer(target)])
+        for additions in [false, true] {
+            for key in linkOrder {
+                guard let change = linkChanges[key], change.linked == additions else { continue }
+                try writeLink(change, connection)
             }
+        }
+    }
+
+    /// Adds or removes one join-table row (nothing for a model that has no row).
+    private func writeLink(_ change: LinkChange, _ connection: any StoreConnection) throws {
+        guard let source = change.source.rowID, let target = change.target.rowID else { return }
+        let table = SQLQuote.identifier(change.table)
+        let sourceColumn = SQLQuote.identifier(StorageNames.source)
+        let targetColumn = SQLQuote.identifier(StorageNames.target)
+        if change.linked {
+            try connection.run(connection.dialect.insertIgnoringDuplicate(table: change.table, columns: [StorageNames.source, StorageNames.target]),
+                               [.integer(source), .integer(target)])
+        } else {
+            try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) = ? AND \(targetColumn) = ?", [.integer(source), .integer(target)])
         }
     }
 

@@ -41,23 +41,13 @@ struct TransactionSnapshot {
     }
 
     let saveCount: Int
-    let inserted: [ModelObject]
-    let deleted: [ModelObject]
-    let dirty: [ModelObject]
-    let touched: [ObjectIdentifier: ModelObject]
-    let linkChanges: [LinkKey: LinkChange]
-    let linkOrder: [LinkKey]
+    let unsaved: UnsavedChanges
     let deferredError: Error?
     let models: [ObjectIdentifier: ModelState]
 
     init(of context: ModelContext) {
         saveCount = context.saveCount
-        inserted = context.inserted
-        deleted = context.deleted
-        dirty = context.dirty
-        touched = context.touched
-        linkChanges = context.linkChanges
-        linkOrder = context.linkOrder
+        unsaved = context.unsaved
         deferredError = context.deferredError
         var models: [ObjectIdentifier: ModelState] = [:]
         for list in [context.inserted, context.deleted, context.dirty, Array(context.touched.values)] {
@@ -119,12 +109,8 @@ struct TransactionSnapshot {
                 try? object._decode(from: RowDecoder(values: values, positions: entity.attributeValuePositions, entityName: entity.name))
             }
         }
-        context.inserted = inserted
-        context.deleted = deleted
-        context.dirty = dirty
-        context.touched = touched
-        context.linkChanges = linkChanges
-        context.linkOrder = linkOrder
+        context.unsaved = unsaved
+        context.unsaved.checkInvariants()
         context.deferredError = deferredError
     }
 }

@@ -40,22 +40,23 @@ public final class ModelContext {
     /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
     /// (one object per row per context).
     @exclusivity(unchecked) var registered: [IdentityMap]
+    /// The unsaved inserts, deletes, changes, relinks and join-table changes: their one owner
+    /// (UnsavedChanges.swift), read through the properties below and changed through its methods.
+    @exclusivity(unchecked) var unsaved = UnsavedChanges()
     /// Models inserted since the last save, in insertion order.
-    @exclusivity(unchecked) var inserted: [ModelObject] = []
+    var inserted: [ModelObject] { unsaved.inserted }
     /// Saved models deleted since the last save, in deletion order.
-    @exclusivity(unchecked) var deleted: [ModelObject] = []
-    /// Saved models whose row changed since the last save (each has a `ChangeRecord`). Appended to
-    /// at every model's first change: not checked for exclusive access at run time (the context
-    /// belongs to one thread at a time; `ContextGuards` checks that).
-    @exclusivity(unchecked) var dirty: [ModelObject] = []
+    var deleted: [ModelObject] { unsaved.deleted }
+    /// Saved models whose row changed since the last save (each has a `ChangeRecord`).
+    var dirty: [ModelObject] { unsaved.dirty }
+    /// Saved models whose in-memory relationships changed since the last save.
+    var touched: [ObjectIdentifier: ModelObject] { unsaved.touched }
+    /// Join-table rows to add (true) or remove (false) at the next save, and their order.
+    var linkChanges: [LinkKey: LinkChange] { unsaved.linkChanges }
+    var linkOrder: [LinkKey] { unsaved.linkOrder }
     /// The `UPDATE` of each entity and set of changed columns met so far (one statement per
     /// distinct set of changed columns, prepared by the connection's cache).
     var partialUpdates: [PartialUpdateKey: PartialUpdate] = [:]
-    /// Saved models whose in-memory relationships changed since the last save.
-    var touched: [ObjectIdentifier: ModelObject] = [:]
-    /// Join-table rows to add (true) or remove (false) at the next save.
-    var linkChanges: [LinkKey: LinkChange] = [:]
-    var linkOrder: [LinkKey] = []
     /// The saves that wrote something, counted (`transaction(block:)` tells whether its block saved).
     var saveCount = 0
     /// An error from a non-throwing call (e.g. `insert` of an unknown type), thrown by the next `save()`.
@@ -143,12 +144,12 @@ public final class ModelContext {
             object.status = .inserted
             object.rowID = nil
             RelationshipGraph.ensureSlots(object, count: entity.relationships.count)
-            inserted.append(object)
+            unsaved.noteInserted(object)
             noteChange()
             adoptRelated(of: object)
         case .deleted:
             object.status = .persisted
-            deleted.removeAll { $0 === object }
+            unsaved.noteUndeleted(object)
         case .inserted, .persisted:
             return
         }
@@ -186,12 +187,12 @@ public final class ModelContext {
             // Never saved: forgotten at once, with no delete rule to run (nothing was stored); the
             // models it relates to no longer hold it, so a pending fetch or a count judges them
             // without it, as after a save (docs/Runtime.md, "Deleting a model not saved yet").
-            inserted.removeAll { $0 === object }
+            unsaved.forgetInserted(object)
             detachFromGraph([object], removed: [ObjectIdentifier(object)])
             object.status = .removed
         case .persisted:
             object.status = .deleted
-            deleted.append(object)
+            unsaved.noteDeleted(object)
             noteChange()
         case .detached, .deleted, .removed:
             return
@@ -223,7 +224,7 @@ public final class ModelContext {
         defer { guards.leave() }
         let record = ChangeRecord()
         object.changes = record
-        dirty.append(object)
+        unsaved.noteChanged(object)
         noteChange()
         return record
     }
@@ -233,7 +234,7 @@ public final class ModelContext {
     func keyDidChange(of object: ModelObject, slot: Int, savedKey: Int64?) {
         guard let entity = object.entity, let index = entity.keySlots.firstIndex(of: slot) else { return }
         changeRecord(of: object).record(column: entity.attributes.count + index, savedValue: savedKey.map(SQLValue.integer) ?? .null)
-        touched[ObjectIdentifier(object)] = object
+        unsaved.noteTouched(object)
     }
 
     /// The key a to-one slot stores (nil: none, or a related model not saved yet).
@@ -254,8 +255,7 @@ public final class ModelContext {
               case .joinTable(let table, let ownColumn, _) = entity.relationships[slot].storage else { return }
         let (source, target) = ownColumn == StorageNames.source ? (owner, other) : (other, owner)
         let key = LinkKey(table: table, source: ObjectIdentifier(source), target: ObjectIdentifier(target))
-        if linkChanges[key] == nil { linkOrder.append(key) }
-        linkChanges[key] = LinkChange(table: table, source: source, target: target, linked: linked)
+        unsaved.noteLink(key, LinkChange(table: table, source: source, target: target, linked: linked))
         noteChange()
     }
 }

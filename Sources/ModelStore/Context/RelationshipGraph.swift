@@ -214,7 +214,7 @@ enum RelationshipGraph {
         if object.status == .persisted || object.status == .deleted, let context = object.link?.context {
             context.guards.enter()
             defer { context.guards.leave() }
-            context.touched[ObjectIdentifier(object)] = object
+            context.unsaved.noteTouched(object)
             object.relationshipsChanged = true
         }
     }
