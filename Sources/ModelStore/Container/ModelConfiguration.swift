@@ -47,6 +47,15 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// PostgreSQL only: the longest a read on a standby waits for it to replay the container's last
     /// save before it runs on the primary instead, in seconds (default 1; docs/Scaling.md).
     public var standbyCatchUpTimeout: TimeInterval = 1
+    /// Called with each statement the container's stores run: its SQL (with placeholders), how long
+    /// it took and how many rows it returned or changed (GRDB's `db.trace`; Core Data's `SQLDebug`
+    /// is the environment variable `MODELSTORE_SQL_DEBUG`). On any thread that runs a statement;
+    /// nil (the default) costs nothing. Not part of the configuration's equality. docs/Runtime.md,
+    /// "Seeing the SQL".
+    public var sqlTrace: (@Sendable (SQLTraceEvent) -> Void)?
+    /// Whether `sqlTrace`'s events carry the values bound to each statement (default false: the
+    /// values are the app's data, as GRDB's `publicStatementArguments`).
+    public var sqlTraceIncludesValues = false
     /// A unique name for an in-memory store.
     let memoryName: String
 

@@ -105,7 +105,10 @@ public final class ModelContainer: Sendable {
     }
 
     static func makeDriver(_ configuration: ModelConfiguration) throws -> any StoreDriver {
-        switch try configuration.location() {
+        let location = try configuration.location()
+        // `sqlTrace`, `MODELSTORE_SQL_DEBUG` (docs/Runtime.md, "Seeing the SQL"): nil when neither asks.
+        let tracer = StatementTracer.make(for: configuration)
+        switch location {
         case .sqlite(let path, let isFile):
             if isFile && configuration.allowsSave {
                 // The default location's folder (`ModelConfiguration.url`) may not exist yet.
@@ -113,10 +116,11 @@ public final class ModelContainer: Sendable {
                 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
             return try SQLiteDriver(path: path, isFile: isFile, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
-                                    readOnly: isFile && !configuration.allowsSave)
+                                    readOnly: isFile && !configuration.allowsSave, tracer: tracer)
         case .postgresql(let url):
             return try PostgresDriver(url: url, maximumConnections: configuration.maximumConnections, readOnly: !configuration.allowsSave,
-                                      readFrom: configuration.readFrom, standbyCatchUpTimeout: configuration.standbyCatchUpTimeout)
+                                      readFrom: configuration.readFrom, standbyCatchUpTimeout: configuration.standbyCatchUpTimeout,
+                                      tracer: tracer)
         }
     }
 

@@ -37,6 +37,12 @@ struct FetchPlan {
         }
     }
 
+    /// `select` (a `SELECT … FROM` the fetched table) with the plan's condition, order and window:
+    /// the rows of a fetch that merges nothing (also what `explain` shows for it).
+    func rowsQuery(select: String, dialect: any SQLDialect) -> SQLFragment {
+        "\(raw: select)\(whereClause())\(orderBy)\(window(dialect))"
+    }
+
     /// ` LIMIT ? OFFSET ?` for the descriptor's window (nothing when it has none).
     func window(_ dialect: any SQLDialect) -> SQLFragment {
         guard limit != nil || offset > 0 else { return "" }

@@ -24,15 +24,27 @@ extension ModelContext {
         let entity = try entity(for: T.self)
         let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
         // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
-        if !hasNothingPending || !descriptor.includePendingChanges || !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
+        if fetchesThroughPlan(descriptor) {
             return try fetchPlanned(descriptor, entity: entity, partial: partial)
         }
+        let (sql, bindings) = try fetchQuery(descriptor, entity: entity, partial: partial)
+        return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).reinterpreted(as: T.self)
+    }
+
+    /// Whether `fetch` goes through `fetchPlanned` (something pending, the store's answer alone, or
+    /// prefetching) rather than `fetchQuery`.
+    @inline(__always) func fetchesThroughPlan<T>(_ descriptor: FetchDescriptor<T>) -> Bool {
+        !hasNothingPending || !descriptor.includePendingChanges || !descriptor.relationshipKeyPathsForPrefetching.isEmpty
+    }
+
+    /// The select `fetch` runs when nothing is pending (also what `explain` shows).
+    func fetchQuery<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema, partial: PartialRow?) throws -> (sql: String, bindings: [SQLValue]) {
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: partial?.selectSQL ?? entity.selectSQL)
         let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema, dialect: container.driver.dialect)
         sql += order.sql
         bindings += order.bindings
         appendWindow(of: descriptor, to: &sql, &bindings)
-        return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).reinterpreted(as: T.self)
+        return (sql, bindings)
     }
 
     /// The number of models that match `descriptor` (limit and offset apply), with the context's

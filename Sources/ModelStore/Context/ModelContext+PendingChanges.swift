@@ -413,7 +413,7 @@ extension ModelContext {
             owners = .keys(objects.compactMap { $0.status == .inserted ? nil : $0.rowID })
         } else {
             let plan = fetch.plan
-            let query: SQLFragment = "\(raw: partial?.selectSQL ?? entity.selectSQL)\(plan.whereClause())\(plan.orderBy)\(plan.window(container.driver.dialect))"
+            let query = plan.rowsQuery(select: partial?.selectSQL ?? entity.selectSQL, dialect: container.driver.dialect)
             objects = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: !descriptor.includePendingChanges,
                                       partial: partial)
             owners = .query(plan)

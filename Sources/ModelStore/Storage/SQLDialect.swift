@@ -81,6 +81,14 @@ protocol SQLDialect: PredicateSpelling {
     /// `uniqueGroups` (column lists) gets `assignments` instead of a new row. Nil when the store
     /// cannot say it in one statement for these groups.
     func upsertClause(uniqueGroups: [[String]], assignments: String) -> String?
+    /// `sql` (`?` placeholders) as the store receives it (PostgreSQL numbers them: `$1`…).
+    func serverText(of sql: String) -> String
+    /// The store's plan for the query `sql` run with `bindings`, one step a line, each indented
+    /// under the step it belongs to (SQLite: `EXPLAIN QUERY PLAN`; PostgreSQL: `EXPLAIN`). For
+    /// `ModelContext.explain` (docs/Runtime.md, "Seeing the SQL").
+    ///
+    /// - Throws: the store's error.
+    func queryPlan(of sql: String, bindings: [SQLValue], on connection: any StoreConnection) throws -> [String]
 
     // MARK: Schema changes (migrations; see docs/Migrations.md)
 

@@ -31,6 +31,9 @@ public final class PostgresConnection {
     /// On a standby: the replay position (`pg_last_wal_replay_lsn()`) it last reported; replay only
     /// moves forward, so a read needing no more skips asking again (`PostgresReadRouter`).
     var knownReplayLSN: UInt64 = 0
+    /// Where the statements this connection runs are reported (its pool's; nil: no tracing, one
+    /// check per statement). docs/Runtime.md, "Seeing the SQL".
+    var tracer: StatementTracer?
 
     /// The seconds a connection attempt may take when the URL gives no `connect_timeout`.
     public static let defaultConnectTimeout = 10
@@ -231,9 +234,11 @@ public final class PostgresConnection {
     @discardableResult
     func executeForTag(_ sql: String) throws -> String {
         try prepareForCommand(sql: sql)
+        let start = tracer != nil ? StatementTracer.now() : 0
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         noteCommandEnded()
+        if let tracer { tracer.record(sql: sql, values: [], start: start, rowCount: Self.rowCount(of: result)) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return String(cString: PQcmdStatus(result))
@@ -284,6 +289,13 @@ public final class PostgresConnection {
             rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
         }
         return rows
+    }
+
+    /// The rows a result returned, or (none returned) the rows its command changed.
+    static func rowCount(of result: OpaquePointer?) -> Int {
+        guard let result else { return 0 }
+        if PQresultStatus(result) == PGRES_TUPLES_OK, PQntuples(result) > 0 { return Int(PQntuples(result)) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
     }
 
     /// Starts a transaction (`BEGIN`, PostgreSQL's default isolation, READ COMMITTED, unless given).

@@ -22,6 +22,8 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var idle: [PostgresConnection] = []
     private var openCount = 0
+    /// Where the pool's connections report their statements (set before the pool is used; nil: no tracing).
+    var tracer: StatementTracer?
 
     /// A pool of at most `maximumConnections` (at least 1) connections to `url`. Opens none yet.
     public init(url: PostgresURL, maximumConnections: Int = 4, waitTimeout: TimeInterval = 30,
@@ -64,7 +66,9 @@ public final class PostgresConnectionPool: @unchecked Sendable {
                 openCount += 1
                 condition.unlock()
                 do {
-                    return try PostgresConnection(url: url, connectTimeout: connectTimeout)
+                    let connection = try PostgresConnection(url: url, connectTimeout: connectTimeout)
+                    connection.tracer = tracer
+                    return connection
                 } catch {
                     condition.lock()
                     openCount -= 1

@@ -25,7 +25,7 @@ final class PostgresDriver: StoreDriver, @unchecked Sendable {
     ///
     /// - Throws: `PostgresError` `.invalidURL` when the URL cannot be used.
     init(url: URL, maximumConnections: Int, waitTimeout: TimeInterval = 30, readOnly: Bool = false,
-         readFrom: ModelConfiguration.ReadSource? = nil, standbyCatchUpTimeout: TimeInterval = 1) throws {
+         readFrom: ModelConfiguration.ReadSource? = nil, standbyCatchUpTimeout: TimeInterval = 1, tracer: StatementTracer? = nil) throws {
         var address = try PostgresURL(url: url)
         let source = readFrom ?? address.storeOptions["read_from"].flatMap(ModelConfiguration.ReadSource.init(rawValue:)) ?? .primary
         router = PostgresReadRouter(url: address, source: source, catchUpTimeout: max(standbyCatchUpTimeout, 0),
@@ -40,6 +40,8 @@ final class PostgresDriver: StoreDriver, @unchecked Sendable {
             address.options["options"] = address.options["options"].map { $0 + " " + setting } ?? setting
         }
         pool = PostgresConnectionPool(url: address, maximumConnections: maximumConnections, waitTimeout: waitTimeout)
+        pool.tracer = tracer
+        for standby in router.standbys { standby.tracer = tracer }
         if !readOnly { try pool.withConnection(Self.createCollations) }
     }
 

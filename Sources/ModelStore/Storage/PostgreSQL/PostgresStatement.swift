@@ -44,6 +44,8 @@ public final class PostgresStatement {
     var readsRowByRow = true
     /// Rows inserted, updated or deleted by the last execution.
     public private(set) var affectedRowCount = 0
+    /// When the current execution started, for its connection's tracer (docs/Runtime.md, "Seeing the SQL").
+    private var traceStart: UInt64 = 0
 
     init(sql: String, name: String, connection: PostgresConnection) {
         self.sql = sql
@@ -72,9 +74,14 @@ public final class PostgresStatement {
             self.result = nil
         }
         if started {
-            while let next = PQgetResult(connection.handle) { PQclear(next) }
+            var rowCount = 0
+            while let next = PQgetResult(connection.handle) {
+                rowCount = PostgresConnection.rowCount(of: next)
+                PQclear(next)
+            }
             started = false
             connection.noteCommandEnded()
+            if let tracer = connection.tracer { trace(tracer, rowCount: rowCount) }
         }
         if connection.activeStatement === self { connection.activeStatement = nil }
     }
@@ -121,6 +128,7 @@ public final class PostgresStatement {
 
     /// Sends the execution with the bound values.
     private func start() throws {
+        if connection.tracer != nil { traceStart = StatementTracer.now() }
         try connection.prepareForCommand(sql: sql)
         if let bindingError { throw bindingError }
         try prepareIfNeeded()
@@ -172,10 +180,13 @@ public final class PostgresStatement {
                 started = false
                 connection.activeStatement = nil
                 connection.noteCommandEnded()
+                if let tracer = connection.tracer { trace(tracer, rowCount: affectedRowCount) }
                 return false
             }
             let status = PQresultStatus(next)
             if status == PGRES_SINGLE_TUPLE || (status == PGRES_TUPLES_OK && PQntuples(next) > 0) {
+                // The whole result at once: its rows are the statement's (row by row, the last result says).
+                if status == PGRES_TUPLES_OK { affectedRowCount = Int(PQntuples(next)) }
                 result = next
                 row = 0
                 rowCount = PQntuples(next)
@@ -238,11 +249,18 @@ public final class PostgresStatement {
         started = false
         if connection.activeStatement === self { connection.activeStatement = nil }
         connection.noteCommandEnded()
+        if let tracer = connection.tracer { trace(tracer, rowCount: kept.map { Int(PQntuples($0)) } ?? affectedRowCount) }
         if let failure {
             if let kept { PQclear(kept) }
             throw failure
         }
         return PostgresRows(result: kept, columnTypes: columnTypes, binary: binaryResults, affectedRowCount: affectedRowCount)
+    }
+
+    /// Reports the execution that ended to `tracer`: the SQL as the server runs it, the values when
+    /// it shows them.
+    private func trace(_ tracer: StatementTracer, rowCount: Int) {
+        tracer.record(sql: serverSQL, values: tracer.capturesValues ? bindings : nil, start: traceStart, rowCount: rowCount)
     }
 
     /// Runs to completion, ignoring rows.

@@ -46,18 +46,20 @@ extension SQLiteConnection {
 }
 
 extension SQLiteStatement {
-    /// Checks the result of a `sqlite3_bind_*` call: the fast path when it succeeded and no
-    /// fault injector is set, else `noteBind`.
-    @inline(__always) func checkBind(_ result: Int32, at index: Int32) {
+    /// Checks the result of a `sqlite3_bind_*` call of `value`: the fast path when it succeeded and
+    /// no fault injector or value trace is set (`value` is then not even made), else `noteBind`.
+    @inline(__always) func checkBind(_ result: Int32, at index: Int32, _ value: @autoclosure () -> SQLValue) {
         // Parameter n is bit n - 1 (a statement with more than 64 parameters is cleared at reset, so
         // the bit of a parameter past 64, which wraps, is not used).
         boundParameters |= 1 &<< UInt64(truncatingIfNeeded: index &- 1)
-        if _slowPath(result != SQLITE_OK || faultInjectionArmed) { noteBind(result, at: index) }
+        if _slowPath(result != SQLITE_OK || observesBinds) { noteBind(result, at: index, value()) }
     }
 
     /// Records the result of a `sqlite3_bind_*` call (or an injected failure): the first failed
-    /// bind is thrown by the next `step()`, so a value SQLite refused never goes unnoticed.
-    func noteBind(_ result: Int32, at index: Int32) {
+    /// bind is thrown by the next `step()`, so a value SQLite refused never goes unnoticed. A
+    /// trace that shows values notes `value` (SQLiteTrace.swift).
+    func noteBind(_ result: Int32, at index: Int32, _ value: SQLValue) {
+        if let trace = connection.trace, trace.tracer.capturesValues { trace.noteBind(value, at: index, of: handle) }
         if let injector = connection.faultInjector, injector.shouldFail(.bind), bindFailure == nil {
             bindFailure = FaultInjector.error(.bind, sql: sql)
         }

@@ -9,12 +9,18 @@ final class SQLiteConnection: StoreConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// Test hook: fails the n-th step, bind or commit (see `FaultInjection.swift`); nil in normal use.
     var faultInjector: FaultInjector? {
-        didSet { for statement in statements.values { statement.faultInjectionArmed = faultInjector != nil } }
+        didSet { for statement in statements.values { statement.observesBinds = observesBinds } }
     }
+    /// The statement trace of a container with a tracer (SQLiteTrace.swift); nil: none, and SQLite
+    /// has no trace hook on this connection.
+    let trace: SQLiteTrace?
+    /// Whether statements report each bind (`SQLiteStatement.observesBinds`).
+    var observesBinds: Bool { faultInjector != nil || trace?.tracer.capturesValues == true }
 
     /// Opens (creating if needed) the database at `path` (a file path or a `file:` URI) and
-    /// configures it: foreign keys on, WAL (files), `synchronous=FULL` (files), busy timeout.
-    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32 = 5000, readOnly: Bool = false) throws {
+    /// configures it: foreign keys on, WAL (files), `synchronous=FULL` (files), busy timeout; with
+    /// `tracer`, every statement it runs from then on is reported to it.
+    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32 = 5000, readOnly: Bool = false, tracer: StatementTracer? = nil) throws {
         var pointer: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let flags = access | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
@@ -25,6 +31,8 @@ final class SQLiteConnection: StoreConnection {
             throw SQLiteError(code: result, extendedCode: result, message: message, sql: nil)
         }
         handle = pointer
+        trace = tracer.map(SQLiteTrace.init)
+        trace?.register(on: handle)
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         // Outside any transaction: inside one SQLite silently ignores it.

@@ -71,6 +71,8 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
     private let busyTimeoutMilliseconds: Int32
     /// Whether connections open the file read-only (`allowsSave: false`).
     private let readOnly: Bool
+    /// Where the connections report their statements (nil: no tracing).
+    private let tracer: StatementTracer?
     /// Keeps an in-memory database alive while the container lives. Never used after creation
     /// (only closed when the driver goes away), so sharing the driver is safe.
     private var keeper: SQLiteConnection?
@@ -85,7 +87,8 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
     ///
     /// - Throws: `ModelStoreError.notAModelStore` for a file that is neither empty nor a ModelStore
     ///   store (checked before anything is written to it); `SQLiteError` when it cannot be opened.
-    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws {
+    init(path: String, isFile: Bool, busyTimeoutMilliseconds: Int32, readOnly: Bool = false, tracer: StatementTracer? = nil) throws {
+        self.tracer = tracer
         self.path = path
         self.isFile = isFile
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
@@ -111,6 +114,6 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
     }
 
     private func open() throws -> SQLiteConnection {
-        try SQLiteConnection(path: path, isFile: isFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: readOnly)
+        try SQLiteConnection(path: path, isFile: isFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: readOnly, tracer: tracer)
     }
 }

@@ -15,8 +15,9 @@ final class SQLiteStatement: StoreStatement {
     unowned let connection: SQLiteConnection
     /// The first bind that failed since the last reset (thrown by the next `step()`).
     @exclusivity(unchecked) var bindFailure: SQLiteError?
-    /// Whether the connection has a fault injector (binds then go through it; see FaultInjection.swift).
-    @exclusivity(unchecked) var faultInjectionArmed: Bool
+    /// Whether binds go through `noteBind`: the connection has a fault injector (FaultInjection.swift)
+    /// or a trace that shows values (SQLiteTrace.swift).
+    @exclusivity(unchecked) var observesBinds: Bool
     /// The parameters bound since the last reset, parameter n as bit n - 1 (set by `checkBind`).
     @exclusivity(unchecked) var boundParameters: UInt64 = 0
     /// The bits of all the statement's parameters, when it has 64 or fewer; nil for more.
@@ -26,7 +27,7 @@ final class SQLiteStatement: StoreStatement {
         self.handle = handle
         self.sql = sql
         self.connection = connection
-        self.faultInjectionArmed = connection.faultInjector != nil
+        self.observesBinds = connection.observesBinds
         let count = Int(sqlite3_bind_parameter_count(handle))
         allParameters = count > 64 ? nil : count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1
     }
@@ -44,7 +45,10 @@ final class SQLiteStatement: StoreStatement {
     /// are still cleared here.
     func reset() {
         sqlite3_reset(handle)
-        if allParameters == nil { sqlite3_clear_bindings(handle) }
+        if allParameters == nil {
+            sqlite3_clear_bindings(handle)
+            if observesBinds { connection.trace?.forgetValues(of: handle) }
+        }
         boundParameters = 0
         bindFailure = nil
     }
@@ -55,7 +59,7 @@ final class SQLiteStatement: StoreStatement {
         var unbound = allParameters & ~boundParameters
         while unbound != 0 {
             let bit = unbound.trailingZeroBitCount
-            checkBind(sqlite3_bind_null(handle, Int32(bit + 1)), at: Int32(bit + 1))
+            checkBind(sqlite3_bind_null(handle, Int32(bit + 1)), at: Int32(bit + 1), .null)
             unbound &= unbound - 1
         }
     }
@@ -73,13 +77,13 @@ final class SQLiteStatement: StoreStatement {
 
     /// Binds text (copied by SQLite).
     func bindText(_ text: String, at index: Int32) {
-        var text = text
-        text.withUTF8 { buffer in
+        var utf8 = text
+        utf8.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 if let base = chars.baseAddress {
-                    checkBind(sqlite3_bind_text64(handle, index, base, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8)), at: index)
+                    checkBind(sqlite3_bind_text64(handle, index, base, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8)), at: index, .text(text))
                 } else {
-                    checkBind(sqlite3_bind_text(handle, index, "", 0, sqliteTransient), at: index)
+                    checkBind(sqlite3_bind_text(handle, index, "", 0, sqliteTransient), at: index, .text(text))
                 }
             }
         }
@@ -87,12 +91,12 @@ final class SQLiteStatement: StoreStatement {
 
     /// Binds NULL.
     func bindNull(at index: Int32) {
-        checkBind(sqlite3_bind_null(handle, index), at: index)
+        checkBind(sqlite3_bind_null(handle, index), at: index, .null)
     }
 
     /// Binds a 64-bit integer.
     func bindInt64(_ value: Int64, at index: Int32) {
-        checkBind(sqlite3_bind_int64(handle, index, value), at: index)
+        checkBind(sqlite3_bind_int64(handle, index, value), at: index, .integer(value))
     }
 
     /// Binds a double. NaN is refused (SQLite would store NULL): the next `step()` throws.
@@ -101,22 +105,22 @@ final class SQLiteStatement: StoreStatement {
             noteNaN(at: index)
             return
         }
-        checkBind(sqlite3_bind_double(handle, index, value), at: index)
+        checkBind(sqlite3_bind_double(handle, index, value), at: index, .real(value))
     }
 
     /// Binds raw bytes as a blob (copied by SQLite).
     func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        checkBind(sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sqliteTransient), at: index)
+        checkBind(sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sqliteTransient), at: index, .blob(Data(bytes)))
     }
 
     /// Binds a blob (copied by SQLite). An empty blob binds as a zero-length blob, not NULL.
     func bindBlob(_ data: Data, at index: Int32) {
         if data.isEmpty {
-            checkBind(sqlite3_bind_zeroblob(handle, index, 0), at: index)
+            checkBind(sqlite3_bind_zeroblob(handle, index, 0), at: index, .blob(Data()))
             return
         }
         data.withUnsafeBytes { buffer in
-            checkBind(sqlite3_bind_blob64(handle, index, buffer.baseAddress, UInt64(buffer.count), sqliteTransient), at: index)
+            checkBind(sqlite3_bind_blob64(handle, index, buffer.baseAddress, UInt64(buffer.count), sqliteTransient), at: index, .blob(data))
         }
     }
 
@@ -126,7 +130,7 @@ final class SQLiteStatement: StoreStatement {
     func step() throws -> Bool {
         if boundParameters != allParameters { bindNullToUnboundParameters() }
         if let bindFailure { throw bindFailure }
-        if faultInjectionArmed { try connection.injectFault(.step, sql: sql) }
+        if observesBinds { try connection.injectFault(.step, sql: sql) }
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true
