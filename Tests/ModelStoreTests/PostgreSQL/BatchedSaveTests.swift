@@ -94,7 +94,14 @@ import Testing
 
             // The next save, once the store takes the row, writes everything.
             try side.store.allowInserts(into: "Crate", on: raw)
+            let postgres = try side.context.connection() as? PostgresStoreConnection
+            let batchesBefore = postgres?.batchCount ?? 0
             try side.context.save()
+            // Batched: the 2 × rows inserts, then their history rows, a batch per `limit` rows
+            // each, not a round trip per row.
+            if let postgres, postgres.batchesWrites {
+                #expect(postgres.batchCount - batchesBefore == 2 * ((2 * rows + SaveBatch.limit - 1) / SaveBatch.limit))
+            }
             #expect(try side.count("Crate") == Int64(rows))
             #expect(try side.count("Worker") == Int64(rows))
             #expect(!side.context.hasChanges)
