@@ -72,6 +72,56 @@ final class HandPQ {
         PQclear(try run(name, parameters))
     }
 
+    // Pipeline mode: the writes send their rows without waiting, `batch` at a time, and read the
+    // results together (as ModelStore's saves do; docs/Benchmarks.md).
+
+    /// The most statements waiting for their results (ModelStore's `SaveBatch.limit`).
+    static let batch = 1_000
+    /// The statements sent and not yet read.
+    private(set) var waiting = 0
+
+    /// Sends prepared statement `name` with `parameters` in pipeline mode; the result is read by `receive`.
+    func send(_ name: String, _ parameters: HandParameters) throws {
+        if waiting == 0 { guard PQenterPipelineMode(handle) == 1 else { throw error("pipeline") } }
+        let sent = parameters.withPointers { values, lengths, formats, count in
+            PQsendQueryPrepared(handle, name, count, values, lengths, formats, 1)
+        }
+        guard sent == 1 else { throw error(name) }
+        waiting += 1
+    }
+
+    /// Reads the result of every statement sent, in order, handing each to `body` (which must not
+    /// keep it), and leaves pipeline mode.
+    func receive(_ body: (OpaquePointer) throws -> Void = { _ in }) throws {
+        guard waiting > 0 else { return }
+        guard PQpipelineSync(handle) == 1 else { throw error("sync") }
+        var failure: HandSQLiteError?
+        var left = waiting
+        waiting = 0
+        while true {
+            guard let result = PQgetResult(handle) else {
+                if left > 0 { left -= 1; continue }
+                throw error("pipeline")
+            }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+                if failure == nil { try body(result) }
+            } else if failure == nil {
+                failure = HandSQLiteError(message: String(cString: PQresultErrorMessage(result)))
+            }
+        }
+        guard PQexitPipelineMode(handle) == 1 else { throw error("pipeline") }
+        if let failure { throw failure }
+    }
+
+    /// Sends, reading the batch's results (to `body`) when `batch` statements wait.
+    func sendInBatches(_ name: String, _ parameters: HandParameters, _ body: (OpaquePointer) throws -> Void = { _ in }) throws {
+        try send(name, parameters)
+        if waiting >= Self.batch { try receive(body) }
+    }
+
     func error(_ what: String) -> HandSQLiteError {
         HandSQLiteError(message: String(cString: PQerrorMessage(handle)) + " in " + what)
     }

@@ -151,6 +151,12 @@ final class HandPostgresSide: TripStoreSide {
 
     private func insert(_ trips: [PlainTrip], _ connection: HandPQ, history: Bool) throws {
         try connection.execute("BEGIN")
+        // Keys come back in the order sent.
+        var next = 0
+        func key(_ result: OpaquePointer) {
+            trips[next].rowID = HandColumn.int64(result, 0, 0)
+            next += 1
+        }
         for trip in trips {
             parameters.removeAll()
             parameters.text(trip.name)
@@ -171,10 +177,9 @@ final class HandPostgresSide: TripStoreSide {
             default:
                 statement = Self.insertPlain
             }
-            let result = try connection.run(statement, parameters)
-            trip.rowID = HandColumn.int64(result, 0, 0)
-            PQclear(result)
+            try connection.sendInBatches(statement, parameters, key)
         }
+        try connection.receive(key)
         if history {
             let record = try HandPostgresHistory(connection)
             for trip in trips { try record.record(kind: 0, entity: HandHistory.entity(of: trip), row: trip.rowID) }
@@ -191,8 +196,9 @@ final class HandPostgresSide: TripStoreSide {
             parameters.removeAll()
             parameters.text(trip.name)
             parameters.int64(trip.rowID)
-            try connection.runIgnoringRows(Self.updateName, parameters)
+            try connection.sendInBatches(Self.updateName, parameters)
         }
+        try connection.receive()
         if history {
             let record = try HandPostgresHistory(connection)
             for trip in trips { try record.record(kind: 1, entity: HandHistory.entity(of: trip), row: trip.rowID, attributes: "name") }
@@ -207,18 +213,28 @@ final class HandPostgresSide: TripStoreSide {
     private func cascadeDelete(_ connection: HandPQ) throws -> Int {
         try connection.execute("BEGIN")
         let history = try HandPostgresHistory(connection)
-        for model in trips {
-            try history.record(kind: 2, entity: HandHistory.entity(of: model), row: model.rowID,
-                               tombstone: HandHistory.tombstone(identifier: model.identifier))
-            parameters.removeAll()
-            parameters.int64(model.rowID)
-            let deleted = try connection.run(Self.deleteStays, parameters)
-            let stays = (0..<PQntuples(deleted)).map { HandColumn.int64(deleted, $0, 0) }
-            PQclear(deleted)
-            for stay in stays { try history.record(kind: 2, entity: "Accommodation", row: stay) }
-            parameters.removeAll()
-            parameters.int64(model.rowID)
-            try connection.runIgnoringRows(Self.deleteTrip, parameters)
+        // A batch of trips at a time: their stays' deletes (returning the stays' keys) in one
+        // pipeline, then their history rows and the trips' deletes in the next.
+        var start = 0
+        while start < trips.count {
+            let batch = trips[start..<min(start + HandPQ.batch / 4, trips.count)]
+            start = batch.endIndex
+            var stays: [[Int64]] = []
+            for model in batch {
+                parameters.removeAll()
+                parameters.int64(model.rowID)
+                try connection.send(Self.deleteStays, parameters)
+            }
+            try connection.receive { deleted in stays.append((0..<PQntuples(deleted)).map { HandColumn.int64(deleted, $0, 0) }) }
+            for (model, stays) in zip(batch, stays) {
+                try history.record(kind: 2, entity: HandHistory.entity(of: model), row: model.rowID,
+                                   tombstone: HandHistory.tombstone(identifier: model.identifier))
+                for stay in stays { try history.record(kind: 2, entity: "Accommodation", row: stay) }
+                parameters.removeAll()
+                parameters.int64(model.rowID)
+                try connection.send(Self.deleteTrip, parameters)
+            }
+            try connection.receive()
         }
         try history.finish()
         try connection.execute("COMMIT")
@@ -323,9 +339,10 @@ final class HandPostgresSide: TripStoreSide {
                 parameters.removeAll()
                 parameters.text("Stay \(number) of \(row.name)")
                 parameters.int64(trip.rowID)
-                try connection.runIgnoringRows(Self.insertStay, parameters)
+                try connection.sendInBatches(Self.insertStay, parameters)
             }
         }
+        try connection.receive()
         try connection.execute("COMMIT")
     }
 }
@@ -376,12 +393,13 @@ final class HandPostgresHistory {
         parameters.int64(row)
         parameters.text(attributes)
         parameters.blob(tombstone)
-        try connection.runIgnoringRows("history_change", parameters)
+        try connection.sendInBatches("history_change", parameters)
         index += 1
     }
 
-    /// Writes the transaction row.
+    /// Writes the transaction row (after reading the change rows' results).
     func finish() throws {
+        try connection.receive()
         parameters.removeAll()
         parameters.int64(token)
         parameters.date(Date())

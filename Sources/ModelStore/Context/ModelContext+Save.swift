@@ -34,24 +34,30 @@ extension ModelContext {
         var upserted: [(ModelObject, Int64)] = []
         var saved = SavedChanges()
         try container.driver.withWriteLock {
+            var batch: SaveBatch?
             do {
                 try connection.beginWriteTransaction()
+                // Rows go out in batches where the store takes them so (docs/PostgreSQL.md,
+                // "Batched writes"); each step reads its batch's results before the next.
+                let writes = SaveBatch(connection)
+                batch = writes
                 deletions = try self.deletions(connection)
-                try writeChangedUniqueValues(connection, removed: deletions.modelIDs)
+                try writeChangedUniqueValues(connection, writes, removed: deletions.modelIDs)
                 try deleteRowsThatFreeUniqueValues(connection, &deletions)
-                try writeInserts(connection, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
-                try writeUpdates(connection, removed: deletions.modelIDs, displaced: upserted.map(\.0))
-                try writeLinks(connection)
+                try writeInserts(connection, writes, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
+                try writeUpdates(connection, writes, removed: deletions.modelIDs, displaced: upserted.map(\.0))
+                try writeLinks(connection, writes)
                 try repairReferencesToRowsDeletedEarly(connection, deletions)
-                saved = try recordSave(connection, deletions: deletions, displaced: upserted.map(\.0))
+                saved = try recordSave(connection, batch: writes, deletions: deletions, displaced: upserted.map(\.0))
                 let counted = try ownersToCount(connection, deletions)
-                try writeDeletes(connection, deletions)
+                try writeDeletes(connection, writes, deletions)
                 if !counted.isEmpty { try checkModelCounts(connection, counted, deletions) }
                 try connection.commit()
             } catch {
+                let first = batch?.firstError(after: error) ?? error
                 connection.rollback()
                 for object in assigned { object.rowID = nil }
-                throw error
+                throw first
             }
         }
         finishSave(removals: deletions.models, removed: deletions.modelIDs, upserted: upserted)
@@ -64,7 +70,7 @@ extension ModelContext {
 
     // MARK: Writing
 
-    private func writeInserts(_ connection: any StoreConnection, removed: Set<ObjectIdentifier>, assigned: inout [ModelObject],
+    private func writeInserts(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>, assigned: inout [ModelObject],
                               upserted: inout [(ModelObject, Int64)]) throws {
         var fixups: [(ModelObject, Int)] = []
         var encoder: RowEncoder?
@@ -75,6 +81,19 @@ extension ModelContext {
         // The model of this save each upserted row went to so far (two new models with the same unique values share a row).
         var upsertedRows: [RowKey: ModelObject] = [:]
         let removes = !removed.isEmpty
+        // A batched insert's row gets its key when the batch's results are read, in order.
+        func keyReturned(_ object: ModelObject, _ key: Int64?) throws {
+            guard let entity = object.entity else { return }
+            guard let rowID = key else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key") }
+            if container.entitySQL[entity.index].isUpsert {
+                if let existing = upsertedRows[RowKey(entity, rowID)] ?? registered[entity.hierarchyIndex][rowID], existing !== object {
+                    upserted.append((existing, rowID))
+                }
+                upsertedRows[RowKey(entity, rowID)] = object
+            }
+            object.rowID = rowID
+            assigned.append(object)
+        }
         for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity else { continue }
             let sql: PreparedInsert
@@ -96,6 +115,10 @@ extension ModelContext {
             try checkStorable(rowEncoder, entity: entity)
             var index = Int32(1 + entity.attributes.count)
             for slot in entity.keySlots {
+                // A related model whose insert waits in the batch gets its key first.
+                if batch.isWaiting, case .object(let related?) = object.slots[slot], related.rowID == nil {
+                    try batch.flush(inserted: keyReturned)
+                }
                 if let key = keyValue(of: object, slot: slot) {
                     statement.bindInt64(key, at: index)
                 } else {
@@ -104,6 +127,13 @@ extension ModelContext {
                 }
                 index += 1
             }
+            if batch.isOn && sql.text.conflict == nil {
+                try batch.send(statement, .insert(object), inserted: keyReturned)
+                statement.reset()
+                continue
+            }
+            // An upsert the store writes in two statements reads its answer at once.
+            try batch.flush(inserted: keyReturned)
             let rowID: Int64
             if sql.text.insertReturnsKey {
                 if try statement.step() {
@@ -128,22 +158,32 @@ extension ModelContext {
             object.rowID = rowID
             assigned.append(object)
         }
+        try batch.flush(inserted: keyReturned)
         // Keys to models inserted later in the same save (not for a model whose row a later insert took over).
         let displaced = Set(upserted.map { ObjectIdentifier($0.0) })
         for (object, slot) in fixups where !displaced.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID,
                   case .keyColumn(let column) = entity.relationships[slot].storage,
                   let key = keyValue(of: object, slot: slot) else { continue }
-            try connection.run("UPDATE \(SQLQuote.identifier(entity.tableName)) SET \(SQLQuote.identifier(column)) = ? WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?",
-                               [.integer(key), .integer(rowID)])
+            let sql = "UPDATE \(SQLQuote.identifier(entity.tableName)) SET \(SQLQuote.identifier(column)) = ? WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?"
+            if batch.isOn {
+                let statement = try connection.statement(sql)
+                statement.bindInt64(key, at: 1)
+                statement.bindInt64(rowID, at: 2)
+                try batch.send(statement, .other)
+                statement.reset()
+            } else {
+                try connection.run(sql, [.integer(key), .integer(rowID)])
+            }
         }
+        try batch.flush()
     }
 
     /// Before the inserts, the unique values stored models give up in this save (only the columns
     /// of unique groups; `writeUpdates` writes the rest): else a new model with a value a stored
     /// model changes away from in the same save would take that model's row (an upsert on the old
     /// value), and the stored model's row would be lost. Nothing to do when nothing is inserted.
-    private func writeChangedUniqueValues(_ connection: any StoreConnection, removed: Set<ObjectIdentifier>) throws {
+    private func writeChangedUniqueValues(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>) throws {
         guard !inserted.isEmpty else { return }
         let encoder = RowEncoder(valueCount: 0, positions: [])
         var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
@@ -161,8 +201,9 @@ extension ModelContext {
             }
             guard !columns.isEmpty else { continue }
             let update = try preparedUpdate(of: entity, columns: columns, connection, prepared: &prepared)
-            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: true, in: self, connection)
+            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: true, in: self, connection, batch)
         }
+        try batch.flush()
     }
 
     /// Writes the changed columns of each changed saved model: one `UPDATE` per distinct set of
@@ -170,7 +211,7 @@ extension ModelContext {
     /// keep what the store holds (another context's write to them survives). The models of
     /// `displaced`, whose row an insert of this save took over (upserted with the same unique
     /// values), are left out: the inserted model's values win.
-    private func writeUpdates(_ connection: any StoreConnection, removed: Set<ObjectIdentifier>, displaced: [ModelObject]) throws {
+    private func writeUpdates(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>, displaced: [ModelObject]) throws {
         let removed = displaced.isEmpty ? removed : removed.union(displaced.map(ObjectIdentifier.init))
         let removes = !removed.isEmpty
         // The update each entity (by `EntitySchema.index`) used last: models of one entity changed
@@ -192,8 +233,9 @@ extension ModelContext {
             }
             let restart = previous !== update
             previous = update
-            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: restart, in: self, connection)
+            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: restart, in: self, connection, batch)
         }
+        try batch.flush()
     }
 
     /// The update of `columns` of a row of `entity`, prepared on `connection` (once per save; its
@@ -220,35 +262,37 @@ extension ModelContext {
     /// order only matters where two models share a row after an upsert (a new model and the
     /// instance it displaced, or two new ones): the row then ends linked wherever either model
     /// is, as the displaced model's links are carried over to the one that takes its row
-    /// (docs/Runtime.md, "Upsert").
-    private func writeLinks(_ connection: any StoreConnection) throws {
+    /// (docs/Runtime.md, "Upsert"). Batched statements run in the order they are sent.
+    private func writeLinks(_ connection: any StoreConnection, _ batch: SaveBatch) throws {
         for additions in [false, true] {
             for key in linkOrder {
-                guard let change = linkChanges[key], change.linked == additions else { continue }
-                try writeLink(change, connection)
+                guard let change = linkChanges[key], change.linked == additions,
+                      let source = change.source.rowID, let target = change.target.rowID else { continue }
+                let table = SQLQuote.identifier(change.table)
+                let sourceColumn = SQLQuote.identifier(StorageNames.source)
+                let targetColumn = SQLQuote.identifier(StorageNames.target)
+                let sql = change.linked
+                    ? connection.dialect.insertIgnoringDuplicate(table: change.table, columns: [StorageNames.source, StorageNames.target])
+                    : "DELETE FROM \(table) WHERE \(sourceColumn) = ? AND \(targetColumn) = ?"
+                if batch.isOn {
+                    let statement = try connection.statement(sql)
+                    statement.bindInt64(source, at: 1)
+                    statement.bindInt64(target, at: 2)
+                    try batch.send(statement, .other)
+                    statement.reset()
+                } else {
+                    try connection.run(sql, [.integer(source), .integer(target)])
+                }
             }
         }
-    }
-
-    /// Adds or removes one join-table row (nothing for a model that has no row).
-    private func writeLink(_ change: LinkChange, _ connection: any StoreConnection) throws {
-        guard let source = change.source.rowID, let target = change.target.rowID else { return }
-        let table = SQLQuote.identifier(change.table)
-        let sourceColumn = SQLQuote.identifier(StorageNames.source)
-        let targetColumn = SQLQuote.identifier(StorageNames.target)
-        if change.linked {
-            try connection.run(connection.dialect.insertIgnoringDuplicate(table: change.table, columns: [StorageNames.source, StorageNames.target]),
-                               [.integer(source), .integer(target)])
-        } else {
-            try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) = ? AND \(targetColumn) = ?", [.integer(source), .integer(target)])
-        }
+        try batch.flush()
     }
 
     /// Deletes the rows of `deletions`: the deepest wave first (models and rows a cascade reached
     /// before the ones that brought them, so no `ON DELETE SET NULL` rewrites a row about to be
     /// deleted), one statement per table per wave (per `KeyList.chunk` keys). A row another context
     /// deleted already is not an error: it is gone, as asked.
-    private func writeDeletes(_ connection: any StoreConnection, _ deletions: Deletions) throws {
+    private func writeDeletes(_ connection: any StoreConnection, _ batch: SaveBatch, _ deletions: Deletions) throws {
         let primaryKey = SQLQuote.identifier(StorageNames.primaryKey)
         for wave in deletions.waves.reversed() {
             var keys: [String: [Int64]] = [:]
@@ -269,10 +313,19 @@ extension ModelContext {
             for table in tables {
                 for chunk in KeyList.chunks(keys[table] ?? []) {
                     let filter = KeyList.membership(primaryKey, chunk)
-                    try connection.run("DELETE FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql)", filter.bindings)
+                    let sql = "DELETE FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql)"
+                    if batch.isOn {
+                        let statement = try connection.statement(sql)
+                        statement.bind(filter.bindings)
+                        try batch.send(statement, .other)
+                        statement.reset()
+                    } else {
+                        try connection.run(sql, filter.bindings)
+                    }
                 }
             }
         }
+        try batch.flush()
     }
 
     // MARK: After commit
@@ -326,7 +379,7 @@ private final class PreparedUpdate {
     /// this update first when `restart`; else it wrote the row before with this update). A method
     /// of the update so its fields are read without retaining them per row.
     func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, encoder: RowEncoder, restart: Bool,
-               in context: ModelContext, _ connection: any StoreConnection) throws {
+               in context: ModelContext, _ connection: any StoreConnection, _ batch: SaveBatch) throws {
         if restart {
             encoder.restart(statement: statement, positions: positions)
         } else {
@@ -344,8 +397,12 @@ private final class PreparedUpdate {
             }
         }
         statement.bindInt64(rowID, at: keyParameter)
-        try statement.run()
-        try context.checkRowChanged(connection, object: object, entity: entity)
+        if batch.isOn {
+            try batch.send(statement, .update(object, entity))
+        } else {
+            try statement.run()
+            try context.checkRowChanged(connection, object: object, entity: entity)
+        }
         statement.reset()
     }
 

@@ -22,7 +22,7 @@ extension ModelContext {
     ///   `preserveValueOnDeletion` values as stored: a row deleted through two contexts gets one
     ///   delete change; and the rows a cascade reached in the store without a model in memory
     ///   (read in this transaction, so there), with the preserved values read with them.
-    func recordSave(_ connection: any StoreConnection, deletions: Deletions, displaced: [ModelObject] = []) throws -> SavedChanges {
+    func recordSave(_ connection: any StoreConnection, batch: SaveBatch? = nil, deletions: Deletions, displaced: [ModelObject] = []) throws -> SavedChanges {
         // A new model whose row a later insert of this save took over (the same unique values)
         // inserted nothing of its own: one row, one insert.
         let removed = displaced.isEmpty ? deletions.modelIDs : deletions.modelIDs.union(displaced.map(ObjectIdentifier.init))
@@ -33,7 +33,7 @@ extension ModelContext {
         func record() throws -> HistoryWriter? {
             guard history else { return nil }
             if let writer { return writer }
-            let made = try HistoryWriter(connection)
+            let made = try HistoryWriter(connection, batch: batch)
             writer = made
             return made
         }
@@ -126,6 +126,7 @@ extension ModelContext {
             try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone, rowExists: deletions.wasDeletedEarly(entity, key: rowID))
         }
 
+        try batch?.flush()
         try writer?.finish(author: author)
         return saved
     }
@@ -237,8 +238,12 @@ private final class HistoryWriter {
     private var index: Int64 = 0
     private var unconditional = 0
 
-    init(_ connection: any StoreConnection) throws {
+    /// Where the rows go when the store takes them in batches (docs/PostgreSQL.md, "Batched writes").
+    private let batch: SaveBatch?
+
+    init(_ connection: any StoreConnection, batch: SaveBatch?) throws {
         self.connection = connection
+        self.batch = batch?.isOn == true ? batch : nil
         token = try Self.nextToken(connection)
         insert = try connection.statement("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
     }
@@ -275,7 +280,11 @@ private final class HistoryWriter {
         statement.bindInt64(row, at: 5)
         if let attributes { statement.bindText(attributes, at: 6) } else { statement.bindNull(at: 6) }
         if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bindNull(at: 7) }
-        try statement.run()
+        if let batch {
+            try batch.send(statement, .other)
+        } else {
+            try statement.run()
+        }
         statement.reset()
         index += 1
     }

@@ -58,4 +58,12 @@ final class StageConnection: StoreConnection {
     var lastInsertedKey: Int64? { base.lastInsertedKey }
 
     var changes: Int { base.changes }
+
+    var sendsInBatches: Bool { base.sendsInBatches }
+
+    func send(_ statement: any StoreStatement) throws { try base.send(statement) }
+
+    var sentCount: Int { base.sentCount }
+
+    func receiveSent() -> SentResults { base.receiveSent() }
 }

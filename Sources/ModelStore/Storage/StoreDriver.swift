@@ -77,6 +77,45 @@ protocol StoreConnection: AnyObject {
     var changes: Int { get }
     /// Makes closing this connection leave the store as it is (a refused open): no checkpoint.
     func leaveFilesAsTheyAreOnClose()
+
+    // MARK: Batched writes (docs/PostgreSQL.md, "Batched writes")
+
+    /// Whether `send` batches statements now: PostgreSQL inside a write transaction (libpq's
+    /// pipeline mode), so a save's rows cost one round trip per batch, not per row. False for
+    /// SQLite, whose statements run in the process: a save runs them one at a time.
+    var sendsInBatches: Bool { get }
+
+    /// Sends `statement` as bound; its result is read by `receiveSent()`, in the order sent (the
+    /// caller may reset and bind the statement again at once). Only while `sendsInBatches`.
+    ///
+    /// - Throws: a value that cannot be bound, the failure of a statement sent before (when the
+    ///   batch had to be read to prepare this one), a broken connection.
+    func send(_ statement: any StoreStatement) throws
+
+    /// The number of statements sent whose results are not read.
+    var sentCount: Int { get }
+
+    /// Reads the results of every statement sent since the last call, in the order sent, and the
+    /// first failure (the statements after it were not run, and the transaction is aborted: the
+    /// caller rolls back). The caller handles the results before the failure first, so a save
+    /// reports the first thing that went wrong, as when it runs statements one at a time.
+    func receiveSent() -> SentResults
+}
+
+/// The results of the statements a connection sent in a batch (`StoreConnection.receiveSent()`).
+struct SentResults {
+    /// One per statement run, in the order sent (the statements after a failure have none).
+    let results: [SentResult]
+    /// The first statement that failed, if any.
+    let failure: (any Error)?
+}
+
+/// What a statement sent in a batch returned: the first column of its first row as an integer
+/// (an insert's `RETURNING` key; nil when it returned no row), and the rows it inserted, updated
+/// or deleted.
+struct SentResult {
+    let key: Int64?
+    let changes: Int
 }
 
 extension StoreConnection {
@@ -217,4 +256,11 @@ struct StoredValueError: Error, CustomStringConvertible {
 
 extension StoreConnection {
     func leaveFilesAsTheyAreOnClose() {}
+
+    /// Stores that run statements one at a time: never batching.
+    var sendsInBatches: Bool { false }
+    /// Runs the statement at once (callers send only while `sendsInBatches`).
+    func send(_ statement: any StoreStatement) throws { try statement.run() }
+    var sentCount: Int { 0 }
+    func receiveSent() -> SentResults { SentResults(results: [], failure: nil) }
 }

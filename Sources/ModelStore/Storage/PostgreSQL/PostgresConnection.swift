@@ -28,6 +28,13 @@ public final class PostgresConnection {
     /// Whether the server sent a FATAL message outside a command (a terminated backend says so just
     /// before it closes the connection): the connection is then opened again before the next one.
     private var receivedFatalNotice = false
+    /// The statements sent in pipeline mode whose results are not read yet (docs/PostgreSQL.md,
+    /// "Batched writes"); empty: not in pipeline mode.
+    private var pipelined: [PipelinedCommand] = []
+    /// Results read from the pipeline (`drainPipeline()`) and not yet taken (`takePipelineResults()`).
+    private var pipelineResults: [SentResult] = []
+    /// The first failure among the pipelined statements (the ones after it did not run).
+    private(set) var pipelineFailure: PostgresError?
     /// On a standby: the replay position (`pg_last_wal_replay_lsn()`) it last reported; replay only
     /// moves forward, so a read needing no more skips asking again (`PostgresReadRouter`).
     var knownReplayLSN: UInt64 = 0
@@ -155,6 +162,9 @@ public final class PostgresConnection {
     /// - Throws: `PostgresError` as `init(url:connectTimeout:)` does.
     public func reconnect() throws {
         activeStatement = nil
+        pipelined.removeAll()
+        pipelineResults.removeAll()
+        pipelineFailure = nil
         PQreset(handle)
         generation += 1
         transactionOpen = false
@@ -179,11 +189,16 @@ public final class PostgresConnection {
         generation += 1
     }
 
-    /// Called before every command: finishes the statement being read, and outside a transaction
-    /// opens a broken connection again.
-    /// - Throws: `PostgresError` `.connectionLost` when the connection broke inside a transaction,
-    ///   or the error of reconnecting.
+    /// Called before every command: reads the results of statements sent in pipeline mode,
+    /// finishes the statement being read, and outside a transaction opens a broken connection again.
+    /// - Throws: the failure of a pipelined statement (the transaction is aborted: what comes next
+    ///   would fail for that reason); `PostgresError` `.connectionLost` when the connection broke
+    ///   inside a transaction, or the error of reconnecting.
     func prepareForCommand(sql: String?) throws {
+        if !pipelined.isEmpty { drainPipeline() }
+        // Kept until the batch's results are taken or the transaction rolled back: a caller that
+        // ignores this error does not hide the first failure from the save.
+        if let pipelineFailure { throw pipelineFailure }
         if let activeStatement { activeStatement.finish() }
         if transactionOpen {
             guard PQstatus(handle) == CONNECTION_OK else {
@@ -317,6 +332,11 @@ public final class PostgresConnection {
     ///   applied); `.commitOutcomeUnknown` when it broke after `COMMIT` was sent and before the
     ///   answer (applied or not: nobody can tell from here; docs/Scaling.md, "Failover").
     public func commit() throws {
+        if !pipelined.isEmpty { drainPipeline() }
+        if let failure = pipelineFailure {
+            try? rollback()
+            throw failure
+        }
         if let activeStatement { activeStatement.finish() }
         if PQtransactionStatus(handle) == PQTRANS_INERROR {
             try? rollback()
@@ -348,6 +368,7 @@ public final class PostgresConnection {
     /// (the server rolled it back when the connection broke).
     /// - Throws: `PostgresError` when the server refuses.
     public func rollback() throws {
+        discardPipeline()
         if PQstatus(handle) != CONNECTION_OK || receivedFatalNotice {
             transactionOpen = false
             activeStatement = nil
@@ -360,6 +381,123 @@ public final class PostgresConnection {
             transactionOpen = false
             activeStatement = nil
         }
+    }
+
+    // MARK: Pipeline mode (docs/PostgreSQL.md, "Batched writes")
+
+    /// Whether statements may be sent in pipeline mode now: inside a transaction that is open and
+    /// sound (outside one, the statements of a pipeline would form a transaction of their own).
+    var canPipeline: Bool {
+        transactionOpen && PQstatus(handle) == CONNECTION_OK && pipelineFailure == nil
+    }
+
+    /// The number of statements sent in pipeline mode whose results are not read.
+    var pipelinedCount: Int { pipelined.count }
+
+    /// Enters pipeline mode unless in it, finishing the statement being read first.
+    /// - Throws: `PostgresError` when libpq refuses (the connection is not idle or broke).
+    func enterPipeline() throws {
+        guard pipelined.isEmpty else { return }
+        if let activeStatement { activeStatement.finish() }
+        guard PQpipelineStatus(handle) == PQ_PIPELINE_OFF else { return }
+        guard PQenterPipelineMode(handle) == 1 else { throw error(from: nil, sql: nil) }
+    }
+
+    /// Notes a statement sent in pipeline mode (`PostgresStatement.sendInPipeline()`).
+    func notePipelined(_ command: PipelinedCommand) {
+        pipelined.append(command)
+    }
+
+    /// Ends the pipeline: sends a synchronization point, reads every pipelined statement's result
+    /// into `pipelineResults` (the first failure into `pipelineFailure`; the statements after it
+    /// were not run) and leaves pipeline mode. The one place where a batch's results are read.
+    func drainPipeline() {
+        guard !pipelined.isEmpty else { return }
+        let commands = pipelined
+        pipelined.removeAll(keepingCapacity: true)
+        defer {
+            if PQpipelineStatus(handle) != PQ_PIPELINE_OFF { _ = PQexitPipelineMode(handle) }
+            noteCommandEnded()
+        }
+        func fail(_ failure: PostgresError) {
+            if pipelineFailure == nil { pipelineFailure = failure }
+        }
+        guard PQpipelineSync(handle) == 1 else {
+            fail(error(from: nil, sql: commands.first?.sql))
+            return
+        }
+        pipelineResults.reserveCapacity(pipelineResults.count + commands.count)
+        // Each command's results end with a NULL; the synchronization point ends the pipeline.
+        var index = 0
+        var nullsInARow = 0
+        while true {
+            guard let result = PQgetResult(handle) else {
+                if PQstatus(handle) != CONNECTION_OK {
+                    fail(error(from: nil, sql: index < commands.count ? commands[index].sql : nil))
+                    return
+                }
+                nullsInARow += 1
+                // Past the last command with no synchronization point: the connection is unusable.
+                if index >= commands.count || nullsInARow > 1 {
+                    fail(PostgresError(kind: .connectionLost, message: "the server did not finish a pipeline of \(commands.count) statements", sql: nil))
+                    return
+                }
+                index += 1
+                continue
+            }
+            nullsInARow = 0
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC { return }
+            let command = index < commands.count ? commands[index] : nil
+            switch status {
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+                var key: Int64?
+                if status == PGRES_TUPLES_OK, PQntuples(result) > 0, PQnfields(result) > 0, PQgetisnull(result, 0, 0) == 0,
+                   let pointer = PQgetvalue(result, 0, 0) {
+                    let bytes = UnsafeRawBufferPointer(start: pointer, count: Int(PQgetlength(result, 0, 0)))
+                    key = PostgresDecoding.int64(bytes, type: PostgresType(rawValue: PQftype(result, 0)), binary: PQfformat(result, 0) == 1)
+                }
+                let changes = Self.affectedRows(result)
+                pipelineResults.append(SentResult(key: key, changes: changes))
+            case PGRES_PIPELINE_ABORTED:
+                break
+            default:
+                let failure = error(from: result, sql: command?.sql)
+                if failure.isStalePlan { forgetPreparedStatements() }
+                fail(failure)
+            }
+        }
+    }
+
+    /// The rows a command inserted, updated or deleted (its tag's count), parsed without a `String`.
+    static func affectedRows(_ result: OpaquePointer) -> Int {
+        guard let text = PQcmdTuples(result) else { return 0 }
+        var count = 0
+        var pointer = text
+        while case let digit = pointer.pointee, digit >= 0x30, digit <= 0x39 {
+            count = count * 10 + Int(digit - 0x30)
+            pointer += 1
+        }
+        return count
+    }
+
+    /// The results read from the pipeline since the last call, in the order the statements were
+    /// sent, and the first failure (after the results of the statements before it); both cleared.
+    func takePipelineResults() -> (results: [SentResult], failure: PostgresError?) {
+        drainPipeline()
+        defer {
+            pipelineResults.removeAll(keepingCapacity: true)
+            pipelineFailure = nil
+        }
+        return (pipelineResults, pipelineFailure)
+    }
+
+    /// Reads and drops whatever the pipeline holds (a rollback follows).
+    private func discardPipeline() {
+        drainPipeline()
+        pipelineResults.removeAll()
+        pipelineFailure = nil
     }
 
     /// Runs `body` inside `BEGIN … COMMIT`; rolls back and rethrows when anything in it throws, so
@@ -377,4 +515,9 @@ public final class PostgresConnection {
             throw error
         }
     }
+}
+
+/// A statement sent in pipeline mode: its SQL (`?` placeholders), named in its error.
+struct PipelinedCommand {
+    let sql: String
 }

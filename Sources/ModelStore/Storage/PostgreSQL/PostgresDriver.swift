@@ -211,6 +211,49 @@ final class PostgresStoreConnection: StoreConnection {
     /// Inserts return their keys (`RETURNING "$pk"`).
     var lastInsertedKey: Int64? { nil }
 
+    // MARK: Batched writes (docs/PostgreSQL.md, "Batched writes")
+
+    /// Whether saves send their rows in batches (true; tests turn it off to compare a save's
+    /// outcome with the same save one statement at a time).
+    var batchesWrites = true
+
+    /// Inside a write transaction whose connection is sound: statements go out in pipeline mode.
+    var sendsInBatches: Bool { batchesWrites && held?.canPipeline == true }
+
+    /// Sends `statement` in the transaction's pipeline; outside a transaction (no batching) it
+    /// runs at once and its result waits for `receiveSent()` all the same.
+    func send(_ statement: any StoreStatement) throws {
+        guard let statement = statement as? PostgresStoreStatement else { return try statement.run() }
+        if let held, held.canPipeline {
+            trace?(statement.sql)
+            try statement.send(on: held)
+        } else {
+            let key = try statement.step() ? statement.int64(at: 0) : nil
+            try statement.run()
+            unbatched.append(SentResult(key: key, changes: statement.affectedRowCount))
+        }
+    }
+
+    /// The batches read so far (tests check that saves were batched).
+    private(set) var batchCount = 0
+
+    /// Results of statements `send` ran at once.
+    private var unbatched: [SentResult] = []
+
+    var sentCount: Int { (held?.pipelinedCount ?? 0) + unbatched.count }
+
+    func receiveSent() -> SentResults {
+        guard let held else {
+            defer { unbatched.removeAll() }
+            return SentResults(results: unbatched, failure: nil)
+        }
+        if held.pipelinedCount > 0 { batchCount += 1 }
+        let (results, failure) = held.takePipelineResults()
+        if unbatched.isEmpty { return SentResults(results: results, failure: failure) }
+        defer { unbatched.removeAll() }
+        return SentResults(results: unbatched + results, failure: failure)
+    }
+
     /// The rows the last statement run through this connection inserted, updated or deleted.
     var changes: Int = 0
 }
@@ -320,6 +363,21 @@ final class PostgresStoreStatement: StoreStatement {
 
     // Typed binds: kept as values until the first `step()` sends them (PostgresParameters encodes
     // each in the form of its parameter's type).
+
+    /// Sends the statement as bound in `connection`'s pipeline (`PostgresStoreConnection.send`).
+    func send(on connection: PostgresConnection) throws {
+        let statement: PostgresStatement
+        if let prepared, preparedOn === connection {
+            statement = prepared
+            statement.reset()
+        } else {
+            statement = try connection.statement(sql)
+            prepared = statement
+            preparedOn = connection
+        }
+        statement.bind(bindings)
+        try statement.sendInPipeline()
+    }
 
     func bindNull(at index: Int32) { bind(.null, at: index) }
 

@@ -132,6 +132,45 @@ public final class PostgresStatement {
         try connection.prepareForCommand(sql: sql)
         if let bindingError { throw bindingError }
         try prepareIfNeeded()
+        let parameters = try encodedParameters()
+        let handle = connection.handle
+        let sent = parameters.withArrays { values, lengths, formats in
+            PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
+        }
+        guard sent == 1 else {
+            connection.noteCommandEnded()
+            throw connection.error(from: nil, sql: sql)
+        }
+        if readsRowByRow { PQsetSingleRowMode(handle) }
+        started = true
+        connection.activeStatement = self
+    }
+
+    /// Sends the execution with the bound values in pipeline mode, inside the connection's open
+    /// transaction (`PostgresConnection.canPipeline`): its result is read later, with the others of
+    /// the batch (`PostgresConnection.drainPipeline()`). A statement not yet prepared on this
+    /// connection is prepared first, outside the pipeline (after reading the results so far).
+    /// docs/PostgreSQL.md, "Batched writes".
+    /// - Throws: a value that cannot be bound (`.invalidValue`), the failure of a statement sent
+    ///   before when the pipeline had to be read, the error of preparing, a broken connection.
+    func sendInPipeline() throws {
+        if let bindingError { throw bindingError }
+        if preparedGeneration != connection.generation {
+            try connection.prepareForCommand(sql: sql)
+            try prepareIfNeeded()
+        }
+        let parameters = try encodedParameters()
+        try connection.enterPipeline()
+        let handle = connection.handle
+        let sent = parameters.withArrays { values, lengths, formats in
+            PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
+        }
+        guard sent == 1 else { throw connection.error(from: nil, sql: sql) }
+        connection.notePipelined(PipelinedCommand(sql: sql))
+    }
+
+    /// The bound values in the wire form of the parameter types the server inferred.
+    private func encodedParameters() throws -> PostgresParameters {
         guard bindings.count <= parameterTypes.count else {
             throw PostgresError(kind: .invalidValue, message: "\(bindings.count) values bound to a statement with \(parameterTypes.count) parameters", sql: sql)
         }
@@ -145,17 +184,7 @@ public final class PostgresStatement {
             error.sql = sql
             throw error
         }
-        let handle = connection.handle
-        let sent = parameters.withArrays { values, lengths, formats in
-            PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
-        }
-        guard sent == 1 else {
-            connection.noteCommandEnded()
-            throw connection.error(from: nil, sql: sql)
-        }
-        if readsRowByRow { PQsetSingleRowMode(handle) }
-        started = true
-        connection.activeStatement = self
+        return parameters
     }
 
     /// Steps to the next row: true when a row is available, false when done. The first call
