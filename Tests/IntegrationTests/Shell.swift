@@ -13,15 +13,18 @@ struct ProcessResult {
 
 /// Runs commands for the integration tests: `swift build`, built executables, scripts.
 enum Shell {
-    /// Runs `executable` with `arguments` in `directory`, waiting for it to finish.
+    /// Runs `executable` with `arguments` in `directory`, until it finishes.
     ///
     /// Output goes to a temporary file rather than a pipe, so a chatty child never blocks on a full pipe.
+    /// The end is awaited (`terminationHandler`), not waited for with `waitUntilExit`: a test blocked
+    /// in a `swift build` for minutes would hold one of the few threads (as many as cores) every
+    /// other test of the run needs.
     static func run(
         _ executable: String,
         _ arguments: [String],
         in directory: URL,
         environment extra: [String: String] = [:]
-    ) throws -> ProcessResult {
+    ) async throws -> ProcessResult {
         let log = FileManager.default.temporaryDirectory.appending(path: "modelgen-integration-\(UUID().uuidString).log")
         try Data().write(to: log)
         defer { try? FileManager.default.removeItem(at: log) }
@@ -36,8 +39,15 @@ enum Shell {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in finished.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                finished.resume(throwing: error)
+            }
+        }
         let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
         let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
         return ProcessResult(status: process.terminationStatus, output: output, signal: signal)
@@ -53,13 +63,13 @@ enum Shell {
         _ arguments: [String],
         in directory: URL,
         environment extra: [String: String] = [:]
-    ) throws -> ProcessResult {
-        let first = try run(executable, arguments, in: directory, environment: extra)
+    ) async throws -> ProcessResult {
+        let first = try await run(executable, arguments, in: directory, environment: extra)
         guard let crash = toolchainCrash(first) else { return first }
         let command = ([executable] + arguments.prefix(1)).joined(separator: " ")
         let note = "\(command) \(crash); retrying once"
         print(note)
-        var second = try run(executable, arguments, in: directory, environment: extra)
+        var second = try await run(executable, arguments, in: directory, environment: extra)
         second.output = "\(note)\n--- output of the crashed run ---\n\(first.output)--- output of the retry ---\n\(second.output)"
         return second
     }
