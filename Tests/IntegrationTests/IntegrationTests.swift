@@ -12,9 +12,10 @@ import Testing
 /// docs/Plugins.md, "Tests"). Switching to another package relinks the plugins' tool and reruns the
 /// generator once; each test brings its package up to date itself, so the order does not matter.
 ///
-/// Serialized: the tests share that scratch folder (two builds at once would wait on its lock, and
-/// only fight over the machine's cores). The process runs are awaited (`Shell.run`), never waited
-/// for on a thread, so the rest of the test run goes on while a package builds. Set `MODELGEN_SKIP_INTEGRATION=1` to skip them while iterating on something else
+/// Serialized, and the only suite that runs `swift build`: the tests share that scratch folder (two
+/// builds at once would wait on its lock, and only fight over the machine's cores), and while a
+/// package builds the suite holds one thread of the test run (`Shell.run`), leaving the others to
+/// the rest of the tests (two such suites held both threads of a 2-core machine for 10 minutes). Set `MODELGEN_SKIP_INTEGRATION=1` to skip them while iterating on something else
 /// (CI never sets it).
 @Suite(
     "Integration: SwiftPM plugins, demo and prebuild script",

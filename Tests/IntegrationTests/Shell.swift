@@ -16,9 +16,11 @@ enum Shell {
     /// Runs `executable` with `arguments` in `directory`, until it finishes.
     ///
     /// Output goes to a temporary file rather than a pipe, so a chatty child never blocks on a full pipe.
-    /// The end is awaited (`terminationHandler`), not waited for with `waitUntilExit`: a test blocked
-    /// in a `swift build` for minutes would hold one of the few threads (as many as cores) every
-    /// other test of the run needs.
+    /// Waited for with `waitUntilExit`, holding the thread: awaiting the end instead (a continuation
+    /// resumed by `terminationHandler`) gives the thread back, but then every resumption of the
+    /// integration suite queues behind the hundreds of other tests waiting for the few threads (as
+    /// many as cores), and the suite, the run's long pole, starts its builds late. One serialized
+    /// suite holds one thread; the rest of the run has the others.
     static func run(
         _ executable: String,
         _ arguments: [String],
@@ -39,15 +41,8 @@ enum Shell {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in finished.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                finished.resume(throwing: error)
-            }
-        }
+        try process.run()
+        process.waitUntilExit()
         let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
         let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
         return ProcessResult(status: process.terminationStatus, output: output, signal: signal)
