@@ -55,17 +55,28 @@ let package = Package(
             name: "TemplateEmbedder",
             path: "Tests/Helpers/TemplateEmbedder"
         ),
-        // Thin command-line front end.
+        // The command line's commands, all but `pull`; ModelGenKit only (docs/Architecture.md, "The command line").
+        .target(
+            name: "ModelGenCommandLine",
+            dependencies: ["ModelGenKit"]
+        ),
+        // Thin command-line front end: ModelGenCommandLine's commands and `pull`.
         .executableTarget(
             name: "modelgen",
             // ModelStore: `modelgen pull` reads the model a store records.
-            dependencies: ["ModelGenKit", "ModelStore"]
+            dependencies: ["ModelGenCommandLine", "ModelGenKit", "ModelStore"]
+        ),
+        // The tool the plugins run: `modelgen` without `pull`, so without ModelStore. A package using
+        // the plugins then compiles ModelStore once (for itself), not twice (for the tool too).
+        .executableTarget(
+            name: "ModelGenPluginTool",
+            dependencies: ["ModelGenCommandLine"]
         ),
         // Build-tool plugin: generates a target's `.model` files at build time.
         .plugin(
             name: "ModelGenPlugin",
             capability: .buildTool(),
-            dependencies: ["modelgen"]
+            dependencies: ["ModelGenPluginTool"]
         ),
         // Command plugin: `swift package generate-models` writes generated code into the sources.
         .plugin(
@@ -79,7 +90,7 @@ let package = Package(
                     .writeToPackageDirectory(reason: "Writes the generated Swift files into each target's Generated folder"),
                 ]
             ),
-            dependencies: ["modelgen"]
+            dependencies: ["ModelGenPluginTool"]
         ),
         // The properties every front-end input must satisfy (fuzz target and its regression tests).
         .target(

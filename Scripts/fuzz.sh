@@ -11,6 +11,10 @@
 # libFuzzer (without its main) is linked in; only ModelFuzz (or LanguageServerFuzz) references it, through the
 # ModelFuzzDriver C target compiled with -DMODELFUZZ_LIBFUZZER.
 #
+# `--debug` builds without optimization (in .build-fuzz/debug rather than .build-fuzz/release): a
+# few times quicker to build from clean, several times fewer executions a second. CI uses it for
+# its short run (docs/Reliability.md, "Fuzzing in CI"); long runs by hand keep the release build.
+#
 # `--target lsp` fuzzes the language server instead (`modelgen lsp`, in process): LanguageServerFuzz
 # (Tests/Fuzz/LanguageServerFuzz) opens each input as a document and runs the edits and requests its
 # tail encodes (Tests/Fuzz/LanguageServerOracle); what it finds is kept in Tests/Fuzz/lsp-regressions.
@@ -19,14 +23,20 @@ cd "$(dirname "$0")/.."
 
 product=ModelFuzz
 regressions=Tests/ModelGenKitTests/FuzzRegressions/inputs
-if [ "${1:-}" = "--target" ]; then
-    case "${2:-}" in
-        front-end) ;;
-        lsp) product=LanguageServerFuzz; regressions=Tests/Fuzz/lsp-regressions; mkdir -p "$regressions" ;;
-        *) echo "fuzz.sh: --target is front-end or lsp" >&2; exit 2 ;;
+configuration=release
+while true; do
+    case "${1:-}" in
+        --target)
+            case "${2:-}" in
+                front-end) ;;
+                lsp) product=LanguageServerFuzz; regressions=Tests/Fuzz/lsp-regressions; mkdir -p "$regressions" ;;
+                *) echo "fuzz.sh: --target is front-end or lsp" >&2; exit 2 ;;
+            esac
+            shift 2 ;;
+        --debug) configuration=debug; shift ;;
+        *) break ;;
     esac
-    shift 2
-fi
+done
 seconds="${1:-60}"
 shift || true
 build_path=.build-fuzz
@@ -37,7 +47,7 @@ toolchain_lib="$(dirname "$(readlink -f "$(command -v swift)")")/../lib"
 libfuzzer="$(ls "$toolchain_lib"/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -n 1 || true)"
 [ -f "$libfuzzer" ] || { echo "fuzz.sh: libclang_rt.fuzzer_no_main not found under $toolchain_lib/clang" >&2; exit 2; }
 coverage=inline-8bit-counters,pc-table,trace-cmp
-flags=(--product $product --build-path "$build_path" -c release
+flags=(--product $product --build-path "$build_path" -c $configuration
        -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,$coverage
        -Xcc -fsanitize=address -Xcc -fsanitize-coverage=$coverage -Xcc -DMODELFUZZ_LIBFUZZER
        -Xlinker "$libfuzzer" -Xlinker -lstdc++)

@@ -37,7 +37,7 @@ struct GenerateModels: CommandPlugin {
             print("generate-models: no target of package '\(context.package.displayName)' has .model files")
             return
         }
-        let tool = try context.tool(named: "modelgen").url
+        let tool = try context.tool(named: "ModelGenPluginTool").url
         var failed: [String] = []
         for target in targets {
             let output = target.directoryURL.appending(path: Self.generatedFolderName, directoryHint: .notDirectory)

@@ -29,7 +29,7 @@ struct ModelGenPlugin: BuildToolPlugin {
         }
         return [
             ModelGenCommand.generate(
-                tool: try context.tool(named: "modelgen").url,
+                tool: try context.tool(named: "ModelGenPluginTool").url,
                 inputs: [sourceTarget.directoryURL],
                 models: models + versions,
                 configuration: ModelGenCommand.configuration(in: sourceTarget.directoryURL),
@@ -46,7 +46,7 @@ enum ModelGenCommand {
     /// A build command that regenerates `outputs` from `inputs` (folders or files) into `outputDirectory`.
     ///
     /// - Parameters:
-    ///   - tool: The `modelgen` executable.
+    ///   - tool: The `ModelGenPluginTool` executable (`modelgen` without `pull`).
     ///   - inputs: What is passed to `modelgen generate` as INPUT (absolute paths).
     ///   - models: Every `.model` and `.modelversion` file the inputs stand for; declared as inputs so
     ///     an edit reruns the command.
@@ -163,7 +163,7 @@ extension ModelGenPlugin: XcodeBuildToolPlugin {
         let configuration = target.inputFiles.map(\.url).first { $0.lastPathComponent == ModelGenCommand.configurationFileName }
         return [
             ModelGenCommand.generate(
-                tool: try context.tool(named: "modelgen").url,
+                tool: try context.tool(named: "ModelGenPluginTool").url,
                 inputs: models + versions,
                 models: models + versions,
                 configuration: configuration,

@@ -9,7 +9,7 @@ import Testing
 @Suite("Built-in templates embedded in ModelGenKit")
 struct BuiltinTemplatesTests {
     @Test("BuiltinTemplates.swift matches Templates/*.mustache")
-    func embeddedTemplatesAreCurrent() throws {
+    func embeddedTemplatesAreCurrent() async throws {
         let committed = Workspace.root.appending(path: "Sources/ModelGenKit/Generation/BuiltinTemplates.swift")
         let templates = try FileManager.default
             .contentsOfDirectory(at: Workspace.root.appending(path: "Templates"), includingPropertiesForKeys: nil)
@@ -21,7 +21,7 @@ struct BuiltinTemplatesTests {
         let fresh = FileManager.default.temporaryDirectory.appending(path: "BuiltinTemplates-\(UUID().uuidString).swift")
         defer { try? FileManager.default.removeItem(at: fresh) }
         let embedder = try Workspace.builtExecutable("TemplateEmbedder").path(percentEncoded: false)
-        let run = try Shell.run(embedder, [fresh.path(percentEncoded: false)] + templates, in: Workspace.root)
+        let run = try await Shell.run(embedder, [fresh.path(percentEncoded: false)] + templates, in: Workspace.root)
         try #require(run.status == 0, "TemplateEmbedder failed:\n\(run.output)")
         let expected = try String(contentsOf: fresh, encoding: .utf8)
         try GoldenFile.expect(expected, matches: committed, what: "Sources/ModelGenKit/Generation/BuiltinTemplates.swift (stale when Templates/ changed; rebuild after rewriting it)")

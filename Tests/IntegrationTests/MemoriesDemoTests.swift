@@ -11,7 +11,7 @@ extension Workspace {
 
 extension IntegrationTests {
     var memoriesDemo: SamplePackage {
-        SamplePackage(directory: Workspace.memoriesDemo, scratchPath: Workspace.scratchPath(for: "MemoriesDemo"))
+        SamplePackage(directory: Workspace.memoriesDemo)
     }
 
     /// What MemoriesDemo prints, from what it does: on a persistent store, 1.0.0's two memories
@@ -37,8 +37,8 @@ extension IntegrationTests {
     }
 
     @Test("MemoriesDemo: SchemaLatest and model typealiases compile; its own plan migrates a 1.0.0 store on SQLite and PostgreSQL; in memory too")
-    func memoriesDemoRunsOnEveryStore() throws {
-        let build = try memoriesDemo.build()
+    func memoriesDemoRunsOnEveryStore() async throws {
+        let build = try await memoriesDemo.build()
         try #require(build.status == 0, "swift build failed:\n\(build.output)")
         #expect(!build.output.contains("error:") && !build.output.contains("warning:"), "the build printed problems:\n\(build.output)")
         #expect(memoriesDemo.generatedFiles() == [
@@ -56,7 +56,7 @@ extension IntegrationTests {
         let database = try PostgresTestServer.shared().makeDatabase()
         let server = try #require(database.storeURL).absoluteString
         for (store, migrated) in [(file, true), (server, true), (":memory:", false)] {
-            let run = try memoriesDemo.run("MemoriesDemo", [store])
+            let run = try await memoriesDemo.run("MemoriesDemo", [store])
             #expect(run.status == 0, "MemoriesDemo failed on \(store):\n\(run.output)")
             #expect(run.output == Self.memoriesDemoOutput(migrated: migrated), "on \(store)")
         }

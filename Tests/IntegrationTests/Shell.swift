@@ -13,15 +13,20 @@ struct ProcessResult {
 
 /// Runs commands for the integration tests: `swift build`, built executables, scripts.
 enum Shell {
-    /// Runs `executable` with `arguments` in `directory`, waiting for it to finish.
+    /// Runs `executable` with `arguments` in `directory`, until it finishes.
     ///
     /// Output goes to a temporary file rather than a pipe, so a chatty child never blocks on a full pipe.
+    /// Waited for with `waitUntilExit`, holding the thread: awaiting the end instead (a continuation
+    /// resumed by `terminationHandler`) gives the thread back, but then every resumption of the
+    /// integration suite queues behind the hundreds of other tests waiting for the few threads (as
+    /// many as cores), and the suite, the run's long pole, starts its builds late. One serialized
+    /// suite holds one thread; the rest of the run has the others.
     static func run(
         _ executable: String,
         _ arguments: [String],
         in directory: URL,
         environment extra: [String: String] = [:]
-    ) throws -> ProcessResult {
+    ) async throws -> ProcessResult {
         let log = FileManager.default.temporaryDirectory.appending(path: "modelgen-integration-\(UUID().uuidString).log")
         try Data().write(to: log)
         defer { try? FileManager.default.removeItem(at: log) }
@@ -53,13 +58,13 @@ enum Shell {
         _ arguments: [String],
         in directory: URL,
         environment extra: [String: String] = [:]
-    ) throws -> ProcessResult {
-        let first = try run(executable, arguments, in: directory, environment: extra)
+    ) async throws -> ProcessResult {
+        let first = try await run(executable, arguments, in: directory, environment: extra)
         guard let crash = toolchainCrash(first) else { return first }
         let command = ([executable] + arguments.prefix(1)).joined(separator: " ")
         let note = "\(command) \(crash); retrying once"
         print(note)
-        var second = try run(executable, arguments, in: directory, environment: extra)
+        var second = try await run(executable, arguments, in: directory, environment: extra)
         second.output = "\(note)\n--- output of the crashed run ---\n\(first.output)--- output of the retry ---\n\(second.output)"
         return second
     }

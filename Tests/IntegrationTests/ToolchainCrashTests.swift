@@ -16,37 +16,37 @@ import Testing
         try String(contentsOf: folder.appending(path: "runs"), encoding: .utf8).split(separator: "\n").count
     }
 
-    @Test func processKilledBySignalIsACrash() throws {
+    @Test func processKilledBySignalIsACrash() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try Shell.run("sh", ["-c", "kill -SEGV $$"], in: folder)
+        let result = try await Shell.run("sh", ["-c", "kill -SEGV $$"], in: folder)
         #expect(result.signal == SIGSEGV)
         #expect(Shell.toolchainCrash(result) == "died of signal 11")
     }
 
-    @Test func failingExitIsNoCrash() throws {
+    @Test func failingExitIsNoCrash() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try Shell.run("sh", ["-c", "echo 'error: no such module'; exit 1"], in: folder)
+        let result = try await Shell.run("sh", ["-c", "echo 'error: no such module'; exit 1"], in: folder)
         #expect(result.signal == nil)
         #expect(result.status == 1)
         #expect(Shell.toolchainCrash(result) == nil)
     }
 
-    @Test func compilerCrashReportedByTheBuildIsACrash() throws {
+    @Test func compilerCrashReportedByTheBuildIsACrash() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         // swift-build's own words when a compiler process it started crashed.
-        let result = try Shell.run("sh", ["-c", "echo 'error: compile command failed due to signal 6 (use -v to see invocation)'; exit 1"], in: folder)
+        let result = try await Shell.run("sh", ["-c", "echo 'error: compile command failed due to signal 6 (use -v to see invocation)'; exit 1"], in: folder)
         #expect(Shell.toolchainCrash(result) == "reported a crashed compiler process (failed due to signal 6)")
     }
 
-    @Test func crashedRunIsRetriedOnceAndSaysSo() throws {
+    @Test func crashedRunIsRetriedOnceAndSaysSo() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Crashes on its first run, succeeds on the second.
         let script = "echo run >> runs; if [ -e crashed ]; then echo built; else touch crashed; echo half; kill -SEGV $$; fi"
-        let result = try Shell.runToolchain("sh", ["-c", script], in: folder)
+        let result = try await Shell.runToolchain("sh", ["-c", script], in: folder)
         #expect(try runs(in: folder) == 2)
         #expect(result.status == 0)
         #expect(result.signal == nil)
@@ -54,19 +54,19 @@ import Testing
         #expect(result.output.contains("half") && result.output.hasSuffix("built\n"), "\(result.output)")
     }
 
-    @Test func crashingTwiceFailsWithTheSecondCrash() throws {
+    @Test func crashingTwiceFailsWithTheSecondCrash() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try Shell.runToolchain("sh", ["-c", "echo run >> runs; kill -SEGV $$"], in: folder)
+        let result = try await Shell.runToolchain("sh", ["-c", "echo run >> runs; kill -SEGV $$"], in: folder)
         #expect(try runs(in: folder) == 2)
         #expect(result.signal == SIGSEGV)
         #expect(result.output.hasPrefix("sh -c died of signal 11; retrying once\n"))
     }
 
-    @Test func failingRunIsNotRetried() throws {
+    @Test func failingRunIsNotRetried() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try Shell.runToolchain("sh", ["-c", "echo run >> runs; echo 'error: type mismatch'; exit 1"], in: folder)
+        let result = try await Shell.runToolchain("sh", ["-c", "echo run >> runs; echo 'error: type mismatch'; exit 1"], in: folder)
         #expect(try runs(in: folder) == 1)
         #expect(result.status == 1)
         #expect(result.signal == nil)

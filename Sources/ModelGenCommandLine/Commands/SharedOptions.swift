@@ -24,7 +24,7 @@ enum ConfigOption {
 
 /// The `--diagnostics-format` and `--warnings-as-errors` options shared by `lint` and `generate`,
 /// and how diagnostics are printed.
-struct DiagnosticOptions {
+package struct DiagnosticOptions {
     static let formatOption = "--diagnostics-format"
     static let warningsAsErrorsFlag = "--warnings-as-errors"
 
@@ -45,7 +45,7 @@ struct DiagnosticOptions {
     }
 
     /// Text (the default for `format` and `diagram`).
-    static let text = DiagnosticOptions(format: .text, warningsAsErrors: false)
+    package static let text = DiagnosticOptions(format: .text, warningsAsErrors: false)
 
     private init(format: DiagnosticsFormat, warningsAsErrors: Bool) {
         self.format = format
@@ -54,7 +54,7 @@ struct DiagnosticOptions {
 
     /// Text: diagnostics and a summary line on standard error (nothing when there are none).
     /// JSON: one array on standard output (`[]` when there are none).
-    func report(_ diagnostics: [Diagnostic], sources: [SourceFile], console: Console) {
+    package func report(_ diagnostics: [Diagnostic], sources: [SourceFile], console: Console) {
         if format == .json {
             console.out(DiagnosticJSON.encode(diagnostics))
             return
@@ -70,7 +70,7 @@ struct DiagnosticOptions {
     /// Reports what a run found before it stopped, then turns the error into the command's failure:
     /// a usage error (printed with a pointer to the command's help) for bad input, configuration,
     /// templates or output names; otherwise the message alone, exit status 2.
-    func fail(with error: GeneratorError, console: Console) throws(UsageError) -> Int32 {
+    package func fail(with error: GeneratorError, console: Console) throws(UsageError) -> Int32 {
         if !error.diagnostics.isEmpty { report(error.diagnostics, sources: error.sources, console: console) }
         switch error.kind {
         case .input, .outputNames, .templates, .configuration:

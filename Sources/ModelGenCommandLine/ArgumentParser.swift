@@ -1,28 +1,33 @@
 /// A bad command line: printed as `modelgen: MESSAGE; see 'modelgen help COMMAND'`, exit status 2.
-struct UsageError: Error {
-    var message: String
+package struct UsageError: Error {
+    package var message: String
 
-    init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 }
 
 /// What one command accepts: flags (`--check`), options with a value (`--output DIR`, `--output=DIR`),
 /// and positional arguments. `--` ends the options; a lone `-` is a positional.
-struct ArgumentSpec {
+package struct ArgumentSpec {
     /// Flag names with their dashes (`--check`).
-    var flags: Set<String> = []
+    package var flags: Set<String> = []
     /// Option names with their dashes, mapped to their allowed values (`nil`: any value).
-    var options: [String: [String]?] = [:]
+    package var options: [String: [String]?] = [:]
+
+    package init(flags: Set<String> = [], options: [String: [String]?] = [:]) {
+        self.flags = flags
+        self.options = options
+    }
 }
 
 /// A parsed command line.
-struct ParsedArguments {
-    var flags: Set<String> = []
-    var options: [String: String] = [:]
-    var positionals: [String] = []
+package struct ParsedArguments {
+    package var flags: Set<String> = []
+    package var options: [String: String] = [:]
+    package var positionals: [String] = []
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
 }
 
 /// A tiny parser of flags, options and positionals. Errors name the command they belong to.

@@ -1,6 +1,6 @@
 /// One `modelgen` command. Add a command by writing a type in `Commands/` and listing it in
 /// `CommandLineTool.commands`; its help text lives in `Usage`.
-protocol Command {
+package protocol Command {
     /// The verb on the command line (`lint`).
     static var name: String { get }
     /// What it accepts.
@@ -10,14 +10,20 @@ protocol Command {
 }
 
 /// Dispatches `modelgen COMMAND ARGS…`, `modelgen help [COMMAND]`, `--help` and `--version`.
-enum CommandLineTool {
+///
+/// The commands live in this library, ModelGenKit's only, apart from `pull`, which opens a store
+/// and so needs ModelStore: the `modelgen` executable adds it; `ModelGenPluginTool`, the tool the
+/// plugins run, does not, so building a package that uses the plugins compiles ModelStore once, for
+/// the package, not a second time for the tool (docs/Architecture.md, "The command line").
+package enum CommandLineTool {
     /// The version printed by `--version`.
-    static let version = "0.1.0"
+    package static let version = "0.1.0"
 
-    /// Every command.
-    static var commands: [any Command.Type] { [LintCommand.self, GenerateCommand.self, FormatCommand.self, DiagramCommand.self, FreezeCommand.self, MigrationsCommand.self, ImportCommand.self, PullCommand.self, LspCommand.self, HelpCommand.self] }
+    /// Every command of this library (not `pull`).
+    static var commands: [any Command.Type] { [LintCommand.self, GenerateCommand.self, FormatCommand.self, DiagramCommand.self, FreezeCommand.self, MigrationsCommand.self, ImportCommand.self, LspCommand.self, HelpCommand.self] }
 
-    static func run(_ arguments: [String], console: Console) -> Int32 {
+    /// Runs `arguments` with this library's commands and `extra` ones (the `modelgen` executable's `pull`).
+    package static func run(_ arguments: [String], console: Console, adding extra: [any Command.Type] = []) -> Int32 {
         guard let verb = arguments.first else {
             console.error(Usage.overview)
             return ExitStatus.usage
@@ -32,7 +38,7 @@ enum CommandLineTool {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.name == verb }) else {
+        guard let command = (commands + extra).first(where: { $0.name == verb }) else {
             let what = verb.hasPrefix("-") ? "unknown option '\(verb)'" : "unknown command '\(verb)'"
             console.error("modelgen: \(what); see 'modelgen help'\n")
             return ExitStatus.usage

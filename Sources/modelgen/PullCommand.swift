@@ -1,4 +1,5 @@
 import Foundation
+import ModelGenCommandLine
 import ModelGenKit
 import ModelStore
 
