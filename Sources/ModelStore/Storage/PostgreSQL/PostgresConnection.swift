@@ -460,6 +460,11 @@ public final class PostgresConnection {
                 }
                 let changes = Self.affectedRows(result)
                 pipelineResults.append(SentResult(key: key, changes: changes))
+                // Traced when its result is read: a batched statement's duration runs from its
+                // sending to the reading of its result.
+                if let tracer, let trace = command?.trace {
+                    tracer.record(sql: trace.serverSQL, values: trace.values, start: trace.start, rowCount: Self.rowCount(of: result))
+                }
             case PGRES_PIPELINE_ABORTED:
                 break
             default:
@@ -520,4 +525,7 @@ public final class PostgresConnection {
 /// A statement sent in pipeline mode: its SQL (`?` placeholders), named in its error.
 struct PipelinedCommand {
     let sql: String
+    /// For the connection's tracer, when it has one (docs/Runtime.md, "Seeing the SQL"): the SQL
+    /// as the server runs it, when it was sent, and its values when the trace shows them.
+    var trace: (serverSQL: String, start: UInt64, values: [SQLValue]?)? = nil
 }

@@ -154,6 +154,7 @@ public final class PostgresStatement {
     /// - Throws: a value that cannot be bound (`.invalidValue`), the failure of a statement sent
     ///   before when the pipeline had to be read, the error of preparing, a broken connection.
     func sendInPipeline() throws {
+        let traceStart = connection.tracer != nil ? StatementTracer.now() : 0
         if let bindingError { throw bindingError }
         if preparedGeneration != connection.generation {
             try connection.prepareForCommand(sql: sql)
@@ -166,7 +167,11 @@ public final class PostgresStatement {
             PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
         guard sent == 1 else { throw connection.error(from: nil, sql: sql) }
-        connection.notePipelined(PipelinedCommand(sql: sql))
+        var command = PipelinedCommand(sql: sql)
+        if let tracer = connection.tracer {
+            command.trace = (serverSQL, traceStart, tracer.capturesValues ? bindings : nil)
+        }
+        connection.notePipelined(command)
     }
 
     /// The bound values in the wire form of the parameter types the server inferred.
