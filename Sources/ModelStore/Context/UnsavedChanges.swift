@@ -8,7 +8,7 @@
 /// - `inserted` holds each model once, every one `.inserted`;
 /// - `deleted` holds each model once, every one `.deleted`, none of them in `inserted`;
 /// - `dirty` holds each model once, every one saved (`.persisted` or `.deleted`) with a change record;
-/// - `touched` holds saved models whose relationships changed (`relationshipsChanged`);
+/// - `touched` holds saved models (`.persisted` or `.deleted`) whose to-one keys or lists changed;
 /// - `linkOrder` holds each key of `linkChanges` once, in the order they were first changed.
 struct UnsavedChanges {
     /// Models inserted since the last save, in insertion order.
@@ -18,7 +18,7 @@ struct UnsavedChanges {
     /// Saved models whose row changed since the last save (each has a `ChangeRecord`), in the
     /// order of their first change.
     private(set) var dirty: [ModelObject] = []
-    /// Saved models whose in-memory relationships changed since the last save.
+    /// Saved models whose in-memory relationships (to-one keys, lists) changed since the last save.
     private(set) var touched: [ObjectIdentifier: ModelObject] = [:]
     /// Join-table rows to add (true) or remove (false) at the next save, and their order.
     private(set) var linkChanges: [LinkKey: LinkChange] = [:]
@@ -93,7 +93,7 @@ struct UnsavedChanges {
             check(object.changes != nil, "a changed model has no change record")
         }
         for object in touched.values {
-            check(object.relationshipsChanged, "a relinked model does not know it")
+            check(object.status == .persisted || object.status == .deleted, "a relinked model is \(object.status)")
         }
         check(linkOrder.count == linkChanges.count && Set(linkOrder) == Set(linkChanges.keys), "link order and link changes differ")
         #endif
