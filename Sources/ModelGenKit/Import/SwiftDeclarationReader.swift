@@ -276,7 +276,8 @@ final class SwiftDeclarationReader {
                 scope.structs.append(try readStructBody(prefix, name: name.text, inheritance: inheritance))
             case "extension":
                 advance()
-                var name = try expectName("a type name after 'extension'").text
+                // `extension [Element]` (and `[Key: Value]`): sugar for Array and Dictionary.
+                var name = current.is("[") ? try readTypeText() : try expectName("a type name after 'extension'").text
                 while current.is("."), peek().kind == .identifier {
                     advance()
                     name += "." + advance().text

@@ -143,6 +143,22 @@ import Testing
         ])
     }
 
+    /// `extension [Element]` and `extension [Key: Value]` (Swift 5.7's sugar) are read and noted
+    /// like any extension (the reader once stopped at the '[').
+    @Test func extensionsOfSugaredCollectionsAreNoted() throws {
+        let notes = try notes("""
+            @Model final class Item {
+                var name: String
+            }
+            extension [Item] { func names() -> [String] { map(\\.name) } }
+            extension [String: Item] {}
+            """)
+        #expect(notes == [
+            "Models.swift:4: note: extension of '[Item]' is not part of the model: keep it in a Swift file beside the generated code",
+            "Models.swift:5: note: extension of '[String: Item]' is not part of the model: keep it in a Swift file beside the generated code",
+        ])
+    }
+
     @Test func conditionalCompilationReadsTheFirstBranch() throws {
         let swift = """
             @Model final class Item {
