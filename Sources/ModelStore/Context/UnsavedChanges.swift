@@ -59,9 +59,21 @@ struct UnsavedChanges {
         touched[ObjectIdentifier(object)] = object
     }
 
-    /// A join-table row to add (`linked`) or remove; the last call for a pair wins.
+    /// A join-table row to add (`linked`) or remove. A pair's changes are recorded only when its
+    /// membership changes in memory, so its first change tells how it is stored: the opposite
+    /// change puts it back as stored, and nothing is left to write (a link added and removed
+    /// before a save never names a stored row, which a model sharing that row after an upsert
+    /// may hold).
     mutating func noteLink(_ key: LinkKey, _ change: LinkChange) {
-        if linkChanges.updateValue(change, forKey: key) == nil { linkOrder.append(key) }
+        if let recorded = linkChanges[key] {
+            if recorded.linked != change.linked {
+                linkChanges[key] = nil
+                linkOrder.removeAll { $0 == key }
+            }
+            return
+        }
+        linkChanges[key] = change
+        linkOrder.append(key)
     }
 
     /// Everything is saved or dropped.

@@ -268,6 +268,18 @@ import Testing
             .unlink(crate: 10, worker: 13, fromWorkerSide: false),
             .save,
         ], on: kind)
+        // Seed 9403 in memory (663,596 steps): the new worker's link added and removed before the
+        // save removed the stored link of the worker it displaces. Now the pair's changes cancel.
+        try Self.replay([
+            .insertCrate(serial: 7, title: "t1", weight: 4, capacity: nil),
+            .insertWorker(serial: 8, handle: "h0", rank: 3),
+            .link(crate: 7, worker: 8, fromWorkerSide: true),
+            .transaction([], throwing: false),
+            .insertWorker(serial: 1012, handle: "h0", rank: 4),
+            .link(crate: 7, worker: 1012, fromWorkerSide: false),
+            .unlink(crate: 7, worker: 1012, fromWorkerSide: true),
+            .save,
+        ], on: kind)
     }
 
     /// The first sequence found: a sort through a to-one (`\.warehouse?.score`), written in the
