@@ -26,15 +26,16 @@ extension ModelContext {
             guard let destination = schema.entity(named: relationship.destinationName) else { continue }
             let deleted = deletions.keys(inHierarchy: destination.hierarchyIndex)
             guard !deleted.isEmpty else { continue }
+            // The member column comes quoted (the primary key is, already).
             let (table, ownerColumn, memberColumn): (String, String, String)
             switch relationship.storage {
             case .inverseKeyColumn(let keyTable, let column): (table, ownerColumn, memberColumn) = (keyTable, column, primaryKey)
-            case .joinTable(let joinTable, let ownColumn, let otherColumn): (table, ownerColumn, memberColumn) = (joinTable, ownColumn, otherColumn)
+            case .joinTable(let joinTable, let ownColumn, let otherColumn): (table, ownerColumn, memberColumn) = (joinTable, ownColumn, SQLQuote.identifier(otherColumn))
             case .keyColumn: continue
             }
             let owner = SQLQuote.identifier(ownerColumn)
             for chunk in KeyList.chunks(deleted) {
-                let filter = KeyList.membership(memberColumn == primaryKey ? primaryKey : SQLQuote.identifier(memberColumn), chunk)
+                let filter = KeyList.membership(memberColumn, chunk)
                 let statement = try connection.statement("SELECT DISTINCT \(owner) FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql) AND \(owner) IS NOT NULL")
                 statement.bind(filter.bindings)
                 defer { statement.reset() }
