@@ -22,7 +22,7 @@ import ModelStore
 /// `/usr/lib/postgresql/*/bin` (Debian), else `initdb` on the `PATH`.
 public final class PostgresTestServer: Sendable {
     /// The superuser's URL, database `postgres`.
-    public let url: PostgresURL
+    package let url: PostgresURL
     /// Whether this process started the server (false: the server of MODELSTORE_TEST_POSTGRES_URL).
     public let isThrowaway: Bool
     /// The throwaway server's folder (data, socket, log), nil for a given server.
@@ -64,7 +64,7 @@ public final class PostgresTestServer: Sendable {
 
     /// An open connection as the superuser to the `postgres` database.
     /// - Throws: `PostgresError`.
-    public func adminConnection() throws -> PostgresConnection {
+    package func adminConnection() throws -> PostgresConnection {
         try PostgresConnection(url: url)
     }
 
@@ -139,7 +139,7 @@ public final class PostgresTestDatabase: Sendable {
     /// The database's name.
     public let name: String
     /// Its URL (as the superuser).
-    public let url: PostgresURL
+    package let url: PostgresURL
     /// The server it is on.
     public let server: PostgresTestServer
 
@@ -165,7 +165,7 @@ public final class PostgresTestDatabase: Sendable {
 
     /// A new connection to it.
     /// - Throws: `PostgresError`.
-    public func connect() throws -> PostgresConnection {
+    package func connect() throws -> PostgresConnection {
         try PostgresConnection(url: url)
     }
 

@@ -63,13 +63,13 @@ public final class ThrowawayReplicaSet: @unchecked Sendable {
         }
 
         /// The superuser's URL to `database` on this node alone.
-        public func url(database: String = "postgres") -> PostgresURL {
+        package func url(database: String = "postgres") -> PostgresURL {
             PostgresURL(user: "postgres", database: database, options: ["host": folder])
         }
 
         /// A new connection as the superuser.
         /// - Throws: `PostgresError`.
-        public func connect(database: String = "postgres") throws -> PostgresConnection {
+        package func connect(database: String = "postgres") throws -> PostgresConnection {
             try PostgresConnection(url: url(database: database), connectTimeout: 2)
         }
 

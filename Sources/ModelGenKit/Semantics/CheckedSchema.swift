@@ -14,7 +14,7 @@ public struct CheckedSchema: Hashable, Sendable {
     /// `@ModelActor actor` declarations, in source order.
     public var modelActors: [CheckedModelActor]
 
-    public init(entities: [CheckedEntity], enums: [CheckedEnum], containers: [CheckedContainer], structs: [CheckedStruct] = [],
+    package init(entities: [CheckedEntity], enums: [CheckedEnum], containers: [CheckedContainer], structs: [CheckedStruct] = [],
                 modelActors: [CheckedModelActor] = []) {
         self.entities = entities
         self.enums = enums
@@ -75,7 +75,7 @@ public struct CheckedEntity: Hashable, Sendable {
     /// `nil` when the hierarchy declares no `id`, and the runtime's identity is `Identifiable.id`.
     public var idPropertyName: String?
 
-    public init(name: String, doc: [String], range: SourceRange, baseName: String?, subclassNames: [String], properties: [CheckedProperty], enums: [CheckedEnum], initializers: [CheckedInitializer], uniqueConstraints: [[String]], indexes: [[String]],
+    package init(name: String, doc: [String], range: SourceRange, baseName: String?, subclassNames: [String], properties: [CheckedProperty], enums: [CheckedEnum], initializers: [CheckedInitializer], uniqueConstraints: [[String]], indexes: [[String]],
                 structs: [CheckedStruct] = [], originalName: String? = nil, idPropertyName: String? = nil) {
         self.name = name
         self.doc = doc
@@ -107,7 +107,7 @@ public struct CheckedProperty: Hashable, Sendable {
     /// `@Transient`: in memory only (always an attribute with a default).
     public var isTransient: Bool
 
-    public init(name: String, doc: [String], range: SourceRange, kind: Kind, isTransient: Bool) {
+    package init(name: String, doc: [String], range: SourceRange, kind: Kind, isTransient: Bool) {
         self.name = name
         self.doc = doc
         self.range = range
@@ -207,7 +207,7 @@ public struct CheckedAttribute: Hashable, Sendable {
     public var externalStorage: Bool
     public var originalName: String?
 
-    public init(type: ValueType, isOptional: Bool, defaultValue: DefaultValue?, isUnique: Bool, preserveValueOnDeletion: Bool, externalStorage: Bool, originalName: String?) {
+    package init(type: ValueType, isOptional: Bool, defaultValue: DefaultValue?, isUnique: Bool, preserveValueOnDeletion: Bool, externalStorage: Bool, originalName: String?) {
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
@@ -241,7 +241,7 @@ public struct CheckedRelationship: Hashable, Sendable {
     /// An optional to-many (`[E]?`): stored as a to-many, spelled `[E]?` (nil and `[]` alike).
     public var isOptionalToMany: Bool
 
-    public init(destination: String, isToMany: Bool, deleteRule: DeleteRule, inverseName: String?, inverseDeclaredHere: Bool, minimumModelCount: Int?, maximumModelCount: Int?, originalName: String?, hasDefault: Bool,
+    package init(destination: String, isToMany: Bool, deleteRule: DeleteRule, inverseName: String?, inverseDeclaredHere: Bool, minimumModelCount: Int?, maximumModelCount: Int?, originalName: String?, hasDefault: Bool,
                 isOptionalToMany: Bool = false) {
         self.isOptionalToMany = isOptionalToMany
         self.destination = destination
@@ -270,7 +270,7 @@ public struct CheckedInitializer: Hashable, Sendable {
         /// (`nil` for a synthesized init, whose default arguments are the properties' initial values).
         public var defaultValue: DefaultValue?
 
-        public init(name: String, owner: String, hasDefaultArgument: Bool, defaultValue: DefaultValue? = nil) {
+        package init(name: String, owner: String, hasDefaultArgument: Bool, defaultValue: DefaultValue? = nil) {
             self.name = name
             self.owner = owner
             self.hasDefaultArgument = hasDefaultArgument
@@ -284,7 +284,7 @@ public struct CheckedInitializer: Hashable, Sendable {
     public var superArguments: [String]?
     public var isSynthesized: Bool
 
-    public init(doc: [String], parameters: [Parameter], superArguments: [String]?, isSynthesized: Bool) {
+    package init(doc: [String], parameters: [Parameter], superArguments: [String]?, isSynthesized: Bool) {
         self.doc = doc
         self.parameters = parameters
         self.superArguments = superArguments
@@ -304,7 +304,7 @@ public struct CheckedAssociatedValue: Hashable, Sendable {
     public var type: ValueType
     public var isOptional: Bool
 
-    public init(label: String?, type: ValueType, isOptional: Bool) {
+    package init(label: String?, type: ValueType, isOptional: Bool) {
         self.label = label
         self.type = type
         self.isOptional = isOptional
@@ -322,7 +322,7 @@ public struct CheckedEnum: Hashable, Sendable {
         /// The values the case carries, in order (empty for a case without any).
         public var associatedValues: [CheckedAssociatedValue]
 
-        public init(name: String, doc: [String], rawValue: String?, associatedValues: [CheckedAssociatedValue] = []) {
+        package init(name: String, doc: [String], rawValue: String?, associatedValues: [CheckedAssociatedValue] = []) {
             self.name = name
             self.doc = doc
             self.rawValue = rawValue
@@ -353,7 +353,7 @@ public struct CheckedEnum: Hashable, Sendable {
     /// True for an enum whose cases carry associated values (`rawType` is then `nil`).
     public var hasAssociatedValues: Bool { rawType == nil }
 
-    public init(name: String, qualifiedName: String, ownerEntity: String?, rawType: EnumRawType?, cases: [Case], doc: [String], range: SourceRange,
+    package init(name: String, qualifiedName: String, ownerEntity: String?, rawType: EnumRawType?, cases: [Case], doc: [String], range: SourceRange,
                 hasDeclaredRawType: Bool = true, conformances: [String] = []) {
         self.name = name
         self.qualifiedName = qualifiedName
@@ -377,7 +377,7 @@ public struct CheckedContainer: Hashable, Sendable {
     public var allEntities: [String]
     public var range: SourceRange
 
-    public init(name: String, doc: [String], listedEntities: [String], allEntities: [String], range: SourceRange) {
+    package init(name: String, doc: [String], listedEntities: [String], allEntities: [String], range: SourceRange) {
         self.name = name
         self.doc = doc
         self.listedEntities = listedEntities
@@ -400,7 +400,7 @@ public struct CheckedStruct: Hashable, Sendable {
         /// The default as written and resolved against `type`, when there is one.
         public var defaultValue: DefaultValue?
 
-        public init(name: String, doc: [String], range: SourceRange, type: ValueType, isOptional: Bool, defaultValue: DefaultValue?) {
+        package init(name: String, doc: [String], range: SourceRange, type: ValueType, isOptional: Bool, defaultValue: DefaultValue?) {
             self.name = name
             self.doc = doc
             self.range = range
@@ -424,7 +424,7 @@ public struct CheckedStruct: Hashable, Sendable {
     /// (`Identifiable`, `Comparable`), in the order written: passed through.
     public var conformances: [String]
 
-    public init(name: String, qualifiedName: String, ownerEntity: String?, fields: [Field], doc: [String], range: SourceRange, conformances: [String] = []) {
+    package init(name: String, qualifiedName: String, ownerEntity: String?, fields: [Field], doc: [String], range: SourceRange, conformances: [String] = []) {
         self.name = name
         self.qualifiedName = qualifiedName
         self.ownerEntity = ownerEntity
@@ -442,7 +442,7 @@ public struct CheckedModelActor: Hashable, Sendable {
     public var doc: [String]
     public var range: SourceRange
 
-    public init(name: String, doc: [String], range: SourceRange) {
+    package init(name: String, doc: [String], range: SourceRange) {
         self.name = name
         self.doc = doc
         self.range = range

@@ -24,9 +24,9 @@ public enum SQLValue: Hashable, Sendable {
 }
 
 /// SQL identifier and literal quoting.
-public enum SQLQuote {
+package enum SQLQuote {
     /// `name` as a quoted identifier: `"name"` with embedded `"` doubled.
-    public static func identifier(_ name: String) -> String {
+    package static func identifier(_ name: String) -> String {
         // Most names hold no quote: skip Foundation's search (it showed in profiles of saves).
         if !name.utf8.contains(UInt8(ascii: "\"")) { return "\"" + name + "\"" }
         return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -35,13 +35,13 @@ public enum SQLQuote {
     /// `text` as a string literal: `'text'` with embedded `'` doubled (used in DDL, where SQLite
     /// allows no parameters, e.g. CHECK constraints and column defaults, and for the type an
     /// entity's insert writes).
-    public static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         if !text.utf8.contains(UInt8(ascii: "'")) { return "'" + text + "'" }
         return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// A constant value as SQL literal text, for DDL only.
-    public static func literal(_ value: SQLValue) -> String {
+    package static func literal(_ value: SQLValue) -> String {
         switch value {
         case .null: return "NULL"
         case .integer(let number): return String(number)

@@ -11,11 +11,11 @@ import Foundation
 /// noticed before the next statement and opened again; one that breaks inside a transaction makes
 /// that transaction's calls throw `.connectionLost` (the server rolled it back) until it is
 /// rolled back, and is opened again after.
-public final class PostgresConnection {
+package final class PostgresConnection {
     /// Where it connects to.
-    public let url: PostgresURL
+    package let url: PostgresURL
     /// libpq's handle (`PGconn *`).
-    public let handle: OpaquePointer
+    package let handle: OpaquePointer
     private var statements: [String: PostgresStatement] = [:]
     private var statementCount = 0
     /// Bumped each time the connection is opened again: statements prepared before are prepared anew.
@@ -43,14 +43,14 @@ public final class PostgresConnection {
     var tracer: StatementTracer?
 
     /// The seconds a connection attempt may take when the URL gives no `connect_timeout`.
-    public static let defaultConnectTimeout = 10
+    package static let defaultConnectTimeout = 10
 
     /// Opens a connection to `url`, waiting at most its `connect_timeout` (else
     /// `connectTimeout`) seconds.
     /// - Throws: `PostgresError` of kind `.connectionFailed` (server unreachable or not answering in
     ///   time), `.authenticationFailed` (wrong password, unknown role, refused by pg_hba.conf) or
     ///   `.databaseMissing`.
-    public init(url: PostgresURL, connectTimeout: Int = PostgresConnection.defaultConnectTimeout) throws {
+    package init(url: PostgresURL, connectTimeout: Int = PostgresConnection.defaultConnectTimeout) throws {
         self.url = url
         var parameters = url.connectionParameters
         if url.options["connect_timeout"] == nil { parameters.append(("connect_timeout", String(max(connectTimeout, 1)))) }
@@ -71,7 +71,7 @@ public final class PostgresConnection {
 
     /// Parses `url` and opens a connection to it.
     /// - Throws: `PostgresError` (`.invalidURL`, or what `init(url:connectTimeout:)` throws).
-    public convenience init(_ url: String, connectTimeout: Int = PostgresConnection.defaultConnectTimeout) throws {
+    package convenience init(_ url: String, connectTimeout: Int = PostgresConnection.defaultConnectTimeout) throws {
         try self.init(url: PostgresURL(url), connectTimeout: connectTimeout)
     }
 
@@ -99,7 +99,7 @@ public final class PostgresConnection {
 
     /// Whether a server answers at `url` and accepts connections (libpq's `PQpingParams`: no login,
     /// so no password or database is needed), waiting at most `timeout` seconds.
-    public static func isAcceptingConnections(_ url: PostgresURL, timeout: Int = 2) -> Bool {
+    package static func isAcceptingConnections(_ url: PostgresURL, timeout: Int = 2) -> Bool {
         let parameters = url.connectionParameters.filter { $0.keyword != "connect_timeout" } + [("connect_timeout", String(max(timeout, 1)))]
         return withCArrays(parameters) { keywords, values in PQpingParams(keywords, values, 0) } == PQPING_OK
     }
@@ -122,13 +122,13 @@ public final class PostgresConnection {
     }
 
     /// The server's version as a number (150018 for 15.18).
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+    package var serverVersion: Int { Int(PQserverVersion(handle)) }
 
     /// The process id of the server backend serving this connection.
-    public var backendPID: Int32 { PQbackendPID(handle) }
+    package var backendPID: Int32 { PQbackendPID(handle) }
 
     /// Whether a transaction is open (also when the connection broke inside one).
-    public var isInTransaction: Bool {
+    package var isInTransaction: Bool {
         switch PQtransactionStatus(handle) {
         case PQTRANS_INTRANS, PQTRANS_INERROR, PQTRANS_ACTIVE: return true
         case PQTRANS_IDLE: return false
@@ -138,7 +138,7 @@ public final class PostgresConnection {
 
     /// Whether the connection is usable as far as can be told without a round trip: it reads what
     /// the server sent while idle (a backend being terminated says so before closing the socket).
-    public var isConnected: Bool {
+    package var isConnected: Bool {
         if activeStatement == nil { readPendingInput() }
         return PQstatus(handle) == CONNECTION_OK && !receivedFatalNotice
     }
@@ -160,7 +160,7 @@ public final class PostgresConnection {
 
     /// Opens the connection again (same parameters); prepared statements are prepared again on use.
     /// - Throws: `PostgresError` as `init(url:connectTimeout:)` does.
-    public func reconnect() throws {
+    package func reconnect() throws {
         activeStatement = nil
         pipelined.removeAll()
         pipelineResults.removeAll()
@@ -241,7 +241,7 @@ public final class PostgresConnection {
 
     /// Runs SQL text that takes no parameters (may hold several statements; results are dropped).
     /// - Throws: `PostgresError` (`.server` with the SQLSTATE, `.connectionLost`, …).
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         _ = try executeForTag(sql)
     }
 
@@ -265,7 +265,7 @@ public final class PostgresConnection {
     /// A prepared statement for `sql` (written with `?` placeholders), from the cache, reset and with
     /// no bindings. The server prepares it on first execution.
     /// - Throws: `PostgresError` when the statement cannot be prepared.
-    public func statement(_ sql: String) throws -> PostgresStatement {
+    package func statement(_ sql: String) throws -> PostgresStatement {
         if let cached = statements[sql] {
             cached.reset()
             return cached
@@ -280,7 +280,7 @@ public final class PostgresConnection {
     /// updated or deleted.
     /// - Throws: `PostgresError`.
     @discardableResult
-    public func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+    package func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
         let statement = try statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
@@ -291,7 +291,7 @@ public final class PostgresConnection {
     /// Runs a query and returns every row as values (read in one piece: use `statement(_:)` and
     /// `step()` to read a large result row by row).
     /// - Throws: `PostgresError`.
-    public func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
+    package func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
         let statement = try statement(sql)
         statement.bind(bindings)
         statement.readsRowByRow = false
@@ -315,7 +315,7 @@ public final class PostgresConnection {
 
     /// Starts a transaction (`BEGIN`, PostgreSQL's default isolation, READ COMMITTED, unless given).
     /// - Throws: `PostgresError`.
-    public func begin(_ isolation: String? = nil) throws {
+    package func begin(_ isolation: String? = nil) throws {
         do {
             try execute(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
         } catch var error as PostgresError where error.kind == .connectionLost {
@@ -331,7 +331,7 @@ public final class PostgresConnection {
     ///   `.connectionLost` when the connection is found broken before `COMMIT` is sent (nothing
     ///   applied); `.commitOutcomeUnknown` when it broke after `COMMIT` was sent and before the
     ///   answer (applied or not: nobody can tell from here; docs/Scaling.md, "Failover").
-    public func commit() throws {
+    package func commit() throws {
         if !pipelined.isEmpty { drainPipeline() }
         if let failure = pipelineFailure {
             try? rollback()
@@ -367,7 +367,7 @@ public final class PostgresConnection {
     /// Rolls back the open transaction. On a broken connection it only forgets the transaction
     /// (the server rolled it back when the connection broke).
     /// - Throws: `PostgresError` when the server refuses.
-    public func rollback() throws {
+    package func rollback() throws {
         discardPipeline()
         if PQstatus(handle) != CONNECTION_OK || receivedFatalNotice {
             transactionOpen = false
@@ -509,7 +509,7 @@ public final class PostgresConnection {
     /// nothing of a failed transaction is applied.
     /// - Throws: what `body` throws, or `PostgresError` from `BEGIN`/`COMMIT`.
     @discardableResult
-    public func transaction<T>(_ isolation: String? = nil, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ isolation: String? = nil, _ body: () throws -> T) throws -> T {
         try begin(isolation)
         do {
             let result = try body()

@@ -8,15 +8,15 @@ import Foundation
 /// borrower is rolled back, and a broken connection is opened again on its next use (see
 /// `PostgresConnection`). Calls of `withConnection` must not nest on one thread when the pool may
 /// be exhausted: the inner call would wait for the outer one.
-public final class PostgresConnectionPool: @unchecked Sendable {
+package final class PostgresConnectionPool: @unchecked Sendable {
     /// Where the connections go.
-    public let url: PostgresURL
+    package let url: PostgresURL
     /// The most connections open at once.
-    public let maximumConnections: Int
+    package let maximumConnections: Int
     /// The longest a caller waits for a free connection.
-    public let waitTimeout: TimeInterval
+    package let waitTimeout: TimeInterval
     /// The seconds a connection attempt may take when the URL gives no `connect_timeout`.
-    public let connectTimeout: Int
+    package let connectTimeout: Int
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -26,7 +26,7 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     var tracer: StatementTracer?
 
     /// A pool of at most `maximumConnections` (at least 1) connections to `url`. Opens none yet.
-    public init(url: PostgresURL, maximumConnections: Int = 4, waitTimeout: TimeInterval = 30,
+    package init(url: PostgresURL, maximumConnections: Int = 4, waitTimeout: TimeInterval = 30,
                 connectTimeout: Int = PostgresConnection.defaultConnectTimeout) {
         self.url = url
         self.maximumConnections = max(1, maximumConnections)
@@ -35,7 +35,7 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     }
 
     /// The connections open now (lent or idle).
-    public var openConnectionCount: Int {
+    package var openConnectionCount: Int {
         condition.lock()
         defer { condition.unlock() }
         return openCount
@@ -44,7 +44,7 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     /// Runs `body` with a connection of the pool, lent to this caller alone until `body` returns.
     /// - Throws: `PostgresError` `.poolTimeout` when no connection became free within
     ///   `waitTimeout`, the error of opening a connection, or what `body` throws.
-    public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    package func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try borrow()
         defer { giveBack(connection) }
         return try body(connection)
@@ -101,7 +101,7 @@ public final class PostgresConnectionPool: @unchecked Sendable {
 
     /// Closes the idle connections (a server restart, or a quiet time); lent ones stay open and come
     /// back to the pool. New ones open as needed.
-    public func closeIdleConnections() {
+    package func closeIdleConnections() {
         condition.lock()
         let closing = idle
         idle.removeAll()

@@ -5,10 +5,10 @@
 /// (`$1::type`), which is how a builder gives a parameter a type the server cannot infer
 /// (`?::bigint IS NULL`). PostgreSQL's jsonb operators spelled with `?` (`?`, `?|`, `?&`) cannot
 /// be written in such SQL: use `jsonb_exists`, `jsonb_exists_any`, `jsonb_exists_all`.
-public enum PostgresPlaceholders {
+package enum PostgresPlaceholders {
     /// `sql` with its placeholders numbered, and how many there are. SQL with no `?` comes back
     /// unchanged (it may use `$n` itself).
-    public static func rewrite(_ sql: String) -> (sql: String, count: Int) {
+    package static func rewrite(_ sql: String) -> (sql: String, count: Int) {
         let bytes = Array(sql.utf8)
         guard bytes.contains(UInt8(ascii: "?")) else { return (sql, 0) }
         var output: [UInt8] = []

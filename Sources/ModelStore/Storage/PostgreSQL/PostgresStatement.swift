@@ -10,11 +10,11 @@ import Foundation
 /// inferred (see `PostgresParameters`), and results come back binary when every column has a type
 /// decoded here, else as text. Rows are read one at a time (libpq's single-row mode), so a huge
 /// result never sits whole in memory; `PostgresConnection.rows` reads in one piece instead.
-public final class PostgresStatement {
+package final class PostgresStatement {
     /// The SQL as written (with `?` placeholders).
-    public let sql: String
+    package let sql: String
     /// The SQL as sent to the server (with `$1…$n`).
-    public let serverSQL: String
+    package let serverSQL: String
     /// The name it is prepared under (followed by the connection generation it was prepared in).
     let name: String
     /// The name of the server's prepared statement in the current generation.
@@ -24,11 +24,11 @@ public final class PostgresStatement {
     /// The connection generation it was prepared in (-1: not yet).
     private var preparedGeneration = -1
     /// The parameter types the server inferred.
-    public private(set) var parameterTypes: [PostgresType] = []
+    package private(set) var parameterTypes: [PostgresType] = []
     /// The result column types.
-    public private(set) var columnTypes: [PostgresType] = []
+    package private(set) var columnTypes: [PostgresType] = []
     /// The result column names.
-    public private(set) var columnNames: [String] = []
+    package private(set) var columnNames: [String] = []
     /// Whether results come as binary (every column type decodable) or text.
     private var binaryResults = true
 
@@ -43,7 +43,7 @@ public final class PostgresStatement {
     /// Read the next execution's rows one by one (true) or in one piece.
     var readsRowByRow = true
     /// Rows inserted, updated or deleted by the last execution.
-    public private(set) var affectedRowCount = 0
+    package private(set) var affectedRowCount = 0
     /// When the current execution started, for its connection's tracer (docs/Runtime.md, "Seeing the SQL").
     private var traceStart: UInt64 = 0
 
@@ -57,10 +57,10 @@ public final class PostgresStatement {
     deinit { if let result { PQclear(result) } }
 
     /// The number of result columns (known once executed).
-    public var columnCount: Int32 { Int32(columnTypes.count) }
+    package var columnCount: Int32 { Int32(columnTypes.count) }
 
     /// Ends the current execution (reading and dropping any rows left) and clears the bindings.
-    public func reset() {
+    package func reset() {
         finish()
         bindings.removeAll(keepingCapacity: true)
         bindingError = nil
@@ -87,7 +87,7 @@ public final class PostgresStatement {
     }
 
     /// Binds `value` at the 1-based `index` (checked against the parameter's type at `step()`).
-    public func bind(_ value: SQLValue, at index: Int32) {
+    package func bind(_ value: SQLValue, at index: Int32) {
         let position = Int(index) - 1
         guard position >= 0 else {
             if bindingError == nil { bindingError = PostgresError(kind: .invalidValue, message: "cannot bind parameter \(index): parameters are numbered from 1", sql: sql) }
@@ -98,7 +98,7 @@ public final class PostgresStatement {
     }
 
     /// Binds every value in order, starting at index 1.
-    public func bind(_ values: [SQLValue]) {
+    package func bind(_ values: [SQLValue]) {
         bindings.removeAll(keepingCapacity: true)
         bindings.append(contentsOf: values)
     }
@@ -197,7 +197,7 @@ public final class PostgresStatement {
     /// - Throws: `PostgresError`: a value that cannot be bound (`.invalidValue`), the server's error
     ///   (`.server`, with its SQLSTATE), a broken connection (`.connectionLost`).
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         if let result {
             if row + 1 < rowCount {
                 row += 1
@@ -299,7 +299,7 @@ public final class PostgresStatement {
 
     /// Runs to completion, ignoring rows.
     /// - Throws: what `step()` throws.
-    public func run() throws {
+    package func run() throws {
         while try step() {}
     }
 
@@ -316,38 +316,38 @@ public final class PostgresStatement {
     /// The value of the 0-based `column` of the current row: integers (and booleans, as 0 or 1) as
     /// `.integer`, floating point as `.real`, bytea and uuid (16 bytes) as `.blob`, numeric as its
     /// exact decimal text, every other type as `.text`.
-    public func value(at column: Int32) -> SQLValue {
+    package func value(at column: Int32) -> SQLValue {
         if isNull(at: column) { return .null }
         let type = type(at: column)
         return binaryResults ? PostgresDecoding.binary(bytes(at: column), type: type) : PostgresDecoding.text(bytes(at: column), type: type)
     }
 
     /// The name of the 0-based `column`.
-    public func columnName(at column: Int32) -> String {
+    package func columnName(at column: Int32) -> String {
         Int(column) < columnNames.count ? columnNames[Int(column)] : ""
     }
 
     /// Whether the column is NULL (also true when there is no current row).
-    public func isNull(at column: Int32) -> Bool {
+    package func isNull(at column: Int32) -> Bool {
         guard let result else { return true }
         return PQgetisnull(result, row, column) != 0
     }
 
     /// The column as a 64-bit integer (`PostgresDecoding.int64`, the decoder `PostgresRows` uses
     /// too): nil when it is not one (text such as "12.5"); 0 when NULL; a double is truncated.
-    public func int64(at column: Int32) -> Int64? {
+    package func int64(at column: Int32) -> Int64? {
         if isNull(at: column) { return 0 }
         return PostgresDecoding.int64(bytes(at: column), type: type(at: column), binary: binaryResults)
     }
 
     /// The column as a double: nil when it is not a number; 0 when NULL.
-    public func double(at column: Int32) -> Double? {
+    package func double(at column: Int32) -> Double? {
         if isNull(at: column) { return 0 }
         return PostgresDecoding.double(bytes(at: column), type: type(at: column), binary: binaryResults)
     }
 
     /// The column as text (numbers in their decimal form, bytes decoded as UTF-8; "" when NULL).
-    public func text(at column: Int32) -> String {
+    package func text(at column: Int32) -> String {
         switch value(at: column) {
         case .null: return ""
         case .integer(let integer): return String(integer)
@@ -358,7 +358,7 @@ public final class PostgresStatement {
     }
 
     /// The column as bytes (text as its UTF-8; empty when NULL).
-    public func blob(at column: Int32) -> Data {
+    package func blob(at column: Int32) -> Data {
         switch value(at: column) {
         case .blob(let data): return data
         case .text(let text): return Data(text.utf8)
@@ -367,7 +367,7 @@ public final class PostgresStatement {
     }
 
     /// The column as a UUID when it is a `uuid` or a 16-byte `bytea`.
-    public func uuid(at column: Int32) -> UUID? {
+    package func uuid(at column: Int32) -> UUID? {
         guard case .blob(let data) = value(at: column), data.count == 16 else { return nil }
         var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &bytes) { $0.copyBytes(from: data) }

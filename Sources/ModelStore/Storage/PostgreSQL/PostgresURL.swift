@@ -14,29 +14,29 @@ import Foundation
 /// The URL becomes libpq keyword/value pairs (`connectionParameters`) given to
 /// `PQconnectdbParams`: no connection string is ever built from text. `description` shows the URL
 /// with the password replaced by `***`, and no parse error repeats the password.
-public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
+package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// One server address: a host name, an IP address or a Unix socket folder (starting with `/`),
     /// and a port (nil: libpq's default, 5432 or `PGPORT`).
-    public struct Host: Sendable, Equatable {
-        public var name: String?
-        public var port: Int?
+    package struct Host: Sendable, Equatable {
+        package var name: String?
+        package var port: Int?
 
-        public init(name: String?, port: Int? = nil) {
+        package init(name: String?, port: Int? = nil) {
             self.name = name
             self.port = port
         }
     }
 
     /// The role to log in as (nil: libpq's default, `PGUSER` or the operating-system user).
-    public var user: String?
+    package var user: String?
     /// The password (nil: none, or from `PGPASSWORD` / `~/.pgpass`).
-    public var password: String?
+    package var password: String?
     /// The servers, tried in order; empty means libpq's default (`PGHOST` or the local socket).
-    public var hosts: [Host]
+    package var hosts: [Host]
     /// The database (nil: libpq's default, the user name).
-    public var database: String?
+    package var database: String?
     /// The other connection keywords from the query, sorted by keyword.
-    public var options: [String: String]
+    package var options: [String: String]
     /// ModelStore's own query options (`read_from`), kept out of `connectionParameters`.
     var storeOptions: [String: String] = [:]
 
@@ -44,22 +44,22 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     static let storeKeywords: [String: [String]] = ["read_from": ["primary", "standby", "prefer-standby"]]
 
     /// The schemes accepted.
-    public static let schemes = ["postgresql", "postgres"]
+    package static let schemes = ["postgresql", "postgres"]
 
     /// Parses `string`.
     /// - Throws: `PostgresError` of kind `.invalidURL` naming what is wrong (never the password).
-    public init(_ string: String) throws {
+    package init(_ string: String) throws {
         self = try Parser.parse(string)
     }
 
     /// Parses `url`.
     /// - Throws: `PostgresError` of kind `.invalidURL` naming what is wrong (never the password).
-    public init(url: URL) throws {
+    package init(url: URL) throws {
         try self.init(url.absoluteString)
     }
 
     /// Creates a URL from its parts.
-    public init(user: String? = nil, password: String? = nil, hosts: [Host] = [], database: String? = nil, options: [String: String] = [:]) {
+    package init(user: String? = nil, password: String? = nil, hosts: [Host] = [], database: String? = nil, options: [String: String] = [:]) {
         self.user = user
         self.password = password
         self.hosts = hosts
@@ -68,14 +68,14 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether `url` has a PostgreSQL scheme (`postgresql:` or `postgres:`).
-    public static func isPostgres(_ url: URL) -> Bool {
+    package static func isPostgres(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
         return schemes.contains(scheme)
     }
 
     /// The libpq keyword/value pairs for `PQconnectdbParams` (with `expand_dbname` 0, so a database
     /// name is never read as a connection string). `client_encoding` is always UTF8.
-    public var connectionParameters: [(keyword: String, value: String)] {
+    package var connectionParameters: [(keyword: String, value: String)] {
         var parameters: [(keyword: String, value: String)] = []
         if let user { parameters.append(("user", user)) }
         if let password { parameters.append(("password", password)) }
@@ -94,7 +94,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL with the password replaced by `***`, percent-encoded again.
-    public var description: String {
+    package var description: String {
         var text = "postgresql://"
         if user != nil || password != nil {
             text += Parser.encode(user ?? "", Parser.userAllowed)

@@ -1,30 +1,30 @@
 import Foundation
 
 /// A PostgreSQL type, by its OID (the numbers are fixed in PostgreSQL's catalog, `pg_type`).
-public struct PostgresType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: UInt32
+package struct PostgresType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package var rawValue: UInt32
 
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let bool = PostgresType(rawValue: 16)
-    public static let bytea = PostgresType(rawValue: 17)
-    public static let char = PostgresType(rawValue: 18)
-    public static let name = PostgresType(rawValue: 19)
-    public static let int8 = PostgresType(rawValue: 20)
-    public static let int2 = PostgresType(rawValue: 21)
-    public static let int4 = PostgresType(rawValue: 23)
-    public static let text = PostgresType(rawValue: 25)
-    public static let oid = PostgresType(rawValue: 26)
-    public static let json = PostgresType(rawValue: 114)
-    public static let float4 = PostgresType(rawValue: 700)
-    public static let float8 = PostgresType(rawValue: 701)
+    package static let bool = PostgresType(rawValue: 16)
+    package static let bytea = PostgresType(rawValue: 17)
+    package static let char = PostgresType(rawValue: 18)
+    package static let name = PostgresType(rawValue: 19)
+    package static let int8 = PostgresType(rawValue: 20)
+    package static let int2 = PostgresType(rawValue: 21)
+    package static let int4 = PostgresType(rawValue: 23)
+    package static let text = PostgresType(rawValue: 25)
+    package static let oid = PostgresType(rawValue: 26)
+    package static let json = PostgresType(rawValue: 114)
+    package static let float4 = PostgresType(rawValue: 700)
+    package static let float8 = PostgresType(rawValue: 701)
     /// A parameter or literal whose type is not yet known.
-    public static let unknown = PostgresType(rawValue: 705)
-    public static let bpchar = PostgresType(rawValue: 1042)
-    public static let varchar = PostgresType(rawValue: 1043)
-    public static let numeric = PostgresType(rawValue: 1700)
-    public static let uuid = PostgresType(rawValue: 2950)
-    public static let jsonb = PostgresType(rawValue: 3802)
+    package static let unknown = PostgresType(rawValue: 705)
+    package static let bpchar = PostgresType(rawValue: 1042)
+    package static let varchar = PostgresType(rawValue: 1043)
+    package static let numeric = PostgresType(rawValue: 1700)
+    package static let uuid = PostgresType(rawValue: 2950)
+    package static let jsonb = PostgresType(rawValue: 3802)
 
     /// The types whose binary form this client decodes; a statement returning any other type
     /// (a date, an array, …) gets its results as text.
@@ -33,7 +33,7 @@ public struct PostgresType: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// The types whose values are text in both formats.
     static let textual: Set<PostgresType> = [.char, .name, .text, .json, .unknown, .bpchar, .varchar]
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .bool: return "boolean"
         case .bytea: return "bytea"
