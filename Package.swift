@@ -29,8 +29,8 @@ let package = Package(
             path: "Sources/CLibPQ",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        // The schema-evolution rules the generator and the runtime share (type widening, version text,
-        // rename matching, struct fields); no dependencies. ModelStore imports it `internal`ly, so
+        // What the generator and the runtime share: the table of built-in value types (ScalarType) and the
+        // schema-evolution rules (type widening, version text, rename matching, struct fields); no dependencies. ModelStore imports it `internal`ly, so
         // neither its public API nor generated code mention it.
         .target(
             name: "SchemaEvolution"
@@ -143,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelGenKitTests",
-            dependencies: ["ModelGenKit", "FuzzOracle", "GoldenFiles", "LanguageServerOracle"],
+            dependencies: ["ModelGenKit", "SchemaEvolution", "FuzzOracle", "GoldenFiles", "LanguageServerOracle"],
             exclude: [
                 "Diagram/Goldens", "Formatting/Fixtures", "Formatting/Goldens", "FuzzRegressions/inputs", "History/Fixtures", "History/Goldens",
                 "Import/Fixtures", "Import/Goldens", "Mustache/spec", "PublicAPI/ModelGenKit.api", "Syntax/Fixtures",
@@ -186,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelStoreTests",
-            dependencies: ["ModelStore", "CrashWriter", "CrashMigrator", "HistoryProbe", "UpsertWriter", "StoreTestSupport", "MisuseProbe", "GoldenFiles"],
+            dependencies: ["ModelStore", "SchemaEvolution", "CrashWriter", "CrashMigrator", "HistoryProbe", "UpsertWriter", "StoreTestSupport", "MisuseProbe", "GoldenFiles"],
             exclude: ["Goldens", "Fixtures/Zoo.model", "Fixtures/Badges.model", "Fixtures/Warehouse.model", "Fixtures/Walkers.model"]
         ),
         // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.

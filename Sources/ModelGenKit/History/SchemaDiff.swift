@@ -406,13 +406,12 @@ struct SchemaDiff {
     /// The name the store records for an attribute's value type.
     static func storedTypeName(_ type: ValueType) -> String {
         switch type {
-        case .timeInterval: "Double"
-        case .cgFloat: "Double"
         case .enumeration(_, let rawType): "enum(\(rawType.rawValue))"
         // Swift's name of the type (`String(describing:)`): a nested type's own name.
         case .enumWithAssociatedValues(let name), .composite(let name): String(name.split(separator: ".").last ?? Substring(name))
         case .array(let element): "[" + storedTypeName(element) + "]"
-        default: type.description
+        // A built-in type: its row of `ScalarType` (`Double` for `TimeInterval` and `CGFloat`).
+        default: type.scalar?.storedTypeName ?? type.description
         }
     }
 

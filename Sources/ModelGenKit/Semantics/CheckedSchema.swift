@@ -2,6 +2,8 @@
 // and anything else downstream. Built only when the model has no errors. Everything in it is
 // resolved: types, inverses, delete rules, inits (declared or synthesized), container contents.
 
+internal import SchemaEvolution
+
 /// The whole model of one run (all input files together).
 public struct CheckedSchema: Hashable, Sendable {
     /// Entities in a deterministic order: by file (in input order), then by position.
@@ -140,29 +142,11 @@ extension ValueType: CustomStringConvertible {
     /// The type as Swift spells it, enums by qualified name (`Int16`, `[String]`, `PersonalTrip.Reason`).
     public var description: String {
         switch self {
-        case .bool: "Bool"
-        case .int: "Int"
-        case .int8: "Int8"
-        case .int16: "Int16"
-        case .int32: "Int32"
-        case .int64: "Int64"
-        case .uint8: "UInt8"
-        case .uint16: "UInt16"
-        case .uint32: "UInt32"
-        case .double: "Double"
-        case .float: "Float"
-        case .string: "String"
-        case .date: "Date"
-        case .uuid: "UUID"
-        case .data: "Data"
-        case .url: "URL"
-        case .decimal: "Decimal"
-        case .timeInterval: "TimeInterval"
-        case .cgFloat: "CGFloat"
         case .enumeration(let qualifiedName, _): qualifiedName
         case .enumWithAssociatedValues(let qualifiedName): qualifiedName
         case .composite(let qualifiedName): qualifiedName
         case .array(let element): "[\(element)]"
+        default: scalar?.swiftName ?? ""
         }
     }
 }

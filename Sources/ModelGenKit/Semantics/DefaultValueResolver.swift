@@ -1,17 +1,19 @@
 // Resolves a default value against its property's type (the checks behind `default-type-mismatch`).
 //
-// Accepted: for integer types an integer literal in the type's range; for `Double`, `Float`,
-// `TimeInterval` and `Decimal` an integer or floating-point literal; `String` a string; `Bool`
-// `true`/`false`; `Date` `Date()`, `.now`, `Date.now`, `.distantPast`, `.distantFuture` (also
-// `Date.`-qualified) and `Date(timeIntervalSinceReferenceDate: n)`; `UUID` `UUID()`; `Data` an array
-// of integers 0...255 (`[]` included); an enum `.case` (or `Enum.case`) of that enum, for an enum
-// with associated values a case that carries none; a struct `S()` when every field of `S` has a
-// default or is optional, or a static member of `S` (`.zero`, `S.zero`: left to the Swift compiler,
-// which checks that it exists); `[T]` an array of elements that fit `T`; `nil` only for optionals; a
-// to-one relationship only `nil`, a to-many only `[]`. `URL` has no literal default. No string
-// default holds U+0000 (the stores cannot keep it).
+// Accepted: for a built-in type the literal form its row of SchemaEvolution's `ScalarType` table
+// names (`DefaultLiteralForm`): for integer types an integer literal in the type's range; for
+// `Double`, `Float`, `TimeInterval`, `CGFloat` and `Decimal` an integer or floating-point literal;
+// `String` a string; `Bool` `true`/`false`; `Date` `Date()`, `.now`, `Date.now`, `.distantPast`,
+// `.distantFuture` (also `Date.`-qualified) and `Date(timeIntervalSinceReferenceDate: n)`; `UUID`
+// `UUID()`; `Data` an array of integers 0...255 (`[]` included); `URL` none. An enum `.case` (or
+// `Enum.case`) of that enum, for an enum with associated values a case that carries none; a struct
+// `S()` when every field of `S` has a default or is optional, or a static member of `S` (`.zero`,
+// `S.zero`: left to the Swift compiler, which checks that it exists); `[T]` an array of elements
+// that fit `T`; `nil` only for optionals; a to-one relationship only `nil`, a to-many only `[]`. No
+// string default holds U+0000 (the stores cannot keep it).
 
 import Foundation
+internal import SchemaEvolution
 
 enum DefaultValueResolver {
     /// The resolved default, or the reason it does not fit (`got` names what was written).
@@ -32,7 +34,7 @@ enum DefaultValueResolver {
     }
 
     private static func resolve(_ expression: Expression, for type: ValueType, model: SemanticModel) -> Result<DefaultValue, DefaultMismatch> {
-        let wanted = type.description
+        if let scalar = type.scalar { return resolve(expression, for: scalar) }
         switch (type, expression.kind) {
         case (.array(let element), .array(let elements)):
             var values: [DefaultValue] = []
@@ -43,50 +45,6 @@ enum DefaultValueResolver {
                 }
             }
             return .success(.array(values))
-        case (.data, .array(let elements)):
-            for item in elements {
-                guard case .integer(let text) = item.kind, UInt8(text) != nil else {
-                    return .failure(DefaultMismatch("a Data default is an array of bytes (0...255)"))
-                }
-            }
-            return .success(.array(elements.compactMap { if case .integer(let t) = $0.kind { .integer(t) } else { nil } }))
-        case (.string, .string(let text)):
-            if text.unicodeScalars.contains("\0") { return .failure(DefaultMismatch(nulReason)) }
-            return .success(.string(text))
-        case (.bool, .bool(let value)):
-            return .success(.bool(value))
-        case (.double, .integer(let text)):
-            return finite(Double(text), text, wanted, .integer(text))
-        case (.float, .integer(let text)):
-            return finite(Float(text), text, wanted, .integer(text))
-        case (.decimal, .integer(let text)):
-            return Decimal(string: text) != nil ? .success(.integer(text)) : .failure(DefaultMismatch("\(text) is out of range for 'Decimal'"))
-        case (.double, .float(let text)):
-            return finite(Double(text), text, wanted, .float(text))
-        case (.float, .float(let text)):
-            return finite(Float(text), text, wanted, .float(text))
-        case (.decimal, .float(let text)):
-            return Decimal(string: text) != nil ? .success(.float(text)) : .failure(DefaultMismatch("\(text) is out of range for 'Decimal'"))
-        case (.int, .integer(let text)), (.int64, .integer(let text)):
-            return fits(Int64(text), text, wanted)
-        case (.int8, .integer(let text)): return fits(Int8(text), text, wanted)
-        case (.int16, .integer(let text)): return fits(Int16(text), text, wanted)
-        case (.int32, .integer(let text)): return fits(Int32(text), text, wanted)
-        case (.uint8, .integer(let text)): return fits(UInt8(text), text, wanted)
-        case (.uint16, .integer(let text)): return fits(UInt16(text), text, wanted)
-        case (.uint32, .integer(let text)): return fits(UInt32(text), text, wanted)
-        case (.timeInterval, .integer(let text)), (.cgFloat, .integer(let text)):
-            return finite(Double(text), text, wanted, .integer(text))
-        case (.timeInterval, .float(let text)), (.cgFloat, .float(let text)):
-            return finite(Double(text), text, wanted, .float(text))
-        case (.uuid, .call(let callee, let arguments)) where callee.name == "UUID":
-            return arguments.isEmpty ? .success(.newUUID) : .failure(DefaultMismatch("write 'UUID()': a new UUID takes no arguments"))
-        case (.date, .call(let callee, let arguments)) where callee.name == "Date":
-            return dateCall(arguments)
-        case (.date, .memberAccess(let member)):
-            return dateMember(member.name, written: ".\(member.name)")
-        case (.date, .typeMember(let type, let member)) where type.map(\.name) == ["Date"]:
-            return dateMember(member.name, written: "Date.\(member.name)")
         case (.enumeration(let name, _), .memberAccess(let member)), (.enumWithAssociatedValues(let name), .memberAccess(let member)):
             return enumCase(member.name, of: name, model: model)
         case (.enumeration(let name, _), .typeMember(let type, let member)), (.enumWithAssociatedValues(let name), .typeMember(let type, let member)):
@@ -107,20 +65,70 @@ enum DefaultValueResolver {
             return .success(.staticMember(member.name))
         case (.composite(let name), _):
             return .failure(DefaultMismatch("\(describe(expression)) is not a '\(name)': a struct defaults to '\(name.split(separator: ".").last ?? "")()' when all its fields have defaults, to a static member of it ('.zero'), or to nil when optional"))
-        case (.url, _):
-            return .failure(DefaultMismatch("a URL has no literal default: make it 'URL?' or leave the default out"))
         default:
-            return .failure(DefaultMismatch("\(describe(expression)) is not of type '\(wanted)'"))
+            return .failure(DefaultMismatch("\(describe(expression)) is not of type '\(type)'"))
+        }
+    }
+
+    /// A default of a built-in type: the literal form its row of `ScalarType`'s table names.
+    private static func resolve(_ expression: Expression, for type: ScalarType) -> Result<DefaultValue, DefaultMismatch> {
+        let wanted = type.swiftName
+        let facts = type.facts
+        guard let form = facts.defaultLiteral else {
+            return .failure(DefaultMismatch("a \(wanted) has no literal default: make it '\(wanted)?' or leave the default out"))
+        }
+        let mismatch = Result<DefaultValue, DefaultMismatch>.failure(DefaultMismatch("\(describe(expression)) is not of type '\(wanted)'"))
+        switch (form, expression.kind) {
+        case (.boolean, .bool(let value)):
+            return .success(.bool(value))
+        case (.integer, .integer(let text)):
+            guard case .integer(let range)? = facts.numeric, let value = Int64(text), range.contains(value) else {
+                return .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))
+            }
+            return .success(.integer(text))
+        case (.number, .integer(let text)):
+            return number(text, .integer(text), facts.numeric, wanted)
+        case (.number, .float(let text)):
+            return number(text, .float(text), facts.numeric, wanted)
+        case (.string, .string(let text)):
+            if text.unicodeScalars.contains("\0") { return .failure(DefaultMismatch(nulReason)) }
+            return .success(.string(text))
+        case (.date, .call(let callee, let arguments)) where callee.name == "Date":
+            return dateCall(arguments)
+        case (.date, .memberAccess(let member)):
+            return dateMember(member.name, written: ".\(member.name)")
+        case (.date, .typeMember(let type, let member)) where type.map(\.name) == ["Date"]:
+            return dateMember(member.name, written: "Date.\(member.name)")
+        case (.newUUID, .call(let callee, let arguments)) where callee.name == "UUID":
+            return arguments.isEmpty ? .success(.newUUID) : .failure(DefaultMismatch("write 'UUID()': a new UUID takes no arguments"))
+        case (.bytes, .array(let elements)):
+            for item in elements {
+                guard case .integer(let text) = item.kind, UInt8(text) != nil else {
+                    return .failure(DefaultMismatch("a Data default is an array of bytes (0...255)"))
+                }
+            }
+            return .success(.array(elements.compactMap { if case .integer(let t) = $0.kind { .integer(t) } else { nil } }))
+        case (.boolean, _), (.integer, _), (.number, _), (.string, _), (.date, _), (.newUUID, _), (.bytes, _):
+            return mismatch
+        }
+    }
+
+    /// A number literal (`text`, resolved as `resolved`) as a finite value of `domain`.
+    private static func number(_ text: String, _ resolved: DefaultValue, _ domain: NumericDomain?, _ wanted: String) -> Result<DefaultValue, DefaultMismatch> {
+        switch domain {
+        case .binaryFloatingPoint(let bits)?:
+            return bits == 32 ? finite(Float(text), text, wanted, resolved) : finite(Double(text), text, wanted, resolved)
+        case .decimal?:
+            return Decimal(string: text) != nil ? .success(resolved) : .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))
+        case .integer?, nil:
+            // A `.number` form on a type that is no floating-point or decimal number: a wrong row of the table.
+            return .failure(DefaultMismatch("the number \(text) is not of type '\(wanted)'"))
         }
     }
 
     /// Why a string holding U+0000 is no default (nor raw value): the stores cannot keep it
     /// (docs/Rules.md, `default-type-mismatch`).
     static let nulReason = "a String default cannot hold U+0000 (NUL): SQLite would cut the value there and PostgreSQL cannot store it in text; remove the '\\u{0}'"
-
-    private static func fits<T>(_ value: T?, _ text: String, _ wanted: String) -> Result<DefaultValue, DefaultMismatch> {
-        value != nil ? .success(.integer(text)) : .failure(DefaultMismatch("\(text) is out of range for '\(wanted)'"))
-    }
 
     /// A floating-point default must not overflow to infinity (swiftc would only warn, and store `inf`).
     private static func finite<T: BinaryFloatingPoint>(_ value: T?, _ text: String, _ wanted: String, _ resolved: DefaultValue) -> Result<DefaultValue, DefaultMismatch> {

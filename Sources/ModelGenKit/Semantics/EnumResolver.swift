@@ -14,7 +14,7 @@
 
 enum EnumResolver {
     /// Raw types Swift allows that cannot be stored (besides the built-in value types other than String and Int).
-    static let otherRawTypes: Set<String> = ["UInt", "UInt64", "Int128", "UInt128", "Float16", "Float80", "CGFloat", "Character", "Substring"]
+    static let otherRawTypes: Set<String> = ["UInt", "UInt64", "Int128", "UInt128", "Float16", "Float80", "Character", "Substring"]
 
     /// Checks every enum of `model` and stores its `CheckedEnum` (nil when its raw type is unusable).
     static func resolveAll(_ model: inout SemanticModel) {

@@ -1,5 +1,7 @@
 // Names the generated code needs for itself (rule `reserved-name`).
 
+internal import SchemaEvolution
+
 /// The names a model may not use, because the generated code or its runtime already does.
 ///
 /// - Property names: the members every generated model gets from `PersistentModel`, `Observable`,
@@ -22,19 +24,19 @@ enum ReservedNames {
     ]
 
     /// Type names the generated code or its runtime use.
-    public static let typeNames: Set<String> = [
-        // ModelStore: its module name (generated code spells `ModelStore.X`), its API types (SwiftData's
-        // names, which an app's own code uses beside the models) and the types generated code builds on.
+    public static let typeNames: Set<String> = Set(ScalarType.allCases.map(\.swiftName)).union([
+        // The built-in value types (above, from SchemaEvolution's `ScalarType`); ModelStore: its module
+        // name (generated code spells `ModelStore.X`), its API types (SwiftData's names, which an app's
+        // own code uses beside the models) and the types generated code builds on.
         "ModelStore", "ModelContext", "ModelContainer", "ModelConfiguration", "Schema", "PersistentModel",
         "PersistentIdentifier", "FetchDescriptor", "SortDescriptor", "Predicate", "ModelObject",
         "EntityMetadata", "RowDecoder", "RowEncoder",
-        // Swift and Foundation types that generated code spells.
-        "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "Double", "Float",
-        "String", "Date", "UUID", "Data", "URL", "Decimal", "TimeInterval", "Array", "Optional", "Dictionary", "Set",
+        // Other Swift and Foundation types that generated code spells.
+        "Array", "Optional", "Dictionary", "Set",
         "Codable", "Sendable", "Hashable", "Equatable", "Identifiable", "CaseIterable", "Observable",
         "AnyObject", "Any", "Error", "Never", "Void", "Self", "Type", "Protocol", "Foundation", "Swift",
         "KeyPath", "AnyKeyPath", "PartialKeyPath", "ObservationRegistrar",
-    ]
+    ])
 
     /// Why `name` may not name a property, or `nil` when it may.
     public static func propertyReason(_ name: String) -> String? {

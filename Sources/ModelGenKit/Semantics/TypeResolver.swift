@@ -9,14 +9,11 @@
 // `unsupportedSwiftTypes`. Struct fields and associated values hold values only: an entity there is
 // `unsupported-type` too.
 
+internal import SchemaEvolution
+
 enum TypeResolver {
-    /// Value types by name (docs/Language.md).
-    static let builtinTypes: [String: ValueType] = [
-        "Bool": .bool, "Int": .int, "Int8": .int8, "Int16": .int16, "Int32": .int32, "Int64": .int64,
-        "UInt8": .uint8, "UInt16": .uint16, "UInt32": .uint32, "Double": .double, "Float": .float,
-        "String": .string, "Date": .date, "UUID": .uuid, "Data": .data, "URL": .url, "Decimal": .decimal,
-        "TimeInterval": .timeInterval, "CGFloat": .cgFloat,
-    ]
+    /// Value types by name (docs/Language.md): SchemaEvolution's `ScalarType` table.
+    static let builtinTypes: [String: ValueType] = Dictionary(uniqueKeysWithValues: ScalarType.allCases.map { ($0.swiftName, ValueType($0)) })
 
     /// Swift types that exist but cannot be stored, with what to use instead.
     static let unsupportedSwiftTypes: [String: String] = [

@@ -1,25 +1,19 @@
 import Foundation
+internal import SchemaEvolution
 
 /// Names an attribute's Swift value type as the stored schema records it, so a migration can tell
 /// `Int32` from `Int` (widening, inferred) or `String` from `Int` (a type change, which needs a
 /// custom stage) although SQLite stores both kinds of integer alike.
 ///
-/// Names: `Bool`, `Int`, `Int8`, `Int16`, `Int32`, `Int64`, `UInt8`, `UInt16`, `UInt32`, `Double`,
-/// `Float`, `String`, `Date`, `UUID`, `Data`, `URL`, `Decimal`; an enum is `enum(RAW)` with its raw
+/// Names: a built-in type's stored name (`ScalarType.storedTypeName`: `Bool`, `Int`…`UInt32`, `Double`,
+/// `Float`, `String`, `Date`, `UUID`, `Data`, `URL`, `Decimal`); an enum is `enum(RAW)` with its raw
 /// type's name (`enum(String)`; a plain enum, stored by case name, is `enum(String)` too); an array is `[ELEMENT]`; optionality is recorded apart (the name
 /// of `T?` is the name of `T`). Any other type is named by Swift (`String(describing:)`).
 enum ValueTypeName {
-    private static let known: [ObjectIdentifier: String] = {
-        let types: [(Any.Type, String)] = [
-            (Bool.self, "Bool"), (Int.self, "Int"), (Int8.self, "Int8"), (Int16.self, "Int16"), (Int32.self, "Int32"),
-            (Int64.self, "Int64"), (UInt8.self, "UInt8"), (UInt16.self, "UInt16"), (UInt32.self, "UInt32"),
-            (Double.self, "Double"), (Float.self, "Float"), (String.self, "String"), (Date.self, "Date"),
-            (UUID.self, "UUID"), (Data.self, "Data"), (URL.self, "URL"), (Decimal.self, "Decimal"),
-            // Stored as a Double: a property may go from one to the other without a migration.
-            (CGFloat.self, "Double"),
-        ]
-        return Dictionary(types.map { (ObjectIdentifier($0.0), $0.1) }, uniquingKeysWith: { first, _ in first })
-    }()
+    /// The built-in types' names: SchemaEvolution's `ScalarType` table (`Double` for `CGFloat` and
+    /// `TimeInterval`, stored as a `Double`: a property may go from one to another without a migration).
+    private static let known: [ObjectIdentifier: String] = Dictionary(
+        ScalarType.allCases.map { (ObjectIdentifier($0.storableType), $0.storedTypeName) }, uniquingKeysWith: { first, _ in first })
 
     /// The name of `type` (optionality left out).
     static func of(_ type: Any.Type) -> String {

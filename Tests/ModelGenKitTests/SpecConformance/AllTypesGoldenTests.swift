@@ -33,6 +33,8 @@ import Testing
             data: Data
             url: URL
             decimal: Decimal = 12.25
+            interval: TimeInterval = 90
+            width: CGFloat = 0.5
             mood: SpecMood = .calm
             level: SpecLevel = .high
 
@@ -53,6 +55,8 @@ import Testing
             optionalData: Data?
             optionalURL: URL?
             optionalDecimal: Decimal?
+            optionalInterval: TimeInterval?
+            optionalWidth: CGFloat?
             optionalMood: SpecMood?
 
             flags: [Bool] = [true, false]
@@ -72,6 +76,8 @@ import Testing
             datas: [Data] = []
             urls: [URL] = []
             decimals: [Decimal] = []
+            intervals: [TimeInterval] = []
+            widths: [CGFloat] = [1.5]
             moods: [SpecMood] = []
             optionalInts: [Int]?
 

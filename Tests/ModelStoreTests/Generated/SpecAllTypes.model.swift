@@ -33,6 +33,8 @@ fileprivate let _$modelSource_SpecEverything = ModelStore.ModelSourceFile(path: 
     "    data: Data",
     "    url: URL",
     "    decimal: Decimal = 12.25",
+    "    interval: TimeInterval = 90",
+    "    width: CGFloat = 0.5",
     "    mood: SpecMood = .calm",
     "    level: SpecLevel = .high",
     "",
@@ -53,6 +55,8 @@ fileprivate let _$modelSource_SpecEverything = ModelStore.ModelSourceFile(path: 
     "    optionalData: Data?",
     "    optionalURL: URL?",
     "    optionalDecimal: Decimal?",
+    "    optionalInterval: TimeInterval?",
+    "    optionalWidth: CGFloat?",
     "    optionalMood: SpecMood?",
     "",
     "    flags: [Bool] = [true, false]",
@@ -72,6 +76,8 @@ fileprivate let _$modelSource_SpecEverything = ModelStore.ModelSourceFile(path: 
     "    datas: [Data] = []",
     "    urls: [URL] = []",
     "    decimals: [Decimal] = []",
+    "    intervals: [TimeInterval] = []",
+    "    widths: [CGFloat] = [1.5]",
     "    moods: [SpecMood] = []",
     "    optionalInts: [Int]?",
     "",
@@ -338,48 +344,54 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
     private static let _$data = ModelStore.AttributeIndex(14, "data")
     private static let _$url = ModelStore.AttributeIndex(15, "url")
     private static let _$decimal = ModelStore.AttributeIndex(16, "decimal")
-    private static let _$mood = ModelStore.AttributeIndex(17, "mood")
-    private static let _$level = ModelStore.AttributeIndex(18, "level")
-    private static let _$optionalFlag = ModelStore.AttributeIndex(19, "optionalFlag")
-    private static let _$optionalInt = ModelStore.AttributeIndex(20, "optionalInt")
-    private static let _$optionalInt8 = ModelStore.AttributeIndex(21, "optionalInt8")
-    private static let _$optionalInt16 = ModelStore.AttributeIndex(22, "optionalInt16")
-    private static let _$optionalInt32 = ModelStore.AttributeIndex(23, "optionalInt32")
-    private static let _$optionalInt64 = ModelStore.AttributeIndex(24, "optionalInt64")
-    private static let _$optionalUInt8 = ModelStore.AttributeIndex(25, "optionalUInt8")
-    private static let _$optionalUInt16 = ModelStore.AttributeIndex(26, "optionalUInt16")
-    private static let _$optionalUInt32 = ModelStore.AttributeIndex(27, "optionalUInt32")
-    private static let _$optionalDouble = ModelStore.AttributeIndex(28, "optionalDouble")
-    private static let _$optionalFloat = ModelStore.AttributeIndex(29, "optionalFloat")
-    private static let _$optionalString = ModelStore.AttributeIndex(30, "optionalString")
-    private static let _$optionalDate = ModelStore.AttributeIndex(31, "optionalDate")
-    private static let _$optionalUUID = ModelStore.AttributeIndex(32, "optionalUUID")
-    private static let _$optionalData = ModelStore.AttributeIndex(33, "optionalData")
-    private static let _$optionalURL = ModelStore.AttributeIndex(34, "optionalURL")
-    private static let _$optionalDecimal = ModelStore.AttributeIndex(35, "optionalDecimal")
-    private static let _$optionalMood = ModelStore.AttributeIndex(36, "optionalMood")
-    private static let _$flags = ModelStore.AttributeIndex(37, "flags")
-    private static let _$ints = ModelStore.AttributeIndex(38, "ints")
-    private static let _$int8s = ModelStore.AttributeIndex(39, "int8s")
-    private static let _$int16s = ModelStore.AttributeIndex(40, "int16s")
-    private static let _$int32s = ModelStore.AttributeIndex(41, "int32s")
-    private static let _$int64s = ModelStore.AttributeIndex(42, "int64s")
-    private static let _$uint8s = ModelStore.AttributeIndex(43, "uint8s")
-    private static let _$uint16s = ModelStore.AttributeIndex(44, "uint16s")
-    private static let _$uint32s = ModelStore.AttributeIndex(45, "uint32s")
-    private static let _$doubles = ModelStore.AttributeIndex(46, "doubles")
-    private static let _$floats = ModelStore.AttributeIndex(47, "floats")
-    private static let _$strings = ModelStore.AttributeIndex(48, "strings")
-    private static let _$dates = ModelStore.AttributeIndex(49, "dates")
-    private static let _$uuids = ModelStore.AttributeIndex(50, "uuids")
-    private static let _$datas = ModelStore.AttributeIndex(51, "datas")
-    private static let _$urls = ModelStore.AttributeIndex(52, "urls")
-    private static let _$decimals = ModelStore.AttributeIndex(53, "decimals")
-    private static let _$moods = ModelStore.AttributeIndex(54, "moods")
-    private static let _$optionalInts = ModelStore.AttributeIndex(55, "optionalInts")
-    private static let _$blob = ModelStore.AttributeIndex(56, "blob")
-    private static let _$code = ModelStore.AttributeIndex(57, "code")
-    private static let _$keep = ModelStore.AttributeIndex(58, "keep")
+    private static let _$interval = ModelStore.AttributeIndex(17, "interval")
+    private static let _$width = ModelStore.AttributeIndex(18, "width")
+    private static let _$mood = ModelStore.AttributeIndex(19, "mood")
+    private static let _$level = ModelStore.AttributeIndex(20, "level")
+    private static let _$optionalFlag = ModelStore.AttributeIndex(21, "optionalFlag")
+    private static let _$optionalInt = ModelStore.AttributeIndex(22, "optionalInt")
+    private static let _$optionalInt8 = ModelStore.AttributeIndex(23, "optionalInt8")
+    private static let _$optionalInt16 = ModelStore.AttributeIndex(24, "optionalInt16")
+    private static let _$optionalInt32 = ModelStore.AttributeIndex(25, "optionalInt32")
+    private static let _$optionalInt64 = ModelStore.AttributeIndex(26, "optionalInt64")
+    private static let _$optionalUInt8 = ModelStore.AttributeIndex(27, "optionalUInt8")
+    private static let _$optionalUInt16 = ModelStore.AttributeIndex(28, "optionalUInt16")
+    private static let _$optionalUInt32 = ModelStore.AttributeIndex(29, "optionalUInt32")
+    private static let _$optionalDouble = ModelStore.AttributeIndex(30, "optionalDouble")
+    private static let _$optionalFloat = ModelStore.AttributeIndex(31, "optionalFloat")
+    private static let _$optionalString = ModelStore.AttributeIndex(32, "optionalString")
+    private static let _$optionalDate = ModelStore.AttributeIndex(33, "optionalDate")
+    private static let _$optionalUUID = ModelStore.AttributeIndex(34, "optionalUUID")
+    private static let _$optionalData = ModelStore.AttributeIndex(35, "optionalData")
+    private static let _$optionalURL = ModelStore.AttributeIndex(36, "optionalURL")
+    private static let _$optionalDecimal = ModelStore.AttributeIndex(37, "optionalDecimal")
+    private static let _$optionalInterval = ModelStore.AttributeIndex(38, "optionalInterval")
+    private static let _$optionalWidth = ModelStore.AttributeIndex(39, "optionalWidth")
+    private static let _$optionalMood = ModelStore.AttributeIndex(40, "optionalMood")
+    private static let _$flags = ModelStore.AttributeIndex(41, "flags")
+    private static let _$ints = ModelStore.AttributeIndex(42, "ints")
+    private static let _$int8s = ModelStore.AttributeIndex(43, "int8s")
+    private static let _$int16s = ModelStore.AttributeIndex(44, "int16s")
+    private static let _$int32s = ModelStore.AttributeIndex(45, "int32s")
+    private static let _$int64s = ModelStore.AttributeIndex(46, "int64s")
+    private static let _$uint8s = ModelStore.AttributeIndex(47, "uint8s")
+    private static let _$uint16s = ModelStore.AttributeIndex(48, "uint16s")
+    private static let _$uint32s = ModelStore.AttributeIndex(49, "uint32s")
+    private static let _$doubles = ModelStore.AttributeIndex(50, "doubles")
+    private static let _$floats = ModelStore.AttributeIndex(51, "floats")
+    private static let _$strings = ModelStore.AttributeIndex(52, "strings")
+    private static let _$dates = ModelStore.AttributeIndex(53, "dates")
+    private static let _$uuids = ModelStore.AttributeIndex(54, "uuids")
+    private static let _$datas = ModelStore.AttributeIndex(55, "datas")
+    private static let _$urls = ModelStore.AttributeIndex(56, "urls")
+    private static let _$decimals = ModelStore.AttributeIndex(57, "decimals")
+    private static let _$intervals = ModelStore.AttributeIndex(58, "intervals")
+    private static let _$widths = ModelStore.AttributeIndex(59, "widths")
+    private static let _$moods = ModelStore.AttributeIndex(60, "moods")
+    private static let _$optionalInts = ModelStore.AttributeIndex(61, "optionalInts")
+    private static let _$blob = ModelStore.AttributeIndex(62, "blob")
+    private static let _$code = ModelStore.AttributeIndex(63, "code")
+    private static let _$keep = ModelStore.AttributeIndex(64, "keep")
 
     @exclusivity(unchecked) private var _flag: Bool
     @exclusivity(unchecked) private var _int: Int
@@ -398,6 +410,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
     @exclusivity(unchecked) private var _data: Data
     @exclusivity(unchecked) private var _url: URL
     @exclusivity(unchecked) private var _decimal: Decimal
+    @exclusivity(unchecked) private var _interval: TimeInterval
+    @exclusivity(unchecked) private var _width: CGFloat
     @exclusivity(unchecked) private var _mood: SpecMood
     @exclusivity(unchecked) private var _level: SpecLevel
     @exclusivity(unchecked) private var _optionalFlag: Bool?
@@ -417,6 +431,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
     @exclusivity(unchecked) private var _optionalData: Data?
     @exclusivity(unchecked) private var _optionalURL: URL?
     @exclusivity(unchecked) private var _optionalDecimal: Decimal?
+    @exclusivity(unchecked) private var _optionalInterval: TimeInterval?
+    @exclusivity(unchecked) private var _optionalWidth: CGFloat?
     @exclusivity(unchecked) private var _optionalMood: SpecMood?
     @exclusivity(unchecked) private var _flags: [Bool]
     @exclusivity(unchecked) private var _ints: [Int]
@@ -435,6 +451,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
     @exclusivity(unchecked) private var _datas: [Data]
     @exclusivity(unchecked) private var _urls: [URL]
     @exclusivity(unchecked) private var _decimals: [Decimal]
+    @exclusivity(unchecked) private var _intervals: [TimeInterval]
+    @exclusivity(unchecked) private var _widths: [CGFloat]
     @exclusivity(unchecked) private var _moods: [SpecMood]
     @exclusivity(unchecked) private var _optionalInts: [Int]?
     @exclusivity(unchecked) private var _blob: Data?
@@ -663,6 +681,32 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
             let oldValue = _decimal
             _decimal = newValue
             _$didSet(SpecEverything._$decimal, \.decimal, oldValue)
+        }
+    }
+
+    internal var interval: TimeInterval {
+        get {
+            _$access(SpecEverything._$interval, \.interval)
+            return _interval
+        }
+        set {
+            _$willSet(SpecEverything._$interval, \.interval)
+            let oldValue = _interval
+            _interval = newValue
+            _$didSet(SpecEverything._$interval, \.interval, oldValue)
+        }
+    }
+
+    internal var width: CGFloat {
+        get {
+            _$access(SpecEverything._$width, \.width)
+            return _width
+        }
+        set {
+            _$willSet(SpecEverything._$width, \.width)
+            let oldValue = _width
+            _width = newValue
+            _$didSet(SpecEverything._$width, \.width, oldValue)
         }
     }
 
@@ -913,6 +957,32 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         }
     }
 
+    internal var optionalInterval: TimeInterval? {
+        get {
+            _$access(SpecEverything._$optionalInterval, \.optionalInterval)
+            return _optionalInterval
+        }
+        set {
+            _$willSet(SpecEverything._$optionalInterval, \.optionalInterval)
+            let oldValue = _optionalInterval
+            _optionalInterval = newValue
+            _$didSet(SpecEverything._$optionalInterval, \.optionalInterval, oldValue)
+        }
+    }
+
+    internal var optionalWidth: CGFloat? {
+        get {
+            _$access(SpecEverything._$optionalWidth, \.optionalWidth)
+            return _optionalWidth
+        }
+        set {
+            _$willSet(SpecEverything._$optionalWidth, \.optionalWidth)
+            let oldValue = _optionalWidth
+            _optionalWidth = newValue
+            _$didSet(SpecEverything._$optionalWidth, \.optionalWidth, oldValue)
+        }
+    }
+
     internal var optionalMood: SpecMood? {
         get {
             _$access(SpecEverything._$optionalMood, \.optionalMood)
@@ -1147,6 +1217,32 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         }
     }
 
+    internal var intervals: [TimeInterval] {
+        get {
+            _$access(SpecEverything._$intervals, \.intervals)
+            return _intervals
+        }
+        set {
+            _$willSet(SpecEverything._$intervals, \.intervals)
+            let oldValue = _intervals
+            _intervals = newValue
+            _$didSet(SpecEverything._$intervals, \.intervals, oldValue)
+        }
+    }
+
+    internal var widths: [CGFloat] {
+        get {
+            _$access(SpecEverything._$widths, \.widths)
+            return _widths
+        }
+        set {
+            _$willSet(SpecEverything._$widths, \.widths)
+            let oldValue = _widths
+            _widths = newValue
+            _$didSet(SpecEverything._$widths, \.widths, oldValue)
+        }
+    }
+
     internal var moods: [SpecMood] {
         get {
             _$access(SpecEverything._$moods, \.moods)
@@ -1222,7 +1318,7 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         }
     }
 
-    internal init(flag: Bool = true, int: Int = -1000, int8: Int8 = -8, int16: Int16 = 16, int32: Int32 = 32, int64: Int64 = 64, uint8: UInt8 = 255, uint16: UInt16 = 65535, uint32: UInt32 = 4294967295, double: Double = 2.5, float: Float = 1.5, string: String = "q\"b\\s\n\té", date: Date = Date(), uuid: UUID = UUID(), data: Data, url: URL, decimal: Decimal = Decimal(string: "12.25")!, mood: SpecMood = .calm, level: SpecLevel = .high, optionalFlag: Bool? = nil, optionalInt: Int? = nil, optionalInt8: Int8? = nil, optionalInt16: Int16? = nil, optionalInt32: Int32? = nil, optionalInt64: Int64? = nil, optionalUInt8: UInt8? = nil, optionalUInt16: UInt16? = nil, optionalUInt32: UInt32? = nil, optionalDouble: Double? = nil, optionalFloat: Float? = nil, optionalString: String? = "maybe", optionalDate: Date? = nil, optionalUUID: UUID? = nil, optionalData: Data? = nil, optionalURL: URL? = nil, optionalDecimal: Decimal? = nil, optionalMood: SpecMood? = nil, flags: [Bool] = [true, false], ints: [Int] = [1, -2], int8s: [Int8] = [], int16s: [Int16] = [], int32s: [Int32] = [], int64s: [Int64] = [], uint8s: [UInt8] = [], uint16s: [UInt16] = [], uint32s: [UInt32] = [], doubles: [Double] = [0.5], floats: [Float] = [], strings: [String] = ["a", "b"], dates: [Date] = [], uuids: [UUID] = [], datas: [Data] = [], urls: [URL] = [], decimals: [Decimal] = [], moods: [SpecMood] = [], optionalInts: [Int]? = nil, blob: Data? = nil, code: String = "", keep: String = "") {
+    internal init(flag: Bool = true, int: Int = -1000, int8: Int8 = -8, int16: Int16 = 16, int32: Int32 = 32, int64: Int64 = 64, uint8: UInt8 = 255, uint16: UInt16 = 65535, uint32: UInt32 = 4294967295, double: Double = 2.5, float: Float = 1.5, string: String = "q\"b\\s\n\té", date: Date = Date(), uuid: UUID = UUID(), data: Data, url: URL, decimal: Decimal = Decimal(string: "12.25")!, interval: TimeInterval = 90, width: CGFloat = 0.5, mood: SpecMood = .calm, level: SpecLevel = .high, optionalFlag: Bool? = nil, optionalInt: Int? = nil, optionalInt8: Int8? = nil, optionalInt16: Int16? = nil, optionalInt32: Int32? = nil, optionalInt64: Int64? = nil, optionalUInt8: UInt8? = nil, optionalUInt16: UInt16? = nil, optionalUInt32: UInt32? = nil, optionalDouble: Double? = nil, optionalFloat: Float? = nil, optionalString: String? = "maybe", optionalDate: Date? = nil, optionalUUID: UUID? = nil, optionalData: Data? = nil, optionalURL: URL? = nil, optionalDecimal: Decimal? = nil, optionalInterval: TimeInterval? = nil, optionalWidth: CGFloat? = nil, optionalMood: SpecMood? = nil, flags: [Bool] = [true, false], ints: [Int] = [1, -2], int8s: [Int8] = [], int16s: [Int16] = [], int32s: [Int32] = [], int64s: [Int64] = [], uint8s: [UInt8] = [], uint16s: [UInt16] = [], uint32s: [UInt32] = [], doubles: [Double] = [0.5], floats: [Float] = [], strings: [String] = ["a", "b"], dates: [Date] = [], uuids: [UUID] = [], datas: [Data] = [], urls: [URL] = [], decimals: [Decimal] = [], intervals: [TimeInterval] = [], widths: [CGFloat] = [1.5], moods: [SpecMood] = [], optionalInts: [Int]? = nil, blob: Data? = nil, code: String = "", keep: String = "") {
         self._flag = flag
         self._int = int
         self._int8 = int8
@@ -1240,6 +1336,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         self._data = data
         self._url = url
         self._decimal = decimal
+        self._interval = interval
+        self._width = width
         self._mood = mood
         self._level = level
         self._optionalFlag = optionalFlag
@@ -1259,6 +1357,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         self._optionalData = optionalData
         self._optionalURL = optionalURL
         self._optionalDecimal = optionalDecimal
+        self._optionalInterval = optionalInterval
+        self._optionalWidth = optionalWidth
         self._optionalMood = optionalMood
         self._flags = flags
         self._ints = ints
@@ -1277,6 +1377,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         self._datas = datas
         self._urls = urls
         self._decimals = decimals
+        self._intervals = intervals
+        self._widths = widths
         self._moods = moods
         self._optionalInts = optionalInts
         self._blob = blob
@@ -1303,6 +1405,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         self._data = try row.read(SpecEverything._$data)
         self._url = try row.read(SpecEverything._$url)
         self._decimal = try row.read(SpecEverything._$decimal)
+        self._interval = try row.read(SpecEverything._$interval)
+        self._width = try row.read(SpecEverything._$width)
         self._mood = try row.read(SpecEverything._$mood)
         self._level = try row.read(SpecEverything._$level)
         self._optionalFlag = try row.read(SpecEverything._$optionalFlag)
@@ -1322,6 +1426,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         self._optionalData = try row.read(SpecEverything._$optionalData)
         self._optionalURL = try row.read(SpecEverything._$optionalURL)
         self._optionalDecimal = try row.read(SpecEverything._$optionalDecimal)
+        self._optionalInterval = try row.read(SpecEverything._$optionalInterval)
+        self._optionalWidth = try row.read(SpecEverything._$optionalWidth)
         self._optionalMood = try row.read(SpecEverything._$optionalMood)
         self._flags = try row.read(SpecEverything._$flags)
         self._ints = try row.read(SpecEverything._$ints)
@@ -1340,6 +1446,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         self._datas = try row.read(SpecEverything._$datas)
         self._urls = try row.read(SpecEverything._$urls)
         self._decimals = try row.read(SpecEverything._$decimals)
+        self._intervals = try row.read(SpecEverything._$intervals)
+        self._widths = try row.read(SpecEverything._$widths)
         self._moods = try row.read(SpecEverything._$moods)
         self._optionalInts = try row.read(SpecEverything._$optionalInts)
         self._blob = try row.read(SpecEverything._$blob)
@@ -1367,6 +1475,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         try row.read(SpecEverything._$data, into: &_data)
         try row.read(SpecEverything._$url, into: &_url)
         try row.read(SpecEverything._$decimal, into: &_decimal)
+        try row.read(SpecEverything._$interval, into: &_interval)
+        try row.read(SpecEverything._$width, into: &_width)
         try row.read(SpecEverything._$mood, into: &_mood)
         try row.read(SpecEverything._$level, into: &_level)
         try row.read(SpecEverything._$optionalFlag, into: &_optionalFlag)
@@ -1386,6 +1496,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         try row.read(SpecEverything._$optionalData, into: &_optionalData)
         try row.read(SpecEverything._$optionalURL, into: &_optionalURL)
         try row.read(SpecEverything._$optionalDecimal, into: &_optionalDecimal)
+        try row.read(SpecEverything._$optionalInterval, into: &_optionalInterval)
+        try row.read(SpecEverything._$optionalWidth, into: &_optionalWidth)
         try row.read(SpecEverything._$optionalMood, into: &_optionalMood)
         try row.read(SpecEverything._$flags, into: &_flags)
         try row.read(SpecEverything._$ints, into: &_ints)
@@ -1404,6 +1516,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         try row.read(SpecEverything._$datas, into: &_datas)
         try row.read(SpecEverything._$urls, into: &_urls)
         try row.read(SpecEverything._$decimals, into: &_decimals)
+        try row.read(SpecEverything._$intervals, into: &_intervals)
+        try row.read(SpecEverything._$widths, into: &_widths)
         try row.read(SpecEverything._$moods, into: &_moods)
         try row.read(SpecEverything._$optionalInts, into: &_optionalInts)
         try row.read(SpecEverything._$blob, into: &_blob)
@@ -1430,6 +1544,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         row.write(_data, SpecEverything._$data)
         row.write(_url, SpecEverything._$url)
         row.write(_decimal, SpecEverything._$decimal)
+        row.write(_interval, SpecEverything._$interval)
+        row.write(_width, SpecEverything._$width)
         row.write(_mood, SpecEverything._$mood)
         row.write(_level, SpecEverything._$level)
         row.write(_optionalFlag, SpecEverything._$optionalFlag)
@@ -1449,6 +1565,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         row.write(_optionalData, SpecEverything._$optionalData)
         row.write(_optionalURL, SpecEverything._$optionalURL)
         row.write(_optionalDecimal, SpecEverything._$optionalDecimal)
+        row.write(_optionalInterval, SpecEverything._$optionalInterval)
+        row.write(_optionalWidth, SpecEverything._$optionalWidth)
         row.write(_optionalMood, SpecEverything._$optionalMood)
         row.write(_flags, SpecEverything._$flags)
         row.write(_ints, SpecEverything._$ints)
@@ -1467,6 +1585,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
         row.write(_datas, SpecEverything._$datas)
         row.write(_urls, SpecEverything._$urls)
         row.write(_decimals, SpecEverything._$decimals)
+        row.write(_intervals, SpecEverything._$intervals)
+        row.write(_widths, SpecEverything._$widths)
         row.write(_moods, SpecEverything._$moods)
         row.write(_optionalInts, SpecEverything._$optionalInts)
         row.write(_blob, SpecEverything._$blob)
@@ -1497,6 +1617,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
             .attribute(SpecEverything._$data, \SpecEverything.data),
             .attribute(SpecEverything._$url, \SpecEverything.url),
             .attribute(SpecEverything._$decimal, \SpecEverything.decimal, defaultValue: Decimal(string: "12.25")!),
+            .attribute(SpecEverything._$interval, \SpecEverything.interval, defaultValue: 90),
+            .attribute(SpecEverything._$width, \SpecEverything.width, defaultValue: 0.5),
             .attribute(SpecEverything._$mood, \SpecEverything.mood, defaultValue: .calm),
             .attribute(SpecEverything._$level, \SpecEverything.level, defaultValue: .high),
             .attribute(SpecEverything._$optionalFlag, \SpecEverything.optionalFlag),
@@ -1516,6 +1638,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
             .attribute(SpecEverything._$optionalData, \SpecEverything.optionalData),
             .attribute(SpecEverything._$optionalURL, \SpecEverything.optionalURL),
             .attribute(SpecEverything._$optionalDecimal, \SpecEverything.optionalDecimal),
+            .attribute(SpecEverything._$optionalInterval, \SpecEverything.optionalInterval),
+            .attribute(SpecEverything._$optionalWidth, \SpecEverything.optionalWidth),
             .attribute(SpecEverything._$optionalMood, \SpecEverything.optionalMood),
             .attribute(SpecEverything._$flags, \SpecEverything.flags, defaultValue: [true, false]),
             .attribute(SpecEverything._$ints, \SpecEverything.ints, defaultValue: [1, -2]),
@@ -1534,6 +1658,8 @@ internal class SpecEverything: ModelStore.ModelObject, ModelStore.PersistentMode
             .attribute(SpecEverything._$datas, \SpecEverything.datas, defaultValue: []),
             .attribute(SpecEverything._$urls, \SpecEverything.urls, defaultValue: []),
             .attribute(SpecEverything._$decimals, \SpecEverything.decimals, defaultValue: []),
+            .attribute(SpecEverything._$intervals, \SpecEverything.intervals, defaultValue: []),
+            .attribute(SpecEverything._$widths, \SpecEverything.widths, defaultValue: [1.5]),
             .attribute(SpecEverything._$moods, \SpecEverything.moods, defaultValue: []),
             .attribute(SpecEverything._$optionalInts, \SpecEverything.optionalInts),
             .attribute(SpecEverything._$blob, \SpecEverything.blob, .externalStorage),

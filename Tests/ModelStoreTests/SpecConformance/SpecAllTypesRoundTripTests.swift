@@ -30,6 +30,11 @@ import ModelStore
         model.optionalURL = Self.site
         model.optionalDecimal = Decimal(string: "0.1")
         model.optionalMood = .angry
+        model.interval = -1.25
+        model.width = 3.75
+        model.optionalInterval = 86_400
+        model.optionalWidth = -0.5
+        model.intervals = [0.5, 1e9]
         model.int8s = [Int8.min, Int8.max]
         model.int16s = [Int16.min]
         model.int32s = [Int32.max]
@@ -57,7 +62,8 @@ import ModelStore
         #expect(model.int32 == 32 && model.int64 == 64 && model.uint8 == 255 && model.uint16 == 65535)
         #expect(model.uint32 == 4_294_967_295 && model.double == 2.5 && model.float == 1.5)
         #expect(model.string == "q\"b\\s\n\t\u{E9}")
-        #expect(model.decimal == Decimal(string: "12.25"))
+        #expect(model.decimal == Decimal(string: "12.25") && model.interval == 90 && model.width == 0.5)
+        #expect(model.optionalInterval == nil && model.optionalWidth == nil && model.intervals.isEmpty && model.widths == [1.5])
         #expect(model.mood == .calm && model.level == .high && model.level.rawValue == 10)
         #expect(model.optionalInt == nil && model.optionalString == "maybe")
         #expect(model.flags == [true, false] && model.ints == [1, -2] && model.doubles == [0.5])
@@ -99,6 +105,8 @@ import ModelStore
         #expect(read.dates == [Self.day] && read.uuids == [Self.id] && read.datas == [Data([7])])
         #expect(read.urls == [Self.site] && read.decimals == [Decimal(string: "3.3")!] && read.moods == [.angry, .calm])
         #expect(read.optionalInts == [3] && read.blob == Data(repeating: 9, count: 64) && read.code == "one")
+        #expect(read.interval == -1.25 && read.width == 3.75 && read.optionalInterval == 86_400 && read.optionalWidth == -0.5)
+        #expect(read.intervals == [0.5, 1e9] && read.widths == [1.5])
         #expect(read.keep == "" && read.scratch == 0)  // transient: not stored, back to its default
 
         let sub = try #require(try context.fetch(FetchDescriptor<SpecBase>()).first as? SpecSub)

@@ -1,3 +1,5 @@
+internal import SchemaEvolution
+
 /// Swift source text for literal values.
 enum SwiftLiteral {
     /// A string literal that evaluates to `text` (quotes, backslashes and control characters escaped).
@@ -25,10 +27,10 @@ enum SwiftLiteral {
         return result + "\""
     }
 
-    /// Whether the integer `text` is exactly a value of the floating-point `type`.
-    private static func isExact(_ text: String, in type: ValueType?) -> Bool {
+    /// Whether the integer `text` is exactly a value of a binary floating-point type of `bits` bits.
+    private static func isExact(_ text: String, bits: Int) -> Bool {
         guard let integer = Int64(text) else { return false }
-        return type == .float ? Float(exactly: integer) != nil : Double(exactly: integer) != nil
+        return bits == 32 ? Float(exactly: integer) != nil : Double(exactly: integer) != nil
     }
 
     /// A decimal floating-point literal as Swift reads it for `type` without a warning: as written,
@@ -90,7 +92,7 @@ enum SwiftLiteral {
             // Decimal's integer literal goes through Int: a larger one is spelled as a string.
             if type == .decimal, Int64(text) == nil { return "Decimal(string: \(string(text)))!" }
             // An integer literal a float type cannot hold exactly makes swiftc warn; a float literal rounds quietly.
-            if type == .double || type == .float || type == .timeInterval || type == .cgFloat, !isExact(text, in: type) { return text + ".0" }
+            if case .binaryFloatingPoint(let bits)? = type?.scalar?.facts.numeric, !isExact(text, bits: bits) { return text + ".0" }
             return text
         case .float(let text):
             // Decimal's float literal goes through Double and loses digits: spell it as a string.

@@ -1,3 +1,5 @@
+internal import SchemaEvolution
+
 /// What the view models of one run share: the checked schema, its entities by name and its
 /// declarations by file, and the access level. Built once per run (`CodeGenerator`).
 final class GenerationContext {
@@ -96,32 +98,15 @@ final class GenerationContext {
         lines.map { $0.isEmpty ? "///" : "/// " + $0 }
     }
 
-    /// The storage kind of a value type, as the runtime names it.
+    /// The storage kind of a value type (the `valueKind` key): for a built-in type its row of
+    /// SchemaEvolution's `ScalarType` table (`uint16`, `double` for `CGFloat`).
     static func kind(of type: ValueType) -> String {
         switch type {
-        case .bool: "bool"
-        case .int: "int"
-        case .int8: "int8"
-        case .int16: "int16"
-        case .int32: "int32"
-        case .int64: "int64"
-        case .uint8: "uint8"
-        case .uint16: "uint16"
-        case .uint32: "uint32"
-        case .double: "double"
-        case .float: "float"
-        case .string: "string"
-        case .date: "date"
-        case .uuid: "uuid"
-        case .data: "data"
-        case .url: "url"
-        case .decimal: "decimal"
-        case .timeInterval: "double"
-        case .cgFloat: "double"
         case .enumeration: "enumeration"
         case .enumWithAssociatedValues: "codable"
         case .composite: "composite"
         case .array: "array"
+        default: type.scalar?.valueKind ?? ""
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+internal import SchemaEvolution
 
 /// PostgreSQL's spelling of the runtime's SQL (PostgreSQL 12 or later; the test server runs 15).
 ///
@@ -11,17 +12,8 @@ import Foundation
 struct PostgresDialect: SQLDialect {
     var name: String { "PostgreSQL" }
 
-    func columnType(_ type: StorageType) -> String {
-        switch type {
-        case .integer: return "bigint"
-        case .real: return "double precision"
-        case .text: return "text"
-        case .blob: return "bytea"
-        case .uuid: return "uuid"
-        case .decimal: return "numeric"
-        case .json: return "jsonb"
-        }
-    }
+    /// SchemaEvolution's table of storage classes (`StorageClass.postgresColumnType`).
+    func columnType(_ type: StorageType) -> String { type.storageClass.postgresColumnType }
 
     /// An identity column: the server assigns increasing keys (never reused, unlike SQLite's
     /// largest-plus-one); `BY DEFAULT` so that a migration may copy rows with their keys.

@@ -1,10 +1,12 @@
 import Foundation
+internal import SchemaEvolution
 
 /// SQLite's spelling of the runtime's SQL (SQLite 3.35 or later: upserts with `RETURNING`).
 struct SQLiteDialect: SQLDialect {
     var name: String { "SQLite" }
 
-    func columnType(_ type: StorageType) -> String { type.affinity.rawValue }
+    /// SchemaEvolution's table of storage classes: SQLite's affinities (`INTEGER`, `REAL`, `TEXT`, `BLOB`).
+    func columnType(_ type: StorageType) -> String { type.storageClass.sqliteColumnType }
 
     /// `INTEGER PRIMARY KEY` is the rowid; `AUTOINCREMENT` makes SQLite assign one more than the
     /// largest key the table ever held (kept in `sqlite_sequence`), so the key of a deleted row is
