@@ -165,7 +165,9 @@ final class PostgresStoreConnection: StoreConnection {
                 guard case .text(let json) = row[0] else { return nil }
                 return try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
             }
-            let version = (stored ?? nil)?.schemaVersion.map { "version \($0)" } ?? "another schema"
+            // A store that records no schema (not opened by a container) is not one that changed.
+            guard let stored = stored ?? nil else { throw error }
+            let version = stored.schemaVersion.map { "version \($0)" } ?? "another schema"
             error.message += " (the store's schema changed after this container opened it: it now records \(version); "
                 + "another process migrated it, and this code is for an older version)"
             throw error
