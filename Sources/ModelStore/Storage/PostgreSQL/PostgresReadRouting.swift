@@ -114,16 +114,18 @@ final class PostgresReadRouter: @unchecked Sendable {
     /// standby used (nil: the primary) through `preferred`.
     ///
     /// - Throws: what `body` throws (a standby lost during the read is not an error: the read runs
-    ///   elsewhere); `PostgresError` `.connectionFailed` when `source` is `.standby` and no standby
-    ///   can be reached.
+    ///   elsewhere; nor is a read the standby cancelled for a conflict with recovery: it runs again
+    ///   on the primary); `PostgresError` `.connectionFailed` when `source` is `.standby` and no
+    ///   standby can be reached.
     func read<T>(_ source: ModelConfiguration.ReadSource, primary: PostgresConnectionPool, preferred: inout Int?,
                  _ body: (PostgresConnection) throws -> T) throws -> T {
+        var conflicted = false
         if source != .primary, !standbys.isEmpty {
             let required = startTracking(primary: primary)
             let deadline = Date(timeIntervalSinceNow: catchUpTimeout)
             var delay: useconds_t = 500
             var lastError: Error?
-            while let required {
+            waiting: while let required {
                 var reachable = 0
                 for index in candidates(preferred: preferred) {
                     let connection: PostgresConnection
@@ -149,9 +151,16 @@ final class PostgresReadRouter: @unchecked Sendable {
                             count(standbys[index].url)
                             return result
                         }
-                    } catch let error as PostgresError where error.kind == .connectionLost || error.kind == .connectionFailed || error.sqlState == "40001" {
-                        // The standby went away (before or during the read), or cancelled the read
-                        // for a conflict with recovery (40001): read elsewhere.
+                    } catch let error as PostgresError where Self.isRecoveryConflict(error) {
+                        // The standby cancelled the read: replaying the primary's changes (a vacuum
+                        // removing rows the read's snapshot still sees, a lock) could not wait for it
+                        // (docs/Scaling.md, "Recovery conflicts"). The standby is fine and stays the
+                        // preferred one, but every standby replays the same changes: the read runs
+                        // again once, on the primary.
+                        conflicted = true
+                        break waiting
+                    } catch let error as PostgresError where error.kind == .connectionLost || error.kind == .connectionFailed {
+                        // The standby went away (before or during the read): read elsewhere.
                         skip(index)
                         lastError = error
                     }
@@ -168,12 +177,20 @@ final class PostgresReadRouter: @unchecked Sendable {
                 delay = min(delay * 2, 20_000)
             }
         }
-        preferred = nil
+        if !conflicted { preferred = nil }
         return try primary.withConnection { connection in
             let result = try body(connection)
             count(nil)
             return result
         }
+    }
+
+    /// Whether a standby cancelled a statement for a conflict with recovery: "canceling statement
+    /// due to conflict with recovery" (40001; 40P01 for a buffer-pin deadlock with the replay), or
+    /// the session ended for it ("terminating connection due to conflict with recovery"). A read on
+    /// a standby, outside any transaction, meets these codes for no other reason.
+    static func isRecoveryConflict(_ error: PostgresError) -> Bool {
+        error.sqlState == "40001" || error.sqlState == "40P01"
     }
 
     /// The position standby reads must reach, tracking commits from now on (the first time, the
