@@ -147,6 +147,7 @@ final class PostgresReadRouter: @unchecked Sendable {
                             continue
                         case .ready:
                             let result = try body(connection)
+                            if preferred == nil { landed(on: index) }
                             preferred = index
                             count(standbys[index].url)
                             return result
@@ -220,18 +221,28 @@ final class PostgresReadRouter: @unchecked Sendable {
     }
 
     /// The standbys to try, the preferred one first, then the others from the round-robin position.
+    /// The round robin counts only hosts not skipped now: a URL lists the primary too, and
+    /// contexts whose turn fell on it would all go to the standby after it (two thirds of the
+    /// contexts on one of two standbys).
     private func candidates(preferred: Int?) -> [Int] {
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
+        let usable = (0..<standbys.count).filter { index in skippedUntil[index].map { $0 <= now } ?? true }
         let start: Int
         if let preferred { start = preferred } else {
-            start = nextStandby
-            nextStandby = (nextStandby + 1) % standbys.count
+            start = usable.first { $0 >= nextStandby } ?? usable.first ?? nextStandby
+            nextStandby = (start + 1) % standbys.count
         }
-        return (0..<standbys.count).map { (start + $0) % standbys.count }.filter { index in
-            skippedUntil[index].map { $0 <= now } ?? true
-        }
+        return (0..<standbys.count).map { (start + $0) % standbys.count }.filter(usable.contains)
+    }
+
+    /// A context's first read ran on standby `index`: the next context starts after it (its turn
+    /// may have fallen on a host that was skipped, and it went on to this one).
+    private func landed(on index: Int) {
+        lock.lock()
+        nextStandby = (index + 1) % standbys.count
+        lock.unlock()
     }
 
     private func skip(_ index: Int) {
