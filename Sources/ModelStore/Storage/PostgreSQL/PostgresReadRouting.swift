@@ -127,13 +127,19 @@ final class PostgresReadRouter: @unchecked Sendable {
             var lastError: Error?
             waiting: while let required {
                 var reachable = 0
-                for index in candidates(preferred: preferred) {
+                var newTurn = false
+                turn: for index in candidates(preferred: preferred) {
                     let connection: PostgresConnection
                     do {
                         connection = try standbys[index].borrow()
                     } catch {
+                        // Down, or not a standby (libpq refuses a session to the primary). A
+                        // context without a standby yet takes a new turn of the round robin rather
+                        // than the host after this one, which other contexts' turns may have taken
+                        // at the same moment (a URL lists the primary too).
                         skip(index)
                         lastError = error
+                        if preferred == nil { newTurn = true; break turn }
                         continue
                     }
                     defer { standbys[index].giveBack(connection) }
@@ -141,13 +147,14 @@ final class PostgresReadRouter: @unchecked Sendable {
                         switch try caughtUp(connection, required: required) {
                         case .notAStandby:
                             skip(index)
+                            // Promoted since: as above.
+                            if preferred == nil { newTurn = true; break turn }
                             continue
                         case .behind:
                             reachable += 1
                             continue
                         case .ready:
                             let result = try body(connection)
-                            if preferred == nil { landed(on: index) }
                             preferred = index
                             count(standbys[index].url)
                             return result
@@ -166,6 +173,8 @@ final class PostgresReadRouter: @unchecked Sendable {
                         lastError = error
                     }
                 }
+                // Each new turn follows a skip: at most one per host before none is left.
+                if newTurn { continue waiting }
                 if reachable == 0 {
                     if source == .standby {
                         throw PostgresError(kind: .connectionFailed, message: "read_from=standby: no standby can be reached among \(standbys.count) host(s)"
@@ -221,9 +230,10 @@ final class PostgresReadRouter: @unchecked Sendable {
     }
 
     /// The standbys to try, the preferred one first, then the others from the round-robin position.
-    /// The round robin counts only hosts not skipped now: a URL lists the primary too, and
-    /// contexts whose turn fell on it would all go to the standby after it (two thirds of the
-    /// contexts on one of two standbys).
+    /// The round robin counts only hosts not skipped now, and a context whose turn fell on a host
+    /// that turns out not to be a standby takes a new turn (`read`): a URL lists the primary too,
+    /// and contexts whose turn fell on it would otherwise all go to the standby after it (two
+    /// thirds of the contexts on one of two standbys).
     private func candidates(preferred: Int?) -> [Int] {
         lock.lock()
         defer { lock.unlock() }
@@ -235,14 +245,6 @@ final class PostgresReadRouter: @unchecked Sendable {
             nextStandby = (start + 1) % standbys.count
         }
         return (0..<standbys.count).map { (start + $0) % standbys.count }.filter(usable.contains)
-    }
-
-    /// A context's first read ran on standby `index`: the next context starts after it (its turn
-    /// may have fallen on a host that was skipped, and it went on to this one).
-    private func landed(on index: Int) {
-        lock.lock()
-        nextStandby = (index + 1) % standbys.count
-        lock.unlock()
     }
 
     private func skip(_ index: Int) {
