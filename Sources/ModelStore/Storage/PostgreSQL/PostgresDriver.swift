@@ -416,3 +416,12 @@ final class PostgresStoreStatement: StoreStatement {
 
     func bindBlob(_ data: Data, at index: Int32) { bind(.blob(data), at: index) }
 }
+
+extension ModelContainer {
+    /// The reads its contexts routed so far on a PostgreSQL store, by standby host, or `"primary"`
+    /// for those a standby could not take (docs/Scaling.md, "Read routing"); empty for a SQLite
+    /// store or a container that reads from the primary only. For benchmarks and tests.
+    package var postgresReadCounts: [String: Int] {
+        (driver as? PostgresDriver)?.router.readCounts ?? [:]
+    }
+}
