@@ -6,12 +6,19 @@ import StoreTestSupport
 // the generated Trips code on ModelStore against hand-written SQLite (or libpq) code, on N mixed rows,
 // median of R repetitions. PostgreSQL: the server MODELSTORE_TEST_POSTGRES_URL names, else a
 // throwaway one started for the run.
+// modelstore-bench cluster [--seconds S] [--readers R] [--rows N] [--pairs P]: read throughput with 0, 1
+// and 2 standbys and the cost of read-your-writes, on a throwaway cluster (ClusterReads.swift).
 
 let usage = "usage: modelstore-bench [--store sqlite|postgresql] [--n ROWS] [--repeat R] [--markdown 1] [--json] [--only WORKLOAD,…] [--side generated|hand-written]\n"
     + "workloads: " + Workload.allCases.map(\.rawValue).joined(separator: ", ") + "\n"
 
 func log(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+// modelstore-bench cluster …: reads on a primary and standbys (ClusterReads.swift).
+if CommandLine.arguments.dropFirst().first == "cluster" {
+    exit(ClusterReads.main(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 let arguments: Arguments

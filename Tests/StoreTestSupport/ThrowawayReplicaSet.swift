@@ -227,17 +227,25 @@ public final class ThrowawayReplicaSet: @unchecked Sendable {
     /// Sets `recovery_min_apply_delay` of standby `node` (0: none) and waits until it is in force.
     /// - Throws: `PostgresError` or a file error.
     public func setApplyDelay(_ node: Int, milliseconds: Int) throws {
-        try Self.setAutoConf(nodes[node], "recovery_min_apply_delay", "'\(milliseconds)ms'")
+        try setSetting(node, "recovery_min_apply_delay", "\(milliseconds)ms", shown: milliseconds == 0 ? "0" : "\(milliseconds)ms")
+    }
+
+    /// Sets a setting a reload changes (`max_standby_streaming_delay`, `hot_standby_feedback` …) on
+    /// `node`, in its `postgresql.auto.conf`, and waits until it is in force: until `SHOW` gives
+    /// `shown` (by default `value`).
+    /// - Throws: `PostgresError`, a file error, or `PostgresTestServerError` when it is not in force 10 s after the reload.
+    public func setSetting(_ node: Int, _ key: String, _ value: String, shown: String? = nil) throws {
+        try Self.setAutoConf(nodes[node], key, "'\(value)'")
         let connection = try nodes[node].connect()
         _ = try connection.rows("SELECT pg_reload_conf()")
-        let expected = milliseconds == 0 ? "0" : "\(milliseconds)ms"
+        let expected = shown ?? value
         let deadline = Date(timeIntervalSinceNow: 10)
         while Date() < deadline {
             // A new session reads the reloaded file for sure.
-            if try nodes[node].connect().rows("SHOW recovery_min_apply_delay") == [[.text(expected)]] { return }
+            if try nodes[node].connect().rows("SHOW \(key)") == [[.text(expected)]] { return }
             usleep(10_000)
         }
-        throw PostgresTestServerError("recovery_min_apply_delay of \(nodes[node].name) is not \(expected) 10 s after a reload")
+        throw PostgresTestServerError("\(key) of \(nodes[node].name) is not \(expected) 10 s after a reload")
     }
 
     // MARK: Making the nodes

@@ -2,6 +2,14 @@
 //
 //     CrashMigrator STORE create ROWS    writes a 1.0.0 store: ROWS trips, an accommodation for every tenth
 //     CrashMigrator STORE migrate        opens it through CrashStoreMigrationPlan (1.0.0 → 2.0.0 → 3.0.0), prints "migrated"
+//                                        (and "custom stage" first when this process ran the migration's custom stage)
+//     CrashMigrator STORE read-old SECONDS  opens it as 1.0.0's code does, then reads every trip again and again for
+//                                        SECONDS: prints "old ok" when a read found every row as written, then a line
+//                                        for each change of outcome ("old ok", "error: …"), "reads: N" at the end
+//     CrashMigrator STORE read-new       opens it through the plan (nothing to do on a 3.0.0 store), reads every trip,
+//                                        prints "new ok N" when all N are as migrated, else what differs
+//
+// STORE is a file path or a PostgreSQL URL (the cluster tests: Tests/ModelStoreTests/PostgreSQL/Cluster/ClusterMigrationTests).
 //
 // Trip i (i from 1) is named "trip i", lasts "(i % 180 + 1) min", has `days` i % 30 and a note
 // "n<i>" unless i is a multiple of 3. After the migration, its title is "trip i", its duration
@@ -26,6 +34,7 @@ extension CrashStoreMigrationPlan {
     static let stash = Stash()
 
     static func willMigrateV1_0_0ToV2_0_0(_ context: ModelContext) throws {
+        say("custom stage")
         for trip in try context.fetch(FetchDescriptor<SchemaV1_0_0.Trip>()) {
             let minutes = trip.duration.split(separator: " ").first.flatMap { Int($0) } ?? -1
             stash.keep(minutes, for: trip.persistentModelID)
@@ -45,15 +54,35 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+/// Whether old trip `trip` is as `create` wrote trip `index`.
+func isAsWritten(_ trip: SchemaV1_0_0.Trip) -> Bool {
+    guard trip.name.hasPrefix("trip "), let index = Int(trip.name.dropFirst(5)) else { return false }
+    return trip.duration == "\(index % 180 + 1) min" && trip.days == Int32(index % 30) && trip.note == (index % 3 == 0 ? nil : "n\(index)")
+}
+
+/// Whether trip `trip` is trip `index` as the migration leaves it.
+func isMigrated(_ trip: Trip) -> Bool {
+    guard trip.title.hasPrefix("trip "), let index = Int(trip.title.dropFirst(5)) else { return false }
+    return trip.duration == index % 180 + 1 && trip.days == index % 30 && trip.note == (index % 3 == 0 ? "-" : "n\(index)") && trip.rating == 3
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["create", "migrate"].contains(arguments[2]), arguments[2] == "migrate" || (arguments.count > 3 && Int(arguments[3]) != nil) else {
-    FileHandle.standardError.write(Data("usage: CrashMigrator STORE create ROWS | CrashMigrator STORE migrate\n".utf8))
+let modes = ["create", "migrate", "read-old", "read-new"]
+guard arguments.count >= 3, modes.contains(arguments[2]),
+      !["create", "read-old"].contains(arguments[2]) || (arguments.count > 3 && Double(arguments[3]) != nil) else {
+    FileHandle.standardError.write(Data("usage: CrashMigrator STORE create ROWS | migrate | read-old SECONDS | read-new\n".utf8))
     exit(2)
 }
-let configuration = ModelConfiguration(url: URL(fileURLWithPath: arguments[1]))
+let isServer = arguments[1].hasPrefix("postgresql:") || arguments[1].hasPrefix("postgres:")
+guard let storeURL = isServer ? URL(string: arguments[1]) : URL(fileURLWithPath: arguments[1]) else {
+    FileHandle.standardError.write(Data("CrashMigrator: not a URL: \(arguments[1])\n".utf8))
+    exit(2)
+}
+let configuration = ModelConfiguration(url: storeURL)
 
 do {
-    if arguments[2] == "create" {
+    switch arguments[2] {
+    case "create":
         let rows = Int(arguments[3]) ?? 0
         let container = try ModelContainer(for: Schema(versionedSchema: SchemaV1_0_0.self), migrationPlan: CrashStoreMigrationPlan.self,
                                            configurations: configuration)
@@ -70,10 +99,36 @@ do {
         }
         try context.save()
         say("created")
-    } else {
+    case "migrate":
         say("opening")
         _ = try ModelContainer(for: CrashStore.schema, migrationPlan: CrashStoreMigrationPlan.self, configurations: configuration)
         say("migrated")
+    case "read-old":
+        // 1.0.0's code, still running while another process migrates the store.
+        let container = try ModelContainer(for: Schema(versionedSchema: SchemaV1_0_0.self), configurations: configuration)
+        let end = Date(timeIntervalSinceNow: Double(arguments[3]) ?? 0)
+        var last = ""
+        var reads = 0
+        while Date() < end {
+            let outcome: String
+            do {
+                let trips = try ModelContext(container).fetch(FetchDescriptor<SchemaV1_0_0.Trip>())
+                let valid = trips.filter(isAsWritten).count
+                outcome = valid == trips.count && !trips.isEmpty ? "old ok" : "old: \(valid) of \(trips.count) trips as written"
+            } catch {
+                outcome = "error: \(error)"
+            }
+            reads += 1
+            if outcome != last { say(outcome) }
+            last = outcome
+            usleep(5_000)
+        }
+        say("reads: \(reads)")
+    default:
+        let container = try ModelContainer(for: CrashStore.schema, migrationPlan: CrashStoreMigrationPlan.self, configurations: configuration)
+        let trips = try ModelContext(container).fetch(FetchDescriptor<Trip>())
+        let valid = trips.filter(isMigrated).count
+        say(valid == trips.count ? "new ok \(valid)" : "new: \(valid) of \(trips.count) trips as migrated")
     }
 } catch {
     FileHandle.standardError.write(Data("CrashMigrator: \(error)\n".utf8))

@@ -141,12 +141,37 @@ final class PostgresStoreConnection: StoreConnection {
     /// runs where `readFrom` says (docs/Scaling.md, "Read routing").
     func withConnection<T>(reading isRead: Bool, _ body: (PostgresConnection) throws -> T) throws -> T {
         if held == nil, isRead, let source = readFrom, source != .primary {
-            return try router.read(source, primary: pool, preferred: &standby, body)
+            return try router.read(source, primary: pool, preferred: &standby) { connection in
+                try Self.namingSchemaChanges(on: connection, body)
+            }
         }
         if let held { return try body(held) }
         let connection = try pool.borrow()
         defer { pool.giveBack(connection) }
-        return try body(connection)
+        return try Self.namingSchemaChanges(on: connection, body)
+    }
+
+    /// Runs the read `body`; when the server says a table or column it names does not exist
+    /// (42P01, 42703), the store's schema changed after the container opened it (it checked the
+    /// schema then): another process migrated it, while this one runs the older code. The error
+    /// then says so, with the version the store now records on that server (docs/Scaling.md,
+    /// "History, upserts and migrations on a cluster").
+    static func namingSchemaChanges<T>(on connection: PostgresConnection, _ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            return try body(connection)
+        } catch var error as PostgresError where error.kind == .server && (error.sqlState == "42703" || error.sqlState == "42P01") {
+            let metadata = SQLQuote.identifier(StorageNames.metadataTable)
+            let stored = try? connection.rows("SELECT value FROM \(metadata) WHERE key = 'schema'").first.flatMap { row -> StoredSchema? in
+                guard case .text(let json) = row[0] else { return nil }
+                return try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
+            }
+            // A store that records no schema (not opened by a container) is not one that changed.
+            guard let stored = stored ?? nil else { throw error }
+            let version = stored.schemaVersion.map { "version \($0)" } ?? "another schema"
+            error.message += " (the store's schema changed after this container opened it: it now records \(version); "
+                + "another process migrated it, and this code is for an older version)"
+            throw error
+        }
     }
 
     /// Runs `sql`; after a schema change (`CREATE`, `ALTER`, `DROP`) the connection's prepared
@@ -390,4 +415,13 @@ final class PostgresStoreStatement: StoreStatement {
     func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) { bind(.blob(Data(bytes)), at: index) }
 
     func bindBlob(_ data: Data, at index: Int32) { bind(.blob(data), at: index) }
+}
+
+extension ModelContainer {
+    /// The reads its contexts routed so far on a PostgreSQL store, by standby host, or `"primary"`
+    /// for those a standby could not take (docs/Scaling.md, "Read routing"); empty for a SQLite
+    /// store or a container that reads from the primary only. For benchmarks and tests.
+    package var postgresReadCounts: [String: Int] {
+        (driver as? PostgresDriver)?.router.readCounts ?? [:]
+    }
 }

@@ -114,24 +114,32 @@ final class PostgresReadRouter: @unchecked Sendable {
     /// standby used (nil: the primary) through `preferred`.
     ///
     /// - Throws: what `body` throws (a standby lost during the read is not an error: the read runs
-    ///   elsewhere); `PostgresError` `.connectionFailed` when `source` is `.standby` and no standby
-    ///   can be reached.
+    ///   elsewhere; nor is a read the standby cancelled for a conflict with recovery: it runs again
+    ///   on the primary); `PostgresError` `.connectionFailed` when `source` is `.standby` and no
+    ///   standby can be reached.
     func read<T>(_ source: ModelConfiguration.ReadSource, primary: PostgresConnectionPool, preferred: inout Int?,
                  _ body: (PostgresConnection) throws -> T) throws -> T {
+        var conflicted = false
         if source != .primary, !standbys.isEmpty {
             let required = startTracking(primary: primary)
             let deadline = Date(timeIntervalSinceNow: catchUpTimeout)
             var delay: useconds_t = 500
             var lastError: Error?
-            while let required {
+            waiting: while let required {
                 var reachable = 0
-                for index in candidates(preferred: preferred) {
+                var newTurn = false
+                turn: for index in candidates(preferred: preferred) {
                     let connection: PostgresConnection
                     do {
                         connection = try standbys[index].borrow()
                     } catch {
+                        // Down, or not a standby (libpq refuses a session to the primary). A
+                        // context without a standby yet takes a new turn of the round robin rather
+                        // than the host after this one, which other contexts' turns may have taken
+                        // at the same moment (a URL lists the primary too).
                         skip(index)
                         lastError = error
+                        if preferred == nil { newTurn = true; break turn }
                         continue
                     }
                     defer { standbys[index].giveBack(connection) }
@@ -139,6 +147,8 @@ final class PostgresReadRouter: @unchecked Sendable {
                         switch try caughtUp(connection, required: required) {
                         case .notAStandby:
                             skip(index)
+                            // Promoted since: as above.
+                            if preferred == nil { newTurn = true; break turn }
                             continue
                         case .behind:
                             reachable += 1
@@ -149,13 +159,22 @@ final class PostgresReadRouter: @unchecked Sendable {
                             count(standbys[index].url)
                             return result
                         }
-                    } catch let error as PostgresError where error.kind == .connectionLost || error.kind == .connectionFailed || error.sqlState == "40001" {
-                        // The standby went away (before or during the read), or cancelled the read
-                        // for a conflict with recovery (40001): read elsewhere.
+                    } catch let error as PostgresError where Self.isRecoveryConflict(error) {
+                        // The standby cancelled the read: replaying the primary's changes (a vacuum
+                        // removing rows the read's snapshot still sees, a lock) could not wait for it
+                        // (docs/Scaling.md, "Recovery conflicts"). The standby is fine and stays the
+                        // preferred one, but every standby replays the same changes: the read runs
+                        // again once, on the primary.
+                        conflicted = true
+                        break waiting
+                    } catch let error as PostgresError where error.kind == .connectionLost || error.kind == .connectionFailed {
+                        // The standby went away (before or during the read): read elsewhere.
                         skip(index)
                         lastError = error
                     }
                 }
+                // Each new turn follows a skip: at most one per host before none is left.
+                if newTurn { continue waiting }
                 if reachable == 0 {
                     if source == .standby {
                         throw PostgresError(kind: .connectionFailed, message: "read_from=standby: no standby can be reached among \(standbys.count) host(s)"
@@ -168,12 +187,20 @@ final class PostgresReadRouter: @unchecked Sendable {
                 delay = min(delay * 2, 20_000)
             }
         }
-        preferred = nil
+        if !conflicted { preferred = nil }
         return try primary.withConnection { connection in
             let result = try body(connection)
             count(nil)
             return result
         }
+    }
+
+    /// Whether a standby cancelled a statement for a conflict with recovery: "canceling statement
+    /// due to conflict with recovery" (40001; 40P01 for a buffer-pin deadlock with the replay), or
+    /// the session ended for it ("terminating connection due to conflict with recovery"). A read on
+    /// a standby, outside any transaction, meets these codes for no other reason.
+    static func isRecoveryConflict(_ error: PostgresError) -> Bool {
+        error.sqlState == "40001" || error.sqlState == "40P01"
     }
 
     /// The position standby reads must reach, tracking commits from now on (the first time, the
@@ -203,18 +230,21 @@ final class PostgresReadRouter: @unchecked Sendable {
     }
 
     /// The standbys to try, the preferred one first, then the others from the round-robin position.
+    /// The round robin counts only hosts not skipped now, and a context whose turn fell on a host
+    /// that turns out not to be a standby takes a new turn (`read`): a URL lists the primary too,
+    /// and contexts whose turn fell on it would otherwise all go to the standby after it (two
+    /// thirds of the contexts on one of two standbys).
     private func candidates(preferred: Int?) -> [Int] {
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
+        let usable = (0..<standbys.count).filter { index in skippedUntil[index].map { $0 <= now } ?? true }
         let start: Int
         if let preferred { start = preferred } else {
-            start = nextStandby
-            nextStandby = (nextStandby + 1) % standbys.count
+            start = usable.first { $0 >= nextStandby } ?? usable.first ?? nextStandby
+            nextStandby = (start + 1) % standbys.count
         }
-        return (0..<standbys.count).map { (start + $0) % standbys.count }.filter { index in
-            skippedUntil[index].map { $0 <= now } ?? true
-        }
+        return (0..<standbys.count).map { (start + $0) % standbys.count }.filter(usable.contains)
     }
 
     private func skip(_ index: Int) {

@@ -124,6 +124,12 @@ struct ClusterStoreTests {
         #expect(try chooser.fetchCount(FetchDescriptor<Trip>()) == 8)
         #expect(try Self.router(primaryContainer).readCounts.values.reduce(0, +) == 1)
 
+        // Contexts spread evenly over the standbys, though the URL lists the primary first (a
+        // context whose turn falls on it goes on to a standby, and the next one starts after that).
+        let even = try Self.container(set.storeURL(database: "app", query: "read_from=standby"))
+        for _ in 0..<4 { #expect(try ModelContext(even).fetchCount(FetchDescriptor<Trip>()) == 8) }
+        #expect(try Self.router(even).readCounts == [standby1: 2, standby2: 2])
+
         // 3. Read-your-writes under lag: standby 2 applies commits 1.5 s late. A container that can
         // read only there waits for it (bounded), or reads on the primary when the bound is shorter.
         try set.setApplyDelay(2, milliseconds: 1500)
