@@ -283,14 +283,16 @@ final class HandWrittenSide: TripStoreSide {
         return connection
     }
 
-    /// The tables ModelStore creates for `Trips.model` (see Tests/ModelStoreTests/Goldens/Trips.schema.sql).
+    /// The tables ModelStore creates for `Trips.model`, statement for statement (row keys `AUTOINCREMENT`,
+    /// never reused, as the store promises): `SchemaLayoutTests` checks them against
+    /// Tests/ModelStoreTests/Goldens/Trips.schema.sql.
     private func createTables() throws {
         let connection = try newConnection()
         try connection.execute(HandHistory.tables + """
-            CREATE TABLE "Trip" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "name" TEXT NOT NULL, "startDate" REAL NOT NULL, "endDate" REAL NOT NULL, "identifier" BLOB NOT NULL, "BusinessTrip.company" TEXT CHECK ("$type" <> 'BusinessTrip' OR "BusinessTrip.company" IS NOT NULL), "BusinessTrip.expenseReport" TEXT, "BusinessTrip.meetingAgenda" TEXT, "PersonalTrip.reason" TEXT CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.reason" IS NOT NULL), "PersonalTrip.companions" TEXT DEFAULT '[]' CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.companions" IS NOT NULL));
-            CREATE TABLE "Accommodation" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "name" TEXT NOT NULL, "trip" INTEGER REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
+            CREATE TABLE "Trip" ("$pk" INTEGER PRIMARY KEY AUTOINCREMENT, "$type" TEXT NOT NULL, "name" TEXT NOT NULL, "startDate" REAL NOT NULL, "endDate" REAL NOT NULL, "identifier" BLOB NOT NULL, "BusinessTrip.company" TEXT CHECK ("$type" <> 'BusinessTrip' OR "BusinessTrip.company" IS NOT NULL), "BusinessTrip.expenseReport" TEXT, "BusinessTrip.meetingAgenda" TEXT, "PersonalTrip.reason" TEXT CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.reason" IS NOT NULL), "PersonalTrip.companions" TEXT DEFAULT '[]' CHECK ("$type" <> 'PersonalTrip' OR "PersonalTrip.companions" IS NOT NULL));
+            CREATE TABLE "Accommodation" ("$pk" INTEGER PRIMARY KEY AUTOINCREMENT, "$type" TEXT NOT NULL, "name" TEXT NOT NULL, "trip" INTEGER REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
             CREATE INDEX "Accommodation.index(trip)" ON "Accommodation" ("trip");
-            CREATE TABLE "Itinerary" ("$pk" INTEGER PRIMARY KEY, "$type" TEXT NOT NULL, "title" TEXT NOT NULL, "days" TEXT NOT NULL DEFAULT '[]', "trip" INTEGER REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
+            CREATE TABLE "Itinerary" ("$pk" INTEGER PRIMARY KEY AUTOINCREMENT, "$type" TEXT NOT NULL, "title" TEXT NOT NULL, "days" TEXT NOT NULL DEFAULT '[]', "trip" INTEGER REFERENCES "Trip"("$pk") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED);
             CREATE INDEX "Itinerary.index(trip)" ON "Itinerary" ("trip");
             """)
     }
