@@ -108,16 +108,17 @@ extension PostgresDialect {
         return "COALESCE(\(kind == .string ? nfc(item) : item) IN (\(SQLFragment.joined(values, separator: ", "))), FALSE)"
     }
 
-    /// One array parameter (`item = ANY(CAST(? AS type[]))`) in the text form of a PostgreSQL
-    /// array, whatever the number of values (one parameter per value overflows the protocol's
-    /// message past a few thousand; #26, item 11). Values no stored value can equal (text holding
-    /// U+0000, a `uuid` of other than 16 bytes) are left out.
+    /// `= ANY` of one array parameter (`arrayParameter`), which a B-tree index on the column serves.
     func columnIn(_ column: SQLFragment, values: [SQLValue], type: Any.Type) -> SQLFragment? {
         guard let array = arrayParameter(values, type: type) else { return nil }
         guard let array = array else { return "FALSE" }
         return "(\(column) = ANY(\(array)) AND \(column) IS NOT NULL)"
     }
 
+    /// One array parameter (`item = ANY(CAST(? AS type[]))`) in the text form of a PostgreSQL
+    /// array, whatever the number of values (one parameter per value overflows the protocol's
+    /// message past a few thousand; #26, item 11). Values no stored value can equal (text holding
+    /// U+0000, a `uuid` of other than 16 bytes) are left out.
     func isIn(_ item: SQLFragment, values: [SQLValue], type: Any.Type, kind: ValueKind) -> SQLFragment? {
         guard let array = arrayParameter(values, type: type) else { return nil }
         guard let array = array else { return "FALSE" }
