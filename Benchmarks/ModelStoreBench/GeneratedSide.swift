@@ -47,7 +47,9 @@ final class GeneratedSide: TripStoreSide {
             try Self.insertTripsWithStays(rows.prefix(Workload.prefetchTripCount(rows: rows.count)), into: container)
             workloadContainer = container
         case .lookupByKey:
-            let all = try newContext().fetch(FetchDescriptor<Trip>())
+            // A context of its own, let go of here: not the workload's, whose release is timed.
+            guard let container else { return }
+            let all = try ModelContext(container).fetch(FetchDescriptor<Trip>())
             lookupIDs = Workload.lookupIndices(rows: all.count).map { all[$0].persistentModelID }
         case .lookupByName:
             try stores?.execute(Workload.nameIndexSQL, on: "generated")

@@ -51,7 +51,9 @@ final class HandWrittenSide: TripStoreSide {
             try createTables()
             try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count))
         case .lookupByKey:
-            let all = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+            // A connection of its own, closed here: not the workload's, whose release is timed.
+            guard let storeURL else { return }
+            let all = try readTrips(try HandConnection(url: storeURL), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
             lookupKeys = Workload.lookupIndices(rows: all.count).map { all[$0].rowID }
         case .lookupByName:
             try stores?.execute(Workload.nameIndexSQL, on: "hand-written")

@@ -36,6 +36,10 @@ enum CanonicalEquivalents {
     static let singletons: [Unicode.Scalar: Unicode.Scalar] = ["K": "\u{212A}", ";": "\u{037E}", "`": "\u{1FEF}"]
 
     static func lookup(_ text: String) -> Lookup {
+        // Most texts: plain ASCII, equal only to themselves (one pass over the bytes).
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`") }) {
+            return .exact([text])
+        }
         var plainCount = 0
         var spellings = 1
         var firstSingleton: Int?
