@@ -180,7 +180,11 @@ import Testing
         }
         // Lists: many spellings, and more than an `IN` list holds.
         let many = Self.wanted + (0..<1_200).map { "sku\($0)" }
+        // Only ASCII texts, more than an `IN` list holds: their spellings as one parameter, bytewise.
+        let manyASCII = ["Kelvin", "a;b", "`x`", "abK", "K"] + (0..<1_200).map { "c\($0)@example.com" }
         customers.append(.init(name: "all wanted contains(email)", predicate: #Predicate<Customer> { many.contains($0.email) }))
+        customers.append(.init(name: "many ASCII contains(email)", predicate: #Predicate<Customer> { manyASCII.contains($0.email) }))
+        products.append(.init(name: "many ASCII contains(name)", predicate: #Predicate<Product> { manyASCII.contains($0.name) }))
         products.append(.init(name: "all wanted contains(sku)", predicate: #Predicate<Product> { many.contains($0.sku) }))
         try Oracle.check(customers, in: oracle.context, describe: { "\($0.email.debugDescription)" })
         try Oracle.check(products, in: oracle.context, describe: { "\($0.sku.debugDescription)" })
