@@ -50,6 +50,16 @@ final class BenchStores {
         return database
     }
 
+    /// Runs `sql` on store `name` through a connection of its own (SQLite C API or libpq).
+    ///
+    /// - Throws: the store's error.
+    func execute(_ sql: String, on name: String) throws {
+        switch kind {
+        case .sqlite: try HandConnection(url: try url(name)).execute(sql)
+        case .postgresql: try HandPQ(parameters: try database(name).url.connectionParameters).execute(sql)
+        }
+    }
+
     /// Removes the stores (files, databases).
     func close() {
         databases = [:]

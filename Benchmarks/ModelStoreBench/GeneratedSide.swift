@@ -14,6 +14,9 @@ final class GeneratedSide: TripStoreSide {
     /// The workload's context and objects, kept until `finish()` so their release is not timed.
     private var context: ModelContext?
     private var trips: [Trip] = []
+    /// The lookup workloads' identifiers and names.
+    private var lookupIDs: [PersistentIdentifier] = []
+    private var lookupNames: [String] = []
 
     init(rows: [TripRow], cutoff: Date?) {
         self.rows = rows
@@ -43,6 +46,14 @@ final class GeneratedSide: TripStoreSide {
             let container = try Self.openContainer(stores.url("generated-prefetch"), history: false)
             try Self.insertTripsWithStays(rows.prefix(Workload.prefetchTripCount(rows: rows.count)), into: container)
             workloadContainer = container
+        case .lookupByKey:
+            // A context of its own, let go of here: not the workload's, whose release is timed.
+            guard let container else { return }
+            let all = try ModelContext(container).fetch(FetchDescriptor<Trip>())
+            lookupIDs = Workload.lookupIndices(rows: all.count).map { all[$0].persistentModelID }
+        case .lookupByName:
+            try stores?.execute(Workload.nameIndexSQL, on: "generated")
+            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
         case .cascadeDelete:
             guard let stores else { return }
             let container = try Self.openContainer(stores.url("generated-cascade"), history: true)
@@ -94,6 +105,10 @@ final class GeneratedSide: TripStoreSide {
             var descriptor = FetchDescriptor<Trip>()
             if let cutoff { descriptor.predicate = #Predicate<Trip> { $0.startDate < cutoff } }
             return try newContext().fetchCount(descriptor)
+        case .lookupByKey:
+            return try lookUpByKey()
+        case .lookupByName:
+            return try lookUpByName()
         case .cascadeDelete:
             guard let context else { return 0 }
             for trip in trips { context.delete(trip) }
@@ -110,6 +125,24 @@ final class GeneratedSide: TripStoreSide {
         guard let context else { return 0 }
         for (trip, row) in zip(trips, rows) { trip.name = history ? row.name : row.newName }
         try context.save()
+        return trips.count
+    }
+
+    /// One fetch per identifier; the trips are kept (as the hand-written side keeps its objects).
+    private func lookUpByKey() throws -> Int {
+        let context = try newContext()
+        for id in lookupIDs {
+            trips += try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.persistentModelID == id }))
+        }
+        return trips.count
+    }
+
+    /// One fetch per name.
+    private func lookUpByName() throws -> Int {
+        let context = try newContext()
+        for name in lookupNames {
+            trips += try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name }))
+        }
         return trips.count
     }
 

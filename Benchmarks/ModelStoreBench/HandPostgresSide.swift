@@ -15,6 +15,9 @@ final class HandPostgresSide: TripStoreSide {
     private var main: HandPQ?
     private var own: HandPQ?
     private var trips: [PlainTrip] = []
+    /// The lookup workloads' keys and names.
+    private var lookupKeys: [Int64] = []
+    private var lookupNames: [String] = []
     /// The prefetch workload's stays, by trip key.
     private var stays: [Int64: [PlainStay]] = [:]
     private let parameters = HandParameters()
@@ -40,6 +43,12 @@ final class HandPostgresSide: TripStoreSide {
             let store = try open("hand-written-prefetch")
             own = store
             try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count), store)
+        case .lookupByKey:
+            let all = try readTrips(try connection(), Self.selectAll, date: nil)
+            lookupKeys = Workload.lookupIndices(rows: all.count).map { all[$0].rowID }
+        case .lookupByName:
+            try connection().execute(Workload.nameIndexSQL)
+            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
         case .cascadeDelete:
             let store = try open("hand-written-cascade")
             own = store
@@ -89,6 +98,24 @@ final class HandPostgresSide: TripStoreSide {
             let result = try connection.run(cutoff == nil ? Self.countAll : Self.countBefore, parameters)
             defer { PQclear(result) }
             return Int(HandColumn.int64(result, 0, 0))
+        case .lookupByKey:
+            for key in lookupKeys {
+                parameters.removeAll()
+                parameters.int64(key)
+                let result = try connection.run(Self.selectByKey, parameters)
+                defer { PQclear(result) }
+                try readTrips(result) { trips.append($0) }
+            }
+            return trips.count
+        case .lookupByName:
+            for name in lookupNames {
+                parameters.removeAll()
+                parameters.text(name)
+                let result = try connection.run(Self.selectByName, parameters)
+                defer { PQclear(result) }
+                try readTrips(result) { trips.append($0) }
+            }
+            return trips.count
         case .cascadeDelete:
             return try cascadeDelete(connection)
         }
@@ -113,6 +140,8 @@ final class HandPostgresSide: TripStoreSide {
     private static let selectBusiness = "select_business"
     private static let selectBusinessAfter = "select_business_after"
     private static let countAll = "count_all"
+    private static let selectByKey = "select_by_key"
+    private static let selectByName = "select_by_name"
     private static let countBefore = "count_before"
     private static let insertPlain = "insert_trip"
     private static let insertBusiness = "insert_business"
@@ -131,6 +160,8 @@ final class HandPostgresSide: TripStoreSide {
             (selectBusiness, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"$type\" = 'BusinessTrip' ORDER BY \"startDate\", \"$pk\"", []),
             (selectBusinessAfter, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"$type\" = 'BusinessTrip' AND \"endDate\" > $1 ORDER BY \"startDate\", \"$pk\"", [T.float8]),
             (countAll, "SELECT count(*) FROM \"Trip\"", []),
+            (selectByKey, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"$pk\" = $1 ORDER BY \"$pk\"", [T.int8]),
+            (selectByName, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"name\" = $1 ORDER BY \"$pk\"", [T.text]),
             (countBefore, "SELECT count(*) FROM \"Trip\" WHERE \"startDate\" < $1", [T.float8]),
             (insertPlain, "INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\") VALUES ('Trip', $1, $2, $3, $4) RETURNING \"$pk\"",
              [T.text, T.float8, T.float8, T.uuid]),
@@ -256,6 +287,11 @@ final class HandPostgresSide: TripStoreSide {
         if let date { parameters.date(date) }
         let result = try connection.run(statement, parameters)
         defer { PQclear(result) }
+        try readTrips(result, body)
+    }
+
+    /// Hands a plain object of each row of a trips query's result to `body`.
+    private func readTrips(_ result: OpaquePointer, _ body: (PlainTrip) -> Void) throws {
         for row in 0..<PQntuples(result) {
             let rowID = HandColumn.int64(result, row, 0)
             let type = HandColumn.bytes(result, row, 1)

@@ -14,6 +14,9 @@ final class HandWrittenSide: TripStoreSide {
     /// The workload's connection and objects, kept until `finish()` so their release is not timed.
     private var connection: HandConnection?
     private var trips: [PlainTrip] = []
+    /// The lookup workloads' keys and names.
+    private var lookupKeys: [Int64] = []
+    private var lookupNames: [String] = []
     /// The prefetch workload's stays, by trip key.
     private var stays: [Int64: [PlainStay]] = [:]
 
@@ -47,6 +50,14 @@ final class HandWrittenSide: TripStoreSide {
             storeURL = try stores?.url("hand-written-prefetch")
             try createTables()
             try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count))
+        case .lookupByKey:
+            // A connection of its own, closed here: not the workload's, whose release is timed.
+            guard let storeURL else { return }
+            let all = try readTrips(try HandConnection(url: storeURL), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+            lookupKeys = Workload.lookupIndices(rows: all.count).map { all[$0].rowID }
+        case .lookupByName:
+            try stores?.execute(Workload.nameIndexSQL, on: "hand-written")
+            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
         case .cascadeDelete:
             storeURL = try stores?.url("hand-written-cascade")
             try createTables()
@@ -93,6 +104,14 @@ final class HandWrittenSide: TripStoreSide {
             return try updateNames(history: true)
         case .count:
             return try count()
+        case .lookupByKey:
+            return try lookUp(sql: Self.selectAll + " WHERE \"$pk\" = ? ORDER BY \"$pk\"", count: lookupKeys.count) { query, index in
+                sqlite3_bind_int64(query, 1, lookupKeys[index])
+            }
+        case .lookupByName:
+            return try lookUp(sql: Self.selectAll + " WHERE \"name\" = ? ORDER BY \"$pk\"", count: lookupNames.count) { query, index in
+                bindText(query, 1, lookupNames[index])
+            }
         case .cascadeDelete:
             return try cascadeDelete()
         }
@@ -240,12 +259,31 @@ final class HandWrittenSide: TripStoreSide {
         return count
     }
 
+    /// Runs a `selectAll` query `count` times, one statement prepared once, `bind` setting its
+    /// parameter for each run; keeps the objects.
+    private func lookUp(sql: String, count: Int, bind: (OpaquePointer, Int) -> Void) throws -> Int {
+        let connection = try newConnection()
+        let query = try connection.prepare(sql)
+        defer { sqlite3_finalize(query) }
+        for index in 0..<count {
+            bind(query, index)
+            try stepTrips(query, connection: connection, sql: sql) { trips.append($0) }
+            sqlite3_reset(query)
+        }
+        return trips.count
+    }
+
     /// Steps through a `selectAll` query (with `date` bound first, if any), making a plain object
     /// of each row's class and handing it to `body`.
     private func stepTrips(_ connection: HandConnection, sql: String, date: Date?, _ body: (PlainTrip) -> Void) throws {
         let query = try connection.prepare(sql)
         defer { sqlite3_finalize(query) }
         if let date { sqlite3_bind_double(query, 1, date.timeIntervalSinceReferenceDate) }
+        try stepTrips(query, connection: connection, sql: sql, body)
+    }
+
+    /// Steps through the rows of a prepared `selectAll` query.
+    private func stepTrips(_ query: OpaquePointer, connection: HandConnection, sql: String, _ body: (PlainTrip) -> Void) throws {
         while true {
             let step = sqlite3_step(query)
             if step == SQLITE_DONE { break }

@@ -31,6 +31,14 @@ enum Workload: String, CaseIterable {
     /// together (`relationshipKeyPathsForPrefetching`), reading every stay's name (hand-written:
     /// two queries).
     case prefetch
+    /// Fetch 1,000 trips (fewer if N is smaller) one at a time, each by its identifier
+    /// (`#Predicate { $0.persistentModelID == id }`; hand-written: `WHERE "$pk" = ?`), a new
+    /// fetch per trip, the identifiers spread over the table.
+    case lookupByKey
+    /// The same trips, each fetched by its name (`#Predicate { $0.name == name }`; hand-written:
+    /// `WHERE "name" = ?`), an index on `name` made before (untimed, the same on both sides;
+    /// `Trips.model` declares none, so the other workloads do not maintain it).
+    case lookupByName
     /// Delete a third as many trips as rows, each with two accommodations (cascade), in one save,
     /// history on (the trips' preserved identifiers go into it).
     case cascadeDelete
@@ -57,6 +65,19 @@ enum Workload: String, CaseIterable {
         return allCases.filter(selected.contains)
     }
 
+    /// How many trips the lookup workloads fetch.
+    static func lookupCount(rows: Int) -> Int { min(rows, 1_000) }
+
+    /// The rows the lookup workloads fetch, by index in the rows inserted: spread evenly.
+    static func lookupIndices(rows: Int) -> [Int] {
+        let count = lookupCount(rows: rows)
+        guard count > 0 else { return [] }
+        return (0..<count).map { $0 * rows / count }
+    }
+
+    /// The index the lookup by name uses (the name ModelStore gives an `#Index` on `name`).
+    static let nameIndexSQL = "CREATE INDEX IF NOT EXISTS \"Trip.index(name)\" ON \"Trip\" (\"name\")"
+
     /// The batch size of the enumeration.
     static let enumerateBatchSize = 1_000
 
@@ -76,6 +97,8 @@ enum Workload: String, CaseIterable {
         case .prefetch:
             let trips = Workload.prefetchTripCount(rows: rows)
             return "fetch \(trips) trips + \(2 * trips) stays, prefetched"
+        case .lookupByKey: return "fetch \(Workload.lookupCount(rows: rows)) trips one by one, by identifier"
+        case .lookupByName: return "fetch \(Workload.lookupCount(rows: rows)) trips one by one, by indexed name"
         case .cascadeDelete: return "cascade delete \(Workload.cascadeTripCount(rows: rows)) trips + 2 stays each, history on"
         }
     }

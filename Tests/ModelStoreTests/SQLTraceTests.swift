@@ -311,23 +311,50 @@ extension [SQLTraceEvent] {
             #expect(Self.scans(explanation, kind), "\(explanation)")
             #expect(explanation.description.contains("plan:\n  "), "\(explanation)")
         }
-        // `#Unique` (`Customer.email`), `#Index` (`Product.name`), the row key: the indexes exist,
-        // but the predicates are spelled for Swift's semantics (SQLite: `IS ? COLLATE
-        // MODELSTORE_SWIFT`; PostgreSQL: `normalize(…, NFC) IS NOT DISTINCT FROM normalize($1, NFC)`;
-        // identifiers: `COALESCE("$pk" IN (?), …)`), which an index cannot serve: these fetches
-        // read the table whole, as explain shows (docs/Runtime.md, "Seeing the SQL").
+        // `#Unique` (`Customer.email`), `#Index` (`Product.name`), the row key: `==` with a captured
+        // value is spelled so the index serves it, Swift's equality kept (docs/Predicates.md,
+        // "Equality and indexes").
         let unique = try context.explain(FetchDescriptor<Customer>(predicate: #Predicate { $0.email == "c42@example.com" }))
         let indexed = try context.explain(FetchDescriptor<Product>(predicate: #Predicate { $0.name == "product 7" }))
         let byKey = try context.explain(FetchDescriptor<Customer>(predicate: #Predicate { $0.persistentModelID == id }))
-        withKnownIssue("predicates on indexed properties cannot use their index") {
-            #expect(Self.searches(unique, kind), "\(unique)")
-            #expect(Self.searches(indexed, kind), "\(indexed)")
-            #expect(Self.searches(byKey, kind), "\(byKey)")
-        }
-        #expect(Self.scans(unique, kind) && Self.scans(indexed, kind) && Self.scans(byKey, kind), "\(unique)\n\(indexed)\n\(byKey)")
+        #expect(Self.searches(unique, kind), "\(unique)")
+        #expect(Self.searches(indexed, kind), "\(indexed)")
+        #expect(Self.searches(byKey, kind), "\(byKey)")
         // The description: SQL, values, plan, each on its line.
         #expect(unique.description.hasPrefix("SQL: " + unique.sql + "\nvalues: 'c42@example.com'\nplan:\n"), "\(unique)")
         withExtendedLifetime(store) {}
+    }
+
+    /// Texts with other equal spellings (KELVIN SIGN, GREEK QUESTION MARK: four), captured lists, several identifiers, a
+    /// product of a table of two entities, a condition beside another: an index search on every
+    /// store. A non-ASCII text: a byte-prefix range on SQLite; a scan on PostgreSQL, whose index
+    /// orders by the database's collation (docs/Predicates.md, "Equality and indexes").
+    @Test(arguments: StoreKind.allCases) func explainShowsAnIndexSearchForEqualityInListsAndIdentifiers(_ kind: StoreKind) throws {
+        let (store, container, _) = try Self.seeded(kind)
+        defer { withExtendedLifetime(store) {} }
+        let context = ModelContext(container)
+        let products = try context.fetch(FetchDescriptor<Product>(predicate: #Predicate { $0.weight < 3 }, sortBy: [SortDescriptor(\.weight)]))
+        let ids = products.map(\.persistentModelID)
+        let (first, second) = (ids[0], ids[1])
+        let emails = ["c1@example.com", "c2@example.com", "KELVIN@example.com"]
+        let weights = [1.0, 2.0]
+        let searched: [(String, FetchExplanation)] = [
+            ("singletons", try context.explain(FetchDescriptor<Customer>(predicate: #Predicate { $0.email == "KELVIN;@example.com" }))),
+            ("list of texts", try context.explain(FetchDescriptor<Customer>(predicate: #Predicate { emails.contains($0.email) }))),
+            ("list of keys", try context.explain(FetchDescriptor<Product>(predicate: #Predicate { ids.contains($0.persistentModelID) }))),
+            ("two keys", try context.explain(FetchDescriptor<Product>(predicate: #Predicate { $0.persistentModelID == first || $0.persistentModelID == second }))),
+            ("and", try context.explain(FetchDescriptor<Product>(predicate: #Predicate { $0.sku == "sku7" && $0.weight > 3 }))),
+            ("unique sku", try context.explain(FetchDescriptor<Product>(predicate: #Predicate { $0.sku == "sku7" }))),
+            ("subclass", try context.explain(FetchDescriptor<DigitalProduct>(predicate: #Predicate { $0.name == "product 7" }))),
+        ]
+        for (name, explanation) in searched {
+            #expect(Self.searches(explanation, kind), "\(name): \(explanation)")
+        }
+        let accented = try context.explain(FetchDescriptor<Product>(predicate: #Predicate { $0.name == "product 7 é" }))
+        #expect(kind == .postgresql ? Self.scans(accented, kind) : Self.searches(accented, kind), "\(accented)")
+        // Unindexed: still a scan.
+        let unindexed = try context.explain(FetchDescriptor<Product>(predicate: #Predicate { weights.contains($0.weight) }))
+        #expect(Self.scans(unindexed, kind), "\(unindexed)")
     }
 
     @Test(arguments: StoreKind.allCases) func explainShowsTheSQLTheFetchRuns(_ kind: StoreKind) throws {

@@ -41,6 +41,7 @@ enum Equality {
             if (left.kind == .bool) != (right.kind == .bool) {
                 return ScalarTerm(dialect.same(dialect.boolValue(left), dialect.boolValue(right), negated: negated, kind: .bool), kind: .plain)
             }
+            if !negated, let indexed = IndexedEquality.sql(left, right, dialect) { return ScalarTerm(indexed, kind: .plain) }
             return ScalarTerm(dialect.same(left.fragment, right.fragment, negated: negated, kind: kind), kind: .plain)
         case (.model(let left), .model(let right)):
             return ScalarTerm(dialect.same(left.key, right.key, negated: negated, kind: .plain), kind: .plain)
@@ -64,6 +65,55 @@ enum Equality {
         default:
             throw PredicateTranslationError.unsupported("== or != on a to-many relationship, or between a struct and a model or another struct")
         }
+    }
+}
+
+/// `==` between a column and a non-nil captured value, spelled so an index on the column serves
+/// it, with Swift's answer kept (docs/Predicates.md, "Equality and indexes"): values the store
+/// compares as the index does go to `columnIn` as they are; a `String` goes with every text equal
+/// to it under canonical equivalence, or as a byte-prefix range and the equality
+/// (`CanonicalEquivalents`). Nil when neither applies: then `same`, which no index serves.
+enum IndexedEquality {
+    static func sql(_ left: ScalarTerm, _ right: ScalarTerm, _ dialect: any SQLDialect) -> SQLFragment? {
+        let (column, value) = left.isColumn ? (left, right) : (right, left)
+        guard column.isColumn, !value.isColumn, column.kind == value.kind, let constant = value.constant,
+              let stored = CapturedValue.sqlValue(of: constant), !stored.isNull else { return nil }
+        if column.kind == .string {
+            guard case .text(let text) = stored else { return nil }
+            switch CanonicalEquivalents.lookup(text) {
+            case .exact(let spellings):
+                return dialect.columnIn(column.fragment, spellings.map { dialect.parameter(.text($0), type: String.self) })
+            case .prefix(let prefix):
+                return dialect.columnEquals(column.fragment, value.fragment, prefix: prefix)
+            case .none:
+                return nil
+            }
+        }
+        guard dialect.comparesAsIndexed(column.kind) else { return nil }
+        return dialect.columnIn(column.fragment, [value.fragment])
+    }
+
+    /// `values.contains(column)` for distinct non-nil captured `values` of the column's type, as
+    /// `columnIn` (beyond `CapturedList.longList` values, spellings included, as one parameter);
+    /// nil otherwise.
+    static func membership(_ column: ScalarTerm, _ values: [(value: SQLValue, type: Any.Type)], _ dialect: any SQLDialect) -> SQLFragment? {
+        guard column.isColumn, let first = values.first else { return nil }
+        var list = values
+        if column.kind == .string {
+            // The values are distinct under Swift's `==` (the caller's set), so their spellings are.
+            list = []
+            for (value, type) in values {
+                guard case .text(let text) = value, case .exact(let equal) = CanonicalEquivalents.lookup(text) else { return nil }
+                list += equal.map { (SQLValue.text($0), type) }
+            }
+        } else if column.kind == .bool || !dialect.comparesAsIndexed(column.kind) {
+            return nil
+        }
+        if list.count > CapturedList.longList {
+            guard list.allSatisfy({ $0.type == first.type }) else { return nil }
+            return dialect.columnIn(column.fragment, values: list.map(\.value), type: first.type)
+        }
+        return dialect.columnIn(column.fragment, list.map { dialect.parameter($0.value, type: $0.type) })
     }
 }
 
@@ -170,20 +220,26 @@ enum IdentitySQL {
         if rowsByEntity.isEmpty { return "\(raw: context.dialect.falseCondition)" }
         // A table of one entity needs no type test.
         let oneType = (context.schema.entity(named: model.entity.tableName)?.typeNames.count ?? 0) == 1
-        var parts: [SQLFragment] = []
-        for (entity, rows) in rowsByEntity {
-            // A long list is one parameter, as for captured values (`CapturedList.longList`).
-            let membership: SQLFragment
-            if rows.count > CapturedList.longList,
-               let one = context.dialect.isIn(model.key, values: rows.map(SQLValue.integer), type: Int64.self, kind: .plain) {
-                membership = one
-            } else {
-                membership = "\(model.key) IN (\(SQLFragment.joined(rows.map { .parameter(.integer($0)) }, separator: ", ")))"
+        // The keys as one `IN` (or `IS` / `=`) the row key's index serves, never NULL (a long list
+        // as one parameter, as for captured values: `CapturedList.longList`), then in a table of
+        // several entities the type of each key (docs/Predicates.md, "Equality and indexes").
+        let dialect = context.dialect
+        func keys(_ rows: [Int64]) -> SQLFragment {
+            if rows.count > CapturedList.longList, let one = dialect.columnIn(model.key, values: rows.map(SQLValue.integer), type: Int64.self) {
+                return one
             }
-            parts.append(oneType ? membership
-                         : "(\(membership) AND \(model.typeColumn(&context)) = \(SQLFragment.parameter(.text(entity))))")
+            return dialect.columnIn(model.key, rows.map { .parameter(.integer($0)) })
         }
-        return "COALESCE(\(SQLFragment.joined(parts, separator: " OR ")), \(raw: context.dialect.falseCondition))"
+        let all = keys(rowsByEntity.flatMap(\.rows))
+        if oneType { return all }
+        let typeColumn = model.typeColumn(&context)
+        if rowsByEntity.count == 1 {
+            return "(\(all) AND \(typeColumn) = \(SQLFragment.parameter(.text(rowsByEntity[0].entity))))"
+        }
+        let types = rowsByEntity.map { entity, rows -> SQLFragment in
+            "(\(keys(rows)) AND \(typeColumn) = \(SQLFragment.parameter(.text(entity))))"
+        }
+        return "(\(all) AND (\(SQLFragment.joined(types, separator: " OR "))))"
     }
 }
 

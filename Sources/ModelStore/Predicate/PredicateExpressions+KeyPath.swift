@@ -31,7 +31,9 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
             return .composite(.attribute(stored, of: model, &context))
         }
         if let attribute = entity.attribute(named: name) {
-            return .scalar(ScalarTerm(model.column(attribute.column, &context), kind: .of(Output.self)))
+            var term = ScalarTerm(model.column(attribute.column, &context), kind: .of(Output.self))
+            term.isColumn = model.alias != nil
+            return .scalar(term)
         }
         guard let relationship = entity.relationship(named: name),
               let destination = context.schema.entity(named: relationship.destinationName) else {

@@ -54,7 +54,9 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
         let dialect = context.dialect
         let nonNull = values.filter { !$0.value.isNull }
         var parts: [SQLFragment] = []
-        if !nonNull.isEmpty {
+        if !nonNull.isEmpty, let indexed = IndexedEquality.membership(item, nonNull, dialect) {
+            parts.append(indexed)
+        } else if !nonNull.isEmpty {
             let subject = item.kind == .bool || nonNull.first?.type == Bool.self ? dialect.boolValue(item) : item.fragment
             if nonNull.count > CapturedList.longList, let first = nonNull.first, nonNull.allSatisfy({ $0.type == first.type }),
                let one = dialect.isIn(subject, values: nonNull.map(\.value), type: first.type, kind: item.kind) {

@@ -42,6 +42,19 @@ enum PredicateFunctions {
         return compare(String(decoding: lhs, as: UTF8.self), String(decoding: rhs, as: UTF8.self))
     }
 
+    /// -1, 0 or 1 as the NFC forms of the two UTF-8 texts compare bytewise: 0 exactly when
+    /// Swift's `==` holds, and unlike Swift's `<` a consistent order (Swift's is not when one
+    /// text's NFC form is a proper prefix of the other's and it is not in NFC itself:
+    /// `"\u{212A}" == "K"`, `"K" < "Ka"`, yet `"\u{212A}" > "Ka"`), so a B-tree built with it
+    /// (SQLite's for `IN`) finds every equal value. docs/Predicates.md, "Semantics decisions".
+    static func compareCanonicalUTF8(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int32 {
+        if let order = bytewiseOrder(lhs, rhs) { return order }
+        let left = String(decoding: lhs, as: UTF8.self)._nfcCodeUnits
+        let right = String(decoding: rhs, as: UTF8.self)._nfcCodeUnits
+        if left == right { return 0 }
+        return left.lexicographicallyPrecedes(right) ? -1 : 1
+    }
+
     /// The order Swift's `<` gives two UTF-8 texts when their bytes alone decide it, else nil.
     ///
     /// Swift compares strings by the Unicode scalars of their NFC forms, and UTF-8 byte order is

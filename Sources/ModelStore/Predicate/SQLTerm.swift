@@ -89,6 +89,9 @@ struct ScalarTerm {
     var kind: ValueKind
     /// The Swift value, when the term is a captured constant (`Value`).
     var constant: Any?
+    /// Whether the term is a column of a row in scope (`"Trip"."name"`, not an expression):
+    /// an index on the column may serve a comparison with it, and reading it twice costs nothing.
+    var isColumn = false
 
     /// Whether the term is the `nil` literal.
     var isNilLiteral: Bool { fragment.sql == "NULL" && fragment.bindings.isEmpty }

@@ -28,6 +28,23 @@ protocol PredicateSpelling: Sendable {
     /// Swift's `==` (or `!=` when `negated`) on values of `kind`, optionals included: nil equals
     /// nil, and the result is never NULL.
     func same(_ lhs: SQLFragment, _ rhs: SQLFragment, negated: Bool, kind: ValueKind) -> SQLFragment
+    /// Swift's `==` between `column`, a column of a row in scope (`ScalarTerm.isColumn`), and one
+    /// of `values` (non-NULL, in the column's stored form), each compared as the column's index
+    /// compares (bytewise for texts: the caller passes every equal spelling), as a condition an
+    /// index on the column serves (docs/Predicates.md, "Equality and indexes"): false, never NULL,
+    /// for a NULL column.
+    func columnIn(_ column: SQLFragment, _ values: [SQLFragment]) -> SQLFragment
+    /// `columnIn` for more than `CapturedList.longList` distinct non-NULL `values` (captured
+    /// values of Swift type `type`, or texts compared bytewise) bound as one parameter; nil when
+    /// the store cannot (bytes on SQLite).
+    func columnIn(_ column: SQLFragment, values: [SQLValue], type: Any.Type) -> SQLFragment?
+    /// Whether `columnIn` compares values of `kind` (other than `String`) as Swift's `==` does.
+    func comparesAsIndexed(_ kind: ValueKind) -> Bool
+    /// Swift's `==` between a `String` column in scope and `value`, a captured text every text
+    /// equal to which starts with the ASCII text `prefix`: the prefix as a byte range an index
+    /// on the column serves, and the equality itself; false, never NULL, for a NULL column. Nil
+    /// when the store's index does not order bytewise.
+    func columnEquals(_ column: SQLFragment, _ value: SQLFragment, prefix: String) -> SQLFragment?
     /// Whether `item` equals one of `list` (non-NULL values of `item`'s kind), as a condition that
     /// is false, never NULL, for a NULL `item`.
     func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment

@@ -78,6 +78,28 @@ extension PostgresDialect {
         return "(\(nfc(lhs)) \(raw: op) \(nfc(rhs)))"
     }
 
+    /// `=` (or `IN`) with `IS NOT NULL`: never NULL, and served by a B-tree index on the column,
+    /// which `IS NOT DISTINCT FROM` never is. A captured text holding U+0000 equals no stored
+    /// text (#26, item 9).
+    func columnIn(_ column: SQLFragment, _ values: [SQLFragment]) -> SQLFragment {
+        let values = values.filter { Self.nulText($0) == nil }
+        guard let first = values.first else { return "FALSE" }
+        if values.count == 1 { return "(\(column) = \(first) AND \(column) IS NOT NULL)" }
+        return "(\(column) IN (\(SQLFragment.joined(values, separator: ", "))) AND \(column) IS NOT NULL)"
+    }
+
+    /// Numbers, dates, Decimals (`numeric`), Bools, UUIDs, bytes compare with `=` as Swift does.
+    func comparesAsIndexed(_ kind: ValueKind) -> Bool {
+        switch kind {
+        case .plain, .bool, .float, .decimal: return true
+        default: return false
+        }
+    }
+
+    /// A text column's index orders by the database's collation, which need not be bytewise: no
+    /// byte range.
+    func columnEquals(_ column: SQLFragment, _ value: SQLFragment, prefix: String) -> SQLFragment? { nil }
+
     func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment {
         // A captured text holding U+0000 equals no stored text (#26, item 9).
         let list = list.filter { Self.nulText($0) == nil }
@@ -86,11 +108,30 @@ extension PostgresDialect {
         return "COALESCE(\(kind == .string ? nfc(item) : item) IN (\(SQLFragment.joined(values, separator: ", "))), FALSE)"
     }
 
+    /// `= ANY` of one array parameter (`arrayParameter`), which a B-tree index on the column serves.
+    func columnIn(_ column: SQLFragment, values: [SQLValue], type: Any.Type) -> SQLFragment? {
+        guard let array = arrayParameter(values, type: type) else { return nil }
+        guard let array = array else { return "FALSE" }
+        return "(\(column) = ANY(\(array)) AND \(column) IS NOT NULL)"
+    }
+
     /// One array parameter (`item = ANY(CAST(? AS type[]))`) in the text form of a PostgreSQL
     /// array, whatever the number of values (one parameter per value overflows the protocol's
     /// message past a few thousand; #26, item 11). Values no stored value can equal (text holding
     /// U+0000, a `uuid` of other than 16 bytes) are left out.
     func isIn(_ item: SQLFragment, values: [SQLValue], type: Any.Type, kind: ValueKind) -> SQLFragment? {
+        guard let array = arrayParameter(values, type: type) else { return nil }
+        guard let array = array else { return "FALSE" }
+        if kind == .string {
+            return "COALESCE(\(nfc(item)) IN (SELECT normalize(\"v\", NFC) FROM unnest(\(array)) AS \"v\"), FALSE)"
+        }
+        return "COALESCE(\(item) = ANY(\(array)), FALSE)"
+    }
+
+    /// `values` as one parameter cast to an array of their column type; `.some(nil)` when no value
+    /// is left (each held U+0000, or was a `uuid` of other than 16 bytes), nil when they cannot be
+    /// one (`jsonb`, or no type).
+    private func arrayParameter(_ values: [SQLValue], type: Any.Type) -> SQLFragment?? {
         guard let first = values.first, let elementType = parameterType(type, first), elementType != "jsonb" else { return nil }
         var literal = "{"
         var count = 0
@@ -121,12 +162,8 @@ extension PostgresDialect {
             literal += "\""
         }
         literal += "}"
-        guard count > 0 else { return "FALSE" }
-        let array: SQLFragment = "CAST(\(SQLFragment.parameter(.text(literal))) AS \(raw: elementType)[])"
-        if kind == .string {
-            return "COALESCE(\(nfc(item)) IN (SELECT normalize(\"v\", NFC) FROM unnest(\(array)) AS \"v\"), FALSE)"
-        }
-        return "COALESCE(\(item) = ANY(\(array)), FALSE)"
+        guard count > 0 else { return .some(nil) }
+        return .some("CAST(\(SQLFragment.parameter(.text(literal))) AS \(raw: elementType)[])")
     }
 
     func jsonElements(of array: SQLFragment, alias: String, element: JSONElementType) -> (source: SQLFragment, value: SQLFragment) {

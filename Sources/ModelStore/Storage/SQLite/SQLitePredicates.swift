@@ -23,8 +23,29 @@ extension SQLiteDialect {
         "(\(lhs) \(raw: negated ? "IS NOT" : "IS") \(rhs)\(raw: collation(kind)))"
     }
 
+    /// `IS` with a non-NULL value, and `IN` with `IS NOT NULL`, are never NULL; SQLite searches an
+    /// index (or the row key) for both.
+    func columnIn(_ column: SQLFragment, _ values: [SQLFragment]) -> SQLFragment {
+        if values.count == 1 { return "(\(column) IS \(values[0]))" }
+        return "(\(column) IN (\(SQLFragment.joined(values, separator: ", "))) AND \(column) IS NOT NULL)"
+    }
+
+    /// Texts compare through `MODELSTORE_SWIFT`, Decimals through `MODELSTORE_DECIMAL`: not as the
+    /// column's `BINARY` index.
+    func comparesAsIndexed(_ kind: ValueKind) -> Bool {
+        switch kind {
+        case .plain, .bool, .float: return true
+        default: return false
+        }
+    }
+
+    func columnEquals(_ column: SQLFragment, _ value: SQLFragment, prefix: String) -> SQLFragment? {
+        guard let bound = CanonicalEquivalents.upperBound(ofPrefix: prefix) else { return nil }
+        return "(\(column) >= \(SQLFragment.parameter(.text(prefix))) AND \(column) < \(SQLFragment.parameter(.text(bound))) AND \(same(column, value, negated: false, kind: .string)))"
+    }
+
     func isIn(_ item: SQLFragment, _ list: [SQLFragment], kind: ValueKind) -> SQLFragment {
-        "COALESCE(\(item)\(raw: collation(kind)) IN (\(SQLFragment.joined(list, separator: ", "))), 0)"
+        "COALESCE(\(item)\(raw: membershipCollation(kind)) IN (\(SQLFragment.joined(list, separator: ", "))), 0)"
     }
 
     /// One JSON array parameter read by `json_each`: integers and texts as they are, reals in
@@ -32,7 +53,20 @@ extension SQLiteDialect {
     /// reads JSON numbers back to the same double).
     private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
 
+    func columnIn(_ column: SQLFragment, values: [SQLValue], type: Any.Type) -> SQLFragment? {
+        guard let (json, blobs) = Self.jsonArray(values), !blobs else { return nil }
+        return "(\(column) IN (SELECT \"value\" FROM json_each(\(SQLFragment.parameter(.text(json))))) AND \(column) IS NOT NULL)"
+    }
+
     func isIn(_ item: SQLFragment, values: [SQLValue], type: Any.Type, kind: ValueKind) -> SQLFragment? {
+        guard let (json, blobs) = Self.jsonArray(values) else { return nil }
+        let subject: SQLFragment = blobs ? "hex(\(item))" : "\(item)\(raw: membershipCollation(kind))"
+        return "COALESCE(\(subject) IN (SELECT \"value\" FROM json_each(\(SQLFragment.parameter(.text(json))))), 0)"
+    }
+
+    /// `values` as a JSON array, and whether they are bytes (as hex); nil when they cannot be one
+    /// (a non-finite Double, bytes among other values).
+    private static func jsonArray(_ values: [SQLValue]) -> (json: String, blobs: Bool)? {
         var json = "["
         var blobs = false
         for (index, value) in values.enumerated() {
@@ -53,8 +87,7 @@ extension SQLiteDialect {
         }
         json += "]"
         if blobs && values.contains(where: { if case .blob = $0 { return false } else { return true } }) { return nil }
-        let subject: SQLFragment = blobs ? "hex(\(item))" : "\(item)\(raw: collation(kind))"
-        return "COALESCE(\(subject) IN (SELECT \"value\" FROM json_each(\(SQLFragment.parameter(.text(json))))), 0)"
+        return (json, blobs)
     }
 
     func jsonElements(of array: SQLFragment, alias: String, element: JSONElementType) -> (source: SQLFragment, value: SQLFragment) {
@@ -92,6 +125,13 @@ extension SQLiteDialect {
         }
     }
 
+    /// The `COLLATE` clause of `IN`: SQLite looks values up in a B-tree it builds of the list,
+    /// which needs a consistent order; for strings the NFC forms' (`MODELSTORE_CANONICAL`: equal
+    /// exactly when Swift's `==` says so), not Swift's `<`, which is not one.
+    private func membershipCollation(_ kind: ValueKind) -> String {
+        kind == .string ? " COLLATE " + SQLiteFunctions.canonicalCollation : collation(kind)
+    }
+
     /// The `COLLATE` clause (with a leading space) comparisons of `kind` need: Swift's string
     /// comparison, `Decimal` text as numbers.
     private func collation(_ kind: ValueKind) -> String {
@@ -109,6 +149,9 @@ enum SQLiteFunctions {
     /// Collation comparing text as Swift compares `String`s (Unicode canonical equivalence:
     /// "é" precomposed equals "e" + combining accent; order by canonical form).
     static let swiftStringCollation = "MODELSTORE_SWIFT"
+    /// Collation comparing texts by their NFC forms' bytes: equality is Swift's `==`, and the
+    /// order is consistent (for `IN`; `PredicateFunctions.compareCanonicalUTF8`).
+    static let canonicalCollation = "MODELSTORE_CANONICAL"
     /// Collation comparing `Decimal` text as numbers.
     static let decimalCollation = "MODELSTORE_DECIMAL"
     /// `modelstore_contains(text, other)`: `text.contains(other)` as `#Predicate` evaluates it.
@@ -137,6 +180,7 @@ enum SQLiteFunctions {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
         try check(handle, sqlite3_create_collation_v2(handle, swiftStringCollation, SQLITE_UTF8, nil, compareSwiftStrings, nil))
         try check(handle, sqlite3_create_collation_v2(handle, decimalCollation, SQLITE_UTF8, nil, compareDecimals, nil))
+        try check(handle, sqlite3_create_collation_v2(handle, canonicalCollation, SQLITE_UTF8, nil, compareCanonicalStrings, nil))
         try check(handle, sqlite3_create_function_v2(handle, contains, 2, flags, nil, containsFunction, nil, nil, nil))
         try check(handle, sqlite3_create_function_v2(handle, startsWith, 2, flags, nil, startsWithFunction, nil, nil, nil))
         try check(handle, sqlite3_create_function_v2(handle, localizedStandardContains, 2, flags, nil, localizedStandardContainsFunction, nil, nil, nil))
@@ -179,6 +223,11 @@ private func bytes(_ length: Int32, _ pointer: UnsafeRawPointer?) -> UnsafeRawBu
 private let compareSwiftStrings: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
     _, leftLength, left, rightLength, right in
     PredicateFunctions.compareUTF8(bytes(leftLength, left), bytes(rightLength, right))
+}
+
+private let compareCanonicalStrings: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+    _, leftLength, left, rightLength, right in
+    PredicateFunctions.compareCanonicalUTF8(bytes(leftLength, left), bytes(rightLength, right))
 }
 
 private let compareInOrder: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
