@@ -162,10 +162,18 @@ enum StoreMigrator {
     /// - Throws: `ModelStoreError.incompatibleSchema` when the description cannot be read; the
     ///   store's error.
     static func storedDescription(_ connection: any StoreConnection) throws -> StoredSchema? {
-        let metadata = SQLQuote.identifier(StorageNames.metadataTable)
         let exists = try connection.rows(connection.dialect.tableExistsQuery, [.text(StorageNames.metadataTable)])
         guard !exists.isEmpty else { return nil }
-        let rows = try connection.rows("SELECT value FROM \(metadata) WHERE key = 'schema'")
+        return try storedDescription(fromRows: connection.rows(storedDescriptionQuery))
+    }
+
+    /// The query that reads the recorded schema description (one row, or none).
+    static let storedDescriptionQuery = "SELECT value FROM \(SQLQuote.identifier(StorageNames.metadataTable)) WHERE key = 'schema'"
+
+    /// The schema description in the rows of `storedDescriptionQuery`, nil when there is none.
+    ///
+    /// - Throws: `ModelStoreError.incompatibleSchema` when the description cannot be read.
+    static func storedDescription(fromRows rows: [[SQLValue]]) throws -> StoredSchema? {
         guard case .text(let json)? = rows.first?.first else { return nil }
         guard let stored = try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)) else {
             throw ModelStoreError.incompatibleSchema(["the stored schema description cannot be read"])

@@ -160,13 +160,8 @@ final class PostgresStoreConnection: StoreConnection {
         do {
             return try body(connection)
         } catch var error as PostgresError where error.kind == .server && (error.sqlState == "42703" || error.sqlState == "42P01") {
-            let metadata = SQLQuote.identifier(StorageNames.metadataTable)
-            let stored = try? connection.rows("SELECT value FROM \(metadata) WHERE key = 'schema'").first.flatMap { row -> StoredSchema? in
-                guard case .text(let json) = row[0] else { return nil }
-                return try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
-            }
             // A store that records no schema (not opened by a container) is not one that changed.
-            guard let stored = stored ?? nil else { throw error }
+            guard let stored = try? StoreMigrator.storedDescription(fromRows: connection.rows(StoreMigrator.storedDescriptionQuery)) else { throw error }
             let version = stored.schemaVersion.map { "version \($0)" } ?? "another schema"
             error.message += " (the store's schema changed after this container opened it: it now records \(version); "
                 + "another process migrated it, and this code is for an older version)"
