@@ -14,10 +14,10 @@ struct Report {
     let loadAtEnd: Double
     let results: [BenchmarkRun.Result]
 
-    /// The largest wall-clock ratio (nil when no workload ran on both sides).
-    var maxRatio: Double? { results.compactMap(\.ratio).max() }
-    /// The largest CPU-time ratio (nil when no workload ran on both sides).
-    var maxCPURatio: Double? { results.compactMap(\.cpuRatio).max() }
+    /// The largest wall-clock ratio of the workloads with a target (nil when none ran on both sides).
+    var maxRatio: Double? { results.filter(\.workload.hasTarget).compactMap(\.ratio).max() }
+    /// The largest CPU-time ratio of the workloads with a target (nil when none ran on both sides).
+    var maxCPURatio: Double? { results.filter(\.workload.hasTarget).compactMap(\.cpuRatio).max() }
 
     /// The table, the query counts of the workloads that compare them, and the two maxima.
     func text(markdown: Bool) -> String {
