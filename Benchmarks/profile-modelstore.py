@@ -3,7 +3,7 @@
 run while unused cost in them.
 
     swift build -c release --product modelstore-bench
-    python3 Benchmarks/profile-modelstore.py [--n 20000] [--only insert,fetchAll,updateNames,cascadeDelete] [--markdown]
+    python3 Benchmarks/profile-modelstore.py [--store sqlite|postgresql] [--n 20000] [--only insert,fetchAll,updateNames,cascadeDelete] [--markdown] [--top 25]
 
 For each workload, both sides run once under `valgrind --tool=callgrind`, collecting only the
 timed part (`BenchmarkRun.timedWorkloadBody`), on the same rows. Printed per workload: the
@@ -18,9 +18,17 @@ the instructions the generated side spends, with the feature unused, in the code
   with nothing pending a fetch only checks five lists for emptiness, inlined, so this is 0 unless
   the path runs;
 - store seam: the dispatch through the storage protocols (`StoreStatement`, `StoreConnection`,
-  `StoreDriver`, `SQLDialect`) to the SQLite driver: the witness thunks' own instructions.
+  `StoreDriver`, `SQLDialect`) to the store's driver: the witness thunks' own instructions.
 
 The percentages are of the generated side's instructions in the workload.
+
+With `--store postgresql` the benches use the server of MODELSTORE_TEST_POSTGRES_URL, else one
+this script starts (initdb + pg_ctl in a temporary folder, as the `postgres` user when run as
+root; stopped at the end): under valgrind the bench cannot start its own (spawning a process
+fails there). valgrind follows only the bench process (`--trace-children=no`) and the server runs
+outside it, so the counts are the client's instructions only (libpq's included, the server's work
+and the wait for it not). `--top N` prints, per workload and side, the
+N functions with the most inclusive instructions.
 """
 import argparse
 import os
@@ -39,19 +47,40 @@ FEATURES = [
     ("notifications", r"^ModelContext\.(postWillSave|saveDidFinish|recordSave)\(", True),
     ("autosave", r"^ModelContext\.noteChange\(", True),
     ("pending changes", r"^ModelContext\.(fetchPlanned|pendingState|pendingView|pendingCount|influencedKeys|resultKeys)[(<]", True),
-    ("store seam", r"^protocol witness for (StoreStatement|StoreConnection|StoreDriver|SQLDialect)\..* in conformance (SQLite\w+)", False),
+    ("store seam", r"^protocol witness for (StoreStatement|StoreConnection|StoreDriver|SQLDialect)\..* in conformance (SQLite\w+|Postgres\w+)", False),
 ]
 
 # Workloads with history on: `recordSave` writes the history there (the feature in use).
 HISTORY_ON = {"insertWithHistory", "updateNamesWithHistory", "cascadeDelete"}
 
 
-def profile(workload, side, n, directory):
+def profile(workload, side, n, directory, store, bench):
     out = os.path.join(directory, f"{workload}-{side}.out")
-    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--toggle-collect=*timedWorkloadBody*",
-               BENCH, "--n", str(n), "--repeat", "1", "--only", workload, "--side", side]
+    # `--trace-children=no`: a server the bench starts (PostgreSQL) is not instrumented.
+    command = ["valgrind", "--tool=callgrind", "--trace-children=no", f"--callgrind-out-file={out}", "--toggle-collect=*timedWorkloadBody*",
+               bench, "--store", store, "--n", str(n), "--repeat", "1", "--only", workload, "--side", side]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return out
+
+
+def start_server(directory):
+    """A throwaway PostgreSQL server on a Unix socket in `directory`; returns its URL and a stop function."""
+    versions = sorted((d for d in os.listdir("/usr/lib/postgresql") if d.isdigit()), key=int) if os.path.isdir("/usr/lib/postgresql") else []
+    binaries = f"/usr/lib/postgresql/{versions[-1]}/bin" if versions else ""
+    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    data = os.path.join(directory, "data")
+    os.makedirs(data)
+    if as_user:
+        subprocess.run(["chown", "-R", "postgres", directory], check=True)
+    subprocess.run(as_user + [os.path.join(binaries, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync"],
+                   check=True, stdout=subprocess.DEVNULL)
+    options = f"-c listen_addresses='' -c unix_socket_directories={directory} -c fsync=off -c synchronous_commit=off"
+    subprocess.run(as_user + [os.path.join(binaries, "pg_ctl"), "-D", data, "-o", options, "-l", os.path.join(directory, "log"), "-w", "start"],
+                   check=True, stdout=subprocess.DEVNULL)
+
+    def stop():
+        subprocess.run(as_user + [os.path.join(binaries, "pg_ctl"), "-D", data, "-m", "immediate", "stop"], stdout=subprocess.DEVNULL)
+    return f"postgresql://postgres@/postgres?host={directory}", stop
 
 
 def costs(out, inclusive):
@@ -87,20 +116,55 @@ def main():
     parser.add_argument("--only", default="insert,fetchAll,updateNames,cascadeDelete")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--keep", help="a folder to keep the callgrind files in (WORKLOAD-SIDE.out)")
+    parser.add_argument("--bench", default=BENCH, help="the modelstore-bench binary (default: the release build's)")
+    parser.add_argument("--store", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--top", type=int, default=0, help="print the N functions of most inclusive instructions of each side")
     arguments = parser.parse_args()
-    if not os.path.exists(BENCH):
-        sys.exit(f"{BENCH} is missing: swift build -c release --product modelstore-bench")
+    if not os.path.exists(arguments.bench):
+        sys.exit(f"{arguments.bench} is missing: swift build -c release --product modelstore-bench")
     header = ["workload", "generated Ir", "hand-written Ir", "Ir ratio"] + [f"{name} (unused)" for name, _, _ in FEATURES] + ["unused, all"]
     rows = []
+    tops = []
+    stop = None
+    if arguments.store == "postgresql" and not os.environ.get("MODELSTORE_TEST_POSTGRES_URL"):
+        server = tempfile.mkdtemp(prefix="profile-pg-")
+        os.environ["MODELSTORE_TEST_POSTGRES_URL"], stop = start_server(server)
+    try:
+        profile_all(arguments, header, rows, tops)
+    finally:
+        if stop:
+            stop()
+            subprocess.run(["rm", "-rf", server])
+    for line in tops:
+        print(line)
+    print(f"{arguments.store}, N = {arguments.n}, instructions (callgrind Ir) of the timed part, one repetition")
+    if arguments.markdown:
+        print("| " + " | ".join(header) + " |")
+        print("| " + " | ".join(["---"] + ["---:"] * (len(header) - 1)) + " |")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
+        for row in [header] + rows:
+            print("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)))
+
+
+def profile_all(arguments, header, rows, tops):
     with tempfile.TemporaryDirectory() as temporary:
         directory = arguments.keep or temporary
         os.makedirs(directory, exist_ok=True)
         for workload in arguments.only.split(","):
-            generated = profile(workload, "generated", arguments.n, directory)
-            hand = profile(workload, "hand-written", arguments.n, directory)
+            generated = profile(workload, "generated", arguments.n, directory, arguments.store, arguments.bench)
+            hand = profile(workload, "hand-written", arguments.n, directory, arguments.store, arguments.bench)
             total, inclusive = costs(generated, True)
             _, own = costs(generated, False)
-            hand_total, _ = costs(hand, True)
+            hand_total, hand_inclusive = costs(hand, True)
+            if arguments.top:
+                for side, side_total, functions in (("generated", total, inclusive), ("hand-written", hand_total, hand_inclusive)):
+                    tops.append(f"{workload}, {side}: {side_total:,} instructions; top {arguments.top} inclusive")
+                    # The callers every instruction runs under (main, the timed closure) tell nothing.
+                    ranked = sorted(((key, count) for key, count in functions.items() if count < 0.99 * side_total), key=lambda item: -item[1])[:arguments.top]
+                    tops.extend(f"  {count:>14,} {100 * count / side_total:6.2f} %  {name}" for (_, name), count in ranked if side_total)
             row = [workload, f"{total:,}", f"{hand_total:,}", f"{total / hand_total:.2f}" if hand_total else "-"]
             unused = 0
             for name, pattern, use_inclusive in FEATURES:
@@ -115,16 +179,6 @@ def main():
             row.append(f"{unused:,} ({100 * unused / total:.2f} %)" if total else "-")
             rows.append(row)
             print(f"{workload} done", file=sys.stderr)
-    print(f"N = {arguments.n}, instructions (callgrind Ir) of the timed part, one repetition")
-    if arguments.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("| " + " | ".join(["---"] + ["---:"] * (len(header) - 1)) + " |")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
-        for row in [header] + rows:
-            print("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)))
 
 
 if __name__ == "__main__":

@@ -300,11 +300,40 @@ final class PostgresStoreStatement: StoreStatement {
         isRead = Self.onlyReads(sql)
     }
 
-    /// `SELECT …` that locks no rows (`FOR UPDATE`, `FOR SHARE`) and calls no function that writes.
+    /// `SELECT …` that locks no rows (`FOR UPDATE`, `FOR SHARE`) and calls no function that writes
+    /// (docs/Scaling.md, "Read routing"). Keywords in any ASCII case; one pass over the UTF-8 bytes
+    /// (each new statement of a context asks, so a lookup's first fetch pays it).
     static func onlyReads(_ sql: String) -> Bool {
-        guard sql.prefix(7).uppercased() == "SELECT " else { return false }
-        let upper = sql.uppercased()
-        return !["FOR UPDATE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR KEY SHARE", "NEXTVAL(", "SETVAL(", "PG_ADVISORY"].contains { upper.contains($0) }
+        var sql = sql
+        return sql.withUTF8 { bytes in
+            guard startsWith(bytes, at: 0, Self.select) else { return false }
+            var index = Self.select.count
+            while index < bytes.count {
+                // The first letters of the markers, in either case (ASCII letters differ by 0x20).
+                switch bytes[index] | 0x20 {
+                case UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "s"), UInt8(ascii: "p"):
+                    if Self.writeMarkers.contains(where: { startsWith(bytes, at: index, $0) }) { return false }
+                default: break
+                }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    private static let select = Array("SELECT ".utf8)
+    /// Row locks and functions that write (upper case).
+    private static let writeMarkers = ["FOR UPDATE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR KEY SHARE", "NEXTVAL(", "SETVAL(", "PG_ADVISORY"].map { Array($0.utf8) }
+
+    /// Whether `bytes` holds `marker` (upper case) at `index`, ignoring the case of ASCII letters.
+    private static func startsWith(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ marker: [UInt8]) -> Bool {
+        guard bytes.count - index >= marker.count else { return false }
+        for (offset, expected) in marker.enumerated() {
+            let byte = bytes[index + offset]
+            let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
+            if upper != expected { return false }
+        }
+        return true
     }
 
     func reset() {

@@ -348,29 +348,19 @@ package final class PostgresStatement {
 
     /// The column as text (numbers in their decimal form, bytes decoded as UTF-8; "" when NULL).
     package func text(at column: Int32) -> String {
-        switch value(at: column) {
-        case .null: return ""
-        case .integer(let integer): return String(integer)
-        case .real(let real): return PostgresParameters.text(of: real)
-        case .text(let text): return text
-        case .blob(let data): return String(decoding: data, as: UTF8.self)
-        }
+        if isNull(at: column) { return "" }
+        return PostgresDecoding.string(bytes(at: column), type: type(at: column), binary: binaryResults)
     }
 
     /// The column as bytes (text as its UTF-8; empty when NULL).
     package func blob(at column: Int32) -> Data {
-        switch value(at: column) {
-        case .blob(let data): return data
-        case .text(let text): return Data(text.utf8)
-        default: return Data()
-        }
+        if isNull(at: column) { return Data() }
+        return PostgresDecoding.blob(bytes(at: column), type: type(at: column), binary: binaryResults)
     }
 
     /// The column as a UUID when it is a `uuid` or a 16-byte `bytea`.
     package func uuid(at column: Int32) -> UUID? {
-        guard case .blob(let data) = value(at: column), data.count == 16 else { return nil }
-        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &bytes) { $0.copyBytes(from: data) }
-        return UUID(uuid: bytes)
+        if isNull(at: column) { return nil }
+        return PostgresDecoding.uuid(bytes(at: column), type: type(at: column), binary: binaryResults)
     }
 }

@@ -278,7 +278,16 @@ enum PostgresDecoding {
     /// A column as a double: the number, decimal text read exactly as Swift reads it, nil for
     /// anything else. NULL (no bytes) reads as 0.
     static func double(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> Double? {
-        if binary && type == .float8 { return Double(bitPattern: bigEndian(bytes, as: UInt64.self)) }
+        if binary {
+            switch type {
+            case .float8: return Double(bitPattern: bigEndian(bytes, as: UInt64.self))
+            case .float4: return Double(Float(bitPattern: bigEndian(bytes, as: UInt32.self)))
+            case .int8: return Double(bigEndian(bytes, as: Int64.self))
+            case .int4: return Double(bigEndian(bytes, as: Int32.self))
+            case .int2: return Double(bigEndian(bytes, as: Int16.self))
+            default: break
+            }
+        }
         switch binary ? self.binary(bytes, type: type) : text(bytes, type: type) {
         case .null: return 0
         case .integer(let integer): return Double(integer)
@@ -301,6 +310,55 @@ enum PostgresDecoding {
     /// Where the text starts in a column's bytes (1 for binary jsonb: its version byte).
     static func textOffset(_ type: PostgresType, binary: Bool) -> Int {
         binary && type == .jsonb ? 1 : 0
+    }
+
+    // The typed reads of a non-NULL value (`PostgresRows`, `PostgresStatement`): straight from
+    // libpq's bytes where the type has a direct form, else through the `SQLValue` (`binary(_:type:)`,
+    // `text(_:type:)`), so each gives exactly what converting the `SQLValue` gives.
+
+    /// The value's text in place when its type holds text (`holdsText`); nil otherwise.
+    @inline(__always)
+    static func textBytes(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> UnsafeBufferPointer<UInt8>? {
+        guard holdsText(type, binary: binary) else { return nil }
+        let offset = min(textOffset(type, binary: binary), bytes.count)
+        return UnsafeRawBufferPointer(rebasing: bytes[offset...]).assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// The value as text: a textual type's text as it is, numbers in decimal (numeric exactly as
+    /// PostgreSQL prints it), bytes decoded as UTF-8.
+    static func string(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> String {
+        if let text = textBytes(bytes, type: type, binary: binary) { return String(decoding: text, as: UTF8.self) }
+        switch binary ? self.binary(bytes, type: type) : self.text(bytes, type: type) {
+        case .null: return ""
+        case .integer(let integer): return String(integer)
+        case .real(let real): return PostgresParameters.text(of: real)
+        case .text(let text): return text
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// The value as a UUID when it is a `uuid` or a 16-byte `bytea`; nil otherwise.
+    static func uuid(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> UUID? {
+        if binary && (type == .uuid || type == .bytea) {
+            guard bytes.count == 16 else { return nil }
+            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: bytes) }
+            return UUID(uuid: value)
+        }
+        guard case .blob(let data) = binary ? self.binary(bytes, type: type) : self.text(bytes, type: type), data.count == 16 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: data) }
+        return UUID(uuid: value)
+    }
+
+    /// The value as bytes (text as its UTF-8; a number: none).
+    static func blob(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> Data {
+        if binary && (type == .bytea || type == .uuid) { return Data(bytes) }
+        switch binary ? self.binary(bytes, type: type) : self.text(bytes, type: type) {
+        case .blob(let data): return data
+        case .text(let text): return Data(text.utf8)
+        default: return Data()
+        }
     }
 
     /// The value of a binary-format column.
@@ -332,7 +390,11 @@ enum PostgresDecoding {
             case "Infinity": return .real(.infinity)
             case "-Infinity": return .real(-.infinity)
             case "NaN": return .real(.nan)
-            default: return Double(text).map(SQLValue.real) ?? .text(text)
+            default:
+                // A `real` prints its shortest digits ("0.1"): read as a Float, then widened, as
+                // its binary form reads (not the nearest double of "0.1").
+                if type == .float4 { return Float(text).map { SQLValue.real(Double($0)) } ?? .text(text) }
+                return Double(text).map(SQLValue.real) ?? .text(text)
             }
         case .bytea: return hexBytes(text).map(SQLValue.blob) ?? .text(text)
         case .uuid: return UUID(uuidString: text).map { uuid in .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }) } ?? .text(text)

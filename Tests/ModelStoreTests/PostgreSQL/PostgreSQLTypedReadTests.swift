@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@_spi(ModelStoreGenerated) @testable import ModelStore
+import StoreTestSupport
+
+/// The typed reads of PostgreSQL results (`int64`, `double`, `text`, `textBytes`, `blob`, `uuid`)
+/// decode straight from libpq's bytes (no `SQLValue` on the hot path): each must give exactly what
+/// converting the column's `SQLValue` gives (docs/Runtime.md, "Reading stored values"). The oracle:
+/// random values of every column type the runtime uses (NULLs among them), read through the
+/// store's statements (whole results, `PostgresRows`) and row by row (`PostgresStatement`), in
+/// binary and in text result form, every typed read compared with the conversion of `value(at:)`,
+/// and `value(at:)` with what was written.
+@Suite struct PostgreSQLTypedReadTests {
+    static let rowCount = 600
+
+    /// Text as the store's typed text read defines it.
+    static func text(of value: SQLValue) -> String {
+        switch value {
+        case .null: return ""
+        case .integer(let integer): return String(integer)
+        case .real(let real): return PostgresParameters.text(of: real)
+        case .text(let text): return text
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    static func blob(of value: SQLValue) -> Data {
+        switch value {
+        case .blob(let data): return data
+        case .text(let text): return Data(text.utf8)
+        default: return Data()
+        }
+    }
+
+    static func uuid(of value: SQLValue) -> UUID? {
+        guard case .blob(let data) = value, data.count == 16 else { return nil }
+        return UUID(uuid: data.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
+    }
+
+    static func double(of value: SQLValue) -> Double? {
+        switch value {
+        case .null: return 0
+        case .integer(let integer): return Double(integer)
+        case .real(let real): return real
+        case .text(let text): return Double(text)
+        case .blob: return nil
+        }
+    }
+
+    /// The reads of one column of the current row, by any reader of this client.
+    struct Reads: Equatable {
+        var isNull: Bool
+        var int64: Int64?
+        var double: UInt64?
+        var text: String
+        var blob: Data
+        var uuid: UUID?
+    }
+
+    static func expected(_ value: SQLValue) -> Reads {
+        Reads(isNull: value == .null, int64: PostgresDecoding.int64(value), double: double(of: value)?.bitPattern,
+              text: text(of: value), blob: blob(of: value), uuid: uuid(of: value))
+    }
+
+    @Test(arguments: [false, true]) func typedReadsAgreeWithTheValue(textResults: Bool) throws {
+        let seed = ReliabilityRandom.runSeed()
+        var values = RandomValues(seed: seed)
+        let store = try TestStore(.postgresql)
+        let connection = try ModelContainer.makeDriver(store.configuration).makeConnection()
+        var cases = PostgreSQLValueRoundTripTests.cases
+        // Texts that read as numbers and 16-byte bytea (a UUID's form) take the other branches.
+        cases.append(.init(column: "text") { values, index in .text(index % 2 == 0 ? String(values.int64(index)) : String(values.double(index))) })
+        cases.append(.init(column: "bytea") { values, index in .blob(Data((0..<(index % 3 == 0 ? 16 : index % 20)).map { _ in UInt8.random(in: 0...255, using: &values.random) })) })
+        let columns = cases.indices.map { "c\($0)" }
+        try connection.execute("CREATE TABLE t (k bigint PRIMARY KEY, " + zip(columns, cases).map { "\($0) \($1.column)" }.joined(separator: ", ") + ")")
+        var written: [[SQLValue]] = []
+        let insert = "INSERT INTO t VALUES (?" + String(repeating: ", ?", count: cases.count) + ")"
+        try connection.transaction {
+            for row in 0..<Self.rowCount {
+                // A 1 MB bytea (case 3 of bytea) once is enough.
+                let rowValues = cases.map { ($0.column == "bytea" && row == 3) || (row + $0.column.count) % 7 == 0 ? SQLValue.null : $0.make(&values, row) }
+                written.append(rowValues)
+                try connection.run(insert, [.integer(Int64(row))] + rowValues)
+            }
+        }
+        let select = "SELECT k, " + columns.joined(separator: ", ") + (textResults ? ", now()" : "") + " FROM t ORDER BY k"
+        func check<S>(_ statement: S, reader: String, read: (S, Int32) -> (Reads, SQLValue, UnsafeBufferPointer<UInt8>?), step: (S) throws -> Bool) throws {
+            var row = 0
+            var mismatches: [String] = []
+            while try step(statement) {
+                for (index, testCase) in cases.enumerated() {
+                    let (reads, value, textBytes) = read(statement, Int32(index + 1))
+                    if !PostgreSQLValueRoundTripTests.same(written[row][index], value, column: testCase.column) {
+                        mismatches.append("\(reader) #\(row) \(testCase.column): wrote \(String(describing: written[row][index]).prefix(80)), read \(String(describing: value).prefix(80))")
+                    }
+                    if reads != Self.expected(value) {
+                        mismatches.append("\(reader) #\(row) \(testCase.column): typed reads \(String(describing: reads).prefix(300)) for \(String(describing: value).prefix(80))")
+                    }
+                    // In place: a textual column's text (jsonb's after its version byte), else nil.
+                    let textual = ["text", "varchar", "jsonb"].contains(testCase.column) || (textResults && testCase.column == "numeric")
+                    let expectedBytes: [UInt8]? = textual && value != .null ? Array(Self.text(of: value).utf8) : nil
+                    if let textBytes, textual, case .text = value {
+                        if Array(textBytes) != expectedBytes! { mismatches.append("\(reader) #\(row) \(testCase.column): text in place differs") }
+                    } else if textBytes != nil || expectedBytes != nil {
+                        mismatches.append("\(reader) #\(row) \(testCase.column): text in place \(textBytes == nil ? "missing" : "given") for \(String(describing: value).prefix(80))")
+                    }
+                }
+                row += 1
+            }
+            #expect(row == Self.rowCount, "\(reader)")
+            #expect(mismatches.isEmpty, "\(mismatches.count) mismatches (seed \(seed)): \(mismatches.prefix(6))")
+        }
+        // The store's statements: the whole result (`PostgresRows`).
+        let statement = try #require(try connection.statement(select) as? PostgresStoreStatement)
+        try check(statement, reader: "store statement", read: { statement, column in
+            let value = statement.value(at: column)
+            let reads = Reads(isNull: statement.isNull(at: column), int64: statement.int64(at: column), double: statement.double(at: column)?.bitPattern,
+                              text: statement.text(at: column), blob: statement.blob(at: column), uuid: statement.uuid(at: column))
+            return (reads, value, statement.textBytes(at: column))
+        }, step: { try $0.step() })
+        statement.reset()
+        // Row by row (`PostgresStatement`, the client's own queries).
+        let database = try #require(store.postgres)
+        let directConnection = try database.connect()
+        let direct = try directConnection.statement(select)
+        try check(direct, reader: "row by row", read: { statement, column in
+            let value = statement.value(at: column)
+            let reads = Reads(isNull: statement.isNull(at: column), int64: statement.int64(at: column), double: statement.double(at: column)?.bitPattern,
+                              text: statement.text(at: column), blob: statement.blob(at: column), uuid: statement.uuid(at: column))
+            let bytes: UnsafeBufferPointer<UInt8>? = statement.isNull(at: column) ? nil
+                : PostgresDecoding.textBytes(statement.bytes(at: column), type: statement.columnTypes[Int(column)], binary: !textResults)
+            return (reads, value, bytes)
+        }, step: { try $0.step() })
+    }
+
+    /// Which statements may go to a standby (docs/Scaling.md, "Read routing"), decided in one pass
+    /// over the bytes: the same answer as the definition (the text upper-cased, then searched for
+    /// each row lock and writing function) on random statements made of their pieces in mixed case.
+    @Test func readClassificationAgreesWithItsDefinition() {
+        let markers = ["FOR UPDATE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR KEY SHARE", "NEXTVAL(", "SETVAL(", "PG_ADVISORY"]
+        func definition(_ sql: String) -> Bool {
+            guard sql.prefix(7).uppercased() == "SELECT " else { return false }
+            let upper = sql.uppercased()
+            return !markers.contains { upper.contains($0) }
+        }
+        let pieces = markers + ["SELECT ", "select ", "FOR ", "UPDATE", "SHARE", "NEXTVAL", "(", "SETVAL ", "PG_", "ADVISORY", " ", "\"Trip\"",
+                                "FROM t", "f", "n", "s", "p", "WHERE \"for\" = ?", "é", "ß", "'for update'", "\"$pk\""]
+        var random = ReliabilityRandom(seed: ReliabilityRandom.runSeed())
+        func mixedCase(_ text: String) -> String {
+            String(text.map { Bool.random(using: &random) ? Character($0.lowercased()) : $0 })
+        }
+        for _ in 0..<20_000 {
+            var sql = Bool.random(using: &random) ? mixedCase("SELECT ") : ""
+            for _ in 0..<Int.random(in: 0...6, using: &random) { sql += mixedCase(pieces.randomElement(using: &random)!) }
+            #expect(PostgresStoreStatement.onlyReads(sql) == definition(sql), "\(sql)")
+        }
+        #expect(PostgresStoreStatement.onlyReads("SELECT \"$pk\" FROM \"Trip\" WHERE \"name\" = ?"))
+        #expect(!PostgresStoreStatement.onlyReads("select * from t for No Key update"))
+        #expect(!PostgresStoreStatement.onlyReads("SELECT nextval('s')"))
+        #expect(!PostgresStoreStatement.onlyReads("SELEC"))
+        #expect(!PostgresStoreStatement.onlyReads("INSERT INTO t VALUES (1)"))
+    }
+}
