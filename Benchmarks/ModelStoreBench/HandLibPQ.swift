@@ -20,6 +20,11 @@ final class HandPQ {
         static let uuidArray: Oid = 2951
         static let jsonbArray: Oid = 3807
         static let byteaArray: Oid = 1001
+
+        /// The element type of an array type above.
+        static func element(of array: Oid) -> Oid {
+            [int8Array: int8, textArray: text, float8Array: float8, uuidArray: uuid, jsonbArray: jsonb, byteaArray: bytea][array] ?? array
+        }
     }
 
     /// Connects with libpq keyword/value parameters.

@@ -201,7 +201,7 @@ final class HandPostgresSide: TripStoreSide {
 
         init(_ statement: String, _ types: [Oid]) {
             self.statement = statement
-            columns = types.map { HandArray($0) }
+            columns = types.map { HandArray(HandPQ.OID.element(of: $0)) }
         }
 
         var count: Int32 { columns[0].count }

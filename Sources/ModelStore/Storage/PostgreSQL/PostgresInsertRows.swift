@@ -31,6 +31,8 @@ final class PostgresInsertRows: InsertRowBatch {
     }
 
     private let single: String
+    /// Whether the rows take reserved keys (an entity's rows), else the table's own (history).
+    private let keyed: Bool
     private let types: [PostgresType]
     private let elements: [Element]
     private var keys: [Int64] = []
@@ -42,11 +44,12 @@ final class PostgresInsertRows: InsertRowBatch {
 
     /// Nil when a column's type is not one this client sends in an array (the entity's rows then
     /// go one statement each).
-    init?(insert: String, types: [PostgresType], table: String, typeName: String, columns quoted: [String], owner: PostgresStoreConnection) {
+    init?(insert: String, types: [PostgresType], table: String, typeName: String?, columns quoted: [String], owner: PostgresStoreConnection) {
         guard types.count == quoted.count else { return nil }
         var elements: [Element] = []
-        var arrays: [String] = ["?::bigint[]"]
-        var selected: [String] = ["v.\"k\"", SQLQuote.literal(typeName)]
+        let keyed = typeName != nil
+        var arrays: [String] = keyed ? ["?::bigint[]"] : []
+        var selected: [String] = typeName.map { ["v.\"k\"", SQLQuote.literal($0)] } ?? []
         for (index, type) in types.enumerated() {
             let name = "v.\"c\(index + 1)\""
             if Self.binaryTypes.contains(type) || Self.textTypes.contains(type) {
@@ -65,8 +68,9 @@ final class PostgresInsertRows: InsertRowBatch {
                 return nil
             }
         }
-        let aliases = (["\"k\""] + (0..<types.count).map { "\"c\($0 + 1)\"" }).joined(separator: ", ")
-        let target = ([SQLQuote.identifier(StorageNames.primaryKey), SQLQuote.identifier(StorageNames.type)] + quoted).joined(separator: ", ")
+        let aliases = ((keyed ? ["\"k\""] : []) + (0..<types.count).map { "\"c\($0 + 1)\"" }).joined(separator: ", ")
+        let target = ((keyed ? [SQLQuote.identifier(StorageNames.primaryKey), SQLQuote.identifier(StorageNames.type)] : []) + quoted).joined(separator: ", ")
+        self.keyed = keyed
         statementSQL = "INSERT INTO \(SQLQuote.identifier(table)) (\(target)) SELECT \(selected.joined(separator: ", ")) "
             + "FROM unnest(\(arrays.joined(separator: ", "))) AS v(\(aliases))"
         single = insert
@@ -100,7 +104,7 @@ final class PostgresInsertRows: InsertRowBatch {
             error.sql = single
             throw error
         }
-        keys.append(key)
+        if keyed { keys.append(key) }
         count += 1
     }
 
@@ -108,15 +112,18 @@ final class PostgresInsertRows: InsertRowBatch {
         let made = try owner.statement(statementSQL)
         guard let statement = made as? PostgresStoreStatement else { return made }
         statement.reportsAs = single
-        var keyArray = Self.arrayHeader(element: .int8, count: count, hasNulls: false)
-        keyArray.reserveCapacity(keyArray.count + 12 * count)
-        for key in keys {
-            Self.appendBigEndian(Int32(8), to: &keyArray)
-            Self.appendBigEndian(UInt64(bitPattern: key), to: &keyArray)
+        if keyed {
+            var keyArray = Self.arrayHeader(element: .int8, count: count, hasNulls: false)
+            keyArray.reserveCapacity(keyArray.count + 12 * count)
+            for key in keys {
+                Self.appendBigEndian(Int32(8), to: &keyArray)
+                Self.appendBigEndian(UInt64(bitPattern: key), to: &keyArray)
+            }
+            statement.bind(.blob(Data(keyArray)), at: 1)
         }
-        statement.bind(.blob(Data(keyArray)), at: 1)
+        let first = keyed ? 2 : 1
         for (index, column) in columns.enumerated() {
-            statement.bind(.blob(Data(array(of: column, element: elements[index], type: types[index]))), at: Int32(index + 2))
+            statement.bind(.blob(Data(array(of: column, element: elements[index], type: types[index]))), at: Int32(index + first))
         }
         keys.removeAll(keepingCapacity: true)
         for index in columns.indices { columns[index].removeLast(columns[index].count) }
@@ -173,7 +180,7 @@ extension PostgresStoreConnection {
     /// transaction whose statements are batched; nil otherwise, or for a column type sent only alone.
     ///
     /// - Throws: the error of preparing the single-row insert.
-    func rowBatch(forInsert insert: String, table: String, typeName: String, columns: [String]) throws -> (any InsertRowBatch)? {
+    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String]) throws -> (any InsertRowBatch)? {
         guard sendsInBatches, let held else { return nil }
         let types = try held.statement(insert).describedParameterTypes()
         return PostgresInsertRows(insert: insert, types: types, table: table, typeName: typeName, columns: columns, owner: self)
