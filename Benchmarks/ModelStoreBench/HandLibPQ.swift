@@ -335,6 +335,13 @@ struct HandArray {
         count += 1
     }
 
+    mutating func blob(_ value: [UInt8]?) {
+        guard let value else { return null() }
+        append(bigEndian: Int32(value.count))
+        bytes.append(contentsOf: value)
+        count += 1
+    }
+
     mutating func uuid(_ value: UUID) {
         append(bigEndian: Int32(16))
         withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }

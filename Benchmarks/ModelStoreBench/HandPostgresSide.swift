@@ -448,8 +448,9 @@ final class HandPostgresHistory {
         ("history_next", "UPDATE \"$history_counter\" SET \"lastToken\" = \"lastToken\" + 1 WHERE \"id\" = 1 RETURNING \"lastToken\"", []),
         ("history_first", "INSERT INTO \"$history_counter\" (\"id\", \"store\", \"lastToken\", \"deletedThrough\") VALUES (1, $1, 1, 0) "
             + "ON CONFLICT (\"id\") DO UPDATE SET \"lastToken\" = \"$history_counter\".\"lastToken\" + 1 RETURNING \"lastToken\"", [HandPQ.OID.text]),
-        ("history_change", "INSERT INTO \"$history_changes\" (\"token\", \"change\", \"kind\", \"entity\", \"row\", \"attributes\", \"tombstone\") VALUES ($1, $2, $3, $4, $5, $6, $7)",
-         [HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.bytea]),
+        ("history_changes", "INSERT INTO \"$history_changes\" (\"token\", \"change\", \"kind\", \"entity\", \"row\", \"attributes\", \"tombstone\") "
+            + "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7)",
+         [HandPQ.OID.int8Array, HandPQ.OID.int8Array, HandPQ.OID.int8Array, HandPQ.OID.textArray, HandPQ.OID.int8Array, HandPQ.OID.textArray, HandPQ.OID.byteaArray]),
         ("history_transaction", "INSERT INTO \"$history\" (\"token\", \"author\", \"timestamp\", \"bundle\", \"process\") VALUES ($1, NULL, $2, $3, $4)",
          [HandPQ.OID.int8, HandPQ.OID.float8, HandPQ.OID.text, HandPQ.OID.text]),
     ]
@@ -470,23 +471,37 @@ final class HandPostgresHistory {
         }
     }
 
+    /// The change rows not yet sent, a column per array (sent `HandPQ.batch` rows per statement,
+    /// as ModelStore does; docs/PostgreSQL.md, "Batched writes").
+    private var changes = [HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.bytea].map { HandArray($0) }
+
     /// Records a change: kind 0 insert, 1 update (with the updated property names), 2 delete
     /// (with the tombstone bytes).
     func record(kind: Int64, entity: String, row: Int64, attributes: String? = nil, tombstone: [UInt8]? = nil) throws {
-        parameters.removeAll()
-        parameters.int64(token)
-        parameters.int64(index)
-        parameters.int64(kind)
-        parameters.text(entity)
-        parameters.int64(row)
-        parameters.text(attributes)
-        parameters.blob(tombstone)
-        try connection.sendInBatches("history_change", parameters)
+        changes[0].int64(token)
+        changes[1].int64(index)
+        changes[2].int64(kind)
+        changes[3].text(entity)
+        changes[4].int64(row)
+        changes[5].text(attributes)
+        changes[6].blob(tombstone)
         index += 1
+        if changes[0].count >= HandPQ.batch { try sendChanges() }
+    }
+
+    private func sendChanges() throws {
+        guard changes[0].count > 0 else { return }
+        parameters.removeAll()
+        for column in changes.indices {
+            parameters.blob(changes[column].finished())
+            changes[column].removeAll()
+        }
+        try connection.sendInBatches("history_changes", parameters)
     }
 
     /// Writes the transaction row (after reading the change rows' results).
     func finish() throws {
+        try sendChanges()
         try connection.receive()
         parameters.removeAll()
         parameters.int64(token)
