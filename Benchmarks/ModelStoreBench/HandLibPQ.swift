@@ -14,6 +14,17 @@ final class HandPQ {
         static let uuid: Oid = 2950
         static let jsonb: Oid = 3802
         static let bytea: Oid = 17
+        static let int8Array: Oid = 1016
+        static let textArray: Oid = 1009
+        static let float8Array: Oid = 1022
+        static let uuidArray: Oid = 2951
+        static let jsonbArray: Oid = 3807
+        static let byteaArray: Oid = 1001
+
+        /// The element type of an array type above.
+        static func element(of array: Oid) -> Oid {
+            [int8Array: int8, textArray: text, float8Array: float8, uuidArray: uuid, jsonbArray: jsonb, byteaArray: bytea][array] ?? array
+        }
     }
 
     /// Connects with libpq keyword/value parameters.
@@ -259,5 +270,91 @@ enum HandColumn {
     private static func bigEndian(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> UInt64 {
         guard let pointer = PQgetvalue(result, row, column), PQgetlength(result, row, column) == 8 else { return 0 }
         return UInt64(bigEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
+    }
+}
+
+/// A one-dimensional array in PostgreSQL's binary form, built value by value: a multi-row
+/// statement takes a column's values as one parameter (`unnest($1::bigint[], …)`; as ModelStore's
+/// saves insert, docs/PostgreSQL.md, "Batched writes").
+struct HandArray {
+    private(set) var bytes: [UInt8] = []
+    private let element: Oid
+    private(set) var count: Int32 = 0
+    private var hasNulls = false
+
+    init(_ element: Oid) {
+        self.element = element
+        bytes.reserveCapacity(16 * 1024)
+        bytes.append(contentsOf: [UInt8](repeating: 0, count: 20))
+    }
+
+    mutating func removeAll() {
+        bytes.removeSubrange(20...)
+        count = 0
+        hasNulls = false
+    }
+
+    private mutating func append<I: FixedWidthInteger>(bigEndian value: I) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func null() {
+        append(bigEndian: Int32(-1))
+        hasNulls = true
+        count += 1
+    }
+
+    mutating func int64(_ value: Int64) {
+        append(bigEndian: Int32(8))
+        append(bigEndian: UInt64(bitPattern: value))
+        count += 1
+    }
+
+    mutating func date(_ value: Date) {
+        append(bigEndian: Int32(8))
+        append(bigEndian: value.timeIntervalSinceReferenceDate.bitPattern)
+        count += 1
+    }
+
+    mutating func text(_ value: String?) {
+        guard var value else { return null() }
+        value.withUTF8 { utf8 in
+            append(bigEndian: Int32(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+        count += 1
+    }
+
+    mutating func jsonb(_ json: String) {
+        var json = json
+        json.withUTF8 { utf8 in
+            append(bigEndian: Int32(utf8.count + 1))
+            bytes.append(1)
+            bytes.append(contentsOf: utf8)
+        }
+        count += 1
+    }
+
+    mutating func blob(_ value: [UInt8]?) {
+        guard let value else { return null() }
+        append(bigEndian: Int32(value.count))
+        bytes.append(contentsOf: value)
+        count += 1
+    }
+
+    mutating func uuid(_ value: UUID) {
+        append(bigEndian: Int32(16))
+        withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
+        count += 1
+    }
+
+    /// The array's bytes, header written (dimensions, null flag, element type, length, lower bound).
+    mutating func finished() -> [UInt8] {
+        for (index, field) in [UInt32(1), hasNulls ? 1 : 0, element, UInt32(bitPattern: count), 1].enumerated() {
+            withUnsafeBytes(of: field.bigEndian) { header in
+                for (offset, byte) in header.enumerated() { bytes[index * 4 + offset] = byte }
+            }
+        }
+        return bytes
     }
 }

@@ -147,6 +147,10 @@ final class HandPostgresSide: TripStoreSide {
     private static let insertBusiness = "insert_business"
     private static let insertPersonal = "insert_personal"
     private static let insertStay = "insert_stay"
+    private static let reserveTripKeys = "reserve_trip_keys"
+    private static let insertPlainRows = "insert_plain_rows"
+    private static let insertBusinessRows = "insert_business_rows"
+    private static let insertPersonalRows = "insert_personal_rows"
     private static let updateName = "update_name"
     private static let deleteStays = "delete_stays"
     private static let deleteTrip = "delete_trip"
@@ -169,6 +173,16 @@ final class HandPostgresSide: TripStoreSide {
              [T.text, T.float8, T.float8, T.uuid, T.text, T.text, T.text]),
             (insertPersonal, "INSERT INTO \"Trip\" (\"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"PersonalTrip.reason\", \"PersonalTrip.companions\") VALUES ('PersonalTrip', $1, $2, $3, $4, $5, $6) RETURNING \"$pk\"",
              [T.text, T.float8, T.float8, T.uuid, T.text, T.jsonb]),
+            (reserveTripKeys, "SELECT nextval('\"Trip_$pk_seq\"'::regclass) FROM generate_series(1, $1)", [T.int8]),
+            (insertPlainRows, "INSERT INTO \"Trip\" (\"$pk\", \"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\") "
+                + "SELECT k, 'Trip', n, s, e, i FROM unnest($1, $2, $3, $4, $5) AS v(k, n, s, e, i)",
+             [T.int8Array, T.textArray, T.float8Array, T.float8Array, T.uuidArray]),
+            (insertBusinessRows, "INSERT INTO \"Trip\" (\"$pk\", \"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"BusinessTrip.company\", \"BusinessTrip.expenseReport\", \"BusinessTrip.meetingAgenda\") "
+                + "SELECT k, 'BusinessTrip', n, s, e, i, c, x, m FROM unnest($1, $2, $3, $4, $5, $6, $7, $8) AS v(k, n, s, e, i, c, x, m)",
+             [T.int8Array, T.textArray, T.float8Array, T.float8Array, T.uuidArray, T.textArray, T.textArray, T.textArray]),
+            (insertPersonalRows, "INSERT INTO \"Trip\" (\"$pk\", \"$type\", \"name\", \"startDate\", \"endDate\", \"identifier\", \"PersonalTrip.reason\", \"PersonalTrip.companions\") "
+                + "SELECT k, 'PersonalTrip', n, s, e, i, r, c FROM unnest($1, $2, $3, $4, $5, $6, $7) AS v(k, n, s, e, i, r, c)",
+             [T.int8Array, T.textArray, T.float8Array, T.float8Array, T.uuidArray, T.textArray, T.jsonbArray]),
             (insertStay, "INSERT INTO \"Accommodation\" (\"$type\", \"name\", \"trip\") VALUES ('Accommodation', $1, $2)", [T.text, T.int8]),
             (updateName, "UPDATE \"Trip\" SET \"name\" = $1 WHERE \"$pk\" = $2", [T.text, T.int8]),
             (deleteStays, "DELETE FROM \"Accommodation\" WHERE \"trip\" = $1 RETURNING \"$pk\"", [T.int8]),
@@ -180,37 +194,75 @@ final class HandPostgresSide: TripStoreSide {
 
     // MARK: Workloads
 
+    /// The rows of one insert statement, a column per array, sent `HandPQ.batch` rows at a time.
+    private struct TripRows {
+        let statement: String
+        var columns: [HandArray]
+
+        init(_ statement: String, _ types: [Oid]) {
+            self.statement = statement
+            columns = types.map { HandArray(HandPQ.OID.element(of: $0)) }
+        }
+
+        var count: Int32 { columns[0].count }
+
+        mutating func send(_ connection: HandPQ, _ parameters: HandParameters) throws {
+            guard count > 0 else { return }
+            parameters.removeAll()
+            for index in columns.indices {
+                parameters.blob(columns[index].finished())
+                columns[index].removeAll()
+            }
+            try connection.sendInBatches(statement, parameters)
+        }
+    }
+
     private func insert(_ trips: [PlainTrip], _ connection: HandPQ, history: Bool) throws {
         try connection.execute("BEGIN")
-        // Keys come back in the order sent.
-        var next = 0
-        func key(_ result: OpaquePointer) {
-            trips[next].rowID = HandColumn.int64(result, 0, 0)
-            next += 1
+        // Every key in one statement, given to the trips in order; then the rows of each class, a
+        // multi-row statement per `HandPQ.batch` rows (as ModelStore does; docs/PostgreSQL.md).
+        parameters.removeAll()
+        parameters.int64(Int64(trips.count))
+        let reserved = try connection.run(Self.reserveTripKeys, parameters)
+        var keys = (0..<PQntuples(reserved)).map { HandColumn.int64(reserved, $0, 0) }
+        PQclear(reserved)
+        guard keys.count == trips.count else { throw HandSQLiteError(message: "reserved \(keys.count) of \(trips.count) keys") }
+        keys.sort()
+        typealias T = HandPQ.OID
+        let shared = [T.int8Array, T.textArray, T.float8Array, T.float8Array, T.uuidArray]
+        var plain = TripRows(Self.insertPlainRows, shared)
+        var business = TripRows(Self.insertBusinessRows, shared + [T.textArray, T.textArray, T.textArray])
+        var personal = TripRows(Self.insertPersonalRows, shared + [T.textArray, T.jsonbArray])
+        func common(_ rows: inout TripRows, _ trip: PlainTrip) {
+            rows.columns[0].int64(trip.rowID)
+            rows.columns[1].text(trip.name)
+            rows.columns[2].date(trip.startDate)
+            rows.columns[3].date(trip.endDate)
+            rows.columns[4].uuid(trip.identifier)
         }
-        for trip in trips {
-            parameters.removeAll()
-            parameters.text(trip.name)
-            parameters.date(trip.startDate)
-            parameters.date(trip.endDate)
-            parameters.uuid(trip.identifier)
-            let statement: String
+        for (trip, key) in zip(trips, keys) {
+            trip.rowID = key
             switch trip {
             case let trip as PlainBusinessTrip:
-                statement = Self.insertBusiness
-                parameters.text(trip.company)
-                parameters.text(trip.expenseReport)
-                parameters.text(trip.meetingAgenda)
+                common(&business, trip)
+                business.columns[5].text(trip.company)
+                business.columns[6].text(trip.expenseReport)
+                business.columns[7].text(trip.meetingAgenda)
+                if business.count >= HandPQ.batch { try business.send(connection, parameters) }
             case let trip as PlainPersonalTrip:
-                statement = Self.insertPersonal
-                parameters.text(trip.reason.rawValue)
-                parameters.jsonb(StringArrayJSON.encode(trip.companions))
+                common(&personal, trip)
+                personal.columns[5].text(trip.reason.rawValue)
+                personal.columns[6].jsonb(StringArrayJSON.encode(trip.companions))
+                if personal.count >= HandPQ.batch { try personal.send(connection, parameters) }
             default:
-                statement = Self.insertPlain
+                common(&plain, trip)
+                if plain.count >= HandPQ.batch { try plain.send(connection, parameters) }
             }
-            try connection.sendInBatches(statement, parameters, key)
         }
-        try connection.receive(key)
+        try plain.send(connection, parameters)
+        try business.send(connection, parameters)
+        try personal.send(connection, parameters)
+        try connection.receive()
         if history {
             let record = try HandPostgresHistory(connection)
             for trip in trips { try record.record(kind: 0, entity: HandHistory.entity(of: trip), row: trip.rowID) }
@@ -396,8 +448,9 @@ final class HandPostgresHistory {
         ("history_next", "UPDATE \"$history_counter\" SET \"lastToken\" = \"lastToken\" + 1 WHERE \"id\" = 1 RETURNING \"lastToken\"", []),
         ("history_first", "INSERT INTO \"$history_counter\" (\"id\", \"store\", \"lastToken\", \"deletedThrough\") VALUES (1, $1, 1, 0) "
             + "ON CONFLICT (\"id\") DO UPDATE SET \"lastToken\" = \"$history_counter\".\"lastToken\" + 1 RETURNING \"lastToken\"", [HandPQ.OID.text]),
-        ("history_change", "INSERT INTO \"$history_changes\" (\"token\", \"change\", \"kind\", \"entity\", \"row\", \"attributes\", \"tombstone\") VALUES ($1, $2, $3, $4, $5, $6, $7)",
-         [HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.bytea]),
+        ("history_changes", "INSERT INTO \"$history_changes\" (\"token\", \"change\", \"kind\", \"entity\", \"row\", \"attributes\", \"tombstone\") "
+            + "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7)",
+         [HandPQ.OID.int8Array, HandPQ.OID.int8Array, HandPQ.OID.int8Array, HandPQ.OID.textArray, HandPQ.OID.int8Array, HandPQ.OID.textArray, HandPQ.OID.byteaArray]),
         ("history_transaction", "INSERT INTO \"$history\" (\"token\", \"author\", \"timestamp\", \"bundle\", \"process\") VALUES ($1, NULL, $2, $3, $4)",
          [HandPQ.OID.int8, HandPQ.OID.float8, HandPQ.OID.text, HandPQ.OID.text]),
     ]
@@ -418,23 +471,37 @@ final class HandPostgresHistory {
         }
     }
 
+    /// The change rows not yet sent, a column per array (sent `HandPQ.batch` rows per statement,
+    /// as ModelStore does; docs/PostgreSQL.md, "Batched writes").
+    private var changes = [HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.int8, HandPQ.OID.text, HandPQ.OID.bytea].map { HandArray($0) }
+
     /// Records a change: kind 0 insert, 1 update (with the updated property names), 2 delete
     /// (with the tombstone bytes).
     func record(kind: Int64, entity: String, row: Int64, attributes: String? = nil, tombstone: [UInt8]? = nil) throws {
-        parameters.removeAll()
-        parameters.int64(token)
-        parameters.int64(index)
-        parameters.int64(kind)
-        parameters.text(entity)
-        parameters.int64(row)
-        parameters.text(attributes)
-        parameters.blob(tombstone)
-        try connection.sendInBatches("history_change", parameters)
+        changes[0].int64(token)
+        changes[1].int64(index)
+        changes[2].int64(kind)
+        changes[3].text(entity)
+        changes[4].int64(row)
+        changes[5].text(attributes)
+        changes[6].blob(tombstone)
         index += 1
+        if changes[0].count >= HandPQ.batch { try sendChanges() }
+    }
+
+    private func sendChanges() throws {
+        guard changes[0].count > 0 else { return }
+        parameters.removeAll()
+        for column in changes.indices {
+            parameters.blob(changes[column].finished())
+            changes[column].removeAll()
+        }
+        try connection.sendInBatches("history_changes", parameters)
     }
 
     /// Writes the transaction row (after reading the change rows' results).
     func finish() throws {
+        try sendChanges()
         try connection.receive()
         parameters.removeAll()
         parameters.int64(token)

@@ -94,6 +94,7 @@ extension ModelContext {
             object.rowID = rowID
             assigned.append(object)
         }
+        let rowBatches = try reserveKeysForRowsTogether(connection, batch, removed: removed, assigned: &assigned)
         for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity else { continue }
             let sql: PreparedInsert
@@ -116,7 +117,7 @@ extension ModelContext {
             var index = Int32(1 + entity.attributes.count)
             for slot in entity.keySlots {
                 // A related model whose insert waits in the batch gets its key first.
-                if batch.isWaiting, case .object(let related?) = object.slots[slot], related.rowID == nil {
+                if batch.isWaiting, case .object(let related?) = object.slots[slot], related.rowID == nil, batch.awaitsKey(of: related) {
                     try batch.flush(inserted: keyReturned)
                 }
                 if let key = keyValue(of: object, slot: slot) {
@@ -126,6 +127,11 @@ extension ModelContext {
                     if RelationshipGraph.loadedToOne(of: object, slot: slot) != nil { fixups.append((object, slot)) }
                 }
                 index += 1
+            }
+            if let rows = rowBatches[entity.index], let key = object.rowID {
+                try batch.add(rows, key: key, from: statement, inserted: keyReturned)
+                statement.reset()
+                continue
             }
             if batch.isOn && sql.text.conflict == nil {
                 try batch.send(statement, .insert(object), inserted: keyReturned)
@@ -177,6 +183,46 @@ extension ModelContext {
             }
         }
         try batch.flush()
+    }
+
+    /// Where the store writes several inserted rows per statement (docs/PostgreSQL.md, "Batched
+    /// writes"): the row batch of each entity with at least `SaveBatch.fewestRowsTogether` rows to
+    /// insert (not upserts: their rows may meet in one statement), registered with `batch`, and
+    /// their keys, reserved per table in one statement and given to the models in the save's
+    /// order (so a row pointing at a model inserted later in the save has its key at once). The
+    /// keys go back with `assigned` if the save fails. Nil for the other entities (by index).
+    private func reserveKeysForRowsTogether(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>,
+                                            assigned: inout [ModelObject]) throws -> [(any InsertRowBatch)?] {
+        var rowBatches = [(any InsertRowBatch)?](repeating: nil, count: schema.entities.count)
+        guard batch.isOn, inserted.count >= SaveBatch.fewestRowsTogether else { return rowBatches }
+        let removes = !removed.isEmpty
+        var counts = [Int](repeating: 0, count: schema.entities.count)
+        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity, !container.entitySQL[entity.index].isUpsert else { continue }
+            counts[entity.index] += 1
+        }
+        var tables: [String] = []
+        var rowsPerTable: [String: Int] = [:]
+        for entity in schema.entities where counts[entity.index] >= SaveBatch.fewestRowsTogether {
+            let text = container.entitySQL[entity.index]
+            guard let rows = try connection.rowBatch(forInsert: text.insert, table: entity.tableName, typeName: entity.name, columns: text.valueColumns) else { continue }
+            rowBatches[entity.index] = rows
+            batch.register(rows)
+            if rowsPerTable[entity.tableName] == nil { tables.append(entity.tableName) }
+            rowsPerTable[entity.tableName, default: 0] += counts[entity.index]
+        }
+        guard !tables.isEmpty else { return rowBatches }
+        var keys: [String: (keys: [Int64], next: Int)] = [:]
+        for table in tables {
+            keys[table] = (try connection.reserveKeys(in: table, count: rowsPerTable[table] ?? 0), 0)
+        }
+        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
+            guard let entity = object.entity, rowBatches[entity.index] != nil, let reserved = keys[entity.tableName] else { continue }
+            object.rowID = reserved.keys[reserved.next]
+            keys[entity.tableName]?.next += 1
+            assigned.append(object)
+        }
+        return rowBatches
     }
 
     /// Before the inserts, the unique values stored models give up in this save (only the columns

@@ -27,18 +27,64 @@ final class SaveBatch {
     /// Whether statements are sent in batches.
     let isOn: Bool
     private var sent: [Sent] = []
+    /// Rows inserted several per statement (`StoreConnection.rowBatch`), sent when full and before
+    /// any batch is read, so they run in the order of the save's other statements.
+    private var rowBatches: [any InsertRowBatch] = []
 
     /// The most statements waiting for their results: a larger batch saves few round trips more,
     /// and holds more results in libpq's buffers.
     static let limit = 1_000
+
+    /// The fewest rows of an entity a save inserts several per statement
+    /// (`StoreConnection.rowBatch`): fewer go one statement each, sparing the round trip that
+    /// reserves their keys.
+    static let fewestRowsTogether = 16
 
     init(_ connection: any StoreConnection) {
         self.connection = connection
         isOn = connection.sendsInBatches
     }
 
+    /// The models whose insert was sent and waits for its key.
+    private var waitingInserts: Set<ObjectIdentifier> = []
+
+    /// Whether the insert of `object` was sent and its key waits in the batch.
+    func awaitsKey(of object: ModelObject) -> Bool {
+        !waitingInserts.isEmpty && waitingInserts.contains(ObjectIdentifier(object))
+    }
+
     /// Whether statements wait for their results.
-    var isWaiting: Bool { !sent.isEmpty }
+    var isWaiting: Bool { !sent.isEmpty || rowBatches.contains { $0.count > 0 } }
+
+    /// Inserts of several rows per statement go through `add(_:key:from:)` to `rows`.
+    func register(_ rows: any InsertRowBatch) {
+        rowBatches.append(rows)
+    }
+
+    /// Adds the row bound to `statement` (the caller then resets it) to `rows`, sending them when
+    /// they fill a statement.
+    ///
+    /// - Throws: a value `rows` refuses; what `send` throws.
+    func add(_ rows: any InsertRowBatch, key: Int64, from statement: any StoreStatement,
+             inserted: (ModelObject, Int64?) throws -> Void = SaveBatch.noInserts) throws {
+        try rows.add(key: key, from: statement)
+        guard rows.isFull else { return }
+        try sendRows(rows)
+        if sent.count >= Self.limit { try flush(inserted: inserted) }
+    }
+
+    /// Sends the rows of `rows` as one statement (the batch is read by the caller when full).
+    private func sendRows(_ rows: any InsertRowBatch) throws {
+        let statement = try rows.take()
+        try connection.send(statement)
+        sent.append(.other)
+        statement.reset()
+    }
+
+    /// Sends the rows waiting in the registered row batches.
+    private func sendWaitingRows() throws {
+        for rows in rowBatches where rows.count > 0 { try sendRows(rows) }
+    }
 
     /// Sends `statement` as bound (the caller then resets it); reads the batch when it is full,
     /// handing inserts' keys to `inserted`.
@@ -47,6 +93,7 @@ final class SaveBatch {
     func send(_ statement: any StoreStatement, _ what: Sent, inserted: (ModelObject, Int64?) throws -> Void = SaveBatch.noInserts) throws {
         try connection.send(statement)
         sent.append(what)
+        if case .insert(let object) = what { waitingInserts.insert(ObjectIdentifier(object)) }
         if sent.count >= Self.limit { try flush(inserted: inserted) }
     }
 
@@ -56,9 +103,11 @@ final class SaveBatch {
     /// - Throws: the first of: what `inserted` throws, `ModelStoreError.rowMissing`, the store's
     ///   error for the first statement that failed.
     func flush(inserted: (ModelObject, Int64?) throws -> Void = SaveBatch.noInserts) throws {
+        try sendWaitingRows()
         guard !sent.isEmpty else { return }
         let waiting = sent
         sent.removeAll(keepingCapacity: true)
+        waitingInserts.removeAll(keepingCapacity: true)
         let received = connection.receiveSent()
         for (what, result) in zip(waiting, received.results) {
             switch what {
@@ -78,7 +127,7 @@ final class SaveBatch {
     /// the failure was found, so the first of their problems (a row missing, a failed statement)
     /// comes first; their inserts' keys are not kept.
     func firstError(after error: any Error) -> any Error {
-        guard !sent.isEmpty else { return error }
+        guard isWaiting else { return error }
         do {
             try flush(inserted: { _, _ in })
         } catch let earlier {

@@ -241,11 +241,23 @@ private final class HistoryWriter {
     /// Where the rows go when the store takes them in batches (docs/PostgreSQL.md, "Batched writes").
     private let batch: SaveBatch?
 
+    /// The change rows written several per statement, where the store takes them so.
+    private let rows: (any InsertRowBatch)?
+
     init(_ connection: any StoreConnection, batch: SaveBatch?) throws {
         self.connection = connection
         self.batch = batch?.isOn == true ? batch : nil
         token = try Self.nextToken(connection)
-        insert = try connection.statement("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        let sql = "INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        insert = try connection.statement(sql)
+        if let batch = self.batch,
+           let rows = try connection.rowBatch(forInsert: sql, table: HistoryTables.changes, typeName: nil,
+                                              columns: HistoryTables.changeColumns.map(SQLQuote.identifier)) {
+            batch.register(rows)
+            self.rows = rows
+        } else {
+            rows = nil
+        }
     }
 
     /// Writes one change. A delete is written only if the row is still stored, unless `rowExists`
@@ -280,7 +292,9 @@ private final class HistoryWriter {
         statement.bindInt64(row, at: 5)
         if let attributes { statement.bindText(attributes, at: 6) } else { statement.bindNull(at: 6) }
         if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bindNull(at: 7) }
-        if let batch {
+        if let batch, let rows, statement === insert {
+            try batch.add(rows, key: 0, from: statement)
+        } else if let batch {
             try batch.send(statement, .other)
         } else {
             try statement.run()

@@ -100,6 +100,38 @@ protocol StoreConnection: AnyObject {
     /// caller rolls back). The caller handles the results before the failure first, so a save
     /// reports the first thing that went wrong, as when it runs statements one at a time.
     func receiveSent() -> SentResults
+
+    /// The rows of an entity's insert (`insert`, its single-row statement, with its table, the
+    /// entity's name for `"$type"` and the quoted value columns) written together, several rows per
+    /// statement, with keys from `reserveKeys`; with `typeName` nil, rows of a table without
+    /// `"$pk"` and `"$type"` (the history's changes), keys ignored. Nil where each row is its own
+    /// statement (SQLite, outside a batched save). docs/PostgreSQL.md, "Batched writes".
+    ///
+    /// - Throws: the store's error when the insert does not prepare.
+    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String]) throws -> (any InsertRowBatch)?
+
+    /// `count` new keys of `table`, ascending, as `count` single-row inserts would have taken them.
+    ///
+    /// - Throws: the store's error.
+    func reserveKeys(in table: String, count: Int) throws -> [Int64]
+}
+
+/// An entity's inserted rows written several per statement (`StoreConnection.rowBatch`).
+protocol InsertRowBatch: AnyObject {
+    /// The rows added since the last `take()`.
+    var count: Int { get }
+    /// Whether it holds as many rows as one statement takes.
+    var isFull: Bool { get }
+    /// Adds the row bound to `statement` (the entity's single-row insert) with the key `key`.
+    ///
+    /// - Throws: a value the store cannot take (the row is not added), as the single-row statement
+    ///   would refuse it.
+    func add(key: Int64, from statement: any StoreStatement) throws
+    /// The statement writing the rows added since the last call, bound, for `StoreConnection.send`
+    /// (the caller resets it once sent); the batch is then empty.
+    ///
+    /// - Throws: the store's error when the statement cannot be made.
+    func take() throws -> any StoreStatement
 }
 
 /// The results of the statements a connection sent in a batch (`StoreConnection.receiveSent()`).
@@ -263,4 +295,9 @@ extension StoreConnection {
     func send(_ statement: any StoreStatement) throws { try statement.run() }
     var sentCount: Int { 0 }
     func receiveSent() -> SentResults { SentResults(results: [], failure: nil) }
+    /// One row per statement.
+    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String]) throws -> (any InsertRowBatch)? { nil }
+    func reserveKeys(in table: String, count: Int) throws -> [Int64] {
+        throw ModelStoreError.invalidSchema("this store takes no reserved keys")
+    }
 }

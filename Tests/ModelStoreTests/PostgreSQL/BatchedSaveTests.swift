@@ -34,6 +34,25 @@ import Testing
             return tables
         }
 
+        /// As `dump()`, without the values a failed save may change: the keys of entity tables
+        /// and the history's `row` (a failed save of rows inserted several per statement took all
+        /// its keys at once, one row at a time only those up to the failing row: keys are never
+        /// reused, so the next save's keys differ). Rows sorted by their remaining values.
+        func dumpWithoutKeys() throws -> [String: [String]] {
+            let entityTables = Set(container.schema.entities.map(\.tableName))
+            let row = HistoryTables.changeColumns.firstIndex(of: "row")
+            var tables: [String: [String]] = [:]
+            for (table, rows) in try dump() {
+                tables[table] = rows.map { values -> String in
+                    var values = values
+                    if entityTables.contains(table), !values.isEmpty { values.removeFirst() }
+                    if table == HistoryTables.changes, let row, row < values.count { values.remove(at: row) }
+                    return "\(values)"
+                }.sorted()
+            }
+            return tables
+        }
+
         func count(_ table: String) throws -> Int64 {
             let rows = try store.rawConnection(through: container).rows("SELECT count(*) FROM \(SQLQuote.identifier(table))")
             guard case .integer(let count)? = rows.first?.first else { return -1 }
@@ -97,10 +116,13 @@ import Testing
             let postgres = try side.context.connection() as? PostgresStoreConnection
             let batchesBefore = postgres?.batchCount ?? 0
             try side.context.save()
-            // Batched: the 2 × rows inserts, then their history rows, a batch per `limit` rows
-            // each, not a round trip per row.
+            // Batched: the crates several per statement (keys reserved first) and the workers
+            // (upserts, by their unique handle) one statement each, in batches of `limit`
+            // statements, then their history rows, several per statement, in one batch: a round
+            // trip per batch, not per row.
             if let postgres, postgres.batchesWrites {
-                #expect(postgres.batchCount - batchesBefore == 2 * ((2 * rows + SaveBatch.limit - 1) / SaveBatch.limit))
+                let statements = rows + (rows + PostgresInsertRows.limit - 1) / PostgresInsertRows.limit
+                #expect(postgres.batchCount - batchesBefore == (statements + SaveBatch.limit - 1) / SaveBatch.limit + 1)
             }
             #expect(try side.count("Crate") == Int64(rows))
             #expect(try side.count("Worker") == Int64(rows))
@@ -109,7 +131,122 @@ import Testing
         let error = try #require(errors[0])
         #expect(error.contains("boom"), "\(error)")
         #expect(errors[0] == errors[1])
+        #expect(try sides.batched.dumpWithoutKeys() == sides.oneByOne.dumpWithoutKeys())
+    }
+
+    /// Rows of a class and its subclass (one table), interleaved, in saves of sizes around the
+    /// thresholds of several rows per statement (`SaveBatch.fewestRowsTogether`,
+    /// `PostgresInsertRows.limit`), with labels pointing at a crate inserted before or after them
+    /// in the save, and warehouses (upserts, one statement each) the crates point at, with
+    /// history: the same rows, keys and history as one statement at a time.
+    @Test(arguments: StoreKind.allCases)
+    func rowsOfAClassAndItsSubclassAroundTheBatchSizesStoreWhatOneStatementAtATimeStores(_ kind: StoreKind) throws {
+        let sizes = [SaveBatch.fewestRowsTogether - 1, SaveBatch.fewestRowsTogether, PostgresInsertRows.limit - 1,
+                     PostgresInsertRows.limit, PostgresInsertRows.limit + 1, 2 * PostgresInsertRows.limit + 500]
+        var models: [[Crate]] = [[], []]
+        var side = 0
+        final class Count { var value = 0 }
+        let multiRow = Count()
+        let sides = try bothSides(kind) { side_ in
+            if let postgres = try side_.context.connection() as? PostgresStoreConnection, postgres.batchesWrites {
+                postgres.trace = { sql in if sql.contains("FROM unnest("), !sql.contains(HistoryTables.changes) { multiRow.value += 1 } }
+            }
+            var serial = 0
+            for size in sizes {
+                var crates: [Crate] = []
+                var labels: [Label] = []
+                for index in 0..<size {
+                    serial += 1
+                    let crate: Crate = index % 3 == 1
+                        ? BigCrate(serial: serial, title: "big \(serial)", weight: index, capacity: index * 2)
+                        : Crate(serial: serial, title: "crate \(serial)", weight: index)
+                    side_.context.insert(crate)
+                    crates.append(crate)
+                    if index % 2 == 0 {
+                        let label = Label(serial: serial, text: "label \(serial)")
+                        side_.context.insert(label)
+                        labels.append(label)
+                    }
+                    if index % 500 == 0 {
+                        let warehouse = Warehouse(serial: serial, code: "W\(serial)", score: index)
+                        side_.context.insert(warehouse)
+                        crate.warehouse = warehouse
+                    }
+                }
+                // Half the labels on a crate inserted before them, half on one inserted after.
+                for (index, label) in labels.enumerated() {
+                    label.crate = crates[index % 2 == 0 ? index : min(2 * index + 1, crates.count - 1)]
+                }
+                try side_.context.save()
+                models[side] += crates
+            }
+            side += 1
+        }
         #expect(try sides.batched.dump() == sides.oneByOne.dump())
+        // Batched, each entity's rows went `PostgresInsertRows.limit` to a statement where the
+        // save inserted at least `SaveBatch.fewestRowsTogether` of them.
+        if kind == .postgresql {
+            func statementsFor(_ rows: Int) -> Int {
+                rows >= SaveBatch.fewestRowsTogether ? (rows + PostgresInsertRows.limit - 1) / PostgresInsertRows.limit : 0
+            }
+            var statements = 0
+            for size in sizes {
+                let big = (0..<size).filter { $0 % 3 == 1 }.count
+                statements += statementsFor(size - big) + statementsFor(big) + statementsFor((size + 1) / 2)
+            }
+            #expect(multiRow.value == statements)
+        }
+        // Each model has its row's key, the same on both sides.
+        #expect(models[0].map { $0.persistentModelID.rowID } == models[1].map { $0.persistentModelID.rowID })
+        let stored = try sides.batched.store.rawConnection(through: sides.batched.container).rows(#"SELECT "$pk" FROM "Crate" ORDER BY "serial""#)
+        #expect(models[0].map { $0.persistentModelID.rowID } == stored.map { Self.integer($0[0]) })
+        #expect(models[0].allSatisfy { $0.persistentModelID.rowID != nil })
+    }
+
+    /// A row the store refuses at the first, a middle or the last position of a multi-row
+    /// statement's rows (the second statement of a save): the save reports the error one statement
+    /// at a time reports, stores nothing, gives no model a key, and saves all once the row is taken.
+    @Test(arguments: StoreKind.allCases, [0, PostgresInsertRows.limit / 2, PostgresInsertRows.limit - 1])
+    func aRefusedRowAtAnyPositionOfARowBatchReportsTheErrorOfOneStatementAtATime(_ kind: StoreKind, position: Int) throws {
+        let rows = 2 * PostgresInsertRows.limit + 300
+        let failing = PostgresInsertRows.limit + position + 1
+        var errors: [String?] = []
+        var refusals: [String?] = []
+        let sides = try bothSides(kind) { side in
+            for serial in 1...rows {
+                let crate: Crate = serial % 2 == 0
+                    ? BigCrate(serial: serial, title: "crate \(serial)", weight: serial, capacity: 1)
+                    : Crate(serial: serial, title: "crate \(serial)", weight: serial)
+                side.context.insert(crate)
+            }
+            let raw = try side.store.rawConnection(through: side.container)
+            try side.store.failInserts(into: "Crate", whereColumn: "title", is: "crate \(failing)", on: raw)
+            errors.append(side.saveError())
+            #expect(try side.count("Crate") == 0)
+            #expect(side.context.insertedModelsArray.allSatisfy { $0.persistentModelID.rowID == nil })
+
+            // A title PostgreSQL cannot hold (U+0000) in the same position: refused as bound, as
+            // one statement at a time.
+            try side.store.allowInserts(into: "Crate", on: raw)
+            let crates = side.context.insertedModelsArray.compactMap { $0 as? Crate }.sorted { $0.serial < $1.serial }
+            if kind == .postgresql {
+                crates[failing - 1].title = "bad\u{0}title"
+                refusals.append(side.saveError())
+                #expect(try side.count("Crate") == 0)
+                crates[failing - 1].title = "mended"
+            }
+            try side.context.save()
+            #expect(try side.count("Crate") == Int64(rows))
+        }
+        let error = try #require(errors[0])
+        #expect(error.contains("boom"), "\(error)")
+        #expect(errors[0] == errors[1])
+        if kind == .postgresql {
+            #expect(refusals.count == 2)
+            #expect(refusals.first??.contains("U+0000") == true, "\(String(describing: refusals.first))")
+            #expect(refusals.first == refusals.last)
+        }
+        #expect(try sides.batched.dumpWithoutKeys() == sides.oneByOne.dumpWithoutKeys())
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -413,6 +413,12 @@ final class PostgresStoreStatement: StoreStatement {
     // Typed binds: kept as values until the first `step()` sends them (PostgresParameters encodes
     // each in the form of its parameter's type).
 
+    /// The values bound so far (by parameter index − 1).
+    var boundValues: [SQLValue] { bindings }
+
+    /// The SQL its failures name when it writes the rows of another statement (`PostgresInsertRows`).
+    var reportsAs: String?
+
     /// Sends the statement as bound in `connection`'s pipeline (`PostgresStoreConnection.send`).
     func send(on connection: PostgresConnection) throws {
         let statement: PostgresStatement
@@ -425,6 +431,7 @@ final class PostgresStoreStatement: StoreStatement {
             preparedOn = connection
         }
         statement.bind(bindings)
+        statement.reportsAs = reportsAs
         try statement.sendInPipeline()
     }
 

@@ -126,6 +126,21 @@ package final class PostgresStatement {
         preparedName = serverName
     }
 
+    /// The parameter types the server inferred, preparing the statement first when needed (outside
+    /// a pipeline: the results sent so far are read first).
+    /// - Throws: the failure of a statement sent before, the error of preparing.
+    func describedParameterTypes() throws -> [PostgresType] {
+        if preparedGeneration != connection.generation {
+            try connection.prepareForCommand(sql: sql)
+            try prepareIfNeeded()
+        }
+        return parameterTypes
+    }
+
+    /// The SQL a failure in pipeline mode names instead of `sql`: the single-row insert whose rows
+    /// this statement writes together (`PostgresInsertRows`).
+    var reportsAs: String?
+
     /// Sends the execution with the bound values.
     private func start() throws {
         if connection.tracer != nil { traceStart = StatementTracer.now() }
@@ -167,7 +182,7 @@ package final class PostgresStatement {
             PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
         guard sent == 1 else { throw connection.error(from: nil, sql: sql) }
-        var command = PipelinedCommand(sql: sql)
+        var command = PipelinedCommand(sql: reportsAs ?? sql)
         if let tracer = connection.tracer {
             command.trace = (serverSQL, traceStart, tracer.capturesValues ? bindings : nil)
         }

@@ -205,6 +205,20 @@ struct PostgresParameters {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Drops the last `n` values.
+    mutating func removeLast(_ n: Int) {
+        guard n > 0 else { return }
+        let kept = count - n
+        if kept == 0 {
+            bytes.removeAll(keepingCapacity: true)
+        } else if let end = offsets[kept...].filter({ $0 >= 0 }).min() {
+            bytes.removeSubrange(end...)
+        }
+        offsets.removeLast(n)
+        lengths.removeLast(n)
+        formats.removeLast(n)
+    }
+
     static func refuse(_ number: Int, _ problem: String) -> PostgresError {
         PostgresError(kind: .invalidValue, message: "cannot bind parameter $\(number): \(problem)")
     }
