@@ -11,6 +11,11 @@ public final class ModelContainer: Sendable {
     let driver: any StoreDriver
     /// The statements of each entity in the store's dialect, by `EntitySchema.index`.
     let entitySQL: [EntitySQL]
+    /// Translated predicates by shape, for every context of the container (docs/Predicates.md,
+    /// "Translation cache").
+    let predicateCache = PredicateTranslationCache()
+    /// Each entity's hierarchy members (`ModelContext.hierarchyMembers(of:)`), by `EntitySchema.index`.
+    let hierarchyMembers: [[ModelContext.Member]]
     /// The main actor's context, made on first use.
     private let mainContextBox = MainContextBox()
 
@@ -71,6 +76,7 @@ public final class ModelContainer: Sendable {
         let driver = try ModelContainer.makeDriver(configuration)
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
+        hierarchyMembers = schema.entities.map { ModelContext.hierarchyMembers(of: $0, in: schema) }
         try driver.check(schema.storage)
         let connection = try driver.makeConnection()
         do {
@@ -94,6 +100,7 @@ public final class ModelContainer: Sendable {
         self.migrationPlan = nil
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
+        hierarchyMembers = schema.entities.map { ModelContext.hierarchyMembers(of: $0, in: schema) }
     }
 
     /// The configuration in use.

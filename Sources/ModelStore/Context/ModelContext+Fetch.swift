@@ -40,9 +40,13 @@ extension ModelContext {
     /// The select `fetch` runs when nothing is pending (also what `explain` shows).
     func fetchQuery<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema, partial: PartialRow?) throws -> (sql: String, bindings: [SQLValue]) {
         var (sql, bindings) = try query(for: descriptor, entity: entity, select: partial?.selectSQL ?? entity.selectSQL)
-        let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema, dialect: container.driver.dialect)
-        sql += order.sql
-        bindings += order.bindings
+        if descriptor.sortBy.isEmpty {
+            sql += entity.keyOrderSQL
+        } else {
+            let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema, dialect: container.driver.dialect)
+            sql += order.sql
+            bindings += order.bindings
+        }
         appendWindow(of: descriptor, to: &sql, &bindings)
         return (sql, bindings)
     }
@@ -125,7 +129,7 @@ extension ModelContext {
         }
         if let predicate = descriptor.predicate {
             let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
-                                                           store: container.storeIdentifier)
+                                                           store: container.storeIdentifier, cache: container.predicateCache)
             conditions.append("(\(filter.sql))")
             bindings += filter.bindings
         }
@@ -256,12 +260,18 @@ extension ModelContext {
         }
     }
 
-    struct Member {
+    struct Member: Sendable {
         let entity: EntitySchema
         let name: [UInt8]
     }
 
+    /// The entities of `entity`'s hierarchy (made once per container: `ModelContainer.hierarchyMembers`).
     func hierarchyMembers(of entity: EntitySchema) -> [Member] {
+        container.hierarchyMembers[entity.index]
+    }
+
+    /// The entities whose rows `entity`'s table holds, with their type column's bytes.
+    static func hierarchyMembers(of entity: EntitySchema, in schema: Schema) -> [Member] {
         let root = entity.baseName.flatMap { schema.entity(named: $0) } ?? entity
         return root.typeNames.compactMap { name in schema.entity(named: name).map { Member(entity: $0, name: Array(name.utf8)) } }
     }

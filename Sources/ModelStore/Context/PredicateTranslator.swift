@@ -10,4 +10,10 @@ enum PredicateTranslator {
                                               dialect: any SQLDialect, store: String?) throws -> SQLFilter {
         try PredicateSQL.filter(for: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
     }
+
+    /// `sqlFilter` through the container's translation cache (docs/Predicates.md, "Translation cache").
+    static func sqlFilter<T: PersistentModel>(for predicate: Predicate<T>, entity: EntitySchema, schema: Schema,
+                                              dialect: any SQLDialect, store: String?, cache: PredicateTranslationCache) throws -> SQLFilter {
+        try PredicateSQL.translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache).filter
+    }
 }

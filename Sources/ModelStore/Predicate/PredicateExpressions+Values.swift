@@ -11,6 +11,7 @@ extension PredicateExpressions.Variable: SQLPredicateExpression {
 
 extension PredicateExpressions.Value: SQLPredicateExpression {
     func sqlTerm(_ context: inout TranslationContext) throws -> SQLTerm {
+        let value = context.captured(self.value)
         guard let sqlValue = CapturedValue.sqlValue(of: value) else {
             throw PredicateTranslationError.unsupported("a captured value of type \(Output.self)")
         }
@@ -39,6 +40,15 @@ enum CapturedValue {
         if let identifier = value as? PersistentIdentifier { return .text(identifier.description) }
         if let result = value as? ComparisonResult { return .integer(Int64(result.rawValue)) }
         return nil
+    }
+
+    /// The value inside any optionals (nil for nil).
+    static func unwrapped(_ value: Any) -> Any? {
+        if let optional = value as? any OptionalTypeInfo {
+            guard let wrapped = optional.wrappedAny else { return nil }
+            return unwrapped(wrapped)
+        }
+        return value
     }
 
     /// The type of `value`, without `Optional` (a nil's wrapped type).

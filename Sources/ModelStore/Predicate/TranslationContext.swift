@@ -28,6 +28,9 @@ struct TranslationContext {
     /// which stored rows a changed related model can change the answer for).
     var followedRelationships: [RelationshipSchema] = []
     private var aliasCount = 0
+    /// Set while the translation cache learns a new shape: captured values are replaced by
+    /// probes (docs/Predicates.md, "Translation cache").
+    var probe: CapturedProbe?
 
     init(schema: Schema, dialect: any SQLDialect, store: String?) {
         self.schema = schema
@@ -39,6 +42,12 @@ struct TranslationContext {
     mutating func freshAlias() -> String {
         aliasCount += 1
         return "$p\(aliasCount)"
+    }
+
+    /// A captured value as the translation reads it: the value, or its probe.
+    mutating func captured<V>(_ value: V) -> V {
+        guard probe != nil else { return value }
+        return probe!.substitute(value)
     }
 
     /// Translates any expression.

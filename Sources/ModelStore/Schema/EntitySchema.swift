@@ -47,6 +47,9 @@ public final class EntitySchema: @unchecked Sendable {
     var uniqueColumnGroups: [[String]] = []
     /// `SELECT` of every column of the hierarchy (`$pk`, `$type`, attributes, keys) `FROM` its table.
     var selectSQL = ""
+    /// ` ORDER BY` the row key: the order of a fetch with no sort descriptor
+    /// (`SortSQL.orderBy` of no terms), made once.
+    var keyOrderSQL = ""
     /// The columns of `selectSQL`, in order (unquoted).
     var selectColumns: [String] = []
     /// The entity's position in `Schema.entities` (indexes per-container tables such as `EntitySQL`).

@@ -216,6 +216,7 @@ struct SchemaBuilder {
             + " FROM " + SQLQuote.identifier(root.name)
         for entity in hierarchy {
             entity.selectSQL = selectSQL
+            entity.keyOrderSQL = SortSQL.orderBy([], entity: entity).sql
             entity.selectColumns = selectList
             entity.keyResultColumns = entity.keySlots.map { slot in
                 if case .keyColumn(let column) = entity.relationships[slot].storage { return positions[column] ?? 0 }
