@@ -205,7 +205,8 @@ extension ModelContext {
         var rowsPerTable: [String: Int] = [:]
         for entity in schema.entities where counts[entity.index] >= SaveBatch.fewestRowsTogether {
             let text = container.entitySQL[entity.index]
-            guard let rows = try connection.rowBatch(forInsert: text.insert, table: entity.tableName, typeName: entity.name, columns: text.valueColumns) else { continue }
+            guard let rows = try connection.rowBatch(forInsert: text.insert, table: entity.tableName, typeName: entity.name, columns: text.valueColumns,
+                                                       onlyIfRowOf: nil) else { continue }
             rowBatches[entity.index] = rows
             batch.register(rows)
             if rowsPerTable[entity.tableName] == nil { tables.append(entity.tableName) }

@@ -235,6 +235,8 @@ private final class HistoryWriter {
     /// Deletes are recorded only if the row is still there (another context may have deleted
     /// it already): one statement per table.
     private var conditional: [String: any StoreStatement] = [:]
+    /// Their rows written several per statement, where the store takes them so (by table).
+    private var conditionalRows: [String: any InsertRowBatch] = [:]
     private var index: Int64 = 0
     private var unconditional = 0
 
@@ -252,7 +254,7 @@ private final class HistoryWriter {
         insert = try connection.statement(sql)
         if let batch = self.batch,
            let rows = try connection.rowBatch(forInsert: sql, table: HistoryTables.changes, typeName: nil,
-                                              columns: HistoryTables.changeColumns.map(SQLQuote.identifier)) {
+                                              columns: HistoryTables.changeColumns.map(SQLQuote.identifier), onlyIfRowOf: nil) {
             batch.register(rows)
             self.rows = rows
         } else {
@@ -274,10 +276,17 @@ private final class HistoryWriter {
                 let dialect = connection.dialect
                 let types: [StorageType] = [.integer, .integer, .integer, .text, .integer, .text, .blob]
                 let values = types.map { "CAST(? AS \(dialect.columnType($0)))" }.joined(separator: ", ")
-                statement = try connection.statement(
-                    "INSERT INTO \(Self.table) (\(Self.columns)) SELECT \(values) WHERE EXISTS (SELECT 1 FROM "
-                    + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)")
+                let sql = "INSERT INTO \(Self.table) (\(Self.columns)) SELECT \(values) WHERE EXISTS (SELECT 1 FROM "
+                    + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)"
+                statement = try connection.statement(sql)
                 conditional[entity.tableName] = statement
+                if let batch, let row = HistoryTables.changeColumns.firstIndex(of: "row"),
+                   let rows = try connection.rowBatch(forInsert: sql, table: HistoryTables.changes, typeName: nil,
+                                                      columns: HistoryTables.changeColumns.map(SQLQuote.identifier),
+                                                      onlyIfRowOf: (entity.tableName, row)) {
+                    batch.register(rows)
+                    conditionalRows[entity.tableName] = rows
+                }
             }
             statement.bindInt64(row, at: 8)
         } else {
@@ -293,6 +302,8 @@ private final class HistoryWriter {
         if let attributes { statement.bindText(attributes, at: 6) } else { statement.bindNull(at: 6) }
         if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bindNull(at: 7) }
         if let batch, let rows, statement === insert {
+            try batch.add(rows, key: 0, from: statement)
+        } else if let batch, kind == .delete && !rowExists, let rows = conditionalRows[entity.tableName] {
             try batch.add(rows, key: 0, from: statement)
         } else if let batch {
             try batch.send(statement, .other)

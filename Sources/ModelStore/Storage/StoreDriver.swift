@@ -104,11 +104,14 @@ protocol StoreConnection: AnyObject {
     /// The rows of an entity's insert (`insert`, its single-row statement, with its table, the
     /// entity's name for `"$type"` and the quoted value columns) written together, several rows per
     /// statement, with keys from `reserveKeys`; with `typeName` nil, rows of a table without
-    /// `"$pk"` and `"$type"` (the history's changes), keys ignored. Nil where each row is its own
+    /// `"$pk"` and `"$type"` (the history's changes), keys ignored. With `existing`, a row is
+    /// written only while the row of `existing.table` whose key is its value of column
+    /// `existing.column` is stored (`insert` binds that key last). Nil where each row is its own
     /// statement (SQLite, outside a batched save). docs/PostgreSQL.md, "Batched writes".
     ///
     /// - Throws: the store's error when the insert does not prepare.
-    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String]) throws -> (any InsertRowBatch)?
+    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String],
+                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any InsertRowBatch)?
 
     /// `count` new keys of `table`, ascending, as `count` single-row inserts would have taken them.
     ///
@@ -296,7 +299,8 @@ extension StoreConnection {
     var sentCount: Int { 0 }
     func receiveSent() -> SentResults { SentResults(results: [], failure: nil) }
     /// One row per statement.
-    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String]) throws -> (any InsertRowBatch)? { nil }
+    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String],
+                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any InsertRowBatch)? { nil }
     func reserveKeys(in table: String, count: Int) throws -> [Int64] {
         throw ModelStoreError.invalidSchema("this store takes no reserved keys")
     }

@@ -44,8 +44,11 @@ final class PostgresInsertRows: InsertRowBatch {
 
     /// Nil when a column's type is not one this client sends in an array (the entity's rows then
     /// go one statement each).
-    init?(insert: String, types: [PostgresType], table: String, typeName: String?, columns quoted: [String], owner: PostgresStoreConnection) {
-        guard types.count == quoted.count else { return nil }
+    init?(insert: String, types: [PostgresType], table: String, typeName: String?, columns quoted: [String],
+          onlyIfRowOf existing: (table: String, column: Int)?, owner: PostgresStoreConnection) {
+        // A conditional insert binds the key of the row it checks after the row's values.
+        guard types.count >= quoted.count else { return nil }
+        let types = Array(types.prefix(quoted.count))
         var elements: [Element] = []
         let keyed = typeName != nil
         var arrays: [String] = keyed ? ["?::bigint[]"] : []
@@ -73,6 +76,7 @@ final class PostgresInsertRows: InsertRowBatch {
         self.keyed = keyed
         statementSQL = "INSERT INTO \(SQLQuote.identifier(table)) (\(target)) SELECT \(selected.joined(separator: ", ")) "
             + "FROM unnest(\(arrays.joined(separator: ", "))) AS v(\(aliases))"
+            + (existing.map { " WHERE EXISTS (SELECT 1 FROM \(SQLQuote.identifier($0.table)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = v.\"c\($0.column + 1)\")" } ?? "")
         single = insert
         self.types = types
         self.elements = elements
@@ -180,10 +184,11 @@ extension PostgresStoreConnection {
     /// transaction whose statements are batched; nil otherwise, or for a column type sent only alone.
     ///
     /// - Throws: the error of preparing the single-row insert.
-    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String]) throws -> (any InsertRowBatch)? {
+    func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String],
+                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any InsertRowBatch)? {
         guard sendsInBatches, let held else { return nil }
         let types = try held.statement(insert).describedParameterTypes()
-        return PostgresInsertRows(insert: insert, types: types, table: table, typeName: typeName, columns: columns, owner: self)
+        return PostgresInsertRows(insert: insert, types: types, table: table, typeName: typeName, columns: columns, onlyIfRowOf: existing, owner: self)
     }
 
     /// `count` new keys of `table` from its key's sequence (the identity of `"$pk"`), ascending:
