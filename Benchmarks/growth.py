@@ -55,6 +55,7 @@ def table(store, reports):
     lines = [f"{store}: " + ", ".join(
         f"N = {r['rowCount']:,} (load {r['loadAverageAtStart']:.1f}–{r['loadAverageAtEnd']:.1f}, "
         f"median of {r['repetitions']})" for r in reports)]
+    lines.append("")
     sizes_ = [f"{r['rowCount'] // 1000:,}k" for r in reports]
     header = (["workload"] + [f"generated µs/row {s}" for s in sizes_] + ["growth"]
               + [f"hand-written µs/row {s}" for s in sizes_] + ["growth"])
