@@ -282,6 +282,14 @@ struct PredicateShapeWalker {
         tokens.append(.end)
     }
 
+    /// A node of two operands and nothing else (`==`, `!=`, `&&`, `||`).
+    mutating func binary(_ type: Any.Type, _ lhs: Any, _ rhs: Any) {
+        node(type)
+        walk(lhs)
+        walk(rhs)
+        end()
+    }
+
     mutating func keyPath(_ keyPath: AnyKeyPath) {
         tokens.append(.keyPath(keyPath))
     }
@@ -334,21 +342,11 @@ extension PredicateExpressions.KeyPath: PredicateShapeNode {
 }
 
 extension PredicateExpressions.Equal: PredicateShapeNode {
-    func appendShape(to walker: inout PredicateShapeWalker) {
-        walker.node(Self.self)
-        walker.walk(lhs)
-        walker.walk(rhs)
-        walker.end()
-    }
+    func appendShape(to walker: inout PredicateShapeWalker) { walker.binary(Self.self, lhs, rhs) }
 }
 
 extension PredicateExpressions.NotEqual: PredicateShapeNode {
-    func appendShape(to walker: inout PredicateShapeWalker) {
-        walker.node(Self.self)
-        walker.walk(lhs)
-        walker.walk(rhs)
-        walker.end()
-    }
+    func appendShape(to walker: inout PredicateShapeWalker) { walker.binary(Self.self, lhs, rhs) }
 }
 
 extension PredicateExpressions.Comparison: PredicateShapeNode {
@@ -362,21 +360,11 @@ extension PredicateExpressions.Comparison: PredicateShapeNode {
 }
 
 extension PredicateExpressions.Conjunction: PredicateShapeNode {
-    func appendShape(to walker: inout PredicateShapeWalker) {
-        walker.node(Self.self)
-        walker.walk(lhs)
-        walker.walk(rhs)
-        walker.end()
-    }
+    func appendShape(to walker: inout PredicateShapeWalker) { walker.binary(Self.self, lhs, rhs) }
 }
 
 extension PredicateExpressions.Disjunction: PredicateShapeNode {
-    func appendShape(to walker: inout PredicateShapeWalker) {
-        walker.node(Self.self)
-        walker.walk(lhs)
-        walker.walk(rhs)
-        walker.end()
-    }
+    func appendShape(to walker: inout PredicateShapeWalker) { walker.binary(Self.self, lhs, rhs) }
 }
 
 extension PredicateExpressions.Negation: PredicateShapeNode {
