@@ -153,7 +153,7 @@ final class HandPostgresSide: TripStoreSide {
     private static let insertPersonalRows = "insert_personal_rows"
     private static let updateName = "update_name"
     private static let deleteStays = "delete_stays"
-    private static let deleteTrip = "delete_trip"
+    private static let deleteTrips = "delete_trips"
     private static let selectStays = "select_stays"
 
     /// Prepares every statement of the workloads on a new connection.
@@ -185,8 +185,8 @@ final class HandPostgresSide: TripStoreSide {
              [T.int8Array, T.textArray, T.float8Array, T.float8Array, T.uuidArray, T.textArray, T.jsonbArray]),
             (insertStay, "INSERT INTO \"Accommodation\" (\"$type\", \"name\", \"trip\") VALUES ('Accommodation', $1, $2)", [T.text, T.int8]),
             (updateName, "UPDATE \"Trip\" SET \"name\" = $1 WHERE \"$pk\" = $2", [T.text, T.int8]),
-            (deleteStays, "DELETE FROM \"Accommodation\" WHERE \"trip\" = $1 RETURNING \"$pk\"", [T.int8]),
-            (deleteTrip, "DELETE FROM \"Trip\" WHERE \"$pk\" = $1", [T.int8]),
+            (deleteStays, "DELETE FROM \"Accommodation\" WHERE \"trip\" = ANY($1) RETURNING \"$pk\", \"trip\"", [T.int8Array]),
+            (deleteTrips, "DELETE FROM \"Trip\" WHERE \"$pk\" = ANY($1)", [T.int8Array]),
             (selectStays, "SELECT \"$pk\", \"name\", \"trip\" FROM \"Accommodation\" WHERE \"trip\" IN (SELECT \"$pk\" FROM \"Trip\") ORDER BY \"$pk\"", []),
         ] + HandPostgresHistory.statements
         for (name, sql, types) in all { try connection.prepare(name, sql, types: types) }
@@ -292,33 +292,39 @@ final class HandPostgresSide: TripStoreSide {
     }
 
     /// Deletes the loaded trips and their accommodations, recording each deletion in the history
-    /// (with each trip's preserved `identifier`), as ModelStore does.
+    /// (with each trip's preserved `identifier`), as ModelStore does: by key sets of at most 4,096
+    /// trips (ModelStore's chunk), the stays first (returning their keys and trips), then the
+    /// trips' history rows and the trips, every statement pipelined.
     private func cascadeDelete(_ connection: HandPQ) throws -> Int {
         try connection.execute("BEGIN")
         let history = try HandPostgresHistory(connection)
-        // A batch of trips at a time: their stays' deletes (returning the stays' keys) in one
-        // pipeline, then their history rows and the trips' deletes in the next.
+        var keys = HandArray(HandPQ.OID.int8)
         var start = 0
         while start < trips.count {
-            let batch = trips[start..<min(start + HandPQ.batch / 4, trips.count)]
+            let batch = trips[start..<min(start + 4_096, trips.count)]
             start = batch.endIndex
-            var stays: [[Int64]] = []
-            for model in batch {
-                parameters.removeAll()
-                parameters.int64(model.rowID)
-                try connection.send(Self.deleteStays, parameters)
+            keys.removeAll()
+            for model in batch { keys.int64(model.rowID) }
+            let keyArray = keys.finished()
+            parameters.removeAll()
+            parameters.blob(keyArray)
+            try connection.send(Self.deleteStays, parameters)
+            var stays: [Int64: [Int64]] = [:]
+            try connection.receive { deleted in
+                for row in 0..<PQntuples(deleted) {
+                    stays[HandColumn.int64(deleted, row, 1), default: []].append(HandColumn.int64(deleted, row, 0))
+                }
             }
-            try connection.receive { deleted in stays.append((0..<PQntuples(deleted)).map { HandColumn.int64(deleted, $0, 0) }) }
-            for (model, stays) in zip(batch, stays) {
+            for model in batch {
                 try history.record(kind: 2, entity: HandHistory.entity(of: model), row: model.rowID,
                                    tombstone: HandHistory.tombstone(identifier: model.identifier))
-                for stay in stays { try history.record(kind: 2, entity: "Accommodation", row: stay) }
-                parameters.removeAll()
-                parameters.int64(model.rowID)
-                try connection.send(Self.deleteTrip, parameters)
+                for stay in stays[model.rowID] ?? [] { try history.record(kind: 2, entity: "Accommodation", row: stay) }
             }
-            try connection.receive()
+            parameters.removeAll()
+            parameters.blob(keyArray)
+            try connection.send(Self.deleteTrips, parameters)
         }
+        try connection.receive()
         try history.finish()
         try connection.execute("COMMIT")
         return trips.count
