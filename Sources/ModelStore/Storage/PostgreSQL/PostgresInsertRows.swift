@@ -17,8 +17,9 @@ import Foundation
 final class PostgresInsertRows: InsertRowBatch {
     /// The types whose binary form `PostgresParameters` writes, sent as arrays of that type.
     private static let binaryTypes: Set<PostgresType> = [.int8, .int4, .int2, .float8, .float4, .bool, .uuid, .bytea, .oid]
-    /// Types whose binary form is their text's bytes.
-    private static let textTypes: Set<PostgresType> = [.text, .varchar, .bpchar, .name, .char, .json]
+    /// Types whose binary form is their text's bytes (`PostgresType.textual`; a parameter of a
+    /// column is never of the type `unknown`).
+    private static let textTypes = PostgresType.textual.subtracting([.unknown])
 
     /// How a column's values go into its array.
     private enum Element {
