@@ -108,7 +108,19 @@ extension ModelContext {
                 prepared[ObjectIdentifier(entity)] = sql
             }
             previous = sql
-            let statement = sql.statement
+            // A related model whose insert waits in the batch gets its key first (before the row
+            // is bound: reading the batch sends the rows bound so far).
+            if batch.isWaiting {
+                for slot in entity.keySlots {
+                    if case .object(let related?) = object.slots[slot], related.rowID == nil, batch.awaitsKey(of: related) {
+                        try batch.flush(inserted: keyReturned)
+                        break
+                    }
+                }
+            }
+            // A row written with others of its entity is bound straight into them.
+            let rows = object.rowID == nil ? nil : rowBatches[entity.index]
+            let statement = rows?.rowStatement ?? sql.statement
             let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.text.insertPositions)
             rowEncoder.restart(statement: statement, positions: sql.text.insertPositions)
             encoder = rowEncoder
@@ -116,10 +128,6 @@ extension ModelContext {
             try checkStorable(rowEncoder, entity: entity)
             var index = Int32(1 + entity.attributes.count)
             for slot in entity.keySlots {
-                // A related model whose insert waits in the batch gets its key first.
-                if batch.isWaiting, case .object(let related?) = object.slots[slot], related.rowID == nil, batch.awaitsKey(of: related) {
-                    try batch.flush(inserted: keyReturned)
-                }
                 if let key = keyValue(of: object, slot: slot) {
                     statement.bindInt64(key, at: index)
                 } else {
@@ -128,7 +136,7 @@ extension ModelContext {
                 }
                 index += 1
             }
-            if let rows = rowBatches[entity.index], let key = object.rowID {
+            if let rows, let key = object.rowID {
                 try batch.add(rows, key: key, from: statement, inserted: keyReturned)
                 statement.reset()
                 continue
@@ -213,14 +221,20 @@ extension ModelContext {
             rowsPerTable[entity.tableName, default: 0] += counts[entity.index]
         }
         guard !tables.isEmpty else { return rowBatches }
-        var keys: [String: (keys: [Int64], next: Int)] = [:]
-        for table in tables {
-            keys[table] = (try connection.reserveKeys(in: table, count: rowsPerTable[table] ?? 0), 0)
-        }
+        // Each table's keys, and the next to hand out, by position in `tables`; each entity's table
+        // by entity index (-1: its rows go one statement each).
+        var keys: [[Int64]] = []
+        var next = [Int](repeating: 0, count: tables.count)
+        for table in tables { keys.append(try connection.reserveKeys(in: table, count: rowsPerTable[table] ?? 0)) }
+        var tableOf = [Int](repeating: -1, count: schema.entities.count)
+        for entity in schema.entities where rowBatches[entity.index] != nil { tableOf[entity.index] = tables.firstIndex(of: entity.tableName) ?? -1 }
+        assigned.reserveCapacity(assigned.count + rowsPerTable.values.reduce(0, +))
         for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, rowBatches[entity.index] != nil, let reserved = keys[entity.tableName] else { continue }
-            object.rowID = reserved.keys[reserved.next]
-            keys[entity.tableName]?.next += 1
+            guard let entity = object.entity else { continue }
+            let table = tableOf[entity.index]
+            guard table >= 0 else { continue }
+            object.rowID = keys[table][next[table]]
+            next[table] += 1
             assigned.append(object)
         }
         return rowBatches

@@ -267,9 +267,12 @@ private final class HistoryWriter {
     func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil,
                rowExists: Bool = false) throws {
         let statement: any StoreStatement
+        // Where the store takes rows together, the row is bound straight into them.
+        let rows: (any InsertRowBatch)?
         if kind == .delete && !rowExists {
+            let single: any StoreStatement
             if let known = conditional[entity.tableName] {
-                statement = known
+                single = known
             } else {
                 // The parameters of a SELECT list are typed by casts (a server that infers
                 // parameter types, like PostgreSQL's, would take them for text).
@@ -278,8 +281,8 @@ private final class HistoryWriter {
                 let values = types.map { "CAST(? AS \(dialect.columnType($0)))" }.joined(separator: ", ")
                 let sql = "INSERT INTO \(Self.table) (\(Self.columns)) SELECT \(values) WHERE EXISTS (SELECT 1 FROM "
                     + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)"
-                statement = try connection.statement(sql)
-                conditional[entity.tableName] = statement
+                single = try connection.statement(sql)
+                conditional[entity.tableName] = single
                 if let batch, let row = HistoryTables.changeColumns.firstIndex(of: "row"),
                    let rows = try connection.rowBatch(forInsert: sql, table: HistoryTables.changes, typeName: nil,
                                                       columns: HistoryTables.changeColumns.map(SQLQuote.identifier),
@@ -288,9 +291,12 @@ private final class HistoryWriter {
                     conditionalRows[entity.tableName] = rows
                 }
             }
+            rows = conditionalRows[entity.tableName]
+            statement = rows?.rowStatement ?? single
             statement.bindInt64(row, at: 8)
         } else {
-            statement = insert
+            rows = self.rows
+            statement = rows?.rowStatement ?? insert
             unconditional += 1
         }
         // Typed binds: no `SQLValue` per parameter.
@@ -301,9 +307,7 @@ private final class HistoryWriter {
         statement.bindInt64(row, at: 5)
         if let attributes { statement.bindText(attributes, at: 6) } else { statement.bindNull(at: 6) }
         if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bindNull(at: 7) }
-        if let batch, let rows, statement === insert {
-            try batch.add(rows, key: 0, from: statement)
-        } else if let batch, kind == .delete && !rowExists, let rows = conditionalRows[entity.tableName] {
+        if let batch, let rows {
             try batch.add(rows, key: 0, from: statement)
         } else if let batch {
             try batch.send(statement, .other)

@@ -125,7 +125,12 @@ protocol InsertRowBatch: AnyObject {
     var count: Int { get }
     /// Whether it holds as many rows as one statement takes.
     var isFull: Bool { get }
-    /// Adds the row bound to `statement` (the entity's single-row insert) with the key `key`.
+    /// A statement to bind a row into instead of the single-row insert, its values written straight
+    /// into the rows (the caller then adds the row with `add(key:from:)` and resets it). It takes
+    /// binds only: it never runs.
+    var rowStatement: any StoreStatement { get }
+    /// Adds the row bound to `statement` (`rowStatement`, or the entity's single-row insert) with
+    /// the key `key`.
     ///
     /// - Throws: a value the store cannot take (the row is not added), as the single-row statement
     ///   would refuse it.

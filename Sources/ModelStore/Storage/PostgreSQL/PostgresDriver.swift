@@ -284,7 +284,9 @@ final class PostgresStoreConnection: StoreConnection {
 final class PostgresStoreStatement: StoreStatement {
     let sql: String
     private unowned let owner: PostgresStoreConnection
-    private var bindings: [SQLValue] = []
+    // One connection's, on one thread at a time: no run-time exclusivity checks per bind
+    // (docs/Benchmarks.md, "No run-time exclusivity checks on per-row state").
+    @exclusivity(unchecked) private var bindings: [SQLValue] = []
     private var rows: PostgresRows?
     private var row: Int32 = -1
     /// The server statement last used, and its connection (found again without hashing the SQL).

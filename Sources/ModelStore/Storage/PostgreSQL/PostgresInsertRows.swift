@@ -10,10 +10,12 @@ import Foundation
 /// in binary. The keys were reserved before (`PostgresStoreConnection.reserveKeys`), so the
 /// statement returns nothing and no row waits for another's key.
 ///
-/// Each row is bound to the entity's single-row insert first (as one row at a time), and its
-/// values are encoded here in the form of that statement's parameter types, as the server
-/// inferred them: the same values are refused with the same error (`PostgresParameters`). A
-/// failure of the statement names the single-row insert, as for the row that failed there.
+/// A row is bound to `rowStatement` (a save's model rows) or to the entity's single-row insert
+/// (the history's rows), and its values are encoded in the form of the single-row insert's
+/// parameter types, as the server inferred them: the same values are refused with the same error
+/// (`PostgresParameters`). `rowStatement` writes each typed bind straight into its column's
+/// array, without a `SQLValue`. A failure of the statement names the single-row insert, as for
+/// the row that failed there.
 final class PostgresInsertRows: InsertRowBatch {
     /// The types whose binary form `PostgresParameters` writes, sent as arrays of that type.
     private static let binaryTypes: Set<PostgresType> = [.int8, .int4, .int2, .float8, .float4, .bool, .uuid, .bytea, .oid]
@@ -31,17 +33,26 @@ final class PostgresInsertRows: InsertRowBatch {
         case textCast
     }
 
-    private let single: String
+    fileprivate let single: String
     /// Whether the rows take reserved keys (an entity's rows), else the table's own (history).
     private let keyed: Bool
     private let types: [PostgresType]
     private let elements: [Element]
-    private var keys: [Int64] = []
-    private var columns: [PostgresParameters]
+    // The rows' state is one save's, on one thread (the context's, which `ContextGuards`
+    // checks): no run-time exclusivity checks per value (docs/Benchmarks.md, "No run-time
+    // exclusivity checks on per-row state").
+    @exclusivity(unchecked) private var keys: [Int64] = []
+    /// Each column's values, in its parameter's form; the row being bound to `rowStatement` may
+    /// have put one more value in some columns.
+    @exclusivity(unchecked) private var columns: [PostgresParameters]
     private let statementSQL: String
     private unowned let owner: PostgresStoreConnection
 
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
+
+    /// The statement a row is bound into for `add(key:from:)`, its binds written straight into the
+    /// columns (`RowStatement`).
+    private(set) lazy var rowStatement: any StoreStatement = RowStatement(rows: self)
 
     /// Nil when a column's type is not one this client sends in an array (the entity's rows then
     /// go one statement each).
@@ -92,25 +103,72 @@ final class PostgresInsertRows: InsertRowBatch {
     var isFull: Bool { count >= Self.limit }
 
     func add(key: Int64, from statement: any StoreStatement) throws {
-        guard let statement = statement as? PostgresStoreStatement else { return }
-        let values = statement.boundValues
-        do {
-            for (index, type) in types.enumerated() {
-                let value = index < values.count ? values[index] : .null
-                try columns[index].append(value, type: type, number: index + 1)
-                if case .same = elements[index], Self.binaryTypes.contains(type), columns[index].formats.last == PostgresParameters.Format.text.rawValue,
-                   columns[index].offsets.last ?? -1 >= 0 {
-                    // The server would read this text as the type; an array of the type is binary.
-                    throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value)) cannot be sent as \(type) with the other rows of the insert")
-                }
-            }
-        } catch var error as PostgresError {
-            for index in columns.indices { columns[index].removeLast(columns[index].count - count) }
-            error.sql = single
-            throw error
+        if let row = statement as? RowStatement, row.rows === self {
+            try addBoundRow(row)
+        } else {
+            guard let statement = statement as? PostgresStoreStatement else { return }
+            try add(statement.boundValues)
         }
         if keyed { keys.append(key) }
         count += 1
+    }
+
+    /// Adds a row bound to the single-row insert.
+    private func add(_ values: [SQLValue]) throws {
+        do throws(PostgresError) {
+            for (index, type) in types.enumerated() {
+                let value = index < values.count ? values[index] : .null
+                try columns[index].append(value, type: type, number: index + 1)
+                try checkArrayForm(index, value)
+            }
+        } catch {
+            var error = error
+            dropPartialRow()
+            error.sql = single
+            throw error
+        }
+    }
+
+    /// Adds the row bound to `row`: a column it did not bind is NULL, as in the single-row insert.
+    private func addBoundRow(_ row: RowStatement) throws {
+        if var error = row.failure {
+            row.failures.removeAll()
+            dropPartialRow()
+            error.sql = single
+            throw error
+        }
+        for index in columns.indices where columns[index].count == count { columns[index].appendNull() }
+    }
+
+    /// Refuses a value the parameter's type takes as text (the server would read it) where the
+    /// column's array is of the type's binary form.
+    private func checkArrayForm(_ index: Int, _ value: @autoclosure () -> SQLValue) throws(PostgresError) {
+        guard case .same = elements[index], Self.binaryTypes.contains(types[index]),
+              columns[index].formats.last == PostgresParameters.Format.text.rawValue, columns[index].offsets.last ?? -1 >= 0 else { return }
+        throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value())) cannot be sent as \(types[index]) with the other rows of the insert")
+    }
+
+    /// Drops the values of a row not added (bound in part, or refused).
+    fileprivate func dropPartialRow() {
+        for index in columns.indices where columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
+    }
+
+    /// Writes a value bound to `rowStatement` at parameter `number` into its column (a value bound
+    /// to the column before in this row is replaced); nil, or the error the single-row insert
+    /// would report for it. Parameters past the columns (a conditional insert's checked key) are
+    /// not in the arrays.
+    fileprivate func bind(at number: Int32, _ value: @autoclosure () -> SQLValue,
+                          _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) -> PostgresError? {
+        let index = Int(number) - 1
+        guard index >= 0, index < columns.count else { return nil }
+        if columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
+        do {
+            try write(&columns[index], types[index], index + 1)
+            try checkArrayForm(index, value())
+        } catch {
+            return error
+        }
+        return nil
     }
 
     func take() throws -> any StoreStatement {
@@ -131,14 +189,17 @@ final class PostgresInsertRows: InsertRowBatch {
             statement.bind(.blob(Data(array(of: column, element: elements[index], type: types[index]))), at: Int32(index + first))
         }
         keys.removeAll(keepingCapacity: true)
-        for index in columns.indices { columns[index].removeLast(columns[index].count) }
+        // The values of a row being bound to `rowStatement` stay for the next statement.
+        for index in columns.indices {
+            if columns[index].count > count { columns[index].removeFirst(count) } else { columns[index].removeLast(count) }
+        }
         count = 0
         return statement
     }
 
     /// The binary form of an array of the column's values.
     private func array(of column: PostgresParameters, element: Element, type: PostgresType) -> [UInt8] {
-        let hasNulls = column.offsets.contains { $0 < 0 }
+        let hasNulls = column.offsets.prefix(count).contains { $0 < 0 }
         let elementType: PostgresType = element == .textCast ? .text : type
         var bytes = Self.arrayHeader(element: elementType, count: count, hasNulls: hasNulls)
         bytes.reserveCapacity(bytes.count + column.bytes.count + 5 * count)
@@ -178,6 +239,104 @@ final class PostgresInsertRows: InsertRowBatch {
     private static func appendBigEndian<I: FixedWidthInteger>(_ value: I, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
+}
+
+/// The statement a save binds an inserted row into (`PostgresInsertRows.rowStatement`): each typed
+/// bind is encoded at once into its column of the rows, as the single-row insert's parameter
+/// would be, and the first refused value (by parameter number) is kept for `add(key:from:)` to
+/// throw. It only takes binds: it never runs (the rows go out with their batch).
+private final class RowStatement: StoreStatement {
+    unowned let rows: PostgresInsertRows
+    /// The refused values bound since the last reset, by parameter number (a parameter bound again
+    /// has its new value's outcome).
+    var failures: [Int32: PostgresError] = [:]
+
+    /// The error of the refused value of the lowest parameter number, as binding in order and
+    /// encoding in order finds first.
+    var failure: PostgresError? { failures.min { $0.key < $1.key }?.value }
+    private(set) var bindingProblem: (position: Int32, reason: String)?
+
+    init(rows: PostgresInsertRows) { self.rows = rows }
+
+    var sql: String { rows.single }
+
+    /// Drops the row bound so far (a row `add(key:from:)` took is kept).
+    func reset() {
+        rows.dropPartialRow()
+        failures.removeAll()
+        bindingProblem = nil
+    }
+
+    func step() throws -> Bool {
+        throw ModelStoreError.invalidSchema("the rows of \(rows.single) are sent together, not one at a time")
+    }
+
+    var columnCount: Int32 { 0 }
+
+    private func note(_ error: PostgresError?, _ number: Int32) {
+        if let error {
+            failures[number] = error
+        } else if !failures.isEmpty {
+            failures[number] = nil
+        }
+    }
+
+    func bind(_ value: SQLValue, at index: Int32) {
+        switch value {
+        case .null: bindNull(at: index)
+        case .integer(let integer): bindInt64(integer, at: index)
+        case .real(let real): bindDouble(real, at: index)
+        case .text(let text): bindText(text, at: index)
+        case .blob(let data): bindBlob(data, at: index)
+        }
+    }
+
+    func bindNull(at index: Int32) {
+        note(rows.bind(at: index, .null) { parameters, _, _ in parameters.appendNull() }, index)
+    }
+
+    func bindInt64(_ value: Int64, at index: Int32) {
+        note(rows.bind(at: index, .integer(value)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendInteger(value, type: type, number: number)
+        }, index)
+    }
+
+    func bindDouble(_ value: Double, at index: Int32) {
+        note(rows.bind(at: index, .real(value)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendReal(value, type: type, number: number)
+        }, index)
+    }
+
+    func bindText(_ text: String, at index: Int32) {
+        // As `PostgresStoreStatement.bind`: `save()` names the property of text holding U+0000
+        // (the lowest parameter's, as binding in order finds first).
+        if text.utf8.contains(0), bindingProblem.map({ index < $0.position }) ?? true {
+            bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
+        }
+        note(rows.bind(at: index, .text(text)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendText(text, type: type, number: number)
+        }, index)
+    }
+
+    func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        note(rows.bind(at: index, .blob(Data(bytes))) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendBytes(bytes, type: type, number: number)
+        }, index)
+    }
+
+    func bindBlob(_ data: Data, at index: Int32) {
+        data.withUnsafeBytes { bindBytes($0, at: index) }
+    }
+
+    // It never has a row.
+    func isNull(at column: Int32) -> Bool { true }
+    func int64(at column: Int32) -> Int64? { nil }
+    func double(at column: Int32) -> Double? { nil }
+    func text(at column: Int32) -> String { "" }
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { nil }
+    func blob(at column: Int32) -> Data { Data() }
+    func uuid(at column: Int32) -> UUID? { nil }
+    func value(at column: Int32) -> SQLValue { .null }
 }
 
 extension PostgresStoreConnection {

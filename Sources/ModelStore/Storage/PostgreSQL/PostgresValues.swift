@@ -88,42 +88,64 @@ struct PostgresParameters {
     /// - Throws: `PostgresError` `.invalidValue` when the value cannot be sent as that type exactly.
     mutating func append(_ value: SQLValue, type: PostgresType, number: Int) throws(PostgresError) {
         switch value {
-        case .null:
-            offsets.append(-1)
-            lengths.append(0)
-            formats.append(Format.text.rawValue)
-        case .integer(let integer):
-            try appendInteger(integer, type: type, number: number)
-        case .real(let real):
-            try appendReal(real, type: type, number: number)
-        case .text(let text):
-            guard text.utf8.count <= Self.largestValue else {
-                throw Self.refuse(number, "the text has \(text.utf8.count) bytes, more than the 1 GB PostgreSQL takes in one value")
-            }
-            if type == .bytea {
-                appendBinary(Array(text.utf8))
-            } else {
-                try appendText(text, number: number)
-            }
+        case .null: appendNull()
+        case .integer(let integer): try appendInteger(integer, type: type, number: number)
+        case .real(let real): try appendReal(real, type: type, number: number)
+        case .text(let text): try appendText(text, type: type, number: number)
         case .blob(let data):
-            guard data.count <= Self.largestValue else {
-                throw Self.refuse(number, "the value has \(data.count) bytes, more than the 1 GB PostgreSQL takes in one value")
+            var refused: PostgresError?
+            data.withUnsafeBytes { bytes in
+                do throws(PostgresError) { try appendBytes(bytes, type: type, number: number) } catch { refused = error }
             }
-            switch type {
-            case .uuid:
-                guard data.count == 16 else {
-                    throw Self.refuse(number, "a uuid needs 16 bytes, the value has \(data.count)")
-                }
-            case .json, .jsonb, .numeric, .bool, .int2, .int4, .int8, .oid, .float4, .float8:
-                throw Self.refuse(number, "bytes cannot be stored as \(type)")
-            default:
-                break
-            }
-            appendBinary(data)
+            if let refused { throw refused }
         }
     }
 
-    private mutating func appendInteger(_ integer: Int64, type: PostgresType, number: Int) throws(PostgresError) {
+    // The typed appends: what `append(_:type:number:)` does for each kind of value, without a
+    // `SQLValue` (`PostgresInsertRows` binds a row's values straight into its columns).
+
+    /// Appends NULL.
+    mutating func appendNull() {
+        offsets.append(-1)
+        lengths.append(0)
+        formats.append(Format.text.rawValue)
+    }
+
+    /// Appends text for a parameter of type `type` (bytea: its UTF-8 bytes).
+    /// - Throws: `.invalidValue` for text above 1 GB or holding U+0000.
+    mutating func appendText(_ text: String, type: PostgresType, number: Int) throws(PostgresError) {
+        guard text.utf8.count <= Self.largestValue else {
+            throw Self.refuse(number, "the text has \(text.utf8.count) bytes, more than the 1 GB PostgreSQL takes in one value")
+        }
+        if type == .bytea {
+            appendBinary(Array(text.utf8))
+        } else {
+            try appendText(text, number: number)
+        }
+    }
+
+    /// Appends bytes for a parameter of type `type`.
+    /// - Throws: `.invalidValue` for bytes above 1 GB, a uuid not of 16 bytes, bytes for a number, a boolean or JSON.
+    mutating func appendBytes(_ data: UnsafeRawBufferPointer, type: PostgresType, number: Int) throws(PostgresError) {
+        guard data.count <= Self.largestValue else {
+            throw Self.refuse(number, "the value has \(data.count) bytes, more than the 1 GB PostgreSQL takes in one value")
+        }
+        switch type {
+        case .uuid:
+            guard data.count == 16 else {
+                throw Self.refuse(number, "a uuid needs 16 bytes, the value has \(data.count)")
+            }
+        case .json, .jsonb, .numeric, .bool, .int2, .int4, .int8, .oid, .float4, .float8:
+            throw Self.refuse(number, "bytes cannot be stored as \(type)")
+        default:
+            break
+        }
+        appendBinary(data)
+    }
+
+    /// Appends an integer for a parameter of type `type`.
+    /// - Throws: `.invalidValue` when it is out of the type's range or has no exact value of it.
+    mutating func appendInteger(_ integer: Int64, type: PostgresType, number: Int) throws(PostgresError) {
         switch type {
         case .int8: appendBigEndian(UInt64(bitPattern: integer))
         case .int4:
@@ -151,7 +173,9 @@ struct PostgresParameters {
         }
     }
 
-    private mutating func appendReal(_ real: Double, type: PostgresType, number: Int) throws(PostgresError) {
+    /// Appends a double for a parameter of type `type`.
+    /// - Throws: `.invalidValue` for NaN, or a value out of the type's range or without an exact value of it.
+    mutating func appendReal(_ real: Double, type: PostgresType, number: Int) throws(PostgresError) {
         guard !real.isNaN else { throw Self.refuse(number, "cannot store NaN (not a number)") }
         switch type {
         case .float8: appendBigEndian(real.bitPattern)
@@ -217,6 +241,30 @@ struct PostgresParameters {
         offsets.removeLast(n)
         lengths.removeLast(n)
         formats.removeLast(n)
+    }
+
+    /// Drops the first `n` values, keeping those after them.
+    mutating func removeFirst(_ n: Int) {
+        guard n > 0 else { return }
+        guard n < count else {
+            removeLast(count)
+            return
+        }
+        var kept = PostgresParameters(capacity: offsets.capacity)
+        for index in n..<count {
+            let offset = offsets[index]
+            if offset < 0 {
+                kept.appendNull()
+                continue
+            }
+            // A text value's bytes are followed by their NUL terminator.
+            let end = offset + Int(lengths[index]) + (formats[index] == Format.text.rawValue ? 1 : 0)
+            kept.offsets.append(kept.bytes.count)
+            kept.lengths.append(lengths[index])
+            kept.formats.append(formats[index])
+            kept.bytes.append(contentsOf: bytes[offset..<end])
+        }
+        self = kept
     }
 
     static func refuse(_ number: Int, _ problem: String) -> PostgresError {

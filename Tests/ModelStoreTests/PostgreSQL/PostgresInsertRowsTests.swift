@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@_spi(ModelStoreGenerated) @testable import ModelStore
+import StoreTestSupport
+
+/// A save binds each inserted row straight into its entity's rows (`PostgresInsertRows.rowStatement`:
+/// typed binds encoded at once into the columns' arrays, docs/PostgreSQL.md, "Batched writes").
+/// The oracle is the other way in: the same row bound to the single-row insert and added from its
+/// values. Random rows of every column type, with values of every kind bound to every column (so
+/// many are refused: text for a number, bytes for a boolean, integers out of range, NaN),
+/// parameters bound in any order, some twice, some not at all: both ways must refuse the same rows
+/// with the same error, report the same U+0000 problem, and build the same arrays; the arrays the
+/// row statement built are then stored and read back.
+@Suite struct PostgresInsertRowsTests {
+    static let rowCount = 400
+
+    /// A random value of any kind (the column's own, as the round-trip tests make them, half of
+    /// the time: `own`).
+    static func value(_ values: inout RandomValues, _ index: Int, column: PostgreSQLValueRoundTripTests.Case) -> (value: SQLValue, own: Bool) {
+        if Bool.random(using: &values.random) { return (column.make(&values, index), true) }
+        return (otherValue(&values, index), false)
+    }
+
+    /// A value of any kind that the server takes wherever the client sends it (the client refuses
+    /// what does not fit the column's type): finite numbers, ASCII bytes, integers as text.
+    static func otherValue(_ values: inout RandomValues, _ index: Int) -> SQLValue {
+        switch Int.random(in: 0..<5, using: &values.random) {
+        case 0: return .null
+        case 1: return .integer(Bool.random(using: &values.random) ? values.int64(index) : Int64.random(in: -2...2, using: &values.random))
+        case 2:
+            let real = values.double(index)
+            return .real(Int.random(in: 0..<4, using: &values.random) == 0 ? .nan : real.isFinite ? real : 1.5)
+        case 3: return .text(Int.random(in: 0..<6, using: &values.random) == 0 ? "a\u{0}b" : String(values.int64(index)))
+        default: return .blob(Data((0..<Int.random(in: 0...17, using: &values.random)).map { _ in UInt8.random(in: 0x20...0x7e, using: &values.random) }))
+        }
+    }
+
+    /// Binds `value` with the typed bind of its kind (bytes as a buffer or as `Data`).
+    static func bindTyped(_ value: SQLValue, at index: Int32, to statement: any StoreStatement, asBuffer: Bool) {
+        switch value {
+        case .null: statement.bindNull(at: index)
+        case .integer(let integer): statement.bindInt64(integer, at: index)
+        case .real(let real): statement.bindDouble(real, at: index)
+        case .text(let text): statement.bindText(text, at: index)
+        case .blob(let data):
+            if asBuffer { data.withUnsafeBytes { statement.bindBytes($0, at: index) } } else { statement.bindBlob(data, at: index) }
+        }
+    }
+
+    static func describe(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return "\(type(of: error)): \(error)"
+        }
+    }
+
+    @Test func rowsBoundStraightIntoTheArraysEqualRowsAddedFromTheSingleRowInsert() throws {
+        let seed = ReliabilityRandom.runSeed()
+        var values = RandomValues(seed: seed, allowsNUL: false)
+        let store = try TestStore(.postgresql)
+        let connection = try #require(try ModelContainer.makeDriver(store.configuration).makeConnection() as? PostgresStoreConnection)
+        let cases = PostgreSQLValueRoundTripTests.cases
+        let columns = cases.indices.map { SQLQuote.identifier("c\($0)") }
+        try connection.execute(#"CREATE TABLE "T" ("$pk" bigint PRIMARY KEY, "$type" text NOT NULL, "#
+                               + zip(columns, cases).map { "\($0) \($1.column)" }.joined(separator: ", ") + ")")
+        let insert = #"INSERT INTO "T" ("#  + columns.joined(separator: ", ") + ") VALUES (" + columns.map { _ in "?" }.joined(separator: ", ") + ")"
+        try connection.beginWriteTransaction()
+        let single = try connection.statement(insert)
+        let oracle = try #require(try connection.rowBatch(forInsert: insert, table: "T", typeName: "T", columns: columns, onlyIfRowOf: nil))
+        let direct = try #require(try connection.rowBatch(forInsert: insert, table: "T", typeName: "T", columns: columns, onlyIfRowOf: nil))
+        var stored: [Int64: [(value: SQLValue, own: Bool)]] = [:]
+        var refused = 0
+        var sentStatements = 0
+        // Both batches' statements: the same arrays; the row statement's batch is sent.
+        func takeBoth() throws {
+            let oracleStatement = try #require(oracle.take() as? PostgresStoreStatement)
+            let oracleArrays = oracleStatement.boundValues
+            oracleStatement.reset()
+            let statement = try #require(direct.take() as? PostgresStoreStatement)
+            #expect(statement.boundValues == oracleArrays, "seed \(seed)")
+            try connection.send(statement)
+            statement.reset()
+            sentStatements += 1
+        }
+        for row in 0..<Self.rowCount {
+            let key = Int64(row + 1)
+            let made = cases.indices.map { Self.value(&values, row, column: cases[$0]) }
+            let rowValues = made.map(\.value)
+            // The oracle: the single-row insert, bound in order.
+            for (index, value) in rowValues.enumerated() { single.bind(value, at: Int32(index + 1)) }
+            let oracleProblem = single.bindingProblem.map { "\($0.position) \($0.reason)" }
+            // The row statement: in random order, a junk value bound first now and then, a NULL
+            // left unbound now and then.
+            let statement = direct.rowStatement
+            // Now and then the rows so far are sent while this row is half bound (a save reads its
+            // batch when a row needs a key): the half-bound values stay for the next statement.
+            let takenAt = row % 37 == 5 ? cases.count / 2 : -1
+            for (position, index) in cases.indices.shuffled(using: &values.random).enumerated() {
+                if position == takenAt { try takeBoth() }
+                let value = rowValues[index]
+                if value == .null && Bool.random(using: &values.random) { continue }
+                if Int.random(in: 0..<8, using: &values.random) == 0 {
+                    Self.bindTyped(.text("junk"), at: Int32(index + 1), to: statement, asBuffer: false)
+                }
+                if Bool.random(using: &values.random) {
+                    statement.bind(value, at: Int32(index + 1))
+                } else {
+                    Self.bindTyped(value, at: Int32(index + 1), to: statement, asBuffer: Bool.random(using: &values.random))
+                }
+            }
+            let oracleError = Self.describe { try oracle.add(key: key, from: single) }
+            single.reset()
+            let problem = statement.bindingProblem.map { "\($0.position) \($0.reason)" }
+            let error = Self.describe { try direct.add(key: key, from: statement) }
+            statement.reset()
+            #expect(problem == oracleProblem, "seed \(seed), row \(row)")
+            #expect(error == oracleError, "seed \(seed), row \(row): \(rowValues)")
+            #expect(oracle.count == direct.count, "seed \(seed), row \(row)")
+            if error == nil { stored[key] = made } else { refused += 1 }
+        }
+        #expect(refused > Self.rowCount / 4 && refused < Self.rowCount, "seed \(seed): \(refused) refused")
+
+        // The same arrays, and the server stores them.
+        try takeBoth()
+        let sent = connection.receiveSent()
+        #expect(sent.failure == nil, "seed \(seed): \(String(describing: sent.failure))")
+        #expect(sent.results.count == sentStatements)
+        try connection.commit()
+        let read = try connection.rows(#"SELECT * FROM "T" ORDER BY "$pk""#)
+        #expect(read.count == stored.count, "seed \(seed)")
+        for row in read {
+            guard case .integer(let key) = row[0], let written = stored[key] else {
+                Issue.record("seed \(seed): an unexpected row \(row)")
+                continue
+            }
+            #expect(row[1] == .text("T"))
+            for (index, (value, own)) in written.enumerated() {
+                // A value of another kind reads back in the column type's form; the column's own
+                // values read back as written.
+                guard own, !PostgreSQLValueRoundTripTests.same(value, row[index + 2], column: cases[index].column) else { continue }
+                Issue.record("seed \(seed), key \(key), column \(cases[index].column): wrote \(value), read \(row[index + 2])")
+            }
+        }
+    }
+}
