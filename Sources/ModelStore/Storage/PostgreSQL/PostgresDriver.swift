@@ -249,8 +249,14 @@ final class PostgresStoreConnection: StoreConnection {
             try statement.send(on: held)
         } else {
             let key = try statement.step() ? statement.int64(at: 0) : nil
+            var keys: [Int64]?
+            if statement.expectedKeys > 0, let key {
+                keys = [key]
+                while try statement.step() { if let next = statement.int64(at: 0) { keys?.append(next) } }
+            }
             try statement.run()
-            unbatched.append(SentResult(key: key, changes: statement.affectedRowCount))
+            let changes = statement.affectedRowCount
+            unbatched.append(SentResult(key: key, changes: changes, keys: statement.expectedKeys > changes ? keys ?? [] : nil))
         }
     }
 
@@ -418,6 +424,8 @@ final class PostgresStoreStatement: StoreStatement {
 
     /// The SQL its failures name when it writes the rows of another statement (`PostgresInsertRows`).
     var reportsAs: String?
+    /// How many rows it changes when it returns their keys (`PostgresUpdateRows`), else 0.
+    var expectedKeys = 0
 
     /// Sends the statement as bound in `connection`'s pipeline (`PostgresStoreConnection.send`).
     func send(on connection: PostgresConnection) throws {
@@ -432,6 +440,7 @@ final class PostgresStoreStatement: StoreStatement {
         }
         statement.bind(bindings)
         statement.reportsAs = reportsAs
+        statement.expectedKeys = expectedKeys
         try statement.sendInPipeline()
     }
 
