@@ -31,6 +31,9 @@ struct PostgresColumnArrays {
     /// The columns' parameter types, in order.
     let types: [PostgresType]
     private let elements: [Element]
+    /// Per column: whether its array is of a binary type sent as is (a value `PostgresParameters`
+    /// could only write as text is refused).
+    private let binaryElements: [Bool]
     /// Whether each row has a key (`bigint`), sent as the first array.
     private let keyed: Bool
     private(set) var keys: [Int64] = []
@@ -73,6 +76,7 @@ struct PostgresColumnArrays {
         }
         self.types = types
         self.elements = elements
+        binaryElements = zip(types, elements).map { type, element in element == .same && Self.binaryTypes.contains(type) }
         self.keyed = keyed
         self.placeholders = placeholders
         columns = types.map { _ in PostgresParameters(capacity: Self.limit) }
@@ -87,7 +91,7 @@ struct PostgresColumnArrays {
             for (index, type) in types.enumerated() {
                 let value = index < values.count ? values[index] : .null
                 try columns[index].append(value, type: type, number: index + 1)
-                if case .same = elements[index], Self.binaryTypes.contains(type), columns[index].formats.last == PostgresParameters.Format.text.rawValue,
+                if binaryElements[index], columns[index].formats.last == PostgresParameters.Format.text.rawValue,
                    columns[index].offsets.last ?? -1 >= 0 {
                     // The server would read this text as the type; an array of the type is binary.
                     throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value)) cannot be sent as \(type) with the other rows of the insert")

@@ -356,11 +356,24 @@ final class PostgresStoreStatement: StoreStatement {
     func bind(_ value: SQLValue, at index: Int32) {
         let position = Int(index) - 1
         guard position >= 0 else { return }
-        if bindingProblem == nil, case .text(let text) = value, text.utf8.contains(0) {
+        if bindingProblem == nil, case .text(let text) = value, Self.holdsNUL(text) {
             bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
         }
-        if bindings.count <= position { bindings.append(contentsOf: repeatElement(.null, count: position + 1 - bindings.count)) }
-        bindings[position] = value
+        // Values are bound in order after a reset: appended without growing the array first.
+        if position == bindings.count {
+            bindings.append(value)
+            return
+        }
+        if bindings.count < position { bindings.append(contentsOf: repeatElement(.null, count: position - bindings.count)) }
+        if position == bindings.count { bindings.append(value) } else { bindings[position] = value }
+    }
+
+    /// Whether `text` holds U+0000 (`memchr` over its UTF-8 bytes where they are contiguous).
+    private static func holdsNUL(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        } ?? text.utf8.contains(0)
     }
 
     func step() throws -> Bool {
