@@ -151,7 +151,7 @@ final class HandPostgresSide: TripStoreSide {
     private static let insertPlainRows = "insert_plain_rows"
     private static let insertBusinessRows = "insert_business_rows"
     private static let insertPersonalRows = "insert_personal_rows"
-    private static let updateName = "update_name"
+    private static let updateNameRows = "update_name_rows"
     private static let deleteStays = "delete_stays"
     private static let deleteTrips = "delete_trips"
     private static let selectStays = "select_stays"
@@ -184,7 +184,8 @@ final class HandPostgresSide: TripStoreSide {
                 + "SELECT k, 'PersonalTrip', n, s, e, i, r, c FROM unnest($1, $2, $3, $4, $5, $6, $7) AS v(k, n, s, e, i, r, c)",
              [T.int8Array, T.textArray, T.float8Array, T.float8Array, T.uuidArray, T.textArray, T.jsonbArray]),
             (insertStay, "INSERT INTO \"Accommodation\" (\"$type\", \"name\", \"trip\") VALUES ('Accommodation', $1, $2)", [T.text, T.int8]),
-            (updateName, "UPDATE \"Trip\" SET \"name\" = $1 WHERE \"$pk\" = $2", [T.text, T.int8]),
+            (updateNameRows, "UPDATE \"Trip\" AS t SET \"name\" = v.n FROM unnest($1, $2) AS v(k, n) WHERE t.\"$pk\" = v.k RETURNING t.\"$pk\"",
+             [T.int8Array, T.textArray]),
             (deleteStays, "DELETE FROM \"Accommodation\" WHERE \"trip\" = ANY($1) RETURNING \"$pk\", \"trip\"", [T.int8Array]),
             (deleteTrips, "DELETE FROM \"Trip\" WHERE \"$pk\" = ANY($1)", [T.int8Array]),
             (selectStays, "SELECT \"$pk\", \"name\", \"trip\" FROM \"Accommodation\" WHERE \"trip\" IN (SELECT \"$pk\" FROM \"Trip\") ORDER BY \"$pk\"", []),
@@ -271,17 +272,22 @@ final class HandPostgresSide: TripStoreSide {
         try connection.execute("COMMIT")
     }
 
-    /// Renames every trip (back to its first name, with history).
+    /// Renames every trip (back to its first name, with history): a multi-row statement per
+    /// `HandPQ.batch` rows returning the keys it changed, as ModelStore does (docs/PostgreSQL.md,
+    /// "Batched writes"); a trip whose row is gone is an error.
     private func updateNames(_ connection: HandPQ, history: Bool) throws -> Int {
         try connection.execute("BEGIN")
+        var names = TripRows(Self.updateNameRows, [HandPQ.OID.int8Array, HandPQ.OID.textArray])
+        var changed: Int32 = 0
         for (trip, row) in zip(trips, rows) {
             trip.name = history ? row.name : row.newName
-            parameters.removeAll()
-            parameters.text(trip.name)
-            parameters.int64(trip.rowID)
-            try connection.sendInBatches(Self.updateName, parameters)
+            names.columns[0].int64(trip.rowID)
+            names.columns[1].text(trip.name)
+            if names.count >= HandPQ.batch { try names.send(connection, parameters) }
         }
-        try connection.receive()
+        try names.send(connection, parameters)
+        try connection.receive { changed += PQntuples($0) }
+        guard changed == Int32(trips.count) else { throw HandSQLiteError(message: "renamed \(changed) of \(trips.count) trips") }
         if history {
             let record = try HandPostgresHistory(connection)
             for trip in trips { try record.record(kind: 1, entity: HandHistory.entity(of: trip), row: trip.rowID, attributes: "name") }

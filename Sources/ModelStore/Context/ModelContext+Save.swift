@@ -33,19 +33,25 @@ extension ModelContext {
         var assigned: [ModelObject] = []
         var upserted: [(ModelObject, Int64)] = []
         var saved = SavedChanges()
+        // Whether updated rows may go several per statement (docs/PostgreSQL.md, "Batched writes").
+        var updatesTogether = true
         try container.driver.withWriteLock {
+          while true {
             var batch: SaveBatch?
+            var updating = false
             do {
                 try connection.beginWriteTransaction()
                 // Rows go out in batches where the store takes them so (docs/PostgreSQL.md,
                 // "Batched writes"); each step reads its batch's results before the next.
-                let writes = SaveBatch(connection)
+                let writes = SaveBatch(connection, updatesTogether: updatesTogether)
                 batch = writes
                 deletions = try self.deletions(connection)
                 try writeChangedUniqueValues(connection, writes, removed: deletions.modelIDs)
                 try deleteRowsThatFreeUniqueValues(connection, &deletions)
                 try writeInserts(connection, writes, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
+                updating = true
                 try writeUpdates(connection, writes, removed: deletions.modelIDs, displaced: upserted.map(\.0))
+                updating = false
                 try writeLinks(connection, writes)
                 try repairReferencesToRowsDeletedEarly(connection, deletions)
                 saved = try recordSave(connection, batch: writes, deletions: deletions, displaced: upserted.map(\.0))
@@ -53,12 +59,24 @@ extension ModelContext {
                 try writeDeletes(connection, writes, deletions)
                 if !counted.isEmpty { try checkModelCounts(connection, counted, deletions) }
                 try connection.commit()
+                return
             } catch {
                 let first = batch?.firstError(after: error) ?? error
                 connection.rollback()
                 for object in assigned { object.rowID = nil }
+                // A statement changing several rows failed: the order the server visited them
+                // in is not the save's, so the save runs once more one row per statement, for
+                // the outcome and the first error of that order (docs/PostgreSQL.md, "Batched writes").
+                if updating, batch?.sentUpdatesTogether == true, let failure = first as? PostgresError, failure.kind == .server {
+                    updatesTogether = false
+                    assigned = []
+                    upserted = []
+                    deletions = Deletions(hierarchyCount: 0)
+                    continue
+                }
                 throw first
             }
+          }
         }
         finishSave(removals: deletions.models, removed: deletions.modelIDs, upserted: upserted)
         unsaved.checkInvariants()
@@ -261,8 +279,8 @@ extension ModelContext {
                 }
             }
             guard !columns.isEmpty else { continue }
-            let update = try preparedUpdate(of: entity, columns: columns, connection, prepared: &prepared)
-            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: true, in: self, connection, batch)
+            let update = try preparedUpdate(of: entity, columns: columns, connection, prepared: &prepared, together: nil)
+            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: true, order: 0, in: self, connection, batch)
         }
         try batch.flush()
     }
@@ -282,6 +300,8 @@ extension ModelContext {
         var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
         let encoder = RowEncoder(valueCount: 0, positions: [])
         var previous: PreparedUpdate?
+        let together = batch.updatesTogether ? entitiesUpdatedTogether(removed: removed) : nil
+        var order = 0
         for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID, let record = object.changes else { continue }
             let index = entity.index
@@ -289,20 +309,39 @@ extension ModelContext {
             if let last = latest[index], record.changedColumnsAre(last.columns) {
                 update = last
             } else {
-                update = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared)
+                update = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared,
+                                            together: together?[index] == true ? batch : nil)
                 latest[index] = update
             }
             let restart = previous !== update
             previous = update
-            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: restart, in: self, connection, batch)
+            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: restart, order: order, in: self, connection, batch)
+            order += 1
         }
         try batch.flush()
     }
 
+    /// Where the store changes several rows per statement (docs/PostgreSQL.md, "Batched writes"):
+    /// whether each entity (by index) has at least `SaveBatch.fewestRowsTogether` changed models
+    /// to update; nil when no entity has.
+    private func entitiesUpdatedTogether(removed: Set<ObjectIdentifier>) -> [Bool]? {
+        guard dirty.count >= SaveBatch.fewestRowsTogether else { return nil }
+        var counts = [Int](repeating: 0, count: schema.entities.count)
+        var any = false
+        for object in dirty where object.status == .persisted {
+            guard let entity = object.entity, object.changes != nil else { continue }
+            counts[entity.index] += 1
+            if counts[entity.index] == SaveBatch.fewestRowsTogether { any = true }
+        }
+        return any ? counts.map { $0 >= SaveBatch.fewestRowsTogether } : nil
+    }
+
     /// The update of `columns` of a row of `entity`, prepared on `connection` (once per save; its
-    /// SQL made once per context).
+    /// SQL made once per context). With `together`, its rows go several per statement where the
+    /// store takes them so and no changed column is under a unique constraint or a foreign key
+    /// (docs/PostgreSQL.md, "Batched writes").
     private func preparedUpdate(of entity: EntitySchema, columns: PositionSet, _ connection: any StoreConnection,
-                                prepared: inout [PartialUpdateKey: PreparedUpdate]) throws -> PreparedUpdate {
+                                prepared: inout [PartialUpdateKey: PreparedUpdate], together batch: SaveBatch?) throws -> PreparedUpdate {
         let key = PartialUpdateKey(entity: entity.index, columns: columns)
         if let known = prepared[key] { return known }
         let update: PartialUpdate
@@ -313,8 +352,29 @@ extension ModelContext {
             partialUpdates[key] = update
         }
         let made = PreparedUpdate(columns: columns, update: update, keySlots: entity.keySlots, statement: try connection.statement(update.sql))
+        if let batch, let changed = changedColumnsUpdatedTogether(of: entity, columns: columns),
+           let rows = try connection.rowBatch(forUpdate: update.sql, table: entity.tableName, columns: changed) {
+            let together = SaveBatch.UpdateRows(rows, entity: entity)
+            batch.register(together)
+            made.rows = together
+        }
         prepared[key] = made
         return made
+    }
+
+    /// The quoted changed value columns of an update of `columns` of `entity`, in its SQL's order;
+    /// nil when one is a to-one key (a foreign key) or under a unique constraint of the entity's
+    /// table: a multi-row statement checks those in an order of its own, where one row at a time
+    /// the save's order decides (docs/PostgreSQL.md, "Batched writes").
+    private func changedColumnsUpdatedTogether(of entity: EntitySchema, columns: PositionSet) -> [String]? {
+        let text = container.entitySQL[entity.index]
+        let changed = columns.sorted.filter { $0 < text.valueColumns.count }
+        guard !changed.isEmpty, changed.allSatisfy({ $0 < entity.attributes.count }) else { return nil }
+        let names = changed.map { entity.attributes[$0].column }
+        for other in schema.entities where other.tableName == entity.tableName {
+            for group in other.uniqueColumnGroups where group.contains(where: names.contains) { return nil }
+        }
+        return changed.map { text.valueColumns[$0] }
     }
 
     /// Writes the join-table rows added and removed since the last save.
@@ -435,11 +495,14 @@ private final class PreparedUpdate {
     /// The parameter of the row's key.
     let keyParameter: Int32
     let statement: any StoreStatement
+    /// Where its rows go several per statement (`SaveBatch.UpdateRows`), else nil.
+    var rows: SaveBatch.UpdateRows?
 
-    /// Writes the changed columns of `object`, whose row is `rowID`, with `encoder` (set up for
-    /// this update first when `restart`; else it wrote the row before with this update). A method
-    /// of the update so its fields are read without retaining them per row.
-    func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, encoder: RowEncoder, restart: Bool,
+    /// Writes the changed columns of `object`, whose row is `rowID` (the `order`-th of the save's
+    /// step), with `encoder` (set up for this update first when `restart`; else it wrote the row
+    /// before with this update). A method of the update so its fields are read without retaining
+    /// them per row.
+    func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, encoder: RowEncoder, restart: Bool, order: Int,
                in context: ModelContext, _ connection: any StoreConnection, _ batch: SaveBatch) throws {
         if restart {
             encoder.restart(statement: statement, positions: positions)
@@ -458,8 +521,13 @@ private final class PreparedUpdate {
             }
         }
         statement.bindInt64(rowID, at: keyParameter)
+        if let rows {
+            defer { statement.reset() }
+            try batch.add(rows, object: object, order: order, key: rowID, from: statement)
+            return
+        }
         if batch.isOn {
-            try batch.send(statement, .update(object, entity))
+            try batch.send(statement, .update(object, entity, order: order))
         } else {
             try statement.run()
             try context.checkRowChanged(connection, object: object, entity: entity)

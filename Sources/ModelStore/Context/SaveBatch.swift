@@ -17,15 +17,38 @@ final class SaveBatch {
     enum Sent {
         /// An insert returning the key of `object`'s row.
         case insert(ModelObject)
-        /// An `UPDATE` of `object`'s row (`rowMissing` when it changed none).
-        case update(ModelObject, EntitySchema)
+        /// An `UPDATE` of `object`'s row (`rowMissing` when it changed none), the `order`-th of
+        /// its step of the save.
+        case update(ModelObject, EntitySchema, order: Int)
+        /// An `UPDATE` of several rows (`UpdateRows`): the models, each with its place in the step
+        /// (`rowMissing` for the first whose key it did not return).
+        case updateRows([(object: ModelObject, order: Int)], EntitySchema)
         /// A statement whose result only matters when it fails.
         case other
+    }
+
+    /// A partial update's rows changed several per statement (`StoreConnection.rowBatch(forUpdate:)`),
+    /// with the models they are, in the save's order.
+    final class UpdateRows {
+        let rows: any UpdateRowBatch
+        let entity: EntitySchema
+        fileprivate var models: [(object: ModelObject, order: Int)] = []
+
+        init(_ rows: any UpdateRowBatch, entity: EntitySchema) {
+            self.rows = rows
+            self.entity = entity
+        }
     }
 
     let connection: any StoreConnection
     /// Whether statements are sent in batches.
     let isOn: Bool
+    /// Whether updated rows may go several per statement (`UpdateRows`): off when a save runs
+    /// again one row per statement after such a statement failed (docs/PostgreSQL.md, "Batched writes").
+    let updatesTogether: Bool
+    /// Whether rows were sent several per update statement.
+    private(set) var sentUpdatesTogether = false
+    private var updateBatches: [UpdateRows] = []
     private var sent: [Sent] = []
     /// Rows inserted several per statement (`StoreConnection.rowBatch`), sent when full and before
     /// any batch is read, so they run in the order of the save's other statements.
@@ -40,9 +63,10 @@ final class SaveBatch {
     /// reserves their keys.
     static let fewestRowsTogether = 16
 
-    init(_ connection: any StoreConnection) {
+    init(_ connection: any StoreConnection, updatesTogether: Bool = true) {
         self.connection = connection
         isOn = connection.sendsInBatches
+        self.updatesTogether = isOn && updatesTogether
     }
 
     /// The models whose insert was sent and waits for its key.
@@ -54,7 +78,7 @@ final class SaveBatch {
     }
 
     /// Whether statements wait for their results.
-    var isWaiting: Bool { !sent.isEmpty || rowBatches.contains { $0.count > 0 } }
+    var isWaiting: Bool { !sent.isEmpty || rowBatches.contains { $0.count > 0 } || updateBatches.contains { $0.rows.count > 0 } }
 
     /// Inserts of several rows per statement go through `add(_:key:from:)` to `rows`.
     func register(_ rows: any InsertRowBatch) {
@@ -73,6 +97,35 @@ final class SaveBatch {
         if sent.count >= Self.limit { try flush(inserted: inserted) }
     }
 
+    /// Updates of several rows per statement go through `add(_:object:order:key:from:)` to `rows`.
+    func register(_ rows: UpdateRows) {
+        updateBatches.append(rows)
+    }
+
+    /// Adds the row of `object` (the `order`-th of the step), whose key is `key`, bound to
+    /// `statement` (the single-row update; the caller then resets it) to `rows`, sending them when
+    /// they fill a statement.
+    ///
+    /// - Throws: a value `rows` refuses (the rows before it are sent when the save reads its
+    ///   batch: `firstError(after:)`); what `flush` throws.
+    func add(_ rows: UpdateRows, object: ModelObject, order: Int, key: Int64, from statement: any StoreStatement) throws {
+        try rows.rows.add(key: key, from: statement)
+        rows.models.append((object, order))
+        guard rows.rows.isFull else { return }
+        try sendRows(rows)
+        if sent.count >= Self.limit { try flush() }
+    }
+
+    /// Sends the rows of `rows` as one statement (the batch is read by the caller when full).
+    private func sendRows(_ rows: UpdateRows) throws {
+        let statement = try rows.rows.take()
+        try connection.send(statement)
+        sent.append(.updateRows(rows.models, rows.entity))
+        rows.models.removeAll(keepingCapacity: true)
+        sentUpdatesTogether = true
+        statement.reset()
+    }
+
     /// Sends the rows of `rows` as one statement (the batch is read by the caller when full).
     private func sendRows(_ rows: any InsertRowBatch) throws {
         let statement = try rows.take()
@@ -84,6 +137,7 @@ final class SaveBatch {
     /// Sends the rows waiting in the registered row batches.
     private func sendWaitingRows() throws {
         for rows in rowBatches where rows.count > 0 { try sendRows(rows) }
+        for rows in updateBatches where rows.rows.count > 0 { try sendRows(rows) }
     }
 
     /// Sends `statement` as bound (the caller then resets it); reads the batch when it is full,
@@ -98,10 +152,13 @@ final class SaveBatch {
     }
 
     /// Reads the results of every statement sent and handles them in order: an insert's key goes
-    /// to `inserted`, an update that changed no row throws `rowMissing`.
+    /// to `inserted`, an update that changed no row throws `rowMissing` (for the first such model
+    /// in the save's order: rows changed together are sent by update, not in that order).
     ///
     /// - Throws: the first of: what `inserted` throws, `ModelStoreError.rowMissing`, the store's
-    ///   error for the first statement that failed.
+    ///   error for the first statement that failed. When rows changed together were read with a
+    ///   failure, the failure: which rows the row-by-row order would have reached before it is not
+    ///   known (the save then runs again one row per statement).
     func flush(inserted: (ModelObject, Int64?) throws -> Void = SaveBatch.noInserts) throws {
         try sendWaitingRows()
         guard !sent.isEmpty else { return }
@@ -109,14 +166,27 @@ final class SaveBatch {
         sent.removeAll(keepingCapacity: true)
         waitingInserts.removeAll(keepingCapacity: true)
         let received = connection.receiveSent()
+        // The missing row first in the save's order, once rows changed together were read.
+        var missing: (order: Int, object: ModelObject, entity: EntitySchema)?
+        let together = waiting.contains { if case .updateRows = $0 { true } else { false } }
         for (what, result) in zip(waiting, received.results) {
             switch what {
             case .insert(let object): try inserted(object, result.key)
-            case .update(let object, let entity):
-                if result.changes == 0 { throw ModelStoreError.rowMissing(entity: entity.name, identifier: object.persistentModelID) }
+            case .update(let object, let entity, let order):
+                guard result.changes == 0 else { break }
+                if !together { throw ModelStoreError.rowMissing(entity: entity.name, identifier: object.persistentModelID) }
+                if order < missing?.order ?? .max { missing = (order, object, entity) }
+            case .updateRows(let models, let entity):
+                guard result.changes < models.count else { break }
+                let returned = Set(result.keys ?? [])
+                if let first = models.first(where: { !returned.contains($0.object.rowID ?? -1) }), first.order < missing?.order ?? .max {
+                    missing = (first.order, first.object, entity)
+                }
             case .other: break
             }
         }
+        if together, let failure = received.failure { throw failure }
+        if let missing { throw ModelStoreError.rowMissing(entity: missing.entity.name, identifier: missing.object.persistentModelID) }
         if let failure = received.failure { throw failure }
         if received.results.count < waiting.count {
             throw ModelStoreError.invalidSchema("the store answered \(received.results.count) of \(waiting.count) statements of a batch")

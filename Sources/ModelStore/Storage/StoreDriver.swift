@@ -117,6 +117,34 @@ protocol StoreConnection: AnyObject {
     ///
     /// - Throws: the store's error.
     func reserveKeys(in table: String, count: Int) throws -> [Int64]
+
+    /// The rows of a partial update (`update`, its single-row statement: the quoted `columns` of
+    /// `table` set from its first parameters, the row's key bound last) changed together, several
+    /// rows per statement, each statement returning the keys it changed. Nil where each row is its
+    /// own statement (SQLite, outside a batched save, a column type sent only alone).
+    /// docs/PostgreSQL.md, "Batched writes".
+    ///
+    /// - Throws: the store's error when the update does not prepare.
+    func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any UpdateRowBatch)?
+}
+
+/// A partial update's rows changed several per statement (`StoreConnection.rowBatch(forUpdate:)`).
+protocol UpdateRowBatch: AnyObject {
+    /// The rows added since the last `take()`.
+    var count: Int { get }
+    /// Whether it holds as many rows as one statement takes.
+    var isFull: Bool { get }
+    /// Adds the row bound to `statement` (the single-row update) whose key is `key`.
+    ///
+    /// - Throws: a value the store cannot take (the row is not added), as the single-row statement
+    ///   would refuse it.
+    func add(key: Int64, from statement: any StoreStatement) throws
+    /// The statement changing the rows added since the last call, bound, for `StoreConnection.send`
+    /// (the caller resets it once sent); its result's `keys` are the keys it changed when it
+    /// changed fewer rows than it was sent. The batch is then empty.
+    ///
+    /// - Throws: the store's error when the statement cannot be made.
+    func take() throws -> any StoreStatement
 }
 
 /// An entity's inserted rows written several per statement (`StoreConnection.rowBatch`).
@@ -156,6 +184,9 @@ struct SentResults {
 struct SentResult {
     let key: Int64?
     let changes: Int
+    /// For a statement changing several rows that returns their keys (`UpdateRowBatch`): the keys
+    /// it returned, when it changed fewer rows than it was sent (else nil: none is missing).
+    var keys: [Int64]? = nil
 }
 
 extension StoreConnection {
@@ -309,4 +340,5 @@ extension StoreConnection {
     func reserveKeys(in table: String, count: Int) throws -> [Int64] {
         throw ModelStoreError.invalidSchema("this store takes no reserved keys")
     }
+    func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any UpdateRowBatch)? { nil }
 }

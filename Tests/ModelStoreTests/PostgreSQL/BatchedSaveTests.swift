@@ -15,9 +15,9 @@ import Testing
         let container: ModelContainer
         let context: ModelContext
 
-        init(_ kind: StoreKind, batched: Bool) throws {
+        init(_ kind: StoreKind, batched: Bool, history: Bool = true) throws {
             store = try TestStore(kind)
-            container = try store.container(for: WarehouseStore.schema)
+            container = try store.container(for: WarehouseStore.schema, recordsHistory: history)
             context = ModelContext(container)
             if !batched, let connection = try context.connection() as? PostgresStoreConnection { connection.batchesWrites = false }
         }
@@ -72,9 +72,9 @@ import Testing
 
     /// Runs `body` on a batched and an unbatched store of `kind`; returns both sides. On
     /// PostgreSQL the batched side's saves went out in batches, the other's one by one.
-    func bothSides(_ kind: StoreKind, _ body: (Side) throws -> Void) throws -> (batched: Side, oneByOne: Side) {
-        let batched = try Side(kind, batched: true)
-        let oneByOne = try Side(kind, batched: false)
+    func bothSides(_ kind: StoreKind, history: Bool = true, _ body: (Side) throws -> Void) throws -> (batched: Side, oneByOne: Side) {
+        let batched = try Side(kind, batched: true, history: history)
+        let oneByOne = try Side(kind, batched: false, history: history)
         try body(batched)
         try body(oneByOne)
         if kind == .postgresql {
@@ -378,6 +378,241 @@ import Testing
         let keys = try sides.batched.context.fetch(FetchDescriptor<Crate>(sortBy: [SortDescriptor(\.serial)])).map { $0.persistentModelID.rowID }
         let stored = try sides.batched.store.rawConnection(through: sides.batched.container).rows(#"SELECT "$pk" FROM "Crate" ORDER BY "serial""#)
         #expect(keys == stored.map { Self.integer($0[0]) })
+    }
+
+    // MARK: Updates several rows per statement
+
+    /// Counts the multi-row updates a batched PostgreSQL side sends (`PostgresUpdateRows`).
+    final class UpdateStatements {
+        var count = 0
+        var multiRow: Int { count }
+
+        func watch(_ side: Side) throws {
+            guard let postgres = try side.context.connection() as? PostgresStoreConnection, postgres.batchesWrites else { return }
+            postgres.trace = { [self] sql in
+                if sql.hasPrefix("UPDATE"), sql.contains("FROM unnest(") { count += 1 }
+            }
+        }
+    }
+
+    /// Stores `count` crates (every third a `BigCrate`) and `count / 2` workers in a context of
+    /// its own; returns them fetched in `side.context`, by serial.
+    func storedCratesAndWorkers(_ side: Side, count: Int, from first: Int = 1) throws -> (crates: [Crate], workers: [Worker]) {
+        let setup = ModelContext(side.container)
+        for serial in first..<(first + count) {
+            setup.insert(serial % 3 == 1
+                ? BigCrate(serial: serial, title: "big \(serial)", weight: serial, capacity: serial)
+                : Crate(serial: serial, title: "crate \(serial)", weight: serial))
+            if serial % 2 == 0 { setup.insert(Worker(serial: serial, handle: "h\(serial)", rank: serial)) }
+        }
+        try setup.save()
+        let last = first + count
+        let crates = try side.context.fetch(FetchDescriptor<Crate>(predicate: #Predicate { $0.serial >= first && $0.serial < last },
+                                                                   sortBy: [SortDescriptor(\.serial)]))
+        let workers = try side.context.fetch(FetchDescriptor<Worker>(predicate: #Predicate { $0.serial >= first && $0.serial < last },
+                                                                     sortBy: [SortDescriptor(\.serial)]))
+        return (crates, workers)
+    }
+
+    /// Saves changing rows of a class and its subclass and of a second entity, interleaved, in
+    /// several column sets, sizes around the thresholds (`SaveBatch.fewestRowsTogether`,
+    /// `PostgresColumnArrays.limit`), history on and off: after each save the store holds what one
+    /// statement at a time stores, and the batched side sent one multi-row update per 1,000 rows
+    /// of each entity's column set where the entity had at least 16 changed models.
+    @Test(arguments: StoreKind.allCases, [true, false])
+    func updatedRowsAroundTheBatchSizesStoreWhatOneStatementAtATimeStores(_ kind: StoreKind, history: Bool) throws {
+        let sizes = [1, SaveBatch.fewestRowsTogether - 1, SaveBatch.fewestRowsTogether, PostgresColumnArrays.limit - 1,
+                     PostgresColumnArrays.limit, PostgresColumnArrays.limit + 1, 2 * PostgresColumnArrays.limit + 500]
+        var dumps: [[[String: [[SQLValue]]]]] = [[], []]
+        var side = 0
+        let statements = UpdateStatements()
+        // Per save: rows per entity name and column set (as the test changes them).
+        var expected = 0
+        let sides = try bothSides(kind, history: history) { side_ in
+            try statements.watch(side_)
+            var first = 1
+            for size in sizes {
+                let (crates, workers) = try storedCratesAndWorkers(side_, count: size, from: first)
+                first += size
+                var rows: [String: [String: Int]] = [:]
+                func note(_ entity: String, _ columns: String) { rows[entity, default: [:]][columns, default: 0] += 1 }
+                for (index, crate) in crates.enumerated() {
+                    let entity = crate is BigCrate ? "BigCrate" : "Crate"
+                    switch index % 4 {
+                    case 0: crate.weight += 1; note(entity, "weight")
+                    case 1: crate.title += "!"; crate.weight -= 1; note(entity, "title weight")
+                    case 2: crate.fragile = true; note(entity, "fragile")
+                    default:
+                        if let big = crate as? BigCrate { big.capacity *= 2; note(entity, "capacity") } else { crate.weight += 7; note(entity, "weight") }
+                    }
+                    if index % 2 == 0, index / 2 < workers.count {
+                        workers[index / 2].rank += 1
+                        note("Worker", "rank")
+                    }
+                }
+                try side_.context.save()
+                #expect(!side_.context.hasChanges)
+                dumps[side].append(try side_.dump())
+                if side == 0 {
+                    for (_, sets) in rows where sets.values.reduce(0, +) >= SaveBatch.fewestRowsTogether {
+                        expected += sets.values.map { ($0 + PostgresColumnArrays.limit - 1) / PostgresColumnArrays.limit }.reduce(0, +)
+                    }
+                }
+            }
+            side += 1
+        }
+        #expect(dumps[0] == dumps[1])
+        #expect(try sides.batched.dump() == sides.oneByOne.dump())
+        #expect(statements.count == (kind == .postgresql ? expected : 0))
+        #expect(expected > 0)
+    }
+
+    /// A row another connection deleted before the save, at the first, a middle or the last
+    /// position of the rows of a multi-row update (its second statement), and another one later:
+    /// the save reports `rowMissing` for that model, as one statement at a time, and stores nothing.
+    @Test(arguments: StoreKind.allCases, [0, PostgresColumnArrays.limit / 2, PostgresColumnArrays.limit - 1])
+    func aMissingRowAtAnyPositionOfAMultiRowUpdateIsReportedForThatModel(_ kind: StoreKind, position: Int) throws {
+        let rows = 2 * PostgresColumnArrays.limit + 300
+        var errors: [String?] = []
+        var missingIDs: [String] = []
+        let statements = UpdateStatements()
+        let sides = try bothSides(kind) { side in
+            try statements.watch(side)
+            let setup = ModelContext(side.container)
+            for serial in 1...rows { setup.insert(Crate(serial: serial, title: "crate \(serial)", weight: serial)) }
+            try setup.save()
+            let crates = try side.context.fetch(FetchDescriptor<Crate>(sortBy: [SortDescriptor(\.serial)]))
+            let missing = [crates[PostgresColumnArrays.limit + position], crates[2 * PostgresColumnArrays.limit + 100]]
+            let other = ModelContext(side.container)
+            let gone = missing.map(\.serial)
+            try other.delete(model: Crate.self, where: #Predicate { gone.contains($0.serial) })
+            try other.save()
+            for crate in crates { crate.weight += 1 }
+            errors.append(side.saveError())
+            missingIDs.append("\(missing[0].persistentModelID)")
+            #expect(side.context.hasChanges)
+            let raw = try side.store.rawConnection(through: side.container)
+            #expect(try raw.rows(#"SELECT count(*) FROM "Crate" WHERE "weight" <> "serial""#).first?.first == .integer(0))
+            for crate in missing { side.context.delete(crate) }
+            try side.context.save()
+            #expect(try raw.rows(#"SELECT count(*) FROM "Crate" WHERE "weight" <> "serial" + 1"#).first?.first == .integer(0))
+        }
+        let error = try #require(errors[0])
+        #expect(error.contains("no longer in the store") && error.contains(missingIDs[0]), "\(error)")
+        #expect(errors[0] == errors[1])
+        #expect(try sides.batched.dump() == sides.oneByOne.dump())
+        if kind == .postgresql { #expect(statements.count == 3 + 3) }
+    }
+
+    /// Adds a check that `Crate.weight` stays under `limit` (a `CHECK` on PostgreSQL, a trigger on SQLite).
+    func limitWeights(_ side: Side, under limit: Int) throws {
+        let raw = try side.store.rawConnection(through: side.container)
+        switch side.store.kind {
+        case .postgresql:
+            try raw.execute(#"ALTER TABLE "Crate" ADD CONSTRAINT "light" CHECK ("weight" < \#(limit))"#)
+        case .sqliteFile, .sqliteMemory:
+            try raw.execute(#"CREATE TRIGGER "light" BEFORE UPDATE ON "Crate" WHEN NEW."weight" >= \#(limit) BEGIN SELECT RAISE(ABORT, 'light'); END"#)
+        }
+    }
+
+    /// Rows failing a check at the first, a middle or the last position of a multi-row update's
+    /// rows (its second statement), after one failing in another column set that goes out later
+    /// but comes first in the save, then a value PostgreSQL cannot take (U+0000) there: each
+    /// save reports the error one statement at a time reports (the failing row the save's order
+    /// reaches first), stores nothing, and the mended save stores what one statement at a time stores.
+    @Test(arguments: StoreKind.allCases, [0, PostgresColumnArrays.limit / 2, PostgresColumnArrays.limit - 1])
+    func aFailingRowAtAnyPositionOfAMultiRowUpdateReportsTheErrorOfOneStatementAtATime(_ kind: StoreKind, position: Int) throws {
+        let rows = 2 * PostgresColumnArrays.limit + 300
+        let limit = 1_000_000
+        var errors: [String?] = []
+        var refusals: [String?] = []
+        let sides = try bothSides(kind) { side in
+            let setup = ModelContext(side.container)
+            for serial in 1...rows { setup.insert(Crate(serial: serial, title: "crate \(serial)", weight: serial)) }
+            try setup.save()
+            try limitWeights(side, under: limit)
+            let crates = try side.context.fetch(FetchDescriptor<Crate>(sortBy: [SortDescriptor(\.serial)]))
+            let failing = crates[PostgresColumnArrays.limit + position]
+            let early = crates[rows - 10]
+            // Changed first: the last 20 crates' weights (their statement is sent after the
+            // others'), one of them failing the check; then every other crate's title and weight.
+            for crate in crates[(rows - 20)...] { crate.weight += 1 }
+            early.weight = limit + early.serial
+            for crate in crates[..<(rows - 20)] { crate.title += "."; crate.weight += 1 }
+            failing.weight = limit + failing.serial
+            crates[2 * PostgresColumnArrays.limit + 200].weight = limit
+            errors.append(side.saveError())
+            let raw = try side.store.rawConnection(through: side.container)
+            let unchanged = #"SELECT count(*) FROM "Crate" WHERE "weight" <> "serial" OR "title" <> 'crate ' || "serial""#
+            #expect(try raw.rows(unchanged).first?.first == .integer(0))
+
+            // Without the first column set's failure: the multi-row statement's failing row.
+            early.weight = early.serial + 1
+            errors.append(side.saveError())
+            #expect(try raw.rows(unchanged).first?.first == .integer(0))
+
+            failing.weight = failing.serial + 1
+            crates[2 * PostgresColumnArrays.limit + 200].weight = 5
+            if kind == .postgresql {
+                failing.title = "bad\u{0}title"
+                refusals.append(side.saveError())
+                #expect(try raw.rows(unchanged).first?.first == .integer(0))
+                failing.title = "mended"
+            }
+            try side.context.save()
+            #expect(!side.context.hasChanges)
+        }
+        #expect(errors.count == 4)
+        #expect(errors[0] != nil && errors[1] != nil)
+        #expect(errors[0] == errors[2])
+        #expect(errors[1] == errors[3])
+        if kind == .postgresql {
+            #expect(errors[0]?.contains("\(limit + rows - 9)") == true, "\(String(describing: errors[0]))")
+            #expect(errors[1]?.contains("\(limit + PostgresColumnArrays.limit + position + 1)") == true, "\(String(describing: errors[1]))")
+            #expect(refusals.count == 2)
+            #expect(refusals.first??.contains("U+0000") == true, "\(String(describing: refusals.first))")
+            #expect(refusals.first == refusals.last)
+        }
+        #expect(try sides.batched.dump() == sides.oneByOne.dump())
+    }
+
+    /// Changed unique values and to-one keys go one row per statement (a multi-row statement
+    /// checks unique values in an order of its own): handles passed along a chain of workers, each
+    /// taking the handle the one changed before it gave up, save as one statement at a time saves
+    /// them; a handle still held fails with the same error; crates moved to another warehouse store the same.
+    @Test(arguments: StoreKind.allCases)
+    func changedUniqueValuesAndToOneKeysGoOneRowPerStatement(_ kind: StoreKind) throws {
+        var errors: [String?] = []
+        let statements = UpdateStatements()
+        let sides = try bothSides(kind) { side in
+            try statements.watch(side)
+            let before = statements.count
+            let (crates, workers) = try storedCratesAndWorkers(side, count: 600)
+            let warehouse = Warehouse(serial: 1, code: "W", score: 0)
+            side.context.insert(warehouse)
+            try side.context.save()
+            // Each worker takes the handle of the next one, changed before it: row by row in the
+            // save's order each handle is free when taken.
+            for worker in workers.reversed() { worker.handle = "h\(worker.serial + 2)"; worker.rank = 0 }
+            for crate in crates { crate.warehouse = warehouse }
+            try side.context.save()
+            #expect(statements.count == before)
+            // A handle another worker keeps.
+            let setup = ModelContext(side.container)
+            setup.insert(Worker(serial: 10_000, handle: "kept", rank: 0))
+            try setup.save()
+            for worker in workers { worker.rank = 5 }
+            workers[150].handle = "kept"
+            errors.append(side.saveError())
+            workers[150].handle = "free"
+            try side.context.save()
+        }
+        #expect(errors[0] != nil)
+        #expect(errors[0] == errors[1])
+        #expect(try sides.batched.dump() == sides.oneByOne.dump())
+        // The ranks alone went several per statement, in the failed save (which then ran again
+        // one row per statement) and the last.
+        #expect(statements.count == (kind == .postgresql ? 2 : 0))
     }
 
     static func integer(_ value: SQLValue) -> Int64? {

@@ -249,8 +249,14 @@ final class PostgresStoreConnection: StoreConnection {
             try statement.send(on: held)
         } else {
             let key = try statement.step() ? statement.int64(at: 0) : nil
+            var keys: [Int64]?
+            if statement.expectedKeys > 0, let key {
+                keys = [key]
+                while try statement.step() { if let next = statement.int64(at: 0) { keys?.append(next) } }
+            }
             try statement.run()
-            unbatched.append(SentResult(key: key, changes: statement.affectedRowCount))
+            let changes = statement.affectedRowCount
+            unbatched.append(SentResult(key: key, changes: changes, keys: statement.expectedKeys > changes ? keys ?? [] : nil))
         }
     }
 
@@ -352,11 +358,24 @@ final class PostgresStoreStatement: StoreStatement {
     func bind(_ value: SQLValue, at index: Int32) {
         let position = Int(index) - 1
         guard position >= 0 else { return }
-        if bindingProblem == nil, case .text(let text) = value, text.utf8.contains(0) {
+        if bindingProblem == nil, case .text(let text) = value, Self.holdsNUL(text) {
             bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
         }
-        if bindings.count <= position { bindings.append(contentsOf: repeatElement(.null, count: position + 1 - bindings.count)) }
-        bindings[position] = value
+        // Values are bound in order after a reset: appended without growing the array first.
+        if position == bindings.count {
+            bindings.append(value)
+            return
+        }
+        if bindings.count < position { bindings.append(contentsOf: repeatElement(.null, count: position - bindings.count)) }
+        if position == bindings.count { bindings.append(value) } else { bindings[position] = value }
+    }
+
+    /// Whether `text` holds U+0000 (`memchr` over its UTF-8 bytes where they are contiguous).
+    private static func holdsNUL(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        } ?? text.utf8.contains(0)
     }
 
     func step() throws -> Bool {
@@ -420,6 +439,8 @@ final class PostgresStoreStatement: StoreStatement {
 
     /// The SQL its failures name when it writes the rows of another statement (`PostgresInsertRows`).
     var reportsAs: String?
+    /// How many rows it changes when it returns their keys (`PostgresUpdateRows`), else 0.
+    var expectedKeys = 0
 
     /// Sends the statement as bound in `connection`'s pipeline (`PostgresStoreConnection.send`).
     func send(on connection: PostgresConnection) throws {
@@ -434,6 +455,7 @@ final class PostgresStoreStatement: StoreStatement {
         }
         statement.bind(bindings)
         statement.reportsAs = reportsAs
+        statement.expectedKeys = expectedKeys
         try statement.sendInPipeline()
     }
 

@@ -1,0 +1,241 @@
+import Foundation
+
+/// The values of several rows, one array per column, for a statement that reads them with
+/// `unnest(…)` (docs/PostgreSQL.md, "Batched writes"): the rows an insert writes together
+/// (`PostgresInsertRows`) and the rows an update changes together (`PostgresUpdateRows`).
+///
+/// Each row's values arrive as a single-row statement bound them, and are encoded in the form of
+/// that statement's parameter types, as the server inferred them (`PostgresParameters`): the same
+/// values are refused with the same error. Each array is sent in binary.
+struct PostgresColumnArrays {
+    /// The types whose binary form `PostgresParameters` writes, sent as arrays of that type.
+    private static let binaryTypes: Set<PostgresType> = [.int8, .int4, .int2, .float8, .float4, .bool, .uuid, .bytea, .oid]
+    /// Types whose binary form is their text's bytes (`PostgresType.textual`; a parameter of a
+    /// column is never of the type `unknown`).
+    private static let textTypes = PostgresType.textual.subtracting([.unknown])
+
+    /// How a column's values go into its array.
+    private enum Element {
+        /// The value's bytes as `PostgresParameters` encodes them (binary form, or text of a text type).
+        case same
+        /// jsonb's binary form: a version byte (1), then the text.
+        case jsonb
+        /// Sent as text and cast by the server (numeric: its text is its exact form).
+        case textCast
+    }
+
+    /// The most rows in one statement: a larger statement saves little more, and its arrays sit in
+    /// memory on both sides.
+    static let limit = 1_000
+
+    /// The columns' parameter types, in order.
+    let types: [PostgresType]
+    private let elements: [Element]
+    /// Per column: whether its array is of a binary type sent as is (a value `PostgresParameters`
+    /// could only write as text is refused).
+    private let binaryElements: [Bool]
+    /// Whether each row has a key (`bigint`), sent as the first array.
+    private let keyed: Bool
+    private(set) var keys: [Int64] = []
+    private var columns: [PostgresParameters]
+    private(set) var count = 0
+
+    /// The arrays' placeholders in the statement, the keys' first (`?::bigint[]`), then each
+    /// column's (`?::text[]`), for `unnest(…)`.
+    let placeholders: [String]
+    /// The expression reading each column's value from the row `alias` of `unnest(…) AS alias("k", "c1", …)`
+    /// (`alias."c1"`, cast where the array is of another type).
+    func values(of alias: String) -> [String] {
+        elements.enumerated().map { index, element in
+            let name = "\(alias).\"c\(index + 1)\""
+            return element == .textCast ? "\(name)::numeric" : name
+        }
+    }
+    /// The names of `unnest(…)`'s columns: `"k"` (when keyed), `"c1"`, ….
+    var aliases: String {
+        ((keyed ? ["\"k\""] : []) + (0..<types.count).map { "\"c\($0 + 1)\"" }).joined(separator: ", ")
+    }
+
+    /// Nil when a column's type is not one this client sends in an array.
+    init?(types: [PostgresType], keyed: Bool) {
+        var elements: [Element] = []
+        var placeholders: [String] = keyed ? ["?::bigint[]"] : []
+        for type in types {
+            if Self.binaryTypes.contains(type) || Self.textTypes.contains(type) {
+                elements.append(.same)
+                placeholders.append("?::\(type)[]")
+            } else if type == .jsonb {
+                elements.append(.jsonb)
+                placeholders.append("?::jsonb[]")
+            } else if type == .numeric {
+                elements.append(.textCast)
+                placeholders.append("?::text[]")
+            } else {
+                return nil
+            }
+        }
+        self.types = types
+        self.elements = elements
+        binaryElements = zip(types, elements).map { type, element in element == .same && Self.binaryTypes.contains(type) }
+        self.keyed = keyed
+        self.placeholders = placeholders
+        columns = types.map { _ in PostgresParameters(capacity: Self.limit) }
+    }
+
+    /// Adds a row: `key` (when keyed) and `values`, the first `types.count` of them (missing ones null).
+    ///
+    /// - Throws: `PostgresError` `.invalidValue` for a value the single-row statement would refuse,
+    ///   or one that its array cannot hold (the row is not added).
+    mutating func add(key: Int64, values: [SQLValue]) throws(PostgresError) {
+        do throws(PostgresError) {
+            for (index, type) in types.enumerated() {
+                let value = index < values.count ? values[index] : .null
+                try columns[index].append(value, type: type, number: index + 1)
+                try checkArrayForm(index, value)
+            }
+        } catch {
+            dropPartialRow()
+            throw error
+        }
+        if keyed { keys.append(key) }
+        count += 1
+    }
+
+    /// Refuses a value the parameter's type took as text (the server would read it) where the
+    /// column's array is of the type's binary form.
+    private func checkArrayForm(_ index: Int, _ value: @autoclosure () -> SQLValue) throws(PostgresError) {
+        guard binaryElements[index], columns[index].formats.last == PostgresParameters.Format.text.rawValue,
+              columns[index].offsets.last ?? -1 >= 0 else { return }
+        throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value())) cannot be sent as \(types[index]) with the other rows of the insert")
+    }
+
+    // A row bound value by value (`PostgresInsertRows.rowStatement`): `bind(at:_:_:)` per value,
+    // then `addBoundRow(key:)`, or `dropPartialRow()`.
+
+    /// Writes the value bound at parameter `number` (1-based, the column's) of the row being
+    /// bound, replacing one this row bound there before: nil, or the error the single-row
+    /// statement would report for it. A parameter past the columns (a conditional insert's
+    /// checked key) is not in the arrays.
+    mutating func bind(at number: Int32, _ value: @autoclosure () -> SQLValue,
+                       _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) -> PostgresError? {
+        let index = Int(number) - 1
+        guard index >= 0, index < columns.count else { return nil }
+        if columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
+        do throws(PostgresError) {
+            try write(&columns[index], types[index], index + 1)
+            try checkArrayForm(index, value())
+        } catch {
+            return error
+        }
+        return nil
+    }
+
+    /// The type of parameter `number` (1-based), nil past the columns.
+    func type(at number: Int32) -> PostgresType? {
+        let index = Int(number) - 1
+        return index >= 0 && index < types.count ? types[index] : nil
+    }
+
+    /// Adds the row bound value by value, with `key`: a column it did not bind is NULL, as in the
+    /// single-row statement.
+    mutating func addBoundRow(key: Int64) {
+        for index in columns.indices where columns[index].count == count { columns[index].appendNull() }
+        if keyed { keys.append(key) }
+        count += 1
+    }
+
+    /// Drops the values of a row bound in part or refused.
+    mutating func dropPartialRow() {
+        for index in columns.indices where columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
+    }
+
+    /// Binds the arrays of the rows added to `statement` from parameter `first` on (the keys'
+    /// array, then each column's), and empties them. The values of a row being bound stay, for
+    /// the next statement.
+    mutating func bind(to statement: PostgresStoreStatement, from first: Int32) {
+        var parameter = first
+        if keyed {
+            let keyArray = Self.array(element: .int8, count: count, hasNulls: false, dataBytes: 8 * count) { bytes in
+                var at = 0
+                for key in keys {
+                    Self.store(Int32(8), at: &at, in: bytes)
+                    Self.store(UInt64(bitPattern: key), at: &at, in: bytes)
+                }
+            }
+            statement.bind(.blob(keyArray), at: parameter)
+            parameter += 1
+        }
+        for (index, column) in columns.enumerated() {
+            statement.bind(.blob(array(of: column, element: elements[index], type: types[index])), at: parameter)
+            parameter += 1
+        }
+        keys.removeAll(keepingCapacity: true)
+        for index in columns.indices {
+            if columns[index].count > count { columns[index].removeFirst(count) } else { columns[index].removeLast(count) }
+        }
+        count = 0
+    }
+
+    /// The binary form of an array of the first `count` values of `column`.
+    private func array(of column: PostgresParameters, element: Element, type: PostgresType) -> Data {
+        var hasNulls = false
+        var dataBytes = 0
+        for row in 0..<count {
+            if column.offsets[row] < 0 {
+                hasNulls = true
+            } else {
+                dataBytes += Int(column.lengths[row]) + (element == .jsonb ? 1 : 0)
+            }
+        }
+        let elementType: PostgresType = element == .textCast ? .text : type
+        return Self.array(element: elementType, count: count, hasNulls: hasNulls, dataBytes: dataBytes) { bytes in
+            column.bytes.withUnsafeBytes { all in
+                var at = 0
+                for row in 0..<count {
+                    let offset = column.offsets[row]
+                    guard offset >= 0 else {
+                        Self.store(Int32(-1), at: &at, in: bytes)
+                        continue
+                    }
+                    let length = Int(column.lengths[row])
+                    if element == .jsonb {
+                        Self.store(Int32(length + 1), at: &at, in: bytes)
+                        bytes[at] = 1
+                        at += 1
+                    } else {
+                        Self.store(Int32(length), at: &at, in: bytes)
+                    }
+                    if length > 0 {
+                        UnsafeMutableRawBufferPointer(rebasing: bytes[at..<(at + length)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<(offset + length)]))
+                    }
+                    at += length
+                }
+            }
+        }
+    }
+
+    /// A one-dimensional array of `count` elements: its header (dimensions, null flag, element
+    /// type, length, lower bound), then the elements `write` writes: each a length (4 bytes, -1 for
+    /// NULL) and `dataBytes` bytes of values in all.
+    private static func array(element: PostgresType, count: Int, hasNulls: Bool, dataBytes: Int,
+                              _ write: (UnsafeMutableRawBufferPointer) -> Void) -> Data {
+        let header = 20
+        var data = Data(count: header + 4 * count + dataBytes)
+        data.withUnsafeMutableBytes { bytes in
+            var at = 0
+            store(Int32(1), at: &at, in: bytes)
+            store(Int32(hasNulls ? 1 : 0), at: &at, in: bytes)
+            store(element.rawValue, at: &at, in: bytes)
+            store(Int32(count), at: &at, in: bytes)
+            store(Int32(1), at: &at, in: bytes)
+            write(UnsafeMutableRawBufferPointer(rebasing: bytes[header...]))
+        }
+        return data
+    }
+
+    /// Stores `value` big-endian at `at`, and moves `at` past it.
+    private static func store<I: FixedWidthInteger>(_ value: I, at: inout Int, in bytes: UnsafeMutableRawBufferPointer) {
+        bytes.storeBytes(of: value.bigEndian, toByteOffset: at, as: I.self)
+        at += MemoryLayout<I>.size
+    }
+}
