@@ -94,7 +94,7 @@ struct PostgresColumnArrays {
                 if binaryElements[index], columns[index].formats.last == PostgresParameters.Format.text.rawValue,
                    columns[index].offsets.last ?? -1 >= 0 {
                     // The server would read this text as the type; an array of the type is binary.
-                    throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value)) cannot be sent as \(type) with the other rows of the insert")
+                    throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value)) cannot be sent as \(type) with the other rows of its statement")
                 }
             }
         } catch {
