@@ -106,7 +106,7 @@ struct PostgresColumnArrays {
     private func checkArrayForm(_ index: Int, _ value: @autoclosure () -> SQLValue) throws(PostgresError) {
         guard binaryElements[index], columns[index].formats.last == PostgresParameters.Format.text.rawValue,
               columns[index].offsets.last ?? -1 >= 0 else { return }
-        throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value())) cannot be sent as \(types[index]) with the other rows of the insert")
+        throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value())) cannot be sent as \(types[index]) with the other rows of its statement")
     }
 
     // A row bound value by value (`PostgresInsertRows.rowStatement`): `bind(at:_:_:)` per value,
