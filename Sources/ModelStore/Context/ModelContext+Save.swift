@@ -218,8 +218,8 @@ extension ModelContext {
     /// order (so a row pointing at a model inserted later in the save has its key at once). The
     /// keys go back with `assigned` if the save fails. Nil for the other entities (by index).
     private func reserveKeysForRowsTogether(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>,
-                                            assigned: inout [ModelObject]) throws -> [(any InsertRowBatch)?] {
-        var rowBatches = [(any InsertRowBatch)?](repeating: nil, count: schema.entities.count)
+                                            assigned: inout [ModelObject]) throws -> [(any RowBatch)?] {
+        var rowBatches = [(any RowBatch)?](repeating: nil, count: schema.entities.count)
         guard batch.isOn, inserted.count >= SaveBatch.fewestRowsTogether else { return rowBatches }
         let removes = !removed.isEmpty
         var counts = [Int](repeating: 0, count: schema.entities.count)
@@ -504,8 +504,10 @@ private final class PreparedUpdate {
     /// them per row.
     func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, encoder: RowEncoder, restart: Bool, order: Int,
                in context: ModelContext, _ connection: any StoreConnection, _ batch: SaveBatch) throws {
+        // A row changed with others is bound straight into them.
+        let target = rows?.rows.rowStatement ?? statement
         if restart {
-            encoder.restart(statement: statement, positions: positions)
+            encoder.restart(statement: target, positions: positions)
         } else {
             encoder.restartRow()
         }
@@ -514,18 +516,18 @@ private final class PreparedUpdate {
         if bindsKeys {
             for (slot, parameter) in keyBindings {
                 if let key = context.keyValue(of: object, slot: slot) {
-                    statement.bindInt64(key, at: parameter)
+                    target.bindInt64(key, at: parameter)
                 } else {
-                    statement.bindNull(at: parameter)
+                    target.bindNull(at: parameter)
                 }
             }
         }
-        statement.bindInt64(rowID, at: keyParameter)
         if let rows {
-            defer { statement.reset() }
-            try batch.add(rows, object: object, order: order, key: rowID, from: statement)
+            defer { target.reset() }
+            try batch.add(rows, object: object, order: order, key: rowID, from: target)
             return
         }
+        statement.bindInt64(rowID, at: keyParameter)
         if batch.isOn {
             try batch.send(statement, .update(object, entity, order: order))
         } else {

@@ -30,11 +30,11 @@ final class SaveBatch {
     /// A partial update's rows changed several per statement (`StoreConnection.rowBatch(forUpdate:)`),
     /// with the models they are, in the save's order.
     final class UpdateRows {
-        let rows: any UpdateRowBatch
+        let rows: any RowBatch
         let entity: EntitySchema
         fileprivate var models: [(object: ModelObject, order: Int)] = []
 
-        init(_ rows: any UpdateRowBatch, entity: EntitySchema) {
+        init(_ rows: any RowBatch, entity: EntitySchema) {
             self.rows = rows
             self.entity = entity
         }
@@ -52,7 +52,7 @@ final class SaveBatch {
     private var sent: [Sent] = []
     /// Rows inserted several per statement (`StoreConnection.rowBatch`), sent when full and before
     /// any batch is read, so they run in the order of the save's other statements.
-    private var rowBatches: [any InsertRowBatch] = []
+    private var rowBatches: [any RowBatch] = []
 
     /// The most statements waiting for their results: a larger batch saves few round trips more,
     /// and holds more results in libpq's buffers.
@@ -81,7 +81,7 @@ final class SaveBatch {
     var isWaiting: Bool { !sent.isEmpty || rowBatches.contains { $0.count > 0 } || updateBatches.contains { $0.rows.count > 0 } }
 
     /// Inserts of several rows per statement go through `add(_:key:from:)` to `rows`.
-    func register(_ rows: any InsertRowBatch) {
+    func register(_ rows: any RowBatch) {
         rowBatches.append(rows)
     }
 
@@ -89,7 +89,7 @@ final class SaveBatch {
     /// they fill a statement.
     ///
     /// - Throws: a value `rows` refuses; what `send` throws.
-    func add(_ rows: any InsertRowBatch, key: Int64, from statement: any StoreStatement,
+    func add(_ rows: any RowBatch, key: Int64, from statement: any StoreStatement,
              inserted: (ModelObject, Int64?) throws -> Void = SaveBatch.noInserts) throws {
         try rows.add(key: key, from: statement)
         guard rows.isFull else { return }
@@ -127,7 +127,7 @@ final class SaveBatch {
     }
 
     /// Sends the rows of `rows` as one statement (the batch is read by the caller when full).
-    private func sendRows(_ rows: any InsertRowBatch) throws {
+    private func sendRows(_ rows: any RowBatch) throws {
         let statement = try rows.take()
         try connection.send(statement)
         sent.append(.other)

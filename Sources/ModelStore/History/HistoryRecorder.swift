@@ -236,7 +236,7 @@ private final class HistoryWriter {
     /// it already): one statement per table.
     private var conditional: [String: any StoreStatement] = [:]
     /// Their rows written several per statement, where the store takes them so (by table).
-    private var conditionalRows: [String: any InsertRowBatch] = [:]
+    private var conditionalRows: [String: any RowBatch] = [:]
     private var index: Int64 = 0
     private var unconditional = 0
 
@@ -244,7 +244,7 @@ private final class HistoryWriter {
     private let batch: SaveBatch?
 
     /// The change rows written several per statement, where the store takes them so.
-    private let rows: (any InsertRowBatch)?
+    private let rows: (any RowBatch)?
 
     init(_ connection: any StoreConnection, batch: SaveBatch?) throws {
         self.connection = connection
@@ -268,7 +268,7 @@ private final class HistoryWriter {
                rowExists: Bool = false) throws {
         let statement: any StoreStatement
         // Where the store takes rows together, the row is bound straight into them.
-        let rows: (any InsertRowBatch)?
+        let rows: (any RowBatch)?
         if kind == .delete && !rowExists {
             let single: any StoreStatement
             if let known = conditional[entity.tableName] {

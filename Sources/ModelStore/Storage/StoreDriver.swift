@@ -111,7 +111,7 @@ protocol StoreConnection: AnyObject {
     ///
     /// - Throws: the store's error when the insert does not prepare.
     func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String],
-                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any InsertRowBatch)?
+                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any RowBatch)?
 
     /// `count` new keys of `table`, ascending, as `count` single-row inserts would have taken them.
     ///
@@ -125,46 +125,30 @@ protocol StoreConnection: AnyObject {
     /// docs/PostgreSQL.md, "Batched writes".
     ///
     /// - Throws: the store's error when the update does not prepare.
-    func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any UpdateRowBatch)?
+    func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any RowBatch)?
 }
 
-/// A partial update's rows changed several per statement (`StoreConnection.rowBatch(forUpdate:)`).
-protocol UpdateRowBatch: AnyObject {
+/// Rows written several per statement: an entity's inserted rows (`StoreConnection.rowBatch(forInsert:…)`),
+/// a partial update's changed rows (`StoreConnection.rowBatch(forUpdate:…)`).
+protocol RowBatch: AnyObject {
     /// The rows added since the last `take()`.
     var count: Int { get }
     /// Whether it holds as many rows as one statement takes.
     var isFull: Bool { get }
-    /// Adds the row bound to `statement` (the single-row update) whose key is `key`.
-    ///
-    /// - Throws: a value the store cannot take (the row is not added), as the single-row statement
-    ///   would refuse it.
-    func add(key: Int64, from statement: any StoreStatement) throws
-    /// The statement changing the rows added since the last call, bound, for `StoreConnection.send`
-    /// (the caller resets it once sent); its result's `keys` are the keys it changed when it
-    /// changed fewer rows than it was sent. The batch is then empty.
-    ///
-    /// - Throws: the store's error when the statement cannot be made.
-    func take() throws -> any StoreStatement
-}
-
-/// An entity's inserted rows written several per statement (`StoreConnection.rowBatch`).
-protocol InsertRowBatch: AnyObject {
-    /// The rows added since the last `take()`.
-    var count: Int { get }
-    /// Whether it holds as many rows as one statement takes.
-    var isFull: Bool { get }
-    /// A statement to bind a row into instead of the single-row insert, its values written straight
-    /// into the rows (the caller then adds the row with `add(key:from:)` and resets it). It takes
-    /// binds only: it never runs.
+    /// A statement to bind a row into instead of the single-row statement, its values written
+    /// straight into the rows (the caller then adds the row with `add(key:from:)` and resets it).
+    /// It takes binds only: it never runs.
     var rowStatement: any StoreStatement { get }
-    /// Adds the row bound to `statement` (`rowStatement`, or the entity's single-row insert) with
-    /// the key `key`.
+    /// Adds the row bound to `statement` (`rowStatement`, or the single-row statement) with the
+    /// key `key` (the reserved key of an inserted row, the key of an updated row; ignored for rows
+    /// of a table without keys).
     ///
     /// - Throws: a value the store cannot take (the row is not added), as the single-row statement
     ///   would refuse it.
     func add(key: Int64, from statement: any StoreStatement) throws
     /// The statement writing the rows added since the last call, bound, for `StoreConnection.send`
-    /// (the caller resets it once sent); the batch is then empty.
+    /// (the caller resets it once sent); the batch is then empty. An update's result's `keys` are
+    /// the keys it changed when it changed fewer rows than it was sent.
     ///
     /// - Throws: the store's error when the statement cannot be made.
     func take() throws -> any StoreStatement
@@ -184,7 +168,7 @@ struct SentResults {
 struct SentResult {
     let key: Int64?
     let changes: Int
-    /// For a statement changing several rows that returns their keys (`UpdateRowBatch`): the keys
+    /// For a statement changing several rows that returns their keys (`PostgresUpdateRows`): the keys
     /// it returned, when it changed fewer rows than it was sent (else nil: none is missing).
     var keys: [Int64]? = nil
 }
@@ -336,9 +320,9 @@ extension StoreConnection {
     func receiveSent() -> SentResults { SentResults(results: [], failure: nil) }
     /// One row per statement.
     func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String],
-                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any InsertRowBatch)? { nil }
+                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any RowBatch)? { nil }
     func reserveKeys(in table: String, count: Int) throws -> [Int64] {
         throw ModelStoreError.invalidSchema("this store takes no reserved keys")
     }
-    func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any UpdateRowBatch)? { nil }
+    func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any RowBatch)? { nil }
 }

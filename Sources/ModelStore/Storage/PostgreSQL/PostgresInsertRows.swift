@@ -16,20 +16,15 @@ import Foundation
 /// (`PostgresParameters`). `rowStatement` writes each typed bind straight into its column's
 /// array, without a `SQLValue`. A failure of the statement names the single-row insert, as for
 /// the row that failed there.
-final class PostgresInsertRows: InsertRowBatch {
-    fileprivate let single: String
-    // The rows are one save's, on one thread (the context's, which `ContextGuards` checks): no
-    // run-time exclusivity checks per value (docs/Benchmarks.md, "No run-time exclusivity checks
-    // on per-row state").
-    @exclusivity(unchecked) fileprivate var rows: PostgresColumnArrays
+final class PostgresInsertRows: RowBatch {
+    /// The rows, and the statement a row is bound into.
+    private let row: PostgresRowStatement
     private let statementSQL: String
     private unowned let owner: PostgresStoreConnection
 
-    var count: Int { rows.count }
+    var count: Int { row.arrays.count }
 
-    /// The statement a row is bound into for `add(key:from:)`, its binds written straight into the
-    /// columns (`RowStatement`).
-    private(set) lazy var rowStatement: any StoreStatement = RowStatement(rows: self)
+    var rowStatement: any StoreStatement { row }
 
     /// Nil when a column's type is not one this client sends in an array (the entity's rows then
     /// go one statement each).
@@ -44,8 +39,7 @@ final class PostgresInsertRows: InsertRowBatch {
         statementSQL = "INSERT INTO \(SQLQuote.identifier(table)) (\(target)) SELECT \(selected.joined(separator: ", ")) "
             + "FROM unnest(\(rows.placeholders.joined(separator: ", "))) AS v(\(rows.aliases))"
             + (existing.map { " WHERE EXISTS (SELECT 1 FROM \(SQLQuote.identifier($0.table)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = v.\"c\($0.column + 1)\")" } ?? "")
-        single = insert
-        self.rows = rows
+        row = PostgresRowStatement(rows, single: insert)
         self.owner = owner
     }
 
@@ -55,132 +49,15 @@ final class PostgresInsertRows: InsertRowBatch {
     var isFull: Bool { count >= Self.limit }
 
     func add(key: Int64, from statement: any StoreStatement) throws {
-        if let row = statement as? RowStatement, row.rows === self {
-            if var error = row.failure {
-                row.failures.removeAll()
-                rows.dropPartialRow()
-                error.sql = single
-                throw error
-            }
-            rows.addBoundRow(key: key)
-            return
-        }
-        guard let statement = statement as? PostgresStoreStatement else { return }
-        do {
-            try rows.add(key: key, values: statement.boundValues)
-        } catch var error {
-            error.sql = single
-            throw error
-        }
+        try row.add(key: key, from: statement)
     }
 
     func take() throws -> any StoreStatement {
         let made = try owner.statement(statementSQL)
         guard let statement = made as? PostgresStoreStatement else { return made }
-        statement.reportsAs = single
-        rows.bind(to: statement, from: 1)
+        row.bind(to: statement)
         return statement
     }
-}
-
-/// The statement a save binds an inserted row into (`PostgresInsertRows.rowStatement`): each typed
-/// bind is encoded at once into its column of the rows, as the single-row insert's parameter
-/// would be, and the first refused value (by parameter number) is kept for `add(key:from:)` to
-/// throw. It only takes binds: it never runs (the rows go out with their batch).
-private final class RowStatement: StoreStatement {
-    unowned let rows: PostgresInsertRows
-    /// The refused values bound since the last reset, by parameter number (a parameter bound again
-    /// has its new value's outcome).
-    var failures: [Int32: PostgresError] = [:]
-
-    /// The error of the refused value of the lowest parameter number, as binding in order and
-    /// encoding in order finds first.
-    var failure: PostgresError? { failures.min { $0.key < $1.key }?.value }
-    private(set) var bindingProblem: (position: Int32, reason: String)?
-
-    init(rows: PostgresInsertRows) { self.rows = rows }
-
-    var sql: String { rows.single }
-
-    /// Drops the row bound so far (a row `add(key:from:)` took is kept).
-    func reset() {
-        rows.rows.dropPartialRow()
-        failures.removeAll()
-        bindingProblem = nil
-    }
-
-    func step() throws -> Bool {
-        throw ModelStoreError.invalidSchema("the rows of \(rows.single) are sent together, not one at a time")
-    }
-
-    var columnCount: Int32 { 0 }
-
-    private func note(_ error: PostgresError?, _ number: Int32) {
-        if let error {
-            failures[number] = error
-        } else if !failures.isEmpty {
-            failures[number] = nil
-        }
-    }
-
-    func bind(_ value: SQLValue, at index: Int32) {
-        switch value {
-        case .null: bindNull(at: index)
-        case .integer(let integer): bindInt64(integer, at: index)
-        case .real(let real): bindDouble(real, at: index)
-        case .text(let text): bindText(text, at: index)
-        case .blob(let data): bindBlob(data, at: index)
-        }
-    }
-
-    func bindNull(at index: Int32) {
-        note(rows.rows.bind(at: index, .null) { parameters, _, _ in parameters.appendNull() }, index)
-    }
-
-    func bindInt64(_ value: Int64, at index: Int32) {
-        note(rows.rows.bind(at: index, .integer(value)) { (parameters, type, number) throws(PostgresError) in
-            try parameters.appendInteger(value, type: type, number: number)
-        }, index)
-    }
-
-    func bindDouble(_ value: Double, at index: Int32) {
-        note(rows.rows.bind(at: index, .real(value)) { (parameters, type, number) throws(PostgresError) in
-            try parameters.appendReal(value, type: type, number: number)
-        }, index)
-    }
-
-    func bindText(_ text: String, at index: Int32) {
-        let error = rows.rows.bind(at: index, .text(text)) { (parameters, type, number) throws(PostgresError) in
-            try parameters.appendText(text, type: type, number: number)
-        }
-        // As `PostgresStoreStatement.bind`: `save()` names the property of text holding U+0000 (the
-        // lowest parameter's, as binding in order finds first). Text with U+0000 is refused by
-        // every type but bytea, so only then is it looked for.
-        if error != nil || rows.rows.type(at: index) == .bytea, text.utf8.contains(0), bindingProblem.map({ index < $0.position }) ?? true {
-            bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
-        }
-        note(error, index)
-    }
-
-    func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        note(rows.rows.bind(at: index, .blob(Data(bytes))) { (parameters, type, number) throws(PostgresError) in
-            try parameters.appendBytes(bytes, type: type, number: number)
-        }, index)
-    }
-
-    func bindBlob(_ data: Data, at index: Int32) {
-        data.withUnsafeBytes { bindBytes($0, at: index) }
-    }
-
-    // It never has a row.
-    func isNull(at column: Int32) -> Bool { true }
-    func int64(at column: Int32) -> Int64? { nil }
-    func double(at column: Int32) -> Double? { nil }
-    func text(at column: Int32) -> String { "" }
-    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { nil }
-    func blob(at column: Int32) -> Data { Data() }
-    func uuid(at column: Int32) -> UUID? { nil }
-    func value(at column: Int32) -> SQLValue { .null }
 }
 
 extension PostgresStoreConnection {
@@ -189,7 +66,7 @@ extension PostgresStoreConnection {
     ///
     /// - Throws: the error of preparing the single-row insert.
     func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String],
-                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any InsertRowBatch)? {
+                  onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any RowBatch)? {
         guard sendsInBatches, let held else { return nil }
         let types = try held.statement(insert).describedParameterTypes()
         return PostgresInsertRows(insert: insert, types: types, table: table, typeName: typeName, columns: columns, onlyIfRowOf: existing, owner: self)

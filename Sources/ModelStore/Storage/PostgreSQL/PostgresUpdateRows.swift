@@ -6,19 +6,21 @@
 ///     WHERE t."$pk" = v."k" RETURNING t."$pk"
 ///
 /// one statement text per update whatever the row count, each column's values in one array sent
-/// in binary (`PostgresColumnArrays`). Each row is bound to the single-row update first, and its
-/// values are encoded as that statement's parameters: the same values are refused with the same
-/// error. A failure of the statement names the single-row update. The keys returned tell which
+/// in binary (`PostgresColumnArrays`). Each row is bound to `rowStatement`, its values encoded
+/// as the single-row update's parameters (`PostgresRowStatement`): the same values are refused
+/// with the same error. A failure of the statement names the single-row update. The keys returned tell which
 /// rows were missing (`SentResult.keys`).
-final class PostgresUpdateRows: UpdateRowBatch {
-    private let single: String
-    private var rows: PostgresColumnArrays
+final class PostgresUpdateRows: RowBatch {
+    /// The rows, and the statement a row is bound into.
+    private let row: PostgresRowStatement
     private let statementSQL: String
     private unowned let owner: PostgresStoreConnection
 
-    var count: Int { rows.count }
+    var count: Int { row.arrays.count }
 
     var isFull: Bool { count >= PostgresColumnArrays.limit }
+
+    var rowStatement: any StoreStatement { row }
 
     /// Nil when a column's type is not one this client sends in an array (the rows then go one
     /// statement each).
@@ -31,27 +33,19 @@ final class PostgresUpdateRows: UpdateRowBatch {
         statementSQL = "UPDATE \(SQLQuote.identifier(table)) AS t SET \(sets) "
             + "FROM unnest(\(rows.placeholders.joined(separator: ", "))) AS v(\(rows.aliases)) "
             + "WHERE t.\(primaryKey) = v.\"k\" RETURNING t.\(primaryKey)"
-        single = update
-        self.rows = rows
+        row = PostgresRowStatement(rows, single: update)
         self.owner = owner
     }
 
     func add(key: Int64, from statement: any StoreStatement) throws {
-        guard let statement = statement as? PostgresStoreStatement else { return }
-        do {
-            try rows.add(key: key, values: statement.boundValues)
-        } catch var error {
-            error.sql = single
-            throw error
-        }
+        try row.add(key: key, from: statement)
     }
 
     func take() throws -> any StoreStatement {
         let made = try owner.statement(statementSQL)
         guard let statement = made as? PostgresStoreStatement else { return made }
-        statement.reportsAs = single
-        statement.expectedKeys = rows.count
-        rows.bind(to: statement, from: 1)
+        statement.expectedKeys = count
+        row.bind(to: statement)
         return statement
     }
 }
@@ -61,7 +55,7 @@ extension PostgresStoreConnection {
     /// transaction whose statements are batched; nil otherwise, or for a column type sent only alone.
     ///
     /// - Throws: the error of preparing the single-row update.
-    func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any UpdateRowBatch)? {
+    func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any RowBatch)? {
         guard sendsInBatches, let held else { return nil }
         let types = try held.statement(update).describedParameterTypes()
         return PostgresUpdateRows(update: update, types: types, table: table, columns: columns, owner: self)

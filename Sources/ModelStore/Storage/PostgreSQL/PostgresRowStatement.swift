@@ -1,0 +1,139 @@
+import Foundation
+
+/// The rows a multi-row statement writes (`PostgresInsertRows`, `PostgresUpdateRows`), and the
+/// statement a save binds a row into (`RowBatch.rowStatement`): each typed bind is encoded at once
+/// into its column's array, as the single-row statement's parameter would be, and the refused
+/// value of the lowest parameter number is kept for `add(key:from:)` to throw. It only takes
+/// binds: it never runs (the rows go out with their batch). A row bound to the single-row
+/// statement instead is added from its bound values. Errors name the single-row statement's SQL.
+final class PostgresRowStatement: StoreStatement {
+    // The rows are one save's, on one thread (the context's, which `ContextGuards` checks): no
+    // run-time exclusivity checks per value (docs/Benchmarks.md, "No run-time exclusivity checks
+    // on per-row state").
+    @exclusivity(unchecked) private(set) var arrays: PostgresColumnArrays
+    /// The single-row statement's SQL.
+    let sql: String
+    /// The refused values bound since the last reset, by parameter number (a parameter bound again
+    /// has its new value's outcome).
+    var failures: [Int32: PostgresError] = [:]
+
+    /// The error of the refused value of the lowest parameter number, as binding in order and
+    /// encoding in order finds first.
+    var failure: PostgresError? { failures.min { $0.key < $1.key }?.value }
+    private(set) var bindingProblem: (position: Int32, reason: String)?
+
+    init(_ arrays: PostgresColumnArrays, single: String) {
+        self.arrays = arrays
+        sql = single
+    }
+
+    /// Adds the row bound to `statement` (this one, or the single-row statement) with `key`.
+    ///
+    /// - Throws: `PostgresError` for a value the single-row statement would refuse (the row is not added).
+    func add(key: Int64, from statement: any StoreStatement) throws {
+        if statement === self {
+            if var error = failure {
+                failures.removeAll()
+                arrays.dropPartialRow()
+                error.sql = sql
+                throw error
+            }
+            arrays.addBoundRow(key: key)
+            return
+        }
+        guard let statement = statement as? PostgresStoreStatement else { return }
+        do {
+            try arrays.add(key: key, values: statement.boundValues)
+        } catch var error {
+            error.sql = sql
+            throw error
+        }
+    }
+
+    /// Binds the rows' arrays to `statement` (whose failures then name the single-row statement),
+    /// and empties them.
+    func bind(to statement: PostgresStoreStatement) {
+        statement.reportsAs = sql
+        arrays.bind(to: statement, from: 1)
+    }
+
+    /// Drops the row bound so far (a row `add(key:from:)` took is kept).
+    func reset() {
+        arrays.dropPartialRow()
+        failures.removeAll()
+        bindingProblem = nil
+    }
+
+    func step() throws -> Bool {
+        throw ModelStoreError.invalidSchema("the rows of \(sql) are sent together, not one at a time")
+    }
+
+    var columnCount: Int32 { 0 }
+
+    private func note(_ error: PostgresError?, _ number: Int32) {
+        if let error {
+            failures[number] = error
+        } else if !failures.isEmpty {
+            failures[number] = nil
+        }
+    }
+
+    func bind(_ value: SQLValue, at index: Int32) {
+        switch value {
+        case .null: bindNull(at: index)
+        case .integer(let integer): bindInt64(integer, at: index)
+        case .real(let real): bindDouble(real, at: index)
+        case .text(let text): bindText(text, at: index)
+        case .blob(let data): bindBlob(data, at: index)
+        }
+    }
+
+    func bindNull(at index: Int32) {
+        note(arrays.bind(at: index, .null) { parameters, _, _ in parameters.appendNull() }, index)
+    }
+
+    func bindInt64(_ value: Int64, at index: Int32) {
+        note(arrays.bind(at: index, .integer(value)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendInteger(value, type: type, number: number)
+        }, index)
+    }
+
+    func bindDouble(_ value: Double, at index: Int32) {
+        note(arrays.bind(at: index, .real(value)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendReal(value, type: type, number: number)
+        }, index)
+    }
+
+    func bindText(_ text: String, at index: Int32) {
+        let error = arrays.bind(at: index, .text(text)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendText(text, type: type, number: number)
+        }
+        // As `PostgresStoreStatement.bind`: `save()` names the property of text holding U+0000 (the
+        // lowest parameter's, as binding in order finds first). Text with U+0000 is refused by
+        // every type but bytea, so only then is it looked for.
+        if error != nil || arrays.type(at: index) == .bytea, text.utf8.contains(0), bindingProblem.map({ index < $0.position }) ?? true {
+            bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
+        }
+        note(error, index)
+    }
+
+    func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        note(arrays.bind(at: index, .blob(Data(bytes))) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendBytes(bytes, type: type, number: number)
+        }, index)
+    }
+
+    func bindBlob(_ data: Data, at index: Int32) {
+        data.withUnsafeBytes { bindBytes($0, at: index) }
+    }
+
+    // It never has a row.
+    func isNull(at column: Int32) -> Bool { true }
+    func int64(at column: Int32) -> Int64? { nil }
+    func double(at column: Int32) -> Double? { nil }
+    func text(at column: Int32) -> String { "" }
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { nil }
+    func blob(at column: Int32) -> Data { Data() }
+    func uuid(at column: Int32) -> UUID? { nil }
+    func value(at column: Int32) -> SQLValue { .null }
+}
