@@ -113,21 +113,17 @@ struct PostgresColumnArrays {
     // then `addBoundRow(key:)`, or `dropPartialRow()`.
 
     /// Writes the value bound at parameter `number` (1-based, the column's) of the row being
-    /// bound, replacing one this row bound there before: nil, or the error the single-row
-    /// statement would report for it. A parameter past the columns (a conditional insert's
-    /// checked key) is not in the arrays.
+    /// bound, replacing one this row bound there before. A parameter past the columns (a
+    /// conditional insert's checked key, an update's row key) is not in the arrays.
+    ///
+    /// - Throws: the error the single-row statement would report for the value.
     mutating func bind(at number: Int32, _ value: @autoclosure () -> SQLValue,
-                       _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) -> PostgresError? {
+                       _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
         let index = Int(number) - 1
-        guard index >= 0, index < columns.count else { return nil }
+        guard index >= 0, index < columns.count else { return }
         if columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
-        do throws(PostgresError) {
-            try write(&columns[index], types[index], index + 1)
-            try checkArrayForm(index, value())
-        } catch {
-            return error
-        }
-        return nil
+        try write(&columns[index], types[index], index + 1)
+        try checkArrayForm(index, value())
     }
 
     /// The type of parameter `number` (1-based), nil past the columns.

@@ -73,27 +73,35 @@ extension PostgresStoreConnection {
     }
 
     /// `count` new keys of `table` from its key's sequence (the identity of `"$pk"`), ascending:
-    /// what `count` single-row inserts would have taken, in one statement.
+    /// what `count` single-row inserts would have taken, in one statement (one row back: the
+    /// first and last key when they are consecutive).
     ///
     /// - Throws: the store's error.
     func reserveKeys(in table: String, count: Int) throws -> [Int64] {
         // The sequence is looked up once (`OFFSET 0` keeps the subquery from being merged into the
-        // per-row expression).
-        let sql = "SELECT nextval(q.s) FROM (SELECT pg_get_serial_sequence(?, '\(StorageNames.primaryKey)')::regclass AS s OFFSET 0) AS q CROSS JOIN generate_series(1, ?::integer)"
+        // per-row expression). The keys come back as a range when they are consecutive (no other
+        // transaction took one meanwhile: the usual case), else listed.
+        let key = "nextval(q.s)"
+        let sql = "SELECT min(r.k), max(r.k), count(*), CASE WHEN max(r.k) - min(r.k) + 1 = count(*) THEN NULL ELSE string_agg(r.k::text, ',' ORDER BY r.k) END "
+            + "FROM (SELECT \(key) AS k FROM (SELECT pg_get_serial_sequence(?, '\(StorageNames.primaryKey)')::regclass AS s OFFSET 0) AS q "
+            + "CROSS JOIN generate_series(1, ?::integer)) AS r"
         let statement = try statement(sql)
         defer { statement.reset() }
         statement.bind(.text(SQLQuote.identifier(table)), at: 1)
         statement.bind(.integer(Int64(count)), at: 2)
-        var keys: [Int64] = []
-        keys.reserveCapacity(count)
-        while try statement.step() {
-            guard let key = statement.int64(at: 0) else { break }
-            keys.append(key)
+        guard try statement.step(), let first = statement.int64(at: 0), let last = statement.int64(at: 1), let given = statement.int64(at: 2),
+              given == Int64(count), !statement.isNull(at: 0) else {
+            throw ModelStoreError.invalidSchema("the table \(table) did not give \(count) keys")
+        }
+        let keys: [Int64]
+        if statement.isNull(at: 3) {
+            keys = Array(first...last)
+        } else {
+            keys = statement.text(at: 3).split(separator: ",").compactMap { Int64($0) }
         }
         guard keys.count == count else {
             throw ModelStoreError.invalidSchema("the table \(table) gave \(keys.count) of \(count) keys")
         }
-        keys.sort()
         return keys
     }
 }

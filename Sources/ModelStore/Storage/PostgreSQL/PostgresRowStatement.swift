@@ -60,7 +60,7 @@ final class PostgresRowStatement: StoreStatement {
     /// Drops the row bound so far (a row `add(key:from:)` took is kept).
     func reset() {
         arrays.dropPartialRow()
-        failures.removeAll()
+        if !failures.isEmpty { failures.removeAll() }
         bindingProblem = nil
     }
 
@@ -70,12 +70,9 @@ final class PostgresRowStatement: StoreStatement {
 
     var columnCount: Int32 { 0 }
 
-    private func note(_ error: PostgresError?, _ number: Int32) {
-        if let error {
-            failures[number] = error
-        } else if !failures.isEmpty {
-            failures[number] = nil
-        }
+    /// After a value bound at `number` was taken: a refusal of a value bound there before is gone.
+    @inline(__always) private func taken(_ number: Int32) {
+        if !failures.isEmpty { failures[number] = nil }
     }
 
     func bind(_ value: SQLValue, at index: Int32) {
@@ -89,38 +86,64 @@ final class PostgresRowStatement: StoreStatement {
     }
 
     func bindNull(at index: Int32) {
-        note(arrays.bind(at: index, .null) { parameters, _, _ in parameters.appendNull() }, index)
+        do throws(PostgresError) {
+            try arrays.bind(at: index, .null) { parameters, _, _ in parameters.appendNull() }
+            taken(index)
+        } catch {
+            failures[index] = error
+        }
     }
 
     func bindInt64(_ value: Int64, at index: Int32) {
-        note(arrays.bind(at: index, .integer(value)) { (parameters, type, number) throws(PostgresError) in
-            try parameters.appendInteger(value, type: type, number: number)
-        }, index)
+        do throws(PostgresError) {
+            try arrays.bind(at: index, .integer(value)) { (parameters, type, number) throws(PostgresError) in
+                try parameters.appendInteger(value, type: type, number: number)
+            }
+            taken(index)
+        } catch {
+            failures[index] = error
+        }
     }
 
     func bindDouble(_ value: Double, at index: Int32) {
-        note(arrays.bind(at: index, .real(value)) { (parameters, type, number) throws(PostgresError) in
-            try parameters.appendReal(value, type: type, number: number)
-        }, index)
+        do throws(PostgresError) {
+            try arrays.bind(at: index, .real(value)) { (parameters, type, number) throws(PostgresError) in
+                try parameters.appendReal(value, type: type, number: number)
+            }
+            taken(index)
+        } catch {
+            failures[index] = error
+        }
     }
 
     func bindText(_ text: String, at index: Int32) {
-        let error = arrays.bind(at: index, .text(text)) { (parameters, type, number) throws(PostgresError) in
-            try parameters.appendText(text, type: type, number: number)
-        }
         // As `PostgresStoreStatement.bind`: `save()` names the property of text holding U+0000 (the
         // lowest parameter's, as binding in order finds first). Text with U+0000 is refused by
-        // every type but bytea, so only then is it looked for.
-        if error != nil || arrays.type(at: index) == .bytea, text.utf8.contains(0), bindingProblem.map({ index < $0.position }) ?? true {
+        // every type but bytea, so it is looked for only then.
+        var refused = false
+        do throws(PostgresError) {
+            try arrays.bind(at: index, .text(text)) { (parameters, type, number) throws(PostgresError) in
+                try parameters.appendText(text, type: type, number: number)
+            }
+            taken(index)
+        } catch {
+            failures[index] = error
+            refused = true
+        }
+        if refused || arrays.type(at: index) == .bytea, text.utf8.contains(0), bindingProblem.map({ index < $0.position }) ?? true {
             bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
         }
-        note(error, index)
     }
 
     func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        note(arrays.bind(at: index, .blob(Data(bytes))) { (parameters, type, number) throws(PostgresError) in
-            try parameters.appendBytes(bytes, type: type, number: number)
-        }, index)
+        do throws(PostgresError) {
+            try arrays.bind(at: index, .blob(Data(bytes))) { (parameters, type, number) throws(PostgresError) in
+                try parameters.appendBytes(bytes, type: type, number: number)
+            }
+            taken(index)
+        } catch {
+            failures[index] = error
+        }
     }
 
     func bindBlob(_ data: Data, at index: Int32) {
