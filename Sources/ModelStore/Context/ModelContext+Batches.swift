@@ -56,23 +56,31 @@ extension ModelContext {
             // largest key stored when the enumeration starts, so rows the block inserts (and saves)
             // are not visited and the enumeration ends (#26, item 2; docs/Runtime.md, "Batches").
             guard let last = try largestKey(of: entity) else { return }
-            var after: Int64?
-            var remaining = plan.limit ?? Int.max
-            var skip = plan.offset
-            while remaining > 0 {
-                let size = min(batchSize, remaining)
+            /// The batch of at most `size` rows after the key `after` (from the start: nil),
+            /// skipping `skip` rows.
+            func batchQuery(after: Int64?, size: Int, skip: Int) -> SQLFragment {
                 let upTo: SQLFragment = "\(raw: plan.keyColumn) <= \(SQLFragment.parameter(.integer(last)))"
                 let next: SQLFragment = after.map { "\(raw: plan.keyColumn) > \(SQLFragment.parameter(.integer($0))) AND \(upTo)" } ?? upTo
-                var query: SQLFragment = "\(raw: entity.selectSQL)\(plan.whereClause(and: next))\(plan.orderBy) LIMIT \(SQLFragment.parameter(.integer(Int64(size))))"
-                if skip > 0 {
-                    query = "\(query) OFFSET \(SQLFragment.parameter(.integer(Int64(skip))))"
-                    skip = 0
-                }
+                let query: SQLFragment = "\(raw: entity.selectSQL)\(plan.whereClause(and: next))\(plan.orderBy) LIMIT \(SQLFragment.parameter(.integer(Int64(size))))"
+                return skip > 0 ? "\(query) OFFSET \(SQLFragment.parameter(.integer(Int64(skip))))" : query
+            }
+            let store = try connection()
+            // A batch's query is sent as soon as the batch before is read, so a server store runs
+            // it while the block runs (docs/Runtime.md, "Batches"); one not taken is dropped.
+            defer { store.dropReadAhead() }
+            var remaining = plan.limit ?? Int.max
+            var size = min(batchSize, remaining)
+            var query = batchQuery(after: nil, size: size, skip: plan.offset)
+            while remaining > 0 {
                 // Deleted models are read too (the block may delete some): rows read decide the end.
                 var batch = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: true)
-                after = batch.last?.rowID
                 remaining -= batch.count
-                let isLast = batch.count < size
+                let isLast = batch.count < size || remaining == 0
+                if !isLast, let after = batch.last?.rowID {
+                    size = min(batchSize, remaining)
+                    query = batchQuery(after: after, size: size, skip: 0)
+                    store.readAhead(query.sql, query.bindings)
+                }
                 if descriptor.includePendingChanges { batch.removeAll { $0.status == .deleted } }
                 try run(batch)
                 batch = []

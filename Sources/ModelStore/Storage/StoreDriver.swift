@@ -126,6 +126,23 @@ protocol StoreConnection: AnyObject {
     ///
     /// - Throws: the store's error when the update does not prepare.
     func rowBatch(forUpdate update: String, table: String, columns: [String]) throws -> (any RowBatch)?
+
+    // MARK: Reads sent ahead (docs/Runtime.md, "Batches")
+
+    /// Sends the read `sql` with `bindings` before it is run, so the store works on it while the
+    /// caller does something else; the next statement run with the same SQL and values takes its
+    /// rows, unless a write began or committed since (then it runs again). A store whose
+    /// statements run in the process (SQLite) sends nothing.
+    func readAhead(_ sql: String, _ bindings: [SQLValue])
+
+    /// Drops a read sent ahead and not taken (its result is read and dropped).
+    func dropReadAhead()
+}
+
+extension StoreConnection {
+    func readAhead(_ sql: String, _ bindings: [SQLValue]) {}
+
+    func dropReadAhead() {}
 }
 
 /// Rows written several per statement: an entity's inserted rows (`StoreConnection.rowBatch(forInsert:…)`),

@@ -22,6 +22,8 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var idle: [PostgresConnection] = []
     private var openCount = 0
+    /// Writes begun or committed through the store's contexts (`noteWrite()`), guarded by `condition`.
+    private var writeCount = 0
     /// Where the pool's connections report their statements (set before the pool is used; nil: no tracing).
     var tracer: StatementTracer?
 
@@ -39,6 +41,13 @@ package final class PostgresConnectionPool: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return openCount
+    }
+
+    /// The connections open and not lent now.
+    var idleConnectionCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return idle.count
     }
 
     /// Runs `body` with a connection of the pool, lent to this caller alone until `body` returns.
@@ -87,6 +96,48 @@ package final class PostgresConnectionPool: @unchecked Sendable {
                 throw PostgresError(kind: .poolTimeout, message: "all \(maximumConnections) connections to PostgreSQL (\(url.target)) stayed busy for \(waitTimeout) seconds")
             }
         }
+    }
+
+    /// Counts a write begun or committed by any context of the store: a read sent ahead before it
+    /// is not used after it (`PostgresStoreConnection.readAhead`).
+    func noteWrite() {
+        condition.lock()
+        writeCount &+= 1
+        condition.unlock()
+    }
+
+    /// The writes counted so far by `noteWrite()`.
+    var writes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return writeCount
+    }
+
+    /// Lends a connection as `borrow()` does, but only when that leaves another one to lend at
+    /// once (idle, or a place to open one), so the caller never waits nor makes another wait: a
+    /// read sent ahead (`PostgresStoreConnection.readAhead`) holds it while its caller works.
+    /// Nil otherwise, and when opening one fails.
+    func borrowIfSpare() -> PostgresConnection? {
+        condition.lock()
+        guard idle.count + (maximumConnections - openCount) >= 2 else {
+            condition.unlock()
+            return nil
+        }
+        if let connection = idle.popLast() {
+            condition.unlock()
+            return connection
+        }
+        openCount += 1
+        condition.unlock()
+        guard let connection = try? PostgresConnection(url: url, connectTimeout: connectTimeout) else {
+            condition.lock()
+            openCount -= 1
+            condition.signal()
+            condition.unlock()
+            return nil
+        }
+        connection.tracer = tracer
+        return connection
     }
 
     /// Takes back a connection lent by `borrow()`, rolling back any transaction left open.

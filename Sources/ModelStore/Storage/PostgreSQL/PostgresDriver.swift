@@ -124,6 +124,7 @@ final class PostgresStoreConnection: StoreConnection {
     }
 
     deinit {
+        dropReadAhead()
         if let held { pool.giveBack(held) }
     }
 
@@ -131,6 +132,7 @@ final class PostgresStoreConnection: StoreConnection {
     ///
     /// - Throws: `PostgresError` `.poolTimeout` or the error of opening a connection; what `body` throws.
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        if ahead != nil { dropReadAhead() }
         if let held { return try body(held) }
         let connection = try pool.borrow()
         defer { pool.giveBack(connection) }
@@ -140,6 +142,12 @@ final class PostgresStoreConnection: StoreConnection {
     /// As `withConnection`, for a statement that only reads when `isRead`: outside a transaction it
     /// runs where `readFrom` says (docs/Scaling.md, "Read routing").
     func withConnection<T>(reading isRead: Bool, _ body: (PostgresConnection) throws -> T) throws -> T {
+        if ahead != nil {
+            if isRead { settleReadAhead() } else { dropReadAhead() }
+        }
+        // A write outside a transaction is committed when it returns: reads sent ahead before it
+        // are not used after it.
+        defer { if !isRead && held == nil { pool.noteWrite() } }
         if held == nil, isRead, let source = readFrom, source != .primary {
             return try router.read(source, primary: pool, preferred: &standby) { connection in
                 try Self.namingSchemaChanges(on: connection, body)
@@ -173,6 +181,7 @@ final class PostgresStoreConnection: StoreConnection {
     /// statements are prepared again on their next use (see `discardPreparedStatements`).
     func execute(_ sql: String) throws {
         trace?(sql)
+        defer { if held == nil { pool.noteWrite() } }
         try withConnection { connection in
             try connection.execute(sql)
             if Self.changesSchema(sql) { try connection.discardPreparedStatements() }
@@ -196,6 +205,7 @@ final class PostgresStoreConnection: StoreConnection {
 
     func beginWriteTransaction() throws {
         precondition(held == nil, "a PostgreSQL transaction is already open on this context's connection")
+        dropReadAhead()
         let connection = try pool.borrow()
         do {
             try connection.begin()
@@ -210,7 +220,10 @@ final class PostgresStoreConnection: StoreConnection {
     /// `COMMIT` ends the transaction: PostgreSQL rolled it back).
     func commit() throws {
         guard let connection = held else { return }
-        defer { release() }
+        defer {
+            release()
+            pool.noteWrite()
+        }
         try connection.commit()
         // Read-your-writes: standby reads of any context of the container wait for this position.
         if router.tracksCommits { router.noteCommit(on: connection) }
@@ -282,6 +295,91 @@ final class PostgresStoreConnection: StoreConnection {
 
     /// The rows the last statement run through this connection inserted, updated or deleted.
     var changes: Int = 0
+
+    // MARK: Reads sent ahead (docs/Runtime.md, "Batches")
+
+    /// A read sent before it is asked for: its connection (lent to it alone until its rows are
+    /// read), its statement there, the store's write count when it was sent, and its rows once read.
+    private struct ReadAhead {
+        let sql: String
+        let bindings: [SQLValue]
+        let writes: Int
+        var connection: PostgresConnection?
+        var statement: PostgresStatement?
+        var rows: PostgresRows?
+    }
+
+    private var ahead: ReadAhead?
+    /// Reads sent ahead, and those whose rows the statement they were sent for took (tests check
+    /// that enumerate's batches overlap).
+    private(set) var readsSentAhead = 0
+    private(set) var readsTakenAhead = 0
+
+    /// Sends the read `sql` with `bindings` now, on a connection of the pool, so the server runs it
+    /// while the caller works; the next statement of this connection with the same SQL and values
+    /// takes its rows (`takeReadAhead`). Sent only outside a transaction, on the primary, and when
+    /// the pool has another connection to lend at once (`borrowIfSpare`); otherwise, or when
+    /// sending fails, nothing is sent and the statement runs as usual.
+    func readAhead(_ sql: String, _ bindings: [SQLValue]) {
+        dropReadAhead()
+        guard held == nil, readFrom == nil || readFrom == .primary, PostgresStoreStatement.onlyReads(sql),
+              let connection = pool.borrowIfSpare() else { return }
+        // Counted before sending: a write that commits from now on makes the rows stale.
+        let writes = pool.writes
+        do {
+            let statement = try connection.statement(sql)
+            statement.bind(bindings)
+            try statement.sendForAllRows()
+            trace?(sql)
+            ahead = ReadAhead(sql: sql, bindings: bindings, writes: writes, connection: connection, statement: statement)
+            readsSentAhead += 1
+        } catch {
+            // Giving it back reads and drops anything sent.
+            pool.giveBack(connection)
+        }
+    }
+
+    /// The rows of the read sent ahead, when it is `sql` with `bindings` and no write began on this
+    /// connection nor committed in the store since it was sent; nil otherwise (the read is dropped:
+    /// the caller runs it again), and when reading it failed (running it again reports the error as
+    /// a statement run at once does, with its retries).
+    func takeReadAhead(_ sql: String, _ bindings: [SQLValue]) -> PostgresRows? {
+        guard let pending = ahead else { return nil }
+        // Another read: it settles this one when it borrows its connection (`withConnection`).
+        guard pending.sql == sql && pending.bindings == bindings else { return nil }
+        guard pending.writes == pool.writes else {
+            dropReadAhead()
+            return nil
+        }
+        settleReadAhead()
+        let rows = ahead?.rows
+        ahead = nil
+        if rows != nil { readsTakenAhead += 1 }
+        return rows
+    }
+
+    /// Reads the rows of the read sent ahead into memory and gives its connection back (before
+    /// another statement runs: that one borrows its own). A failure drops it.
+    private func settleReadAhead() {
+        guard let pending = ahead, let connection = pending.connection, let statement = pending.statement else { return }
+        defer { pool.giveBack(connection) }
+        do {
+            ahead?.rows = try statement.receiveAllRows()
+            ahead?.connection = nil
+            ahead?.statement = nil
+        } catch {
+            if let error = error as? PostgresError, error.isStalePlan { connection.forgetPreparedStatements() }
+            ahead = nil
+        }
+    }
+
+    /// Drops the read sent ahead, if any: its connection goes back to the pool, which reads and
+    /// drops its result, so no result stays pending there.
+    func dropReadAhead() {
+        guard let pending = ahead else { return }
+        ahead = nil
+        if let connection = pending.connection { pool.giveBack(connection) }
+    }
 }
 
 /// A statement of a `PostgresStoreConnection`: bindings are kept until the first `step()`, which
@@ -379,7 +477,11 @@ final class PostgresStoreStatement: StoreStatement {
     }
 
     func step() throws -> Bool {
-        if rows == nil {
+        if rows == nil, let taken = owner.takeReadAhead(sql, bindings) {
+            rows = taken
+            row = -1
+            owner.changes = taken.affectedRowCount
+        } else if rows == nil {
             owner.trace?(sql)
             rows = try owner.withConnection(reading: isRead) { connection in
                 let statement: PostgresStatement

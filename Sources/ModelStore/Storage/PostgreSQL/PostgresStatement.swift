@@ -276,11 +276,30 @@ package final class PostgresStatement {
     }
 
     private func executeAllOnce() throws -> PostgresRows {
+        try sendForAllRows()
+        return try receiveAllRows()
+    }
+
+    /// Sends the execution with the bound values, its result to be read in one piece by
+    /// `receiveAllRows()`: the server runs it while the caller does something else (a batch of
+    /// `enumerate` read ahead, docs/Runtime.md, "Batches"). Another command on the connection, or
+    /// giving it back to its pool, reads and drops the result.
+    /// - Throws: what `step()` throws on sending.
+    func sendForAllRows() throws {
         finish()
         let rowByRow = readsRowByRow
         readsRowByRow = false
         defer { readsRowByRow = rowByRow }
         try start()
+    }
+
+    /// Reads the whole result of the execution `sendForAllRows()` sent (waiting for it), leaving the
+    /// statement and its connection free for other commands.
+    /// - Throws: what `step()` throws.
+    func receiveAllRows() throws -> PostgresRows {
+        guard started else {
+            throw PostgresError(kind: .invalidValue, message: "no result to read: the execution was not sent, or its result was dropped", sql: sql)
+        }
         let handle = connection.handle
         var kept: OpaquePointer?
         var failure: PostgresError?
