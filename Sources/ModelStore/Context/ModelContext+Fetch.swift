@@ -27,6 +27,31 @@ extension ModelContext {
         if fetchesThroughPlan(descriptor) {
             return try fetchPlanned(descriptor, entity: entity, partial: partial)
         }
+        if partial == nil, descriptor.sortBy.isEmpty, let predicate = descriptor.predicate {
+            // A plain fetch: the whole select and its statement are the cache entry's
+            // (docs/Predicates.md, "Translation cache").
+            let translation = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
+                                                               store: container.storeIdentifier, cache: container.predicateCache)
+            if let cached = translation.entry {
+                let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset != nil
+                var bindings: [SQLValue] = []
+                bindings.reserveCapacity(entity.typeNames.count + translation.filter.bindings.count + 2)
+                if entity.baseName != nil { for name in entity.typeNames { bindings.append(.text(name)) } }
+                bindings += translation.filter.bindings
+                if windowed {
+                    bindings.append(descriptor.fetchLimit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
+                    bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
+                }
+                let sql = cached.plainSelect(entity: entity, windowed: windowed)
+                #if DEBUG
+                // Debug builds check the kept select against the one the general path builds.
+                let general = try fetchQuery(descriptor, entity: entity, partial: nil)
+                precondition(general.sql == sql && general.bindings == bindings, "plain fetch: kept \(sql) \(bindings) differs from \(general)")
+                #endif
+                return try materialize(sql: sql, statementID: cached.statementID(windowed: windowed), bindings: bindings, entity: entity)
+                    .reinterpreted(as: T.self)
+            }
+        }
         let (sql, bindings) = try fetchQuery(descriptor, entity: entity, partial: partial)
         return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).reinterpreted(as: T.self)
     }
@@ -128,8 +153,8 @@ extension ModelContext {
             bindings += entity.typeNames.map(SQLValue.text)
         }
         if let predicate = descriptor.predicate {
-            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
-                                                           store: container.storeIdentifier, cache: container.predicateCache)
+            let filter = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
+                                                          store: container.storeIdentifier, cache: container.predicateCache).filter
             conditions.append("(\(filter.sql))")
             bindings += filter.bindings
         }
@@ -142,11 +167,14 @@ extension ModelContext {
 
     /// Runs a select of `entity`'s hierarchy columns (those of `partial`, when given) and returns
     /// its models (models deleted in the context left out, unless `includeDeleted`).
-    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
+    /// `statementID` names `sql` in the connection's statement cache when the caller keeps it
+    /// (`FastCacheEntry.statementID`): the statement is found without hashing the text.
+    func materialize(sql: String, statementID: Int? = nil, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
                      partial: PartialRow? = nil) throws -> [ModelObject] {
         guards.enter()
         defer { guards.leave() }
-        let statement = try connection().statement(sql)
+        let connection = try connection()
+        let statement = try statementID.map { try connection.statement(sql, id: $0) } ?? connection.statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
         // The loop runs with the store's statement type, so its reads are direct calls in each
