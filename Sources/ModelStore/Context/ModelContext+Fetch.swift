@@ -198,16 +198,23 @@ extension ModelContext {
     fileprivate func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool,
                                                         partial: PartialRow?) throws -> [ModelObject] {
         let members = hierarchyMembers(of: entity)
-        // What each member entity's rows need, made once per fetch and found by the member's index:
-        // rows of a hierarchy alternate between its entities, and switching an entity's decoder
-        // positions, home and name per row retained and released each of them (8 retains a row).
-        let decoder = RowDecoder(statement: statement, positions: [], entityName: entity.name)
-        decoder.setTables(members.map { partial?.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
-                          entityNames: members.map(\.entity.name))
-        let types = members.map(\.entity.type)
-        let homes = members.map { home(for: $0.entity) }
-        let unfetched = members.map { partial?.unfetched[$0.entity.index] }
-        let keyed = members.map { !$0.entity.keySlots.isEmpty }
+        // What each member entity's rows need, found by the member's index: rows of a hierarchy
+        // alternate between its entities, and switching an entity's decoder positions, home and
+        // name per row retained and released each of them (8 retains a row). Made once per
+        // container (`MemberTables`), but the positions of a partial fetch and the homes, made on
+        // the first new model: a fetch of one row makes no array but its result.
+        let tables = container.memberTables[entity.index]
+        let decoder: RowDecoder
+        if let partial {
+            decoder = RowDecoder(statement: statement, tables: members.map { partial.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
+                                 entityNames: tables.names)
+        } else {
+            decoder = RowDecoder(statement: statement, tables: tables.positions, entityNames: tables.names)
+        }
+        let types = tables.types
+        let keyed = tables.keyed
+        let unfetched = partial.map { partial in members.map { partial.unfetched[$0.entity.index] } }
+        var homes: [ModelHome] = []
         var table = 0
         var results: [ModelObject] = []
         var map = IdentityMap()
@@ -251,8 +258,9 @@ extension ModelContext {
                 // Named outside the loop's common path: the row's entity is looked up only here.
                 object = try naming(rowID, of: members[member].entity, decoder) { throw error }
             }
-            if partial != nil, let unfetched = unfetched[member] { object.unfetched = unfetched }
+            if let unfetched, let missing = unfetched[member] { object.unfetched = missing }
             object.rowID = rowID
+            if homes.isEmpty { homes = members.map { home(for: $0.entity) } }
             object.home = homes[member]
             object.status = .persisted
             // To-many slots start unloaded, which an empty array already means: the array is only
@@ -291,6 +299,22 @@ extension ModelContext {
     struct Member: Sendable {
         let entity: EntitySchema
         let name: [UInt8]
+    }
+
+    /// Of a hierarchy's members (`hierarchyMembers(of:)`), in their order: the result columns of
+    /// their attributes, their names, model types and whether their rows carry to-one keys.
+    struct MemberTables: @unchecked Sendable {
+        let positions: [[Int32]]
+        let names: [String]
+        let types: [ModelObject.Type]
+        let keyed: [Bool]
+
+        init(_ members: [Member]) {
+            positions = members.map(\.entity.attributeResultColumns)
+            names = members.map(\.entity.name)
+            types = members.map(\.entity.type)
+            keyed = members.map { !$0.entity.keySlots.isEmpty }
+        }
     }
 
     /// The entities of `entity`'s hierarchy (made once per container: `ModelContainer.hierarchyMembers`).
