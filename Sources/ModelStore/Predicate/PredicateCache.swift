@@ -59,7 +59,7 @@ final class PredicateTranslationCache: @unchecked Sendable {
     }
 
     /// Keeps `translation` under the fast key (`type`, `shape`).
-    func storeFast(_ type: FastTypeKey, _ shape: FastShapeKey, _ translation: CachedTranslation) {
+    func storeFast(_ type: FastTypeKey, _ opener: any FastShapeOpener, _ shape: FastShapeKey, _ translation: CachedTranslation) {
         lock.lock()
         defer { lock.unlock() }
         if fastCount >= Self.capacity {
@@ -67,11 +67,11 @@ final class PredicateTranslationCache: @unchecked Sendable {
             fastCount = 0
         }
         var list: [FastCacheEntry] = []
-        if case .entries(let known)? = fast[type] { list = known }
+        if case .entries(_, let known)? = fast[type] { list = known }
         if list.contains(where: { $0.key == shape }) { return }
         lastStatementID += 1
         list.append(FastCacheEntry(key: shape, translation: translation, statementID: lastStatementID))
-        fast[type] = .entries(list)
+        fast[type] = .entries(opener, list)
         fastCount += 1
     }
 }

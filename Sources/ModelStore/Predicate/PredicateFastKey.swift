@@ -257,18 +257,30 @@ extension PredicateSQL {
         let expression = predicate.expression
         let typeKey = FastTypeKey(model: ObjectIdentifier(T.self), expression: ObjectIdentifier(type(of: expression)))
         let known = cache.fastEntries(typeKey)
-        guard known?.isSlow != true, let node = expression as? any FastShapeNode else {
-            if known == nil { cache.storeFast(typeKey, .slow) }
+        let opener: any FastShapeOpener
+        switch known {
+        case .slow?:
             let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
             return (full.filter, full.followed, nil)
+        case .entries(let known, _)?:
+            opener = known
+        case nil:
+            // The one cast of an expression type: its opener then walks it without one.
+            guard let node = expression as? any FastShapeNode else {
+                cache.storeFast(typeKey, .slow)
+                let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
+                return (full.filter, full.followed, nil)
+            }
+            opener = makeOpener(node)
+            cache.storeFast(typeKey, .entries(opener, []))
         }
         var walker = FastShapeWalker(root: predicate.variable.key)
-        node.appendFastShape(to: &walker)
+        walkOpened(expression, opener, &walker)
         guard walker.fast else {
             let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
             return (full.filter, full.followed, nil)
         }
-        if case .entries(let entries)? = known, let entry = entries.first(where: { $0.key == walker.key }),
+        if case .entries(_, let entries)? = known, let entry = entries.first(where: { $0.key == walker.key }),
            let filter = entry.translation.filter(inputs: walker.inputs) {
             #if DEBUG
             checkCached(filter, entry.translation.followed, predicate: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
@@ -280,7 +292,7 @@ extension PredicateSQL {
         full.walk(expression)
         let result = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
         if full.cacheable, full.values.count == walker.inputs.count, case .translated(let cached)? = cache.entry(for: PredicateShape(tokens: full.tokens)) {
-            cache.storeFast(typeKey, walker.key, cached)
+            cache.storeFast(typeKey, opener, walker.key, cached)
         }
         return (result.filter, result.followed, nil)
     }
@@ -290,11 +302,36 @@ extension PredicateSQL {
 enum FastSlot {
     /// Its tree has a node the fast walk does not read: predicates of it take the full walk.
     case slow
-    /// The entries learnt for it, one per fast key.
-    case entries([FastCacheEntry])
+    /// Its opener and the entries learnt for it, one per fast key.
+    case entries(any FastShapeOpener, [FastCacheEntry])
 
     var isSlow: Bool {
         if case .slow = self { return true }
         return false
     }
+}
+
+/// Walks an expression of one type (`E`), known by its type identifier, without a cast: made
+/// from the first expression of the type that casts to `FastShapeNode`.
+protocol FastShapeOpener: Sendable {
+    func walk<X>(_ expression: X, into walker: inout FastShapeWalker)
+}
+
+struct FastShapeOpenerOf<E: FastShapeNode>: FastShapeOpener {
+    func walk<X>(_ expression: X, into walker: inout FastShapeWalker) {
+        // `X` is `E`: the cache found this opener by `ObjectIdentifier(X.self)`.
+        precondition(X.self == E.self, "fast shape opener of \(E.self) given \(X.self)")
+        withUnsafePointer(to: expression) { pointer in
+            pointer.withMemoryRebound(to: E.self, capacity: 1) { $0.pointee.appendFastShape(to: &walker) }
+        }
+    }
+}
+
+private func makeOpener<E: FastShapeNode>(_ node: E) -> any FastShapeOpener {
+    FastShapeOpenerOf<E>()
+}
+
+/// Opens the expression existential and hands its concrete value to `opener`.
+private func walkOpened<X: PredicateExpression>(_ expression: X, _ opener: any FastShapeOpener, _ walker: inout FastShapeWalker) {
+    opener.walk(expression, into: &walker)
 }
