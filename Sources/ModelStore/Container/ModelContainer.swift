@@ -16,6 +16,8 @@ public final class ModelContainer: Sendable {
     let predicateCache = PredicateTranslationCache()
     /// Each entity's hierarchy members (`ModelContext.hierarchyMembers(of:)`), by `EntitySchema.index`.
     let hierarchyMembers: [[ModelContext.Member]]
+    /// What `materialize` needs of each entity's hierarchy members, by `EntitySchema.index`.
+    let memberTables: [ModelContext.MemberTables]
     /// The main actor's context, made on first use.
     private let mainContextBox = MainContextBox()
 
@@ -77,6 +79,7 @@ public final class ModelContainer: Sendable {
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
         hierarchyMembers = schema.entities.map { ModelContext.hierarchyMembers(of: $0, in: schema) }
+        memberTables = hierarchyMembers.map(ModelContext.MemberTables.init)
         try driver.check(schema.storage)
         let connection = try driver.makeConnection()
         do {
@@ -101,6 +104,7 @@ public final class ModelContainer: Sendable {
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
         hierarchyMembers = schema.entities.map { ModelContext.hierarchyMembers(of: $0, in: schema) }
+        memberTables = hierarchyMembers.map(ModelContext.MemberTables.init)
     }
 
     /// The configuration in use.

@@ -61,7 +61,7 @@ extension ModelContext {
         }
         var followed: [RelationshipSchema] = []
         if let predicate = descriptor.predicate {
-            let translation = try PredicateSQL.translation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
+            let translation = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
                                                        store: container.storeIdentifier, cache: container.predicateCache)
             conditions.append("(\(SQLFragment(translation.filter.sql, translation.filter.bindings)))")
             followed = translation.followed

@@ -27,6 +27,31 @@ extension ModelContext {
         if fetchesThroughPlan(descriptor) {
             return try fetchPlanned(descriptor, entity: entity, partial: partial)
         }
+        if partial == nil, descriptor.sortBy.isEmpty, let predicate = descriptor.predicate {
+            // A plain fetch: the whole select and its statement are the cache entry's
+            // (docs/Predicates.md, "Translation cache").
+            let translation = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
+                                                               store: container.storeIdentifier, cache: container.predicateCache)
+            if let cached = translation.entry {
+                let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset != nil
+                var bindings: [SQLValue] = []
+                bindings.reserveCapacity(entity.typeNames.count + translation.filter.bindings.count + 2)
+                if entity.baseName != nil { for name in entity.typeNames { bindings.append(.text(name)) } }
+                bindings += translation.filter.bindings
+                if windowed {
+                    bindings.append(descriptor.fetchLimit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
+                    bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
+                }
+                let sql = cached.plainSelect(entity: entity, windowed: windowed)
+                #if DEBUG
+                // Debug builds check the kept select against the one the general path builds.
+                let general = try fetchQuery(descriptor, entity: entity, partial: nil)
+                precondition(general.sql == sql && general.bindings == bindings, "plain fetch: kept \(sql) \(bindings) differs from \(general)")
+                #endif
+                return try materialize(sql: sql, statementID: cached.statementID(windowed: windowed), bindings: bindings, entity: entity)
+                    .reinterpreted(as: T.self)
+            }
+        }
         let (sql, bindings) = try fetchQuery(descriptor, entity: entity, partial: partial)
         return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).reinterpreted(as: T.self)
     }
@@ -128,8 +153,8 @@ extension ModelContext {
             bindings += entity.typeNames.map(SQLValue.text)
         }
         if let predicate = descriptor.predicate {
-            let filter = try PredicateTranslator.sqlFilter(for: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
-                                                           store: container.storeIdentifier, cache: container.predicateCache)
+            let filter = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
+                                                          store: container.storeIdentifier, cache: container.predicateCache).filter
             conditions.append("(\(filter.sql))")
             bindings += filter.bindings
         }
@@ -142,11 +167,14 @@ extension ModelContext {
 
     /// Runs a select of `entity`'s hierarchy columns (those of `partial`, when given) and returns
     /// its models (models deleted in the context left out, unless `includeDeleted`).
-    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
+    /// `statementID` names `sql` in the connection's statement cache when the caller keeps it
+    /// (`FastCacheEntry.statementID`): the statement is found without hashing the text.
+    func materialize(sql: String, statementID: Int? = nil, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
                      partial: PartialRow? = nil) throws -> [ModelObject] {
         guards.enter()
         defer { guards.leave() }
-        let statement = try connection().statement(sql)
+        let connection = try connection()
+        let statement = try statementID.map { try connection.statement(sql, id: $0) } ?? connection.statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
         // The loop runs with the store's statement type, so its reads are direct calls in each
@@ -170,16 +198,23 @@ extension ModelContext {
     fileprivate func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool,
                                                         partial: PartialRow?) throws -> [ModelObject] {
         let members = hierarchyMembers(of: entity)
-        // What each member entity's rows need, made once per fetch and found by the member's index:
-        // rows of a hierarchy alternate between its entities, and switching an entity's decoder
-        // positions, home and name per row retained and released each of them (8 retains a row).
-        let decoder = RowDecoder(statement: statement, positions: [], entityName: entity.name)
-        decoder.setTables(members.map { partial?.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
-                          entityNames: members.map(\.entity.name))
-        let types = members.map(\.entity.type)
-        let homes = members.map { home(for: $0.entity) }
-        let unfetched = members.map { partial?.unfetched[$0.entity.index] }
-        let keyed = members.map { !$0.entity.keySlots.isEmpty }
+        // What each member entity's rows need, found by the member's index: rows of a hierarchy
+        // alternate between its entities, and switching an entity's decoder positions, home and
+        // name per row retained and released each of them (8 retains a row). Made once per
+        // container (`MemberTables`), but the positions of a partial fetch and the homes, made on
+        // the first new model: a fetch of one row makes no array but its result.
+        let tables = container.memberTables[entity.index]
+        let decoder: RowDecoder
+        if let partial {
+            decoder = RowDecoder(statement: statement, tables: members.map { partial.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
+                                 entityNames: tables.names)
+        } else {
+            decoder = RowDecoder(statement: statement, tables: tables.positions, entityNames: tables.names)
+        }
+        let types = tables.types
+        let keyed = tables.keyed
+        let unfetched = partial.map { partial in members.map { partial.unfetched[$0.entity.index] } }
+        var homes: [ModelHome] = []
         var table = 0
         var results: [ModelObject] = []
         var map = IdentityMap()
@@ -223,8 +258,9 @@ extension ModelContext {
                 // Named outside the loop's common path: the row's entity is looked up only here.
                 object = try naming(rowID, of: members[member].entity, decoder) { throw error }
             }
-            if partial != nil, let unfetched = unfetched[member] { object.unfetched = unfetched }
+            if let unfetched, let missing = unfetched[member] { object.unfetched = missing }
             object.rowID = rowID
+            if homes.isEmpty { homes = members.map { home(for: $0.entity) } }
             object.home = homes[member]
             object.status = .persisted
             // To-many slots start unloaded, which an empty array already means: the array is only
@@ -263,6 +299,22 @@ extension ModelContext {
     struct Member: Sendable {
         let entity: EntitySchema
         let name: [UInt8]
+    }
+
+    /// Of a hierarchy's members (`hierarchyMembers(of:)`), in their order: the result columns of
+    /// their attributes, their names, model types and whether their rows carry to-one keys.
+    struct MemberTables: @unchecked Sendable {
+        let positions: [[Int32]]
+        let names: [String]
+        let types: [ModelObject.Type]
+        let keyed: [Bool]
+
+        init(_ members: [Member]) {
+            positions = members.map(\.entity.attributeResultColumns)
+            names = members.map(\.entity.name)
+            types = members.map(\.entity.type)
+            keyed = members.map { !$0.entity.keySlots.isEmpty }
+        }
     }
 
     /// The entities of `entity`'s hierarchy (made once per container: `ModelContainer.hierarchyMembers`).

@@ -11,6 +11,11 @@ final class PredicateTranslationCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [PredicateShape: Entry] = [:]
+    /// The first key: by model and expression type, then by `FastShapeKey` (PredicateFastKey.swift).
+    private var fast: [FastTypeKey: FastSlot] = [:]
+    private var fastCount = 0
+    /// The last statement id handed out (never reused, even after the cache starts over).
+    private var lastStatementID = 0
 
     /// What the cache knows of a shape.
     enum Entry {
@@ -38,6 +43,36 @@ final class PredicateTranslationCache: @unchecked Sendable {
         defer { lock.unlock() }
         if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
         entries[shape] = entry
+    }
+
+    func fastEntries(_ key: FastTypeKey) -> FastSlot? {
+        lock.lock()
+        defer { lock.unlock() }
+        return fast[key]
+    }
+
+    /// Marks an expression type as one the fast walk does not read.
+    func storeFast(_ key: FastTypeKey, _ slot: FastSlot) {
+        lock.lock()
+        defer { lock.unlock() }
+        if fast[key] == nil { fast[key] = slot }
+    }
+
+    /// Keeps `translation` under the fast key (`type`, `shape`).
+    func storeFast(_ type: FastTypeKey, _ opener: any FastShapeOpener, _ shape: FastShapeKey, _ translation: CachedTranslation) {
+        lock.lock()
+        defer { lock.unlock() }
+        if fastCount >= Self.capacity {
+            fast.removeAll(keepingCapacity: true)
+            fastCount = 0
+        }
+        var list: [FastCacheEntry] = []
+        if case .entries(_, let known)? = fast[type] { list = known }
+        if list.contains(where: { $0.key == shape }) { return }
+        lastStatementID += 1
+        list.append(FastCacheEntry(key: shape, translation: translation, statementID: lastStatementID))
+        fast[type] = .entries(opener, list)
+        fastCount += 1
     }
 }
 
@@ -154,7 +189,7 @@ enum CapturedClass: Hashable {
 
     /// A fixed value by its stored form, a text by its bytes: `==` on `String` is canonical
     /// equivalence, and two spellings of a text are bound as they are.
-    private static func fixedValue(_ stored: SQLValue) -> CapturedClass {
+    static func fixedValue(_ stored: SQLValue) -> CapturedClass {
         if case .text(let text) = stored { return .fixed(ExactText(bytes: Array(text.utf8))) }
         return .fixed(stored)
     }
@@ -474,7 +509,7 @@ extension PredicateSQL {
     #if DEBUG
     /// Debug builds check every cache hit against a fresh translation (so every predicate the
     /// tests fetch with is an oracle case of the cache).
-    private static func checkCached<T>(_ filter: SQLFilter, _ followed: [RelationshipSchema], predicate: Predicate<T>, entity: EntitySchema,
+    static func checkCached<T>(_ filter: SQLFilter, _ followed: [RelationshipSchema], predicate: Predicate<T>, entity: EntitySchema,
                                        schema: Schema, dialect: any SQLDialect, store: String?) {
         let fresh = try? translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
         precondition(fresh?.filter == filter && fresh?.followed.map(ObjectIdentifier.init) == followed.map(ObjectIdentifier.init),

@@ -59,6 +59,10 @@ protocol StoreConnection: AnyObject {
     /// - Throws: the store's error when the SQL does not prepare.
     func statement(_ sql: String) throws -> any StoreStatement
 
+    /// `statement(sql)`, found by `id` (which names `sql` and nothing else for the connection's
+    /// container: `FastCacheEntry.statementID`) rather than by hashing the text.
+    func statement(_ sql: String, id: Int) throws -> any StoreStatement
+
     /// Opens a write transaction (`SQLDialect.beginWriteTransaction`).
     func beginWriteTransaction() throws
     /// Commits the open transaction.
@@ -191,6 +195,9 @@ struct SentResult {
 }
 
 extension StoreConnection {
+    /// Connections without a cache by id look the statement up by its text.
+    func statement(_ sql: String, id: Int) throws -> any StoreStatement { try statement(sql) }
+
     /// Runs `sql` with `bindings`, ignoring any rows.
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws {
         let statement = try statement(sql)

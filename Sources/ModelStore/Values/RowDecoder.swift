@@ -49,6 +49,14 @@ import Foundation
         state = Self.makeState(tables: [positions], entityNames: [entityName])
     }
 
+    /// A decoder of a statement's rows with several position tables (`setTables`), the first selected.
+    init(statement: any StoreStatement, tables: [[Int32]], entityNames: [String]) {
+        self.statement = statement
+        self.values = []
+        self.makesPlaceholders = false
+        state = Self.makeState(tables: tables, entityNames: entityNames)
+    }
+
     /// A decoder of stored values; `positions` are positions in `values`.
     init(values: [SQLValue], positions: [Int32], entityName: String) {
         self.statement = nil

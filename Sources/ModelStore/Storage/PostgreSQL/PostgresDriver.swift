@@ -114,6 +114,8 @@ final class PostgresStoreConnection: StoreConnection {
     /// The connection of the open transaction.
     private(set) var held: PostgresConnection?
     private var statements: [String: PostgresStoreStatement] = [:]
+    /// The same statements, by the ids of `statement(_:id:)`.
+    private var statementsByID: [Int: PostgresStoreStatement] = [:]
     /// Called with the SQL text (`?` placeholders) of each statement as it is sent to the server
     /// (as SQLite's `sqlite3_trace_v2` statement hook): tests count queries through it.
     var trace: ((String) -> Void)?
@@ -200,6 +202,23 @@ final class PostgresStoreConnection: StoreConnection {
         }
         let statement = PostgresStoreStatement(sql: sql, owner: self)
         statements[sql] = statement
+        return statement
+    }
+
+    func statement(_ sql: String, id: Int) throws -> any StoreStatement {
+        if let cached = statementsByID[id] {
+            cached.reset()
+            return cached
+        }
+        let statement: PostgresStoreStatement
+        if let known = statements[sql] {
+            known.reset()
+            statement = known
+        } else {
+            statement = PostgresStoreStatement(sql: sql, owner: self)
+            statements[sql] = statement
+        }
+        statementsByID[id] = statement
         return statement
     }
 

@@ -271,20 +271,25 @@ struct PostgresParameters {
         PostgresError(kind: .invalidValue, message: "cannot bind parameter $\(number): \(problem)")
     }
 
-    /// Calls `body` with libpq's arrays: value pointers (nil for NULL), lengths and formats.
+    /// Calls `body` with libpq's arrays: value pointers (nil for NULL), lengths and formats. The
+    /// values are read in place and the pointers made on the stack (a few parameters' execution
+    /// copies nothing and allocates nothing here: docs/PostgreSQL.md, "Binding").
     func withArrays<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
-        // A zero-length value needs a non-nil pointer (nil means NULL): keep one byte in the buffer.
-        var storage = bytes
-        storage.append(0)
-        return storage.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress!)
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
-                offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self)
-            }
-            return pointers.withUnsafeBufferPointer { pointerBuffer in
-                lengths.withUnsafeBufferPointer { lengthBuffer in
-                    formats.withUnsafeBufferPointer { formatBuffer in
-                        body(pointerBuffer.baseAddress, lengthBuffer.baseAddress, formatBuffer.baseAddress)
+        withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(offsets.count, 1)) { pointers in
+            // A zero-length value needs a non-nil pointer (nil means NULL): with no bytes at all,
+            // a byte of the stack; else the buffer's (a zero-length value's offset is at most its
+            // end, and libpq reads no byte of it).
+            var empty: UInt8 = 0
+            return withUnsafePointer(to: &empty) { emptyByte in
+                bytes.withUnsafeBufferPointer { buffer in
+                    let base = buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(emptyByte)
+                    for (index, offset) in offsets.enumerated() {
+                        pointers[index] = offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self)
+                    }
+                    return lengths.withUnsafeBufferPointer { lengthBuffer in
+                        formats.withUnsafeBufferPointer { formatBuffer in
+                            body(UnsafePointer(pointers.baseAddress), lengthBuffer.baseAddress, formatBuffer.baseAddress)
+                        }
                     }
                 }
             }

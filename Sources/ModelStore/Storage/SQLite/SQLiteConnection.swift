@@ -7,6 +7,8 @@ final class SQLiteConnection: StoreConnection {
     let handle: OpaquePointer
     var dialect: any SQLDialect { SQLiteDialect() }
     private var statements: [String: SQLiteStatement] = [:]
+    /// The same statements, by the ids of `statement(_:id:)`.
+    private var statementsByID: [Int: SQLiteStatement] = [:]
     /// Test hook: fails the n-th step, bind or commit (see `FaultInjection.swift`); nil in normal use.
     var faultInjector: FaultInjector? {
         didSet { for statement in statements.values { statement.observesBinds = observesBinds } }
@@ -52,6 +54,7 @@ final class SQLiteConnection: StoreConnection {
     }
 
     deinit {
+        statementsByID.removeAll()
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -71,6 +74,16 @@ final class SQLiteConnection: StoreConnection {
 
     /// A prepared statement for `sql`, from the cache, reset and with no bindings.
     func statement(_ sql: String) throws -> any StoreStatement { try sqliteStatement(sql) }
+
+    func statement(_ sql: String, id: Int) throws -> any StoreStatement {
+        if let cached = statementsByID[id] {
+            cached.reset()
+            return cached
+        }
+        let statement = try sqliteStatement(sql)
+        statementsByID[id] = statement
+        return statement
+    }
 
     /// A prepared statement for `sql` as SQLite's own type (the hot paths bind and read through it
     /// directly), from the cache, reset: a parameter not bound before its first `step()` is NULL.
