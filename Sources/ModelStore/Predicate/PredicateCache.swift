@@ -85,13 +85,19 @@ struct CachedTranslation {
     /// The filter for `values` (the captured values of a predicate of the cached shape, in walk
     /// order); nil when a value does not give what the recipe needs.
     func filter(values: [Any]) -> SQLFilter? {
+        filter { index, form in form.value(of: values[index]) }
+    }
+
+    /// The filter whose captured bindings `captured` gives (the value at a walk index in a form;
+    /// nil when it does not give what the recipe needs).
+    func filter(_ captured: (Int, CapturedForm) -> SQLValue?) -> SQLFilter? {
         var result: [SQLValue] = []
         result.reserveCapacity(bindings.count)
         for source in bindings {
             switch source {
             case .fixed(let value): result.append(value)
             case .captured(let index, let form):
-                guard let value = form.value(of: values[index]) else { return nil }
+                guard let value = captured(index, form) else { return nil }
                 result.append(value)
             }
         }

@@ -228,17 +228,7 @@ final class FastCacheEntry: @unchecked Sendable {
 extension CachedTranslation {
     /// `filter(values:)` from the fast walk's inputs.
     func filter(inputs: [CapturedInput]) -> SQLFilter? {
-        var result: [SQLValue] = []
-        result.reserveCapacity(bindings.count)
-        for source in bindings {
-            switch source {
-            case .fixed(let value): result.append(value)
-            case .captured(let index, let form):
-                guard index < inputs.count, let value = inputs[index].value(form) else { return nil }
-                result.append(value)
-            }
-        }
-        return SQLFilter(sql: sql, bindings: result)
+        filter { index, form in index < inputs.count ? inputs[index].value(form) : nil }
     }
 }
 

@@ -15,11 +15,11 @@ final class PostgresRowStatement: StoreStatement {
     let sql: String
     /// The refused values bound since the last reset, by parameter number (a parameter bound again
     /// has its new value's outcome).
-    var failures: [Int32: PostgresError] = [:]
+    private var failures: [Int32: PostgresError] = [:]
 
     /// The error of the refused value of the lowest parameter number, as binding in order and
     /// encoding in order finds first.
-    var failure: PostgresError? { failures.min { $0.key < $1.key }?.value }
+    private var failure: PostgresError? { failures.min { $0.key < $1.key }?.value }
     private(set) var bindingProblem: (position: Int32, reason: String)?
 
     init(_ arrays: PostgresColumnArrays, single: String) {
@@ -70,11 +70,6 @@ final class PostgresRowStatement: StoreStatement {
 
     var columnCount: Int32 { 0 }
 
-    /// After a value bound at `number` was taken: a refusal of a value bound there before is gone.
-    @inline(__always) private func taken(_ number: Int32) {
-        if !failures.isEmpty { failures[number] = nil }
-    }
-
     func bind(_ value: SQLValue, at index: Int32) {
         switch value {
         case .null: bindNull(at: index)
@@ -85,64 +80,52 @@ final class PostgresRowStatement: StoreStatement {
         }
     }
 
-    func bindNull(at index: Int32) {
+    /// Writes the value bound at `index` into its column with `write`; false when it is refused
+    /// (kept for `add(key:from:)`).
+    @discardableResult @inline(__always)
+    private func bind(at index: Int32, _ value: @autoclosure () -> SQLValue,
+                      _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) -> Bool {
         do throws(PostgresError) {
-            try arrays.bind(at: index, .null) { parameters, _, _ in parameters.appendNull() }
-            taken(index)
+            try arrays.bind(at: index, value(), write)
+            if !failures.isEmpty { failures[index] = nil }
+            return true
         } catch {
             failures[index] = error
+            return false
         }
     }
 
+    func bindNull(at index: Int32) {
+        bind(at: index, .null) { parameters, _, _ in parameters.appendNull() }
+    }
+
     func bindInt64(_ value: Int64, at index: Int32) {
-        do throws(PostgresError) {
-            try arrays.bind(at: index, .integer(value)) { (parameters, type, number) throws(PostgresError) in
-                try parameters.appendInteger(value, type: type, number: number)
-            }
-            taken(index)
-        } catch {
-            failures[index] = error
+        bind(at: index, .integer(value)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendInteger(value, type: type, number: number)
         }
     }
 
     func bindDouble(_ value: Double, at index: Int32) {
-        do throws(PostgresError) {
-            try arrays.bind(at: index, .real(value)) { (parameters, type, number) throws(PostgresError) in
-                try parameters.appendReal(value, type: type, number: number)
-            }
-            taken(index)
-        } catch {
-            failures[index] = error
+        bind(at: index, .real(value)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendReal(value, type: type, number: number)
         }
     }
 
     func bindText(_ text: String, at index: Int32) {
+        let taken = bind(at: index, .text(text)) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendText(text, type: type, number: number)
+        }
         // As `PostgresStoreStatement.bind`: `save()` names the property of text holding U+0000 (the
         // lowest parameter's, as binding in order finds first). Text with U+0000 is refused by
         // every type but bytea, so it is looked for only then.
-        var refused = false
-        do throws(PostgresError) {
-            try arrays.bind(at: index, .text(text)) { (parameters, type, number) throws(PostgresError) in
-                try parameters.appendText(text, type: type, number: number)
-            }
-            taken(index)
-        } catch {
-            failures[index] = error
-            refused = true
-        }
-        if refused || arrays.type(at: index) == .bytea, text.utf8.contains(0), bindingProblem.map({ index < $0.position }) ?? true {
+        if !taken || arrays.type(at: index) == .bytea, text.utf8.contains(0), bindingProblem.map({ index < $0.position }) ?? true {
             bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
         }
     }
 
     func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        do throws(PostgresError) {
-            try arrays.bind(at: index, .blob(Data(bytes))) { (parameters, type, number) throws(PostgresError) in
-                try parameters.appendBytes(bytes, type: type, number: number)
-            }
-            taken(index)
-        } catch {
-            failures[index] = error
+        bind(at: index, .blob(Data(bytes))) { (parameters, type, number) throws(PostgresError) in
+            try parameters.appendBytes(bytes, type: type, number: number)
         }
     }
 
