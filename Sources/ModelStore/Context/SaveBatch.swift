@@ -48,11 +48,13 @@ final class SaveBatch {
     let updatesTogether: Bool
     /// Whether rows were sent several per update statement.
     private(set) var sentUpdatesTogether = false
-    private var updateBatches: [UpdateRows] = []
-    private var sent: [Sent] = []
+    // A save's batch is its context's, on one thread (`ContextGuards`): no run-time exclusivity
+    // checks per row (docs/Benchmarks.md, "No run-time exclusivity checks on per-row state").
+    @exclusivity(unchecked) private var updateBatches: [UpdateRows] = []
+    @exclusivity(unchecked) private var sent: [Sent] = []
     /// Rows inserted several per statement (`StoreConnection.rowBatch`), sent when full and before
     /// any batch is read, so they run in the order of the save's other statements.
-    private var rowBatches: [any RowBatch] = []
+    @exclusivity(unchecked) private var rowBatches: [any RowBatch] = []
 
     /// The most statements waiting for their results: a larger batch saves few round trips more,
     /// and holds more results in libpq's buffers.
@@ -70,7 +72,7 @@ final class SaveBatch {
     }
 
     /// The models whose insert was sent and waits for its key.
-    private var waitingInserts: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) private var waitingInserts: Set<ObjectIdentifier> = []
 
     /// Whether the insert of `object` was sent and its key waits in the batch.
     func awaitsKey(of object: ModelObject) -> Bool {
@@ -78,7 +80,9 @@ final class SaveBatch {
     }
 
     /// Whether statements wait for their results.
-    var isWaiting: Bool { !sent.isEmpty || rowBatches.contains { $0.count > 0 } || updateBatches.contains { $0.rows.count > 0 } }
+    var isWaiting: Bool {
+        isOn && (!sent.isEmpty || rowBatches.contains { $0.count > 0 } || updateBatches.contains { $0.rows.count > 0 })
+    }
 
     /// Inserts of several rows per statement go through `add(_:key:from:)` to `rows`.
     func register(_ rows: any RowBatch) {
@@ -160,6 +164,8 @@ final class SaveBatch {
     ///   failure, the failure: which rows the row-by-row order would have reached before it is not
     ///   known (the save then runs again one row per statement).
     func flush(inserted: (ModelObject, Int64?) throws -> Void = SaveBatch.noInserts) throws {
+        // Nothing is ever sent where statements run at once.
+        guard isOn else { return }
         try sendWaitingRows()
         guard !sent.isEmpty else { return }
         let waiting = sent
