@@ -36,47 +36,47 @@ extension ModelContext {
         // Whether updated rows may go several per statement (docs/PostgreSQL.md, "Batched writes").
         var updatesTogether = true
         try container.driver.withWriteLock {
-          while true {
-            var batch: SaveBatch?
-            var updating = false
-            do {
-                try connection.beginWriteTransaction()
-                // Rows go out in batches where the store takes them so (docs/PostgreSQL.md,
-                // "Batched writes"); each step reads its batch's results before the next.
-                let writes = SaveBatch(connection, updatesTogether: updatesTogether)
-                batch = writes
-                deletions = try self.deletions(connection)
-                try writeChangedUniqueValues(connection, writes, removed: deletions.modelIDs)
-                try deleteRowsThatFreeUniqueValues(connection, &deletions)
-                try writeInserts(connection, writes, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
-                updating = true
-                try writeUpdates(connection, writes, removed: deletions.modelIDs, displaced: upserted.map(\.0))
-                updating = false
-                try writeLinks(connection, writes)
-                try repairReferencesToRowsDeletedEarly(connection, deletions)
-                saved = try recordSave(connection, batch: writes, deletions: deletions, displaced: upserted.map(\.0))
-                let counted = try ownersToCount(connection, deletions)
-                try writeDeletes(connection, writes, deletions)
-                if !counted.isEmpty { try checkModelCounts(connection, counted, deletions) }
-                try connection.commit()
-                return
-            } catch {
-                let first = batch?.firstError(after: error) ?? error
-                connection.rollback()
-                for object in assigned { object.rowID = nil }
-                // A statement changing several rows failed: the order the server visited them
-                // in is not the save's, so the save runs once more one row per statement, for
-                // the outcome and the first error of that order (docs/PostgreSQL.md, "Batched writes").
-                if updating, batch?.sentUpdatesTogether == true, let failure = first as? PostgresError, failure.kind == .server {
-                    updatesTogether = false
-                    assigned = []
-                    upserted = []
-                    deletions = Deletions(hierarchyCount: 0)
-                    continue
+            while true {
+                var batch: SaveBatch?
+                var updating = false
+                do {
+                    try connection.beginWriteTransaction()
+                    // Rows go out in batches where the store takes them so (docs/PostgreSQL.md,
+                    // "Batched writes"); each step reads its batch's results before the next.
+                    let writes = SaveBatch(connection, updatesTogether: updatesTogether)
+                    batch = writes
+                    deletions = try self.deletions(connection)
+                    try writeChangedUniqueValues(connection, writes, removed: deletions.modelIDs)
+                    try deleteRowsThatFreeUniqueValues(connection, &deletions)
+                    try writeInserts(connection, writes, removed: deletions.modelIDs, assigned: &assigned, upserted: &upserted)
+                    updating = true
+                    try writeUpdates(connection, writes, removed: deletions.modelIDs, displaced: upserted.map(\.0))
+                    updating = false
+                    try writeLinks(connection, writes)
+                    try repairReferencesToRowsDeletedEarly(connection, deletions)
+                    saved = try recordSave(connection, batch: writes, deletions: deletions, displaced: upserted.map(\.0))
+                    let counted = try ownersToCount(connection, deletions)
+                    try writeDeletes(connection, writes, deletions)
+                    if !counted.isEmpty { try checkModelCounts(connection, counted, deletions) }
+                    try connection.commit()
+                    return
+                } catch {
+                    let first = batch?.firstError(after: error) ?? error
+                    connection.rollback()
+                    for object in assigned { object.rowID = nil }
+                    // A statement changing several rows failed: the order the server visited them
+                    // in is not the save's, so the save runs once more one row per statement, for
+                    // the outcome and the first error of that order (docs/PostgreSQL.md, "Batched writes").
+                    if updating, batch?.sentUpdatesTogether == true, connection.failedOnTheServer(first) {
+                        updatesTogether = false
+                        assigned = []
+                        upserted = []
+                        deletions = Deletions(hierarchyCount: 0)
+                        continue
+                    }
+                    throw first
                 }
-                throw first
             }
-          }
         }
         finishSave(removals: deletions.models, removed: deletions.modelIDs, upserted: upserted)
         unsaved.checkInvariants()

@@ -105,6 +105,10 @@ protocol StoreConnection: AnyObject {
     /// reports the first thing that went wrong, as when it runs statements one at a time.
     func receiveSent() -> SentResults
 
+    /// Whether `error` is the server's refusal of a statement it ran (a constraint, a check, a
+    /// trigger), as opposed to a value refused before sending, a lost connection or a misuse.
+    func failedOnTheServer(_ error: any Error) -> Bool
+
     /// The rows of an entity's insert (`insert`, its single-row statement, with its table, the
     /// entity's name for `"$type"` and the quoted value columns) written together, several rows per
     /// statement, with keys from `reserveKeys`; with `typeName` nil, rows of a table without
@@ -342,6 +346,8 @@ extension StoreConnection {
     func send(_ statement: any StoreStatement) throws { try statement.run() }
     var sentCount: Int { 0 }
     func receiveSent() -> SentResults { SentResults(results: [], failure: nil) }
+    /// Stores that run statements one at a time never retry a save: no error is asked about.
+    func failedOnTheServer(_ error: any Error) -> Bool { false }
     /// One row per statement.
     func rowBatch(forInsert insert: String, table: String, typeName: String?, columns: [String],
                   onlyIfRowOf existing: (table: String, column: Int)?) throws -> (any RowBatch)? { nil }

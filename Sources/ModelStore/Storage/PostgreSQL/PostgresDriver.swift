@@ -300,6 +300,10 @@ final class PostgresStoreConnection: StoreConnection {
 
     var sentCount: Int { (held?.pipelinedCount ?? 0) + unbatched.count }
 
+    func failedOnTheServer(_ error: any Error) -> Bool {
+        (error as? PostgresError)?.kind == .server
+    }
+
     func receiveSent() -> SentResults {
         guard let held else {
             defer { unbatched.removeAll() }
