@@ -91,10 +91,9 @@ public final class ModelContext {
         return connection
     }
 
-    /// Tells a PostgreSQL connection where this context reads.
+    /// Tells the connection where this context reads (a store with standbys: docs/Scaling.md, "Read routing").
     private func routeReads() {
-        guard let postgres = openConnection as? PostgresStoreConnection else { return }
-        postgres.readFrom = readFrom ?? postgres.router.defaultSource
+        openConnection?.routeReads(from: readFrom)
     }
 
     // MARK: State

@@ -105,6 +105,10 @@ protocol StoreConnection: AnyObject {
     /// reports the first thing that went wrong, as when it runs statements one at a time.
     func receiveSent() -> SentResults
 
+    /// Reads outside a transaction go where `source` says (nil: the configuration's default), on a
+    /// store with standbys (docs/Scaling.md, "Read routing").
+    func routeReads(from source: ModelConfiguration.ReadSource?)
+
     /// Whether `error` is the server's refusal of a statement it ran (a constraint, a check, a
     /// trigger), as opposed to a value refused before sending, a lost connection or a misuse.
     func failedOnTheServer(_ error: any Error) -> Bool
@@ -346,6 +350,8 @@ extension StoreConnection {
     func send(_ statement: any StoreStatement) throws { try statement.run() }
     var sentCount: Int { 0 }
     func receiveSent() -> SentResults { SentResults(results: [], failure: nil) }
+    /// A store without standbys reads where it writes.
+    func routeReads(from source: ModelConfiguration.ReadSource?) {}
     /// Stores that run statements one at a time never retry a save: no error is asked about.
     func failedOnTheServer(_ error: any Error) -> Bool { false }
     /// One row per statement.

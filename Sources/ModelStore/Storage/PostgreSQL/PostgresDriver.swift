@@ -300,6 +300,10 @@ final class PostgresStoreConnection: StoreConnection {
 
     var sentCount: Int { (held?.pipelinedCount ?? 0) + unbatched.count }
 
+    func routeReads(from source: ModelConfiguration.ReadSource?) {
+        readFrom = source ?? router.defaultSource
+    }
+
     func failedOnTheServer(_ error: any Error) -> Bool {
         (error as? PostgresError)?.kind == .server
     }
