@@ -197,7 +197,7 @@ struct SentResults {
 struct SentResult {
     let key: Int64?
     let changes: Int
-    /// For a statement changing several rows that returns their keys (`PostgresUpdateRows`): the keys
+    /// For a statement changing several rows that returns their keys (`PostgresRowBatch`): the keys
     /// it returned, when it changed fewer rows than it was sent (else nil: none is missing).
     var keys: [Int64]? = nil
 }

@@ -121,7 +121,7 @@ import Testing
             // statements, then their history rows, several per statement, in one batch: a round
             // trip per batch, not per row.
             if let postgres, postgres.batchesWrites {
-                let statements = rows + (rows + PostgresInsertRows.limit - 1) / PostgresInsertRows.limit
+                let statements = rows + (rows + PostgresRowBatch.limit - 1) / PostgresRowBatch.limit
                 #expect(postgres.batchCount - batchesBefore == (statements + SaveBatch.limit - 1) / SaveBatch.limit + 1)
             }
             #expect(try side.count("Crate") == Int64(rows))
@@ -136,13 +136,13 @@ import Testing
 
     /// Rows of a class and its subclass (one table), interleaved, in saves of sizes around the
     /// thresholds of several rows per statement (`SaveBatch.fewestRowsTogether`,
-    /// `PostgresInsertRows.limit`), with labels pointing at a crate inserted before or after them
+    /// `PostgresRowBatch.limit`), with labels pointing at a crate inserted before or after them
     /// in the save, and warehouses (upserts, one statement each) the crates point at, with
     /// history: the same rows, keys and history as one statement at a time.
     @Test(arguments: StoreKind.allCases)
     func rowsOfAClassAndItsSubclassAroundTheBatchSizesStoreWhatOneStatementAtATimeStores(_ kind: StoreKind) throws {
-        let sizes = [SaveBatch.fewestRowsTogether - 1, SaveBatch.fewestRowsTogether, PostgresInsertRows.limit - 1,
-                     PostgresInsertRows.limit, PostgresInsertRows.limit + 1, 2 * PostgresInsertRows.limit + 500]
+        let sizes = [SaveBatch.fewestRowsTogether - 1, SaveBatch.fewestRowsTogether, PostgresRowBatch.limit - 1,
+                     PostgresRowBatch.limit, PostgresRowBatch.limit + 1, 2 * PostgresRowBatch.limit + 500]
         var models: [[Crate]] = [[], []]
         var side = 0
         final class Count { var value = 0 }
@@ -183,11 +183,11 @@ import Testing
             side += 1
         }
         #expect(try sides.batched.dump() == sides.oneByOne.dump())
-        // Batched, each entity's rows went `PostgresInsertRows.limit` to a statement where the
+        // Batched, each entity's rows went `PostgresRowBatch.limit` to a statement where the
         // save inserted at least `SaveBatch.fewestRowsTogether` of them.
         if kind == .postgresql {
             func statementsFor(_ rows: Int) -> Int {
-                rows >= SaveBatch.fewestRowsTogether ? (rows + PostgresInsertRows.limit - 1) / PostgresInsertRows.limit : 0
+                rows >= SaveBatch.fewestRowsTogether ? (rows + PostgresRowBatch.limit - 1) / PostgresRowBatch.limit : 0
             }
             var statements = 0
             for size in sizes {
@@ -206,10 +206,10 @@ import Testing
     /// A row the store refuses at the first, a middle or the last position of a multi-row
     /// statement's rows (the second statement of a save): the save reports the error one statement
     /// at a time reports, stores nothing, gives no model a key, and saves all once the row is taken.
-    @Test(arguments: StoreKind.allCases, [0, PostgresInsertRows.limit / 2, PostgresInsertRows.limit - 1])
+    @Test(arguments: StoreKind.allCases, [0, PostgresRowBatch.limit / 2, PostgresRowBatch.limit - 1])
     func aRefusedRowAtAnyPositionOfARowBatchReportsTheErrorOfOneStatementAtATime(_ kind: StoreKind, position: Int) throws {
-        let rows = 2 * PostgresInsertRows.limit + 300
-        let failing = PostgresInsertRows.limit + position + 1
+        let rows = 2 * PostgresRowBatch.limit + 300
+        let failing = PostgresRowBatch.limit + position + 1
         var errors: [String?] = []
         var refusals: [String?] = []
         let sides = try bothSides(kind) { side in
@@ -382,7 +382,7 @@ import Testing
 
     // MARK: Updates several rows per statement
 
-    /// Counts the multi-row updates a batched PostgreSQL side sends (`PostgresUpdateRows`).
+    /// Counts the multi-row updates a batched PostgreSQL side sends (`PostgresRowBatch`).
     final class UpdateStatements {
         var count = 0
         var multiRow: Int { count }

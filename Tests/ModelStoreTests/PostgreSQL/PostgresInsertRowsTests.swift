@@ -3,7 +3,7 @@ import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 import StoreTestSupport
 
-/// A save binds each inserted row straight into its entity's rows (`PostgresInsertRows.rowStatement`:
+/// A save binds each inserted row straight into its entity's rows (`PostgresRowBatch.rowStatement`:
 /// typed binds encoded at once into the columns' arrays, docs/PostgreSQL.md, "Batched writes").
 /// The oracle is the other way in: the same row bound to the single-row insert and added from its
 /// values. Random rows of every column type, with values of every kind bound to every column (so

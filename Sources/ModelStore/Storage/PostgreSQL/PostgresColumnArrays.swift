@@ -2,7 +2,7 @@ import Foundation
 
 /// The values of several rows, one array per column, for a statement that reads them with
 /// `unnest(…)` (docs/PostgreSQL.md, "Batched writes"): the rows an insert writes together
-/// (`PostgresInsertRows`) and the rows an update changes together (`PostgresUpdateRows`).
+/// (`PostgresRowBatch`) and the rows an update changes together (`PostgresRowBatch`).
 ///
 /// Each row's values arrive as a single-row statement bound them, and are encoded in the form of
 /// that statement's parameter types, as the server inferred them (`PostgresParameters`): the same
@@ -109,7 +109,7 @@ struct PostgresColumnArrays {
         throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value())) cannot be sent as \(types[index]) with the other rows of its statement")
     }
 
-    // A row bound value by value (`PostgresInsertRows.rowStatement`): `bind(at:_:_:)` per value,
+    // A row bound value by value (`PostgresRowBatch.rowStatement`): `bind(at:_:_:)` per value,
     // then `addBoundRow(key:)`, or `dropPartialRow()`.
 
     /// Writes the value bound at parameter `number` (1-based, the column's) of the row being

@@ -496,7 +496,7 @@ final class PostgresStoreStatement: StoreStatement {
     }
 
     /// Whether `text` holds U+0000 (`memchr` over its UTF-8 bytes where they are contiguous).
-    private static func holdsNUL(_ text: String) -> Bool {
+    static func holdsNUL(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
             return memchr(base, 0, bytes.count) != nil
@@ -566,9 +566,9 @@ final class PostgresStoreStatement: StoreStatement {
     /// The values bound so far (by parameter index − 1).
     var boundValues: [SQLValue] { bindings }
 
-    /// The SQL its failures name when it writes the rows of another statement (`PostgresInsertRows`).
+    /// The SQL its failures name when it writes the rows of another statement (`PostgresRowBatch`).
     var reportsAs: String?
-    /// How many rows it changes when it returns their keys (`PostgresUpdateRows`), else 0.
+    /// How many rows it changes when it returns their keys (`PostgresRowBatch`), else 0.
     var expectedKeys = 0
 
     /// Sends the statement as bound in `connection`'s pipeline (`PostgresStoreConnection.send`).

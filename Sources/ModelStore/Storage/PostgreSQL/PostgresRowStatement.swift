@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rows a multi-row statement writes (`PostgresInsertRows`, `PostgresUpdateRows`), and the
+/// The rows a multi-row statement writes (`PostgresRowBatch`), and the
 /// statement a save binds a row into (`RowBatch.rowStatement`): each typed bind is encoded at once
 /// into its column's array, as the single-row statement's parameter would be, and the refused
 /// value of the lowest parameter number is kept for `add(key:from:)` to throw. It only takes
@@ -118,7 +118,7 @@ final class PostgresRowStatement: StoreStatement {
         // As `PostgresStoreStatement.bind`: `save()` names the property of text holding U+0000 (the
         // lowest parameter's, as binding in order finds first). Text with U+0000 is refused by
         // every type but bytea, so it is looked for only then.
-        if !taken || arrays.type(at: index) == .bytea, text.utf8.contains(0), bindingProblem.map({ index < $0.position }) ?? true {
+        if !taken || arrays.type(at: index) == .bytea, PostgresStoreStatement.holdsNUL(text), bindingProblem.map({ index < $0.position }) ?? true {
             bindingProblem = (index, "the text holds the character U+0000 (NUL), which PostgreSQL text cannot hold")
         }
     }

@@ -138,9 +138,9 @@ package final class PostgresStatement {
     }
 
     /// The SQL a failure in pipeline mode names instead of `sql`: the single-row insert whose rows
-    /// this statement writes together (`PostgresInsertRows`).
+    /// this statement writes together (`PostgresRowBatch`).
     var reportsAs: String?
-    /// How many rows it is sent to change when it returns their keys (`PostgresUpdateRows`): with
+    /// How many rows it is sent to change when it returns their keys (`PostgresRowBatch`): with
     /// fewer rows back, the pipeline's result keeps the keys returned. 0 otherwise.
     var expectedKeys = 0
 

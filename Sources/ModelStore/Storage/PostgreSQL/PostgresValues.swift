@@ -102,7 +102,7 @@ struct PostgresParameters {
     }
 
     // The typed appends: what `append(_:type:number:)` does for each kind of value, without a
-    // `SQLValue` (`PostgresInsertRows` binds a row's values straight into its columns).
+    // `SQLValue` (`PostgresRowBatch` binds a row's values straight into its columns).
 
     /// Appends NULL.
     mutating func appendNull() {
