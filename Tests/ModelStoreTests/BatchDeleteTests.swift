@@ -27,7 +27,7 @@ import Testing
         try context.save()
     }
 
-    @Test(arguments: StoreKind.allCases, [1, 2, 7, KeyList.chunk + 3])
+    @Test(arguments: StoreKind.allCases, [0, 1, 2, 7, KeyList.chunk - 1, KeyList.chunk, KeyList.chunk + 1])
     func cascadeOfManyTrips(_ kind: StoreKind, count: Int) throws {
         let fixture = try Self.fixture(kind)
         let container = fixture.container

@@ -78,9 +78,9 @@ extension ModelContext {
     }
 }
 
-/// `column IN (…)` lists of row keys, in chunks. Each list is padded (with its first key) to a
-/// power of two, so a query shape prepares and caches at most a dozen statements, not one per
-/// list length.
+/// Row keys a statement is about, in chunks: `column IN (…)` lists, padded (with the first key)
+/// to a power of two, so a query shape prepares and caches at most a dozen statements, not one per
+/// list length; or one array parameter where the store takes one (`SQLDialect.keyArrayMembership`).
 enum KeyList {
     /// The most keys in one list (well under SQLite's and PostgreSQL's parameter limits).
     static let chunk = 4096
@@ -91,12 +91,29 @@ enum KeyList {
         return stride(from: 0, to: all.count, by: chunk).map { all[$0..<min($0 + chunk, all.count)] }
     }
 
-    /// `column IN (?, …)` for at most `chunk` keys (not empty).
-    static func membership(_ column: String, _ keys: ArraySlice<Int64>) -> SQLFragment {
+    /// `(?, …)` with `1 << n` placeholders, at index n, up to `chunk`: made once, not per list.
+    private static let placeholderLists: [String] = (0...chunk.trailingZeroBitCount).map { exponent in
+        "(" + Array(repeating: "?", count: 1 << exponent).joined(separator: ", ") + ")"
+    }
+
+    /// `column` among `keys` (at most `chunk`, not empty) as `dialect` spells it: one array
+    /// parameter, or `column IN (?, …)`.
+    static func membership(_ column: String, _ keys: ArraySlice<Int64>, _ dialect: any SQLDialect) -> SQLFragment {
+        dialect.keyArrayMembership(column, keys) ?? placeholderList(column, keys)
+    }
+
+    /// `column IN (?, …)`: a placeholder per key, padded with the first key to a power of two.
+    static func placeholderList(_ column: String, _ keys: ArraySlice<Int64>) -> SQLFragment {
         var size = 1
         while size < keys.count { size *= 2 }
-        var values = keys.map(SQLValue.integer)
-        if let first = values.first { values += repeatElement(first, count: size - values.count) }
-        return SQLFragment("\(column) IN (" + Array(repeating: "?", count: size).joined(separator: ", ") + ")", values)
+        var values: [SQLValue] = []
+        values.reserveCapacity(size)
+        for key in keys { values.append(.integer(key)) }
+        if let first = keys.first {
+            for _ in keys.count..<size { values.append(.integer(first)) }
+        }
+        let exponent = size.trailingZeroBitCount
+        let list = exponent < placeholderLists.count ? placeholderLists[exponent] : "(" + Array(repeating: "?", count: size).joined(separator: ", ") + ")"
+        return SQLFragment(column + " IN " + list, values)
     }
 }

@@ -290,7 +290,7 @@ extension ModelContext {
             + preservedColumns.map { "d." + SQLQuote.identifier($0) }
         var result = RelatedRows()
         for chunk in KeyList.chunks(lookup.owners) {
-            let filter = KeyList.membership(ownerColumn, chunk)
+            let filter = KeyList.membership(ownerColumn, chunk, connection.dialect)
             let statement = try connection.statement("SELECT \(selected.joined(separator: ", ")) FROM \(source) WHERE \(filter.sql) ORDER BY \(order)")
             statement.bind(filter.bindings)
             defer { statement.reset() }

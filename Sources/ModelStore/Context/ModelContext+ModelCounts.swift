@@ -35,7 +35,7 @@ extension ModelContext {
             }
             let owner = SQLQuote.identifier(ownerColumn)
             for chunk in KeyList.chunks(deleted) {
-                let filter = KeyList.membership(memberColumn, chunk)
+                let filter = KeyList.membership(memberColumn, chunk, connection.dialect)
                 let statement = try connection.statement("SELECT DISTINCT \(owner) FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql) AND \(owner) IS NOT NULL")
                 statement.bind(filter.bindings)
                 defer { statement.reset() }
@@ -63,7 +63,7 @@ extension ModelContext {
             var counts: [Int64: Int] = [:]
             let live = keys.filter { !deletions.contains(hierarchy: ownerEntity.hierarchyIndex, key: $0) }.sorted()
             for chunk in KeyList.chunks(live) {
-                let filter = KeyList.membership(owner, chunk)
+                let filter = KeyList.membership(owner, chunk, connection.dialect)
                 let statement = try connection.statement("SELECT \(owner), COUNT(*) FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql) GROUP BY \(owner)")
                 statement.bind(filter.bindings)
                 defer { statement.reset() }

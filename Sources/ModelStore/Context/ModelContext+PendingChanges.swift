@@ -167,11 +167,11 @@ extension ModelContext {
             let query: SQLFragment
             switch relationship.storage {
             case .keyColumn(let column):
-                query = "SELECT \(raw: pk) FROM \(identifier: source.tableName) WHERE \(KeyList.membership(SQLQuote.identifier(column), chunk))"
+                query = "SELECT \(raw: pk) FROM \(identifier: source.tableName) WHERE \(KeyList.membership(SQLQuote.identifier(column), chunk, container.driver.dialect))"
             case .inverseKeyColumn(let table, let column):
-                query = "SELECT \(identifier: column) FROM \(identifier: table) WHERE \(KeyList.membership(pk, chunk)) AND \(identifier: column) IS NOT NULL"
+                query = "SELECT \(identifier: column) FROM \(identifier: table) WHERE \(KeyList.membership(pk, chunk, container.driver.dialect)) AND \(identifier: column) IS NOT NULL"
             case .joinTable(let table, let ownColumn, let otherColumn):
-                query = "SELECT \(identifier: ownColumn) FROM \(identifier: table) WHERE \(KeyList.membership(SQLQuote.identifier(otherColumn), chunk))"
+                query = "SELECT \(identifier: ownColumn) FROM \(identifier: table) WHERE \(KeyList.membership(SQLQuote.identifier(otherColumn), chunk, container.driver.dialect))"
             }
             for row in try connection().rows(query.sql, query.bindings) {
                 if case .integer(let key)? = row.first { found.append(key) }
@@ -202,7 +202,7 @@ extension ModelContext {
         var result: [Int64: ModelObject] = [:]
         let pk = SQLQuote.identifier(StorageNames.primaryKey)
         for chunk in KeyList.chunks(keys) {
-            let filter = KeyList.membership(pk, chunk)
+            let filter = KeyList.membership(pk, chunk, container.driver.dialect)
             for object in try materialize(sql: entity.selectSQL + " WHERE " + filter.sql, bindings: filter.bindings, entity: entity,
                                           includeDeleted: includeDeleted) {
                 if let rowID = object.rowID { result[rowID] = object }
@@ -314,7 +314,7 @@ extension ModelContext {
         }
         var total = try count(nil)
         for chunk in KeyList.chunks(view.judgedKeys) {
-            total -= try count(KeyList.membership(pk, chunk))
+            total -= try count(KeyList.membership(pk, chunk, container.driver.dialect))
         }
         total += view.matches.count
         return min(max(0, total - plan.offset), plan.limit ?? Int.max)

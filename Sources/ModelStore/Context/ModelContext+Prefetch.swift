@@ -21,7 +21,7 @@ enum PrefetchOwners {
             }
             return "\(raw: column) IN (\(subquery))"
         case .keys:
-            return KeyList.membership(column, chunk)
+            return KeyList.membership(column, chunk, dialect)
         }
     }
 
@@ -83,7 +83,7 @@ extension ModelContext {
             if case .query = source {
                 filters = [source.membership(pk, ownerColumn: column, chunk: [], dialect)]
             } else {
-                filters = KeyList.chunks(Set(waiting.map(\.key))).map { KeyList.membership(pk, $0) }
+                filters = KeyList.chunks(Set(waiting.map(\.key))).map { KeyList.membership(pk, $0, dialect) }
             }
             for filter in filters {
                 for object in try materialize(sql: destination.selectSQL + " WHERE " + filter.sql, bindings: filter.bindings, entity: destination, includeDeleted: true) {

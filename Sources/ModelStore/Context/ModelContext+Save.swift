@@ -415,26 +415,33 @@ extension ModelContext {
     /// deleted already is not an error: it is gone, as asked.
     private func writeDeletes(_ connection: any StoreConnection, _ batch: SaveBatch, _ deletions: Deletions) throws {
         let primaryKey = SQLQuote.identifier(StorageNames.primaryKey)
+        // A wave's keys by hierarchy (one table each), and the hierarchies in the order the wave
+        // meets them (an entity of each, for its table): arrays, not a dictionary by table name.
+        var keys = [[Int64]](repeating: [], count: schema.hierarchyCount)
         for wave in deletions.waves.reversed() {
-            var keys: [String: [Int64]] = [:]
-            var tables: [String] = []
-            func delete(_ key: Int64, from table: String) {
-                if keys[table] == nil { tables.append(table) }
-                keys[table, default: []].append(key)
-            }
+            var tables: [EntitySchema] = []
             for entry in deletions.entries[wave] {
+                let entity: EntitySchema
+                let key: Int64
                 switch entry {
                 case .model(let object):
-                    guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
-                    delete(rowID, from: entity.tableName)
+                    guard let modelEntity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
+                    entity = modelEntity
+                    key = rowID
                 case .row(let row):
-                    delete(row.key, from: row.entity.tableName)
+                    entity = row.entity
+                    key = row.key
                 }
+                let hierarchy = entity.hierarchyIndex
+                if keys[hierarchy].isEmpty { tables.append(entity) }
+                keys[hierarchy].append(key)
             }
-            for table in tables {
-                for chunk in KeyList.chunks(keys[table] ?? []) {
-                    let filter = KeyList.membership(primaryKey, chunk)
-                    let sql = "DELETE FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql)"
+            for entity in tables {
+                let hierarchy = entity.hierarchyIndex
+                defer { keys[hierarchy].removeAll(keepingCapacity: true) }
+                for chunk in KeyList.chunks(keys[hierarchy]) {
+                    let filter = KeyList.membership(primaryKey, chunk, connection.dialect)
+                    let sql = "DELETE FROM \(SQLQuote.identifier(entity.tableName)) WHERE \(filter.sql)"
                     if batch.isOn {
                         let statement = try connection.statement(sql)
                         statement.bind(filter.bindings)

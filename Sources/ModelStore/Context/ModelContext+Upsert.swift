@@ -63,7 +63,7 @@ extension ModelContext {
         let primaryKey = SQLQuote.identifier(StorageNames.primaryKey)
         for table in tables {
             for chunk in KeyList.chunks(keys[table] ?? []) {
-                let filter = KeyList.membership(primaryKey, chunk)
+                let filter = KeyList.membership(primaryKey, chunk, connection.dialect)
                 try connection.run("DELETE FROM \(SQLQuote.identifier(table)) WHERE \(filter.sql)", filter.bindings)
             }
         }
@@ -84,7 +84,7 @@ extension ModelContext {
             if table.isJoinTable {
                 for (column, referenced) in zip([StorageNames.source, StorageNames.target], table.joinReferences) {
                     for chunk in KeyList.chunks(deletions.deletedEarlyByTable[referenced] ?? []) {
-                        let filter = KeyList.membership(SQLQuote.identifier(column), chunk)
+                        let filter = KeyList.membership(SQLQuote.identifier(column), chunk, connection.dialect)
                         try connection.run("DELETE FROM \(name) WHERE \(filter.sql)", filter.bindings)
                     }
                 }
@@ -93,7 +93,7 @@ extension ModelContext {
             for column in table.columns {
                 guard let referenced = column.references else { continue }
                 for chunk in KeyList.chunks(deletions.deletedEarlyByTable[referenced] ?? []) {
-                    let filter = KeyList.membership(SQLQuote.identifier(column.name), chunk)
+                    let filter = KeyList.membership(SQLQuote.identifier(column.name), chunk, connection.dialect)
                     try connection.run("UPDATE \(name) SET \(SQLQuote.identifier(column.name)) = NULL WHERE \(filter.sql)", filter.bindings)
                 }
             }

@@ -90,7 +90,11 @@ extension ModelContext {
             if !entry.names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: entry.names.joined(separator: ",")) }
         }
 
-        var preservedByEntity: [ObjectIdentifier: [(offset: Int, name: String)]] = [:]
+        // Each entity's preserved columns, and the encoder's positions writing only the attributes
+        // holding them (the others are not read: -1), made at its first deleted model.
+        var preservedByEntity: [ObjectIdentifier: (columns: [(offset: Int, name: String)], positions: [Int32])] = [:]
+        var previousEntity: EntitySchema?
+        var previousPreserved: (columns: [(offset: Int, name: String)], positions: [Int32]) = ([], [])
         saved.deleted.reserveCapacity(deletions.entries.count)
         for entry in deletions.entries {
             guard case .model(let object) = entry else {
@@ -102,20 +106,27 @@ extension ModelContext {
             guard object.status != .inserted, let entity = object.entity, let rowID = object.rowID else { continue }
             saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
             guard let writer = try record() else { continue }
-            let preserved: [(offset: Int, name: String)]
-            if let known = preservedByEntity[ObjectIdentifier(entity)] {
-                preserved = known
-            } else {
-                preserved = entity.attributes.enumerated()
-                    .filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
-                    .map { (offset: $0.offset, name: $0.element.name) }
-                preservedByEntity[ObjectIdentifier(entity)] = preserved
+            if previousEntity !== entity {
+                if let known = preservedByEntity[ObjectIdentifier(entity)] {
+                    previousPreserved = known
+                } else {
+                    let columns = entity.attributes.enumerated()
+                        .filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
+                        .map { (offset: $0.offset, name: $0.element.name) }
+                    let positions = zip(entity.storedAttributes, entity.attributeValuePositions).map { attribute, position in
+                        columns.contains { attribute.columns.contains($0.offset) } ? position : -1
+                    }
+                    previousPreserved = (columns, positions)
+                    preservedByEntity[ObjectIdentifier(entity)] = previousPreserved
+                }
+                previousEntity = entity
             }
+            let preserved = previousPreserved.columns
             var tombstone: Data?
             if !preserved.isEmpty {
                 // The values as stored: a model changed before its deletion keeps its saved row's.
                 if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
-                encoder.restart(valueCount: entity.attributes.count, positions: entity.attributeValuePositions)
+                encoder.restart(valueCount: entity.attributes.count, positions: previousPreserved.positions)
                 object._encode(to: encoder)
                 let values = encoder.values
                 tombstone = TombstoneCoding.encode(preserved.compactMap { attribute in
@@ -237,6 +248,8 @@ private final class HistoryWriter {
     private var conditional: [String: any StoreStatement] = [:]
     /// Their rows written several per statement, where the store takes them so (by table).
     private var conditionalRows: [String: any RowBatch] = [:]
+    /// The table, statement and rows of the last conditional delete.
+    private var lastConditional: (table: String, single: any StoreStatement, rows: (any RowBatch)?)?
     private var index: Int64 = 0
     private var unconditional = 0
 
@@ -271,7 +284,10 @@ private final class HistoryWriter {
         let rows: (any RowBatch)?
         if kind == .delete && !rowExists {
             let single: any StoreStatement
-            if let known = conditional[entity.tableName] {
+            if let last = lastConditional, last.table == entity.tableName {
+                // The table of the previous conditional delete (deletes come entity by entity).
+                single = last.single
+            } else if let known = conditional[entity.tableName] {
                 single = known
             } else {
                 // The parameters of a SELECT list are typed by casts (a server that infers
@@ -291,7 +307,12 @@ private final class HistoryWriter {
                     conditionalRows[entity.tableName] = rows
                 }
             }
-            rows = conditionalRows[entity.tableName]
+            if let last = lastConditional, last.single === single {
+                rows = last.rows
+            } else {
+                rows = conditionalRows[entity.tableName]
+                lastConditional = (entity.tableName, single, rows)
+            }
             statement = rows?.rowStatement ?? single
             statement.bindInt64(row, at: 8)
         } else {

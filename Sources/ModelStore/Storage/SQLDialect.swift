@@ -77,6 +77,10 @@ protocol SQLDialect: PredicateSpelling {
     var insertsReturnKey: Bool { get }
     /// The value bound to `LIMIT ?` for "no limit".
     var noLimit: SQLValue { get }
+    /// `column` (of row keys) among `keys` (at most `KeyList.chunk` of them, not empty) in one
+    /// array parameter, where the store takes one (PostgreSQL: `column = ANY(?::bigint[])`); nil
+    /// for `KeyList`'s list of one placeholder per key (SQLite).
+    func keyArrayMembership(_ column: String, _ keys: ArraySlice<Int64>) -> SQLFragment?
     /// `ON CONFLICT …` turning an insert into SwiftData's upsert: a row matching any of
     /// `uniqueGroups` (column lists) gets `assignments` instead of a new row. Nil when the store
     /// cannot say it in one statement for these groups.
@@ -168,4 +172,6 @@ extension SQLDialect {
 
 extension SQLDialect {
     var schemaChangeStepPrologue: [String] { [] }
+
+    func keyArrayMembership(_ column: String, _ keys: ArraySlice<Int64>) -> SQLFragment? { nil }
 }

@@ -151,14 +151,7 @@ struct PostgresColumnArrays {
     mutating func bind(to statement: PostgresStoreStatement, from first: Int32) {
         var parameter = first
         if keyed {
-            let keyArray = Self.array(element: .int8, count: count, hasNulls: false, dataBytes: 8 * count) { bytes in
-                var at = 0
-                for key in keys {
-                    Self.store(Int32(8), at: &at, in: bytes)
-                    Self.store(UInt64(bitPattern: key), at: &at, in: bytes)
-                }
-            }
-            statement.bind(.blob(keyArray), at: parameter)
+            statement.bind(.blob(Self.int8Array(keys)), at: parameter)
             parameter += 1
         }
         for (index, column) in columns.enumerated() {
@@ -170,6 +163,18 @@ struct PostgresColumnArrays {
             if columns[index].count > count { columns[index].removeFirst(count) } else { columns[index].removeLast(count) }
         }
         count = 0
+    }
+
+    /// The binary form of a `bigint[]` holding `keys` (no NULL): the rows' keys, a key set
+    /// (`PostgresDialect.keyArrayMembership`).
+    static func int8Array<C: Collection<Int64>>(_ keys: C) -> Data {
+        array(element: .int8, count: keys.count, hasNulls: false, dataBytes: 8 * keys.count) { bytes in
+            var at = 0
+            for key in keys {
+                store(Int32(8), at: &at, in: bytes)
+                store(UInt64(bitPattern: key), at: &at, in: bytes)
+            }
+        }
     }
 
     /// The binary form of an array of the first `count` values of `column`.

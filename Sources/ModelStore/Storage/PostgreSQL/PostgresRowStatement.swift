@@ -14,13 +14,13 @@ final class PostgresRowStatement: StoreStatement {
     /// The single-row statement's SQL.
     let sql: String
     /// The refused values bound since the last reset, by parameter number (a parameter bound again
-    /// has its new value's outcome).
-    private var failures: [Int32: PostgresError] = [:]
+    /// has its new value's outcome). Unchecked as `arrays`: read at every bind.
+    @exclusivity(unchecked) private var failures: [Int32: PostgresError] = [:]
 
     /// The error of the refused value of the lowest parameter number, as binding in order and
     /// encoding in order finds first.
     private var failure: PostgresError? { failures.min { $0.key < $1.key }?.value }
-    private(set) var bindingProblem: (position: Int32, reason: String)?
+    @exclusivity(unchecked) private(set) var bindingProblem: (position: Int32, reason: String)?
 
     init(_ arrays: PostgresColumnArrays, single: String) {
         self.arrays = arrays
