@@ -145,6 +145,79 @@ import StoreTestSupport
         }
     }
 
+    /// A `bigint` column keeps its rows' values as integers until its array is made
+    /// (`PostgresColumnArrays`). The oracle is the general path: each value encoded as the
+    /// single-row insert's `bigint` parameter (`PostgresParameters`), an element of the binary
+    /// array when its form is binary, refused when it is text. Every way in (typed bind, bind of a
+    /// `SQLValue`, added from the single-row insert) gives that element or that error, after a
+    /// value bound there first or not.
+    @Test func bigintColumnsGiveWhatEncodingEachValueAsAParameterGives() throws {
+        enum Outcome: Equatable {
+            case element(Int64?)
+            case refused(String)
+        }
+        /// A one-dimensional `bigint[]` of one element, in binary (header, then the element).
+        func array(_ element: Int64?) -> Data {
+            var bytes: [UInt8] = []
+            func put<I: FixedWidthInteger>(_ value: I) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+            for field in [1, element == nil ? 1 : 0, 20, 1, 1] as [Int32] { put(field) }
+            if let element {
+                put(Int32(8))
+                put(element)
+            } else {
+                put(Int32(-1))
+            }
+            return Data(bytes)
+        }
+        let store = try TestStore(.postgresql)
+        let connection = try #require(try ModelContainer.makeDriver(store.configuration).makeConnection() as? PostgresStoreConnection)
+        try connection.execute(#"CREATE TABLE "T" ("$pk" bigint PRIMARY KEY, "$type" text NOT NULL, "n" bigint, "t" text)"#)
+        let insert = #"INSERT INTO "T" ("n", "t") VALUES (?, ?)"#
+        try connection.beginWriteTransaction()
+        defer { connection.rollback() }
+        let single = try connection.statement(insert)
+        let rows = try #require(try connection.rowBatch(forInsert: insert, table: "T", typeName: "T", columns: [#""n""#, #""t""#], onlyIfRowOf: nil))
+        let values: [SQLValue] = [.null, .integer(0), .integer(42), .integer(-1), .integer(.max), .integer(.min), .real(3), .real(-0.0),
+                                  .real(2.5), .real(.nan), .real(9.3e18), .real(-.infinity), .text("12"), .text("x"), .blob(Data()), .blob(Data([1, 2, 3]))]
+        for value in values {
+            var parameter = PostgresParameters(capacity: 1)
+            let expected: Outcome
+            do throws(PostgresError) {
+                try parameter.append(value, type: .int8, number: 1)
+                if parameter.offsets[0] < 0 {
+                    expected = .element(nil)
+                } else if parameter.formats[0] == PostgresParameters.Format.binary.rawValue {
+                    expected = .element(parameter.bytes.withUnsafeBytes { PostgresDecoding.bigEndian($0, as: Int64.self) })
+                } else {
+                    expected = .refused("cannot bind parameter $1: \(SQLValue.shortDescription(value)) cannot be sent as bigint with the other rows of its statement")
+                }
+            } catch {
+                expected = .refused(error.message)
+            }
+            for way in 0..<6 {
+                let statement = way < 4 ? rows.rowStatement : single
+                if way % 2 == 1 { statement.bindInt64(7, at: 1) }
+                statement.bindText("t", at: 2)
+                if way < 2 { Self.bindTyped(value, at: 1, to: statement, asBuffer: false) } else { statement.bind(value, at: 1) }
+                do {
+                    try rows.add(key: 1, from: statement)
+                    statement.reset()
+                    let taken = try #require(try rows.take() as? PostgresStoreStatement)
+                    let arrays = taken.boundValues
+                    taken.reset()
+                    guard case .element(let element) = expected else {
+                        Issue.record("\(value), way \(way): taken, where the parameter refuses it")
+                        continue
+                    }
+                    #expect(arrays.count == 3 && arrays[1] == .blob(array(element)), "\(value), way \(way)")
+                } catch let error as PostgresError {
+                    statement.reset()
+                    #expect(expected == .refused(error.message), "\(value), way \(way)")
+                }
+            }
+        }
+    }
+
     /// Reserved keys are the sequence's next keys, ascending, as single-row inserts would take
     /// them: read as a range when consecutive, listed when not (a sequence stepping by 3 stands in
     /// for another transaction taking keys meanwhile).

@@ -37,7 +37,16 @@ struct PostgresColumnArrays {
     /// Whether each row has a key (`bigint`), sent as the first array.
     private let keyed: Bool
     private(set) var keys: [Int64] = []
+    /// The encoded values of each column, but those of `bigint` columns (left empty).
     private var columns: [PostgresParameters]
+    /// Per column: its place in `integers` when it is a `bigint` column, else -1.
+    private let integerSlots: [Int]
+    /// The values of the `bigint` columns as integers (NULL: nil), the array's bytes written once
+    /// when it is bound: a typed integer bind is an append, not an encoding per value.
+    private var integers: [[Int64?]]
+    /// Where a value of a `bigint` column bound as anything but an integer or NULL is encoded
+    /// first, for the single-row statement's outcome (the integer, or its error).
+    private var scratch = PostgresParameters(capacity: 1)
     private(set) var count = 0
 
     /// The arrays' placeholders in the statement, the keys' first (`?::bigint[]`), then each
@@ -79,7 +88,21 @@ struct PostgresColumnArrays {
         binaryElements = zip(types, elements).map { type, element in element == .same && Self.binaryTypes.contains(type) }
         self.keyed = keyed
         self.placeholders = placeholders
-        columns = types.map { _ in PostgresParameters(capacity: Self.limit) }
+        var slots: [Int] = []
+        var integers: [[Int64?]] = []
+        for type in types {
+            if type == .int8 {
+                slots.append(integers.count)
+                var values: [Int64?] = []
+                values.reserveCapacity(Self.limit)
+                integers.append(values)
+            } else {
+                slots.append(-1)
+            }
+        }
+        integerSlots = slots
+        self.integers = integers
+        columns = slots.map { PostgresParameters(capacity: $0 >= 0 ? 0 : Self.limit) }
     }
 
     /// Adds a row: `key` (when keyed) and `values`, the first `types.count` of them (missing ones null).
@@ -90,6 +113,13 @@ struct PostgresColumnArrays {
         do throws(PostgresError) {
             for (index, type) in types.enumerated() {
                 let value = index < values.count ? values[index] : .null
+                let slot = integerSlots[index]
+                if slot >= 0 {
+                    try writeInteger(index, slot: slot, value) { (parameters, type, number) throws(PostgresError) in
+                        try parameters.append(value, type: type, number: number)
+                    }
+                    continue
+                }
                 try columns[index].append(value, type: type, number: index + 1)
                 try checkArrayForm(index, value)
             }
@@ -104,9 +134,35 @@ struct PostgresColumnArrays {
     /// Refuses a value the parameter's type took as text (the server would read it) where the
     /// column's array is of the type's binary form.
     private func checkArrayForm(_ index: Int, _ value: @autoclosure () -> SQLValue) throws(PostgresError) {
-        guard binaryElements[index], columns[index].formats.last == PostgresParameters.Format.text.rawValue,
-              columns[index].offsets.last ?? -1 >= 0 else { return }
+        try checkArrayForm(index, of: columns[index], value())
+    }
+
+    /// `checkArrayForm` of the last value of `parameters`, for column `index`.
+    private func checkArrayForm(_ index: Int, of parameters: PostgresParameters, _ value: @autoclosure () -> SQLValue) throws(PostgresError) {
+        guard binaryElements[index], parameters.formats.last == PostgresParameters.Format.text.rawValue,
+              parameters.offsets.last ?? -1 >= 0 else { return }
         throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value())) cannot be sent as \(types[index]) with the other rows of its statement")
+    }
+
+    /// Appends to `bigint` column `index` (`slot` in `integers`) the value `write` encodes, as
+    /// a column of encoded values would take it: refused with the same error, else kept as its
+    /// integer (or nil for NULL).
+    private mutating func writeInteger(_ index: Int, slot: Int, _ value: @autoclosure () -> SQLValue,
+                                       _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
+        scratch.removeLast(scratch.count)
+        try write(&scratch, types[index], index + 1)
+        try checkArrayForm(index, of: scratch, value())
+        guard let offset = scratch.offsets.last, offset >= 0 else {
+            integers[slot].append(nil)
+            return
+        }
+        integers[slot].append(scratch.bytes.withUnsafeBytes { PostgresDecoding.bigEndian(UnsafeRawBufferPointer(rebasing: $0[offset...]), as: Int64.self) })
+    }
+
+    /// The values column `index` holds: the rows', and the one of a row being bound.
+    private func valueCount(_ index: Int) -> Int {
+        let slot = integerSlots[index]
+        return slot >= 0 ? integers[slot].count : columns[index].count
     }
 
     // A row bound value by value (`PostgresRowBatch.rowStatement`): `bind(at:_:_:)` per value,
@@ -121,9 +177,42 @@ struct PostgresColumnArrays {
                        _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
         let index = Int(number) - 1
         guard index >= 0, index < columns.count else { return }
+        let slot = integerSlots[index]
+        if slot >= 0 {
+            if integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
+            try writeInteger(index, slot: slot, value(), write)
+            return
+        }
         if columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
         try write(&columns[index], types[index], index + 1)
         try checkArrayForm(index, value())
+    }
+
+    /// `bind(at:_:_:)` of an integer into a `bigint` column: kept as it is. False for a parameter
+    /// of another type or past the columns (the caller takes `bind(at:_:_:)`).
+    @inline(__always)
+    mutating func bindInteger(_ value: Int64, at number: Int32) -> Bool {
+        let index = Int(number) - 1
+        guard index >= 0, index < integerSlots.count else { return false }
+        let slot = integerSlots[index]
+        guard slot >= 0 else { return false }
+        if integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
+        integers[slot].append(value)
+        return true
+    }
+
+    /// `bind(at:_:_:)` of NULL (which every column takes).
+    mutating func bindNull(at number: Int32) {
+        let index = Int(number) - 1
+        guard index >= 0, index < columns.count else { return }
+        let slot = integerSlots[index]
+        if slot >= 0 {
+            if integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
+            integers[slot].append(nil)
+        } else {
+            if columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
+            columns[index].appendNull()
+        }
     }
 
     /// The type of parameter `number` (1-based), nil past the columns.
@@ -135,7 +224,10 @@ struct PostgresColumnArrays {
     /// Adds the row bound value by value, with `key`: a column it did not bind is NULL, as in the
     /// single-row statement.
     mutating func addBoundRow(key: Int64) {
-        for index in columns.indices where columns[index].count == count { columns[index].appendNull() }
+        for index in columns.indices where valueCount(index) == count {
+            let slot = integerSlots[index]
+            if slot >= 0 { integers[slot].append(nil) } else { columns[index].appendNull() }
+        }
         if keyed { keys.append(key) }
         count += 1
     }
@@ -143,6 +235,7 @@ struct PostgresColumnArrays {
     /// Drops the values of a row bound in part or refused.
     mutating func dropPartialRow() {
         for index in columns.indices where columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
+        for slot in integers.indices where integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
     }
 
     /// Binds the arrays of the rows added to `statement` from parameter `first` on (the keys'
@@ -155,12 +248,17 @@ struct PostgresColumnArrays {
             parameter += 1
         }
         for (index, column) in columns.enumerated() {
-            statement.bind(.blob(array(of: column, element: elements[index], type: types[index])), at: parameter)
+            let slot = integerSlots[index]
+            let encoded = slot >= 0 ? Self.int8Array(nullable: integers[slot].prefix(count)) : array(of: column, element: elements[index], type: types[index])
+            statement.bind(.blob(encoded), at: parameter)
             parameter += 1
         }
         keys.removeAll(keepingCapacity: true)
-        for index in columns.indices {
+        for index in columns.indices where integerSlots[index] < 0 {
             if columns[index].count > count { columns[index].removeFirst(count) } else { columns[index].removeLast(count) }
+        }
+        for slot in integers.indices {
+            if integers[slot].count > count { integers[slot].removeFirst(count) } else { integers[slot].removeAll(keepingCapacity: true) }
         }
         count = 0
     }
@@ -173,6 +271,22 @@ struct PostgresColumnArrays {
             for key in keys {
                 store(Int32(8), at: &at, in: bytes)
                 store(UInt64(bitPattern: key), at: &at, in: bytes)
+            }
+        }
+    }
+
+    /// The binary form of a `bigint[]` holding `values` (nil: NULL), a `bigint` column's.
+    static func int8Array<C: Collection<Int64?>>(nullable values: C) -> Data {
+        let nulls = values.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
+        return array(element: .int8, count: values.count, hasNulls: nulls > 0, dataBytes: 8 * (values.count - nulls)) { bytes in
+            var at = 0
+            for value in values {
+                guard let value else {
+                    store(Int32(-1), at: &at, in: bytes)
+                    continue
+                }
+                store(Int32(8), at: &at, in: bytes)
+                store(UInt64(bitPattern: value), at: &at, in: bytes)
             }
         }
     }

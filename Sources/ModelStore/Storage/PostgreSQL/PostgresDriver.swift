@@ -415,11 +415,11 @@ final class PostgresStoreConnection: StoreConnection {
 final class PostgresStoreStatement: StoreStatement {
     let sql: String
     private unowned let owner: PostgresStoreConnection
-    // One connection's, on one thread at a time: no run-time exclusivity checks per bind
-    // (docs/Benchmarks.md, "No run-time exclusivity checks on per-row state").
+    // One connection's, on one thread at a time: no run-time exclusivity checks per bind, nor per
+    // value read (docs/Benchmarks.md, "No run-time exclusivity checks on per-row state").
     @exclusivity(unchecked) private var bindings: [SQLValue] = []
-    private var rows: PostgresRows?
-    private var row: Int32 = -1
+    @exclusivity(unchecked) private var rows: PostgresRows?
+    @exclusivity(unchecked) private var row: Int32 = -1
     /// The server statement last used, and its connection (found again without hashing the SQL).
     private weak var preparedOn: PostgresConnection?
     private var prepared: PostgresStatement?

@@ -96,10 +96,16 @@ final class PostgresRowStatement: StoreStatement {
     }
 
     func bindNull(at index: Int32) {
-        bind(at: index, .null) { parameters, _, _ in parameters.appendNull() }
+        arrays.bindNull(at: index)
+        if !failures.isEmpty { failures[index] = nil }
     }
 
     func bindInt64(_ value: Int64, at index: Int32) {
+        // A `bigint` column keeps the integer as it is.
+        if arrays.bindInteger(value, at: index) {
+            if !failures.isEmpty { failures[index] = nil }
+            return
+        }
         bind(at: index, .integer(value)) { (parameters, type, number) throws(PostgresError) in
             try parameters.appendInteger(value, type: type, number: number)
         }
