@@ -32,7 +32,7 @@ struct Deletions {
     /// The `preserveValueOnDeletion` values of rows, as stored, by hierarchy index and key: read
     /// only when the save records history, for the entities that preserve values (kept apart, so
     /// an entry takes 24 bytes).
-    var tombstones: [TombstoneKey: Data] = [:]
+    var tombstones: [TombstoneKey: [UInt8]] = [:]
 
     struct TombstoneKey: Hashable {
         let hierarchy: Int
@@ -52,12 +52,34 @@ struct Deletions {
     }
 
     /// The preserved values of a row (nil when none were read).
-    func tombstone(of row: DeletedRow) -> Data? {
+    func tombstone(of row: DeletedRow) -> [UInt8]? {
         tombstones.isEmpty ? nil : tombstones[TombstoneKey(hierarchy: row.entity.hierarchyIndex, key: row.key)]
     }
 
     init(hierarchyCount: Int) {
         keys = Array(repeating: [], count: hierarchyCount)
+    }
+
+    /// Makes room for `models` more models, and for `rows[h]` more row keys (models' or rows') in
+    /// hierarchy `h`: the sets and lists grow once per wave, not by doubling as entries come.
+    mutating func reserveCapacity(models: Int, rows: [Int]) {
+        var total = models
+        for (hierarchy, count) in rows.enumerated() where count > 0 {
+            keys[hierarchy].reserveCapacity(keys[hierarchy].count + count)
+            total += count
+        }
+        if models > 0 {
+            modelIDs.reserveCapacity(modelIDs.count + models)
+            Self.grow(&self.models, by: models)
+        }
+        Self.grow(&entries, by: total)
+    }
+
+    /// Room for `count` more elements in `list`, at least doubling it when it grows (a cascade of
+    /// many small waves stays linear; a set's capacity already grows by powers of two).
+    private static func grow<Element>(_ list: inout [Element], by count: Int) {
+        guard list.capacity < list.count + count else { return }
+        list.reserveCapacity(Swift.max(list.count + count, 2 * list.capacity))
     }
 
     /// Adds `object` unless it is there already; true when added.
@@ -136,6 +158,11 @@ extension ModelContext {
     ///   row still relates to a model or row outside the set; the store's error.
     func deletions(_ connection: any StoreConnection) throws -> Deletions {
         var result = Deletions(hierarchyCount: schema.hierarchyCount)
+        var incoming = [Int](repeating: 0, count: schema.hierarchyCount)
+        for object in deleted {
+            if let entity = object.entity { incoming[entity.hierarchyIndex] += 1 }
+        }
+        result.reserveCapacity(models: deleted.count, rows: incoming)
         for object in deleted { result.add(object) }
         result.endWave()
         // `.deny` relationships met, with what they relate to: checked once the set is complete.
@@ -146,6 +173,11 @@ extension ModelContext {
             let wave = waveStart..<result.entries.count
             waveStart = wave.upperBound
             let related = try readRelatedRows(of: result.entries[wave], connection, tombstones: history, into: &result.tombstones)
+            for index in incoming.indices { incoming[index] = 0 }
+            for rows in related.values {
+                if let first = rows.rows.first { incoming[first.entity.hierarchyIndex] += rows.rows.count }
+            }
+            result.reserveCapacity(models: 0, rows: incoming)
             for entry in result.entries[wave] {
                 switch entry {
                 case .model(let object):
@@ -210,16 +242,26 @@ extension ModelContext {
     /// does not hold them in memory: the unloaded to-many relationships of saved models, and every
     /// such relationship of rows. Keyed by the relationship's identity.
     private func readRelatedRows(of entries: ArraySlice<Deletions.Entry>, _ connection: any StoreConnection,
-                                 tombstones: Bool, into preserved: inout [Deletions.TombstoneKey: Data]) throws -> [ObjectIdentifier: RelatedRows] {
-        var lookups: [ObjectIdentifier: RelatedLookup] = [:]
-        var order: [ObjectIdentifier] = []
+                                 tombstones: Bool, into preserved: inout [Deletions.TombstoneKey: [UInt8]]) throws -> [ObjectIdentifier: RelatedRows] {
+        // In the order met; each relationship's place found by identity, the last one's without
+        // hashing (the entries of a wave come entity by entity).
+        var lookups: [RelatedLookup] = []
+        var places: [ObjectIdentifier: Int] = [:]
+        var last: (id: ObjectIdentifier, place: Int)?
         func need(_ relationship: RelationshipSchema, owner: Int64) {
             let id = ObjectIdentifier(relationship)
-            if lookups[id] == nil {
-                lookups[id] = RelatedLookup(relationship: relationship)
-                order.append(id)
+            let place: Int
+            if let last, last.id == id {
+                place = last.place
+            } else if let known = places[id] {
+                place = known
+            } else {
+                place = lookups.count
+                places[id] = place
+                lookups.append(RelatedLookup(relationship: relationship))
             }
-            lookups[id]?.owners.append(owner)
+            last = (id, place)
+            lookups[place].owners.append(owner)
         }
         for entry in entries {
             switch entry {
@@ -237,9 +279,8 @@ extension ModelContext {
             }
         }
         var result: [ObjectIdentifier: RelatedRows] = [:]
-        for id in order {
-            guard let lookup = lookups[id] else { continue }
-            result[id] = try readRelatedRows(lookup, connection, tombstones: tombstones, into: &preserved)
+        for lookup in lookups {
+            result[ObjectIdentifier(lookup.relationship)] = try readRelatedRows(lookup, connection, tombstones: tombstones, into: &preserved)
         }
         return result
     }
@@ -247,7 +288,7 @@ extension ModelContext {
     /// The rows `lookup.relationship` relates its owners to in the store, grouped by owner; with
     /// `tombstones`, their preserved values go to `tombstoneValues`.
     private func readRelatedRows(_ lookup: RelatedLookup, _ connection: any StoreConnection,
-                                 tombstones: Bool, into tombstoneValues: inout [Deletions.TombstoneKey: Data]) throws -> RelatedRows {
+                                 tombstones: Bool, into tombstoneValues: inout [Deletions.TombstoneKey: [UInt8]]) throws -> RelatedRows {
         let relationship = lookup.relationship
         guard let destination = schema.entity(named: relationship.destinationName),
               let owner = schema.entity(named: relationship.entityName) else { return RelatedRows() }
@@ -272,12 +313,13 @@ extension ModelContext {
             order = "\(ownerColumn), d.\(pk)"
         }
         let members = hierarchyMembers(of: destination)
-        // Preserved values (history): every member's preserved columns, each selected once.
+        // Preserved values (history): every member's preserved columns (by its place in
+        // `members`), each selected once.
         var preservedColumns: [String] = []
-        var preserved: [ObjectIdentifier: [(name: String, column: Int32)]] = [:]
+        var preserved = [[(name: String, column: Int32)]](repeating: [], count: members.count)
         if tombstones {
-            for member in members {
-                preserved[ObjectIdentifier(member.entity)] = member.entity.attributes
+            for (index, member) in members.enumerated() {
+                preserved[index] = member.entity.attributes
                     .filter { $0.metadata.options.contains(.preserveValueOnDeletion) }
                     .map { attribute in
                         if !preservedColumns.contains(attribute.column) { preservedColumns.append(attribute.column) }
@@ -285,10 +327,11 @@ extension ModelContext {
                     }
             }
         }
-        // Columns: 0 owner key, 1 type (as in a hierarchy select, for `memberEntity`), 2 row key, then preserved values.
+        // Columns: 0 owner key, 1 type (as in a hierarchy select, for `memberIndex`), 2 row key, then preserved values.
         let selected = [ownerColumn, "d." + SQLQuote.identifier(StorageNames.type), "d.\(pk)"]
             + preservedColumns.map { "d." + SQLQuote.identifier($0) }
         var result = RelatedRows()
+        result.byOwner.reserveCapacity(lookup.owners.count)
         for chunk in KeyList.chunks(lookup.owners) {
             let filter = KeyList.membership(ownerColumn, chunk, connection.dialect)
             let statement = try connection.statement("SELECT \(selected.joined(separator: ", ")) FROM \(source) WHERE \(filter.sql) ORDER BY \(order)")
@@ -303,11 +346,12 @@ extension ModelContext {
                     currentOwner = ownerKey
                     start = result.rows.count
                 }
-                let entity = try memberEntity(statement, members)
+                let member = try memberIndex(statement, members)
+                let entity = members[member].entity
                 let key = try statement.integer(at: 2)
-                if let values = preserved[ObjectIdentifier(entity)], !values.isEmpty {
+                if case let values = preserved[member], !values.isEmpty {
                     tombstoneValues[Deletions.TombstoneKey(hierarchy: entity.hierarchyIndex, key: key)] =
-                        TombstoneCoding.encode(values.map { ($0.name, statement.value(at: $0.column)) })
+                        TombstoneCoding.bytes(values.map { ($0.name, statement.value(at: $0.column)) })
                 }
                 result.rows.append(DeletedRow(entity: entity, key: key))
             }
@@ -328,6 +372,9 @@ extension ModelContext {
     func detachFromGraph(_ removals: [ModelObject], removed: Set<ObjectIdentifier>) {
         // Relationships whose other side to look through (only if it has registered models).
         var scans: [InverseScan.Key: InverseScan] = [:]
+        // The last scan found with nothing to look through (no registered model on its side):
+        // its next models skip both lookups.
+        var lastEmptyScan: InverseScan.Key?
         for object in removals {
             for info in RelationshipGraph.infos(of: object) where info.deleteRule != .noAction {
                 guard let inverse = info.inverse else { continue }
@@ -337,6 +384,7 @@ extension ModelContext {
                         related = loaded
                     } else if let rowID = object.rowID {
                         let key = InverseScan.Key(destination: ObjectIdentifier(info.destination), slot: inverse.slot)
+                        if key == lastEmptyScan { continue }
                         if scans[key] == nil {
                             let entity = schema.entity(for: info.destination)
                             scans[key] = InverseScan(entity: entity.flatMap { registered[$0.hierarchyIndex].isEmpty ? nil : $0 }, inverse: inverse)
@@ -344,6 +392,8 @@ extension ModelContext {
                         if scans[key]?.entity != nil {
                             scans[key]?.models.insert(ObjectIdentifier(object))
                             scans[key]?.keys.insert(rowID)
+                        } else {
+                            lastEmptyScan = key
                         }
                     }
                 } else if info.slot < object.slots.count {

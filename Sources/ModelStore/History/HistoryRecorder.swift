@@ -92,7 +92,7 @@ extension ModelContext {
 
         // Each entity's preserved columns, and the encoder's positions writing only the attributes
         // holding them (the others are not read: -1), made at its first deleted model.
-        var preservedByEntity: [ObjectIdentifier: (columns: [(offset: Int, name: String)], positions: [Int32])] = [:]
+        var preservedByEntity = [(columns: [(offset: Int, name: String)], positions: [Int32])?](repeating: nil, count: schema.entities.count)
         var previousEntity: EntitySchema?
         var previousPreserved: (columns: [(offset: Int, name: String)], positions: [Int32]) = ([], [])
         saved.deleted.reserveCapacity(deletions.entries.count)
@@ -107,7 +107,7 @@ extension ModelContext {
             saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
             guard let writer = try record() else { continue }
             if previousEntity !== entity {
-                if let known = preservedByEntity[ObjectIdentifier(entity)] {
+                if let known = preservedByEntity[entity.index] {
                     previousPreserved = known
                 } else {
                     let columns = entity.attributes.enumerated()
@@ -117,22 +117,24 @@ extension ModelContext {
                         columns.contains { attribute.columns.contains($0.offset) } ? position : -1
                     }
                     previousPreserved = (columns, positions)
-                    preservedByEntity[ObjectIdentifier(entity)] = previousPreserved
+                    preservedByEntity[entity.index] = previousPreserved
                 }
                 previousEntity = entity
             }
             let preserved = previousPreserved.columns
-            var tombstone: Data?
+            var tombstone: [UInt8]?
             if !preserved.isEmpty {
                 // The values as stored: a model changed before its deletion keeps its saved row's.
                 if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
                 encoder.restart(valueCount: entity.attributes.count, positions: previousPreserved.positions)
                 object._encode(to: encoder)
                 let values = encoder.values
-                tombstone = TombstoneCoding.encode(preserved.compactMap { attribute in
-                    guard attribute.offset < values.count else { return nil }
-                    return (attribute.name, object.changes?.savedValue(of: attribute.offset) ?? values[attribute.offset])
-                })
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(64)
+                for attribute in preserved where attribute.offset < values.count {
+                    TombstoneCoding.append(attribute.name, object.changes?.savedValue(of: attribute.offset) ?? values[attribute.offset], to: &bytes)
+                }
+                tombstone = bytes
             }
             try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone, rowExists: deletions.wasDeletedEarly(entity, key: rowID))
         }
@@ -243,15 +245,17 @@ private final class HistoryWriter {
     private let connection: any StoreConnection
     private let token: Int64
     private let insert: any StoreStatement
+    // A save's writer is its context's, on one thread (`ContextGuards`): no run-time exclusivity
+    // checks per change (docs/Benchmarks.md, "No run-time exclusivity checks on per-row state").
     /// Deletes are recorded only if the row is still there (another context may have deleted
     /// it already): one statement per table.
-    private var conditional: [String: any StoreStatement] = [:]
+    @exclusivity(unchecked) private var conditional: [String: any StoreStatement] = [:]
     /// Their rows written several per statement, where the store takes them so (by table).
-    private var conditionalRows: [String: any RowBatch] = [:]
+    @exclusivity(unchecked) private var conditionalRows: [String: any RowBatch] = [:]
     /// The table, statement and rows of the last conditional delete.
-    private var lastConditional: (table: String, single: any StoreStatement, rows: (any RowBatch)?)?
-    private var index: Int64 = 0
-    private var unconditional = 0
+    @exclusivity(unchecked) private var lastConditional: (table: String, single: any StoreStatement, rows: (any RowBatch)?)?
+    @exclusivity(unchecked) private var index: Int64 = 0
+    @exclusivity(unchecked) private var unconditional = 0
 
     /// Where the rows go when the store takes them in batches (docs/PostgreSQL.md, "Batched writes").
     private let batch: SaveBatch?
@@ -277,7 +281,7 @@ private final class HistoryWriter {
 
     /// Writes one change. A delete is written only if the row is still stored, unless `rowExists`
     /// (the save read it in its own transaction).
-    func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: Data? = nil,
+    func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: [UInt8]? = nil,
                rowExists: Bool = false) throws {
         let statement: any StoreStatement
         // Where the store takes rows together, the row is bound straight into them.
@@ -327,7 +331,7 @@ private final class HistoryWriter {
         statement.bindText(entity.name, at: 4)
         statement.bindInt64(row, at: 5)
         if let attributes { statement.bindText(attributes, at: 6) } else { statement.bindNull(at: 6) }
-        if let tombstone { statement.bindBlob(tombstone, at: 7) } else { statement.bindNull(at: 7) }
+        if let tombstone { tombstone.withUnsafeBytes { statement.bindBytes($0, at: 7) } } else { statement.bindNull(at: 7) }
         if let batch, let rows {
             try batch.add(rows, key: 0, from: statement)
         } else if let batch {

@@ -10,31 +10,38 @@ import Foundation
 /// pattern), for text and blob a length (LEB128) and the bytes.
 enum TombstoneCoding {
     static func encode(_ values: [(name: String, value: SQLValue)]) -> Data {
+        bytes(values).withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+
+    /// `encode`'s bytes, as an array (what a save binds: no `Data` storage to make and free).
+    static func bytes(_ values: [(name: String, value: SQLValue)]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(values.count * 32)
-        for (name, value) in values {
-            appendLength(name.utf8.count, to: &bytes)
-            bytes.append(contentsOf: name.utf8)
-            switch value {
-            case .null:
-                bytes.append(0)
-            case .integer(let number):
-                bytes.append(1)
-                appendFixed(UInt64(bitPattern: number), to: &bytes)
-            case .real(let number):
-                bytes.append(2)
-                appendFixed(number.bitPattern, to: &bytes)
-            case .text(let text):
-                bytes.append(3)
-                appendLength(text.utf8.count, to: &bytes)
-                bytes.append(contentsOf: text.utf8)
-            case .blob(let data):
-                bytes.append(4)
-                appendLength(data.count, to: &bytes)
-                bytes.append(contentsOf: data)
-            }
+        for (name, value) in values { append(name, value, to: &bytes) }
+        return bytes
+    }
+
+    /// Appends one value of `encode`'s layout to `bytes` (the values one by one, without a list of them).
+    static func append(_ name: String, _ value: SQLValue, to bytes: inout [UInt8]) {
+        appendText(name, to: &bytes)
+        switch value {
+        case .null:
+            bytes.append(0)
+        case .integer(let number):
+            bytes.append(1)
+            appendFixed(UInt64(bitPattern: number), to: &bytes)
+        case .real(let number):
+            bytes.append(2)
+            appendFixed(number.bitPattern, to: &bytes)
+        case .text(let text):
+            bytes.append(3)
+            appendText(text, to: &bytes)
+        case .blob(let data):
+            bytes.append(4)
+            appendLength(data.count, to: &bytes)
+            // From the bytes in place, as typed bytes (appending `Data`, or raw bytes, goes byte by byte).
+            data.withUnsafeBytes { raw in raw.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) } }
         }
-        return Data(bytes)
     }
 
     /// The values of a blob written by `encode`; nil when the bytes are not such a blob.
@@ -79,6 +86,13 @@ enum TombstoneCoding {
             rest >>= 7
         }
         bytes.append(UInt8(rest))
+    }
+
+    /// A length (LEB128), then the UTF-8 bytes (copied at once where the string holds them so).
+    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+        let utf8 = text.utf8
+        appendLength(utf8.count, to: &bytes)
+        if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: utf8) }
     }
 
     private static func appendFixed(_ value: UInt64, to bytes: inout [UInt8]) {

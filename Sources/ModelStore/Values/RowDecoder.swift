@@ -253,8 +253,17 @@ import Foundation
         state.pointee.statement = nil
         state.pointee.positions = positions
         state.pointee.problem = nil
-        state.pointee.values.removeAll(keepingCapacity: true)
-        state.pointee.values.append(contentsOf: repeatElement(.null, count: count))
+        // Set back in place, then shortened or lengthened by the difference (a few values between
+        // entities of a hierarchy): emptying and refilling the array cost more than the row.
+        let previous = state.pointee.values.count
+        state.pointee.values.withUnsafeMutableBufferPointer { values in
+            for index in 0..<min(previous, count) { values[index] = .null }
+        }
+        if previous > count {
+            for _ in count..<previous { state.pointee.values.removeLast() }
+        } else {
+            for _ in previous..<count { state.pointee.values.append(.null) }
+        }
     }
 
     /// Starts writing a new row at `positions` (values mode) into at least `count` values, keeping
