@@ -17,6 +17,9 @@ import StoreTestSupport
     /// A random value of any kind (the column's own, as the round-trip tests make them, half of
     /// the time: `own`).
     static func value(_ values: inout RandomValues, _ index: Int, column: PostgreSQLValueRoundTripTests.Case) -> (value: SQLValue, own: Bool) {
+        if (column.column == "text" || column.column == "varchar") && Int.random(in: 0..<4, using: &values.random) == 0 {
+            return (.text(edgeText(&values)), true)
+        }
         if Bool.random(using: &values.random) { return (column.make(&values, index), true) }
         return (otherValue(&values, index), false)
     }
@@ -33,6 +36,49 @@ import StoreTestSupport
         case 3: return .text(Int.random(in: 0..<6, using: &values.random) == 0 ? "a\u{0}b" : String(values.int64(index)))
         default: return .blob(Data((0..<Int.random(in: 0...17, using: &values.random)).map { _ in UInt8.random(in: 0x20...0x7e, using: &values.random) }))
         }
+    }
+
+    /// Text a text column takes, or refuses (U+0000): empty, long, non-ASCII, U+0000 among other
+    /// characters (the row statement copies text straight into its column's array).
+    static func edgeText(_ values: inout RandomValues) -> String {
+        switch Int.random(in: 0..<5, using: &values.random) {
+        case 0: return ""
+        case 1: return String(repeating: "é✓𝄞a", count: Int.random(in: 200...3000, using: &values.random))
+        case 2: return String(repeating: "x", count: Int.random(in: 1000...70000, using: &values.random))
+        case 3: return "naïve \u{0} 日本語"
+        default: return ["é\u{0}", "\u{0}", "ab\u{0}✓"][Int.random(in: 0..<3, using: &values.random)]
+        }
+    }
+
+    /// The binary array of `values` (a column's, or the keys') as the single-row statement's
+    /// parameters of `type` encode them (`PostgresParameters`), built here element by element:
+    /// the oracle of the arrays a batch sends (numeric as text, jsonb after its version byte).
+    static func expectedArray(_ values: [SQLValue], type: PostgresType) throws -> SQLValue {
+        var elements: [UInt8] = []
+        var hasNulls = false
+        func put<I: FixedWidthInteger>(_ value: I, in bytes: inout [UInt8]) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+        for value in values {
+            var parameter = PostgresParameters(capacity: 1)
+            try parameter.append(value, type: type, number: 1)
+            guard parameter.offsets[0] >= 0 else {
+                hasNulls = true
+                put(Int32(-1), in: &elements)
+                continue
+            }
+            let bytes = parameter.bytes[parameter.offsets[0]..<(parameter.offsets[0] + Int(parameter.lengths[0]))]
+            if type == .jsonb {
+                put(Int32(bytes.count + 1), in: &elements)
+                elements.append(1)
+            } else {
+                put(Int32(bytes.count), in: &elements)
+            }
+            elements += bytes
+        }
+        var array: [UInt8] = []
+        for field in [1, hasNulls ? 1 : 0, Int32(bitPattern: (type == .numeric ? PostgresType.text : type).rawValue), Int32(values.count), 1] as [Int32] {
+            put(field, in: &array)
+        }
+        return .blob(Data(array + elements))
     }
 
     /// Binds `value` with the typed bind of its kind (bytes as a buffer or as `Data`).
@@ -68,18 +114,28 @@ import StoreTestSupport
         let insert = #"INSERT INTO "T" ("#  + columns.joined(separator: ", ") + ") VALUES (" + columns.map { _ in "?" }.joined(separator: ", ") + ")"
         try connection.beginWriteTransaction()
         let single = try connection.statement(insert)
+        // The single-row insert's parameter types, as the server inferred them.
+        let held = try #require(connection.held)
+        let types = try held.statement(insert).describedParameterTypes()
         let oracle = try #require(try connection.rowBatch(forInsert: insert, table: "T", typeName: "T", columns: columns, onlyIfRowOf: nil))
         let direct = try #require(try connection.rowBatch(forInsert: insert, table: "T", typeName: "T", columns: columns, onlyIfRowOf: nil))
         var stored: [Int64: [(value: SQLValue, own: Bool)]] = [:]
         var refused = 0
         var sentStatements = 0
-        // Both batches' statements: the same arrays; the row statement's batch is sent.
+        // The rows added since the last statement was taken: their keys and values.
+        var added: [(key: Int64, values: [SQLValue])] = []
+        // Both batches' statements: the same arrays, those the single-row insert's parameters
+        // make of the rows added; the row statement's batch is sent.
         func takeBoth() throws {
+            let expected = try [Self.expectedArray(added.map { .integer($0.key) }, type: .int8)]
+                + cases.indices.map { column in try Self.expectedArray(added.map { $0.values[column] }, type: types[column]) }
+            added.removeAll()
             let oracleStatement = try #require(oracle.take() as? PostgresStoreStatement)
             let oracleArrays = oracleStatement.boundValues
             oracleStatement.reset()
+            #expect(oracleArrays == expected, "seed \(seed)")
             let statement = try #require(direct.take() as? PostgresStoreStatement)
-            #expect(statement.boundValues == oracleArrays, "seed \(seed)")
+            #expect(statement.boundValues == expected, "seed \(seed)")
             try connection.send(statement)
             statement.reset()
             sentStatements += 1
@@ -118,7 +174,12 @@ import StoreTestSupport
             #expect(problem == oracleProblem, "seed \(seed), row \(row)")
             #expect(error == oracleError, "seed \(seed), row \(row): \(rowValues)")
             #expect(oracle.count == direct.count, "seed \(seed), row \(row)")
-            if error == nil { stored[key] = made } else { refused += 1 }
+            if error == nil {
+                stored[key] = made
+                added.append((key, rowValues))
+            } else {
+                refused += 1
+            }
         }
         #expect(refused > Self.rowCount / 4 && refused < Self.rowCount, "seed \(seed): \(refused) refused")
 

@@ -37,8 +37,18 @@ struct PostgresColumnArrays {
     /// Whether each row has a key (`bigint`), sent as the first array.
     private let keyed: Bool
     private(set) var keys: [Int64] = []
-    /// The encoded values of each column, but those of `bigint` columns (left empty).
-    private var columns: [PostgresParameters]
+    /// Per column but the `bigint` ones (left empty): its array's elements as they are sent, each
+    /// a length (4 bytes, big-endian; -1 for NULL) then its bytes, the rows' then those of the row
+    /// being bound: a flush copies them behind the array's header, with no pass per value.
+    private var encoded: [[UInt8]]
+    /// Per column: the bytes of `encoded` that hold the rows' elements (the rest, the row being bound's).
+    private var rowsEnd: [Int]
+    /// Per column: whether a row's element is NULL.
+    private var rowsHaveNulls: [Bool]
+    /// Per column: how bound text is written as its element when it is sent as text (a textual
+    /// type, numeric's text): 0 (its bytes), 1 (jsonb: a version byte, then its bytes); -1 for a
+    /// column whose parameter does not take text as it is (binary types, bytea).
+    private let textForms: [Int8]
     /// Per column: its place in `integers` when it is a `bigint` column, else -1.
     private let integerSlots: [Int]
     /// The values of the `bigint` columns as integers (NULL: nil), the array's bytes written once
@@ -102,71 +112,106 @@ struct PostgresColumnArrays {
         }
         integerSlots = slots
         self.integers = integers
-        columns = slots.map { PostgresParameters(capacity: $0 >= 0 ? 0 : Self.limit) }
+        encoded = slots.map { _ in [] }
+        rowsEnd = slots.map { _ in 0 }
+        rowsHaveNulls = slots.map { _ in false }
+        textForms = zip(types, elements).map { type, element in
+            switch element {
+            case .jsonb: return 1
+            case .textCast: return 0
+            case .same: return Self.textTypes.contains(type) ? 0 : -1
+            }
+        }
     }
 
-    /// Adds a row: `key` (when keyed) and `values`, the first `types.count` of them (missing ones null).
+    /// Adds a row: `key` (when keyed) and `values`, the first `types.count` of them (missing ones
+    /// null). Values of a row being bound are dropped first.
     ///
     /// - Throws: `PostgresError` `.invalidValue` for a value the single-row statement would refuse,
     ///   or one that its array cannot hold (the row is not added).
     mutating func add(key: Int64, values: [SQLValue]) throws(PostgresError) {
+        dropPartialRow()
         do throws(PostgresError) {
-            for (index, type) in types.enumerated() {
+            for index in types.indices {
                 let value = index < values.count ? values[index] : .null
-                let slot = integerSlots[index]
-                if slot >= 0 {
-                    try writeInteger(index, slot: slot, value) { (parameters, type, number) throws(PostgresError) in
-                        try parameters.append(value, type: type, number: number)
-                    }
-                    continue
+                try write(index, value) { (parameters, type, number) throws(PostgresError) in
+                    try parameters.append(value, type: type, number: number)
                 }
-                try columns[index].append(value, type: type, number: index + 1)
-                try checkArrayForm(index, value)
             }
         } catch {
             dropPartialRow()
             throw error
         }
-        if keyed { keys.append(key) }
-        count += 1
+        addBoundRow(key: key)
     }
 
     /// Refuses a value the parameter's type took as text (the server would read it) where the
-    /// column's array is of the type's binary form.
-    private func checkArrayForm(_ index: Int, _ value: @autoclosure () -> SQLValue) throws(PostgresError) {
-        try checkArrayForm(index, of: columns[index], value())
-    }
-
-    /// `checkArrayForm` of the last value of `parameters`, for column `index`.
+    /// column's array is of the type's binary form: `parameters`' last value, for column `index`.
     private func checkArrayForm(_ index: Int, of parameters: PostgresParameters, _ value: @autoclosure () -> SQLValue) throws(PostgresError) {
         guard binaryElements[index], parameters.formats.last == PostgresParameters.Format.text.rawValue,
               parameters.offsets.last ?? -1 >= 0 else { return }
         throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value())) cannot be sent as \(types[index]) with the other rows of its statement")
     }
 
-    /// Appends to `bigint` column `index` (`slot` in `integers`) the value `write` encodes, as
-    /// a column of encoded values would take it: refused with the same error, else kept as its
-    /// integer (or nil for NULL).
-    private mutating func writeInteger(_ index: Int, slot: Int, _ value: @autoclosure () -> SQLValue,
-                                       _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
+    /// Appends to column `index` the value `write` encodes as the single-row statement's
+    /// parameter (`PostgresParameters`), refused with the same error; a `bigint` column keeps it
+    /// as its integer (or nil for NULL), any other column as its array's element.
+    private mutating func write(_ index: Int, _ value: @autoclosure () -> SQLValue,
+                                _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
         scratch.removeLast(scratch.count)
         try write(&scratch, types[index], index + 1)
         try checkArrayForm(index, of: scratch, value())
-        guard let offset = scratch.offsets.last, offset >= 0 else {
-            integers[slot].append(nil)
+        let offset = scratch.offsets[0]
+        let slot = integerSlots[index]
+        if slot >= 0 {
+            integers[slot].append(offset < 0 ? nil : scratch.bytes.withUnsafeBytes {
+                PostgresDecoding.bigEndian(UnsafeRawBufferPointer(rebasing: $0[offset...]), as: Int64.self)
+            })
             return
         }
-        integers[slot].append(scratch.bytes.withUnsafeBytes { PostgresDecoding.bigEndian(UnsafeRawBufferPointer(rebasing: $0[offset...]), as: Int64.self) })
+        guard offset >= 0 else {
+            Self.appendLength(-1, to: &encoded[index])
+            return
+        }
+        let length = Int(scratch.lengths[0])
+        scratch.bytes.withUnsafeBufferPointer { bytes in
+            appendElement(index, UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), jsonb: elements[index] == .jsonb)
+        }
+    }
+
+    /// Appends an element of `bytes` to column `index`'s array (jsonb: after its version byte).
+    @inline(__always)
+    private mutating func appendElement(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>, jsonb: Bool) {
+        Self.appendLength(Int32(truncatingIfNeeded: bytes.count + (jsonb ? 1 : 0)), to: &encoded[index])
+        if jsonb { encoded[index].append(1) }
+        encoded[index].append(contentsOf: bytes)
+    }
+
+    /// Appends `length` big-endian (4 bytes, as a typed buffer: an array copies it at once).
+    @inline(__always)
+    private static func appendLength(_ length: Int32, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: length.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// The values column `index` holds: the rows', and the one of a row being bound.
-    private func valueCount(_ index: Int) -> Int {
+    private func hasBound(_ index: Int) -> Bool {
         let slot = integerSlots[index]
-        return slot >= 0 ? integers[slot].count : columns[index].count
+        return slot >= 0 ? integers[slot].count > count : encoded[index].count > rowsEnd[index]
     }
 
-    // A row bound value by value (`PostgresRowBatch.rowStatement`): `bind(at:_:_:)` per value,
-    // then `addBoundRow(key:)`, or `dropPartialRow()`.
+    /// Drops the value the row being bound has in column `index` (`slot`: its place in `integers`).
+    @inline(__always)
+    private mutating func dropBound(_ index: Int, slot: Int) {
+        if slot >= 0 {
+            if integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
+        } else if encoded[index].count > rowsEnd[index] {
+            encoded[index].removeLast(encoded[index].count - rowsEnd[index])
+        }
+    }
+
+    // A row bound value by value (`PostgresRowBatch.rowStatement`): `bind(at:_:_:)` per value
+    // (or a typed bind that writes the same element: `bindInteger`, `bindText`, …), then
+    // `addBoundRow(key:)`, or `dropPartialRow()`.
 
     /// Writes the value bound at parameter `number` (1-based, the column's) of the row being
     /// bound, replacing one this row bound there before. A parameter past the columns (a
@@ -176,16 +221,9 @@ struct PostgresColumnArrays {
     mutating func bind(at number: Int32, _ value: @autoclosure () -> SQLValue,
                        _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
         let index = Int(number) - 1
-        guard index >= 0, index < columns.count else { return }
-        let slot = integerSlots[index]
-        if slot >= 0 {
-            if integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
-            try writeInteger(index, slot: slot, value(), write)
-            return
-        }
-        if columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
-        try write(&columns[index], types[index], index + 1)
-        try checkArrayForm(index, value())
+        guard index >= 0, index < types.count else { return }
+        dropBound(index, slot: integerSlots[index])
+        try self.write(index, value(), write)
     }
 
     /// `bind(at:_:_:)` of an integer into a `bigint` column: kept as it is. False for a parameter
@@ -196,23 +234,62 @@ struct PostgresColumnArrays {
         guard index >= 0, index < integerSlots.count else { return false }
         let slot = integerSlots[index]
         guard slot >= 0 else { return false }
-        if integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
+        dropBound(index, slot: slot)
         integers[slot].append(value)
+        return true
+    }
+
+    /// `bind(at:_:_:)` of text into a column whose parameter takes it as text (`textForms`): the
+    /// element `PostgresParameters.appendText` and the array would make, its bytes copied once.
+    /// False, with nothing written, for another column, past the columns, or text the parameter
+    /// refuses (U+0000, above 1 GB) or not in contiguous UTF-8: the caller takes `bind(at:_:_:)`,
+    /// for the same outcome or error.
+    @inline(__always)
+    mutating func bindText(_ text: String, at number: Int32) -> Bool {
+        let index = Int(number) - 1
+        guard index >= 0, index < textForms.count else { return false }
+        let form = textForms[index]
+        guard form >= 0 else { return false }
+        return text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard utf8.count <= PostgresParameters.largestValue else { return false }
+            if let base = utf8.baseAddress, memchr(base, 0, utf8.count) != nil { return false }
+            dropBound(index, slot: -1)
+            appendElement(index, utf8, jsonb: form == 1)
+            return true
+        } ?? false
+    }
+
+    /// `bind(at:_:_:)` of a double into a `double precision` column: its element (8 bytes,
+    /// big-endian). False for NaN (refused), another column or past the columns.
+    @inline(__always)
+    mutating func bindDouble(_ value: Double, at number: Int32) -> Bool {
+        let index = Int(number) - 1
+        guard index >= 0, index < types.count, types[index] == .float8, !value.isNaN else { return false }
+        dropBound(index, slot: -1)
+        withUnsafeBytes(of: value.bitPattern.bigEndian) { appendElement(index, $0.assumingMemoryBound(to: UInt8.self), jsonb: false) }
+        return true
+    }
+
+    /// `bind(at:_:_:)` of bytes into a `bytea` column, or 16 bytes into a `uuid` one: its element,
+    /// the bytes as they are. False for anything else (the caller takes `bind(at:_:_:)`).
+    @inline(__always)
+    mutating func bindBytes(_ bytes: UnsafeRawBufferPointer, at number: Int32) -> Bool {
+        let index = Int(number) - 1
+        guard index >= 0, index < types.count, bytes.count <= PostgresParameters.largestValue else { return false }
+        let type = types[index]
+        guard type == .bytea || (type == .uuid && bytes.count == 16) else { return false }
+        dropBound(index, slot: -1)
+        appendElement(index, bytes.assumingMemoryBound(to: UInt8.self), jsonb: false)
         return true
     }
 
     /// `bind(at:_:_:)` of NULL (which every column takes).
     mutating func bindNull(at number: Int32) {
         let index = Int(number) - 1
-        guard index >= 0, index < columns.count else { return }
+        guard index >= 0, index < types.count else { return }
         let slot = integerSlots[index]
-        if slot >= 0 {
-            if integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
-            integers[slot].append(nil)
-        } else {
-            if columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
-            columns[index].appendNull()
-        }
+        dropBound(index, slot: slot)
+        if slot >= 0 { integers[slot].append(nil) } else { Self.appendLength(-1, to: &encoded[index]) }
     }
 
     /// The type of parameter `number` (1-based), nil past the columns.
@@ -224,9 +301,22 @@ struct PostgresColumnArrays {
     /// Adds the row bound value by value, with `key`: a column it did not bind is NULL, as in the
     /// single-row statement.
     mutating func addBoundRow(key: Int64) {
-        for index in columns.indices where valueCount(index) == count {
+        for index in types.indices {
             let slot = integerSlots[index]
-            if slot >= 0 { integers[slot].append(nil) } else { columns[index].appendNull() }
+            if slot >= 0 {
+                if integers[slot].count == count { integers[slot].append(nil) }
+                continue
+            }
+            let end = rowsEnd[index]
+            let bound = encoded[index].count - end
+            if bound == 0 {
+                Self.appendLength(-1, to: &encoded[index])
+                rowsHaveNulls[index] = true
+            } else if bound == 4 && !rowsHaveNulls[index] {
+                // NULL's element is its length alone, -1; any other's length is at least 0.
+                rowsHaveNulls[index] = encoded[index][end] == 0xFF
+            }
+            rowsEnd[index] = encoded[index].count
         }
         if keyed { keys.append(key) }
         count += 1
@@ -234,8 +324,7 @@ struct PostgresColumnArrays {
 
     /// Drops the values of a row bound in part or refused.
     mutating func dropPartialRow() {
-        for index in columns.indices where columns[index].count > count { columns[index].removeLast(columns[index].count - count) }
-        for slot in integers.indices where integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
+        for index in types.indices { dropBound(index, slot: integerSlots[index]) }
     }
 
     /// Binds the arrays of the rows added to `statement` from parameter `first` on (the keys'
@@ -247,15 +336,28 @@ struct PostgresColumnArrays {
             statement.bind(.blob(Self.int8Array(keys)), at: parameter)
             parameter += 1
         }
-        for (index, column) in columns.enumerated() {
+        for index in types.indices {
             let slot = integerSlots[index]
-            let encoded = slot >= 0 ? Self.int8Array(nullable: integers[slot].prefix(count)) : array(of: column, element: elements[index], type: types[index])
-            statement.bind(.blob(encoded), at: parameter)
+            let array: Data
+            if slot >= 0 {
+                array = Self.int8Array(nullable: integers[slot].prefix(count))
+            } else {
+                let end = rowsEnd[index]
+                array = encoded[index].withUnsafeBytes { all in
+                    Self.array(element: elements[index] == .textCast ? .text : types[index], count: count, hasNulls: rowsHaveNulls[index],
+                               dataBytes: end - 4 * count) { bytes in
+                        bytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[..<end]))
+                    }
+                }
+            }
+            statement.bind(.blob(array), at: parameter)
             parameter += 1
         }
         keys.removeAll(keepingCapacity: true)
-        for index in columns.indices where integerSlots[index] < 0 {
-            if columns[index].count > count { columns[index].removeFirst(count) } else { columns[index].removeLast(count) }
+        for index in types.indices where integerSlots[index] < 0 {
+            encoded[index].removeFirst(rowsEnd[index])
+            rowsEnd[index] = 0
+            rowsHaveNulls[index] = false
         }
         for slot in integers.indices {
             if integers[slot].count > count { integers[slot].removeFirst(count) } else { integers[slot].removeAll(keepingCapacity: true) }
@@ -287,44 +389,6 @@ struct PostgresColumnArrays {
                 }
                 store(Int32(8), at: &at, in: bytes)
                 store(UInt64(bitPattern: value), at: &at, in: bytes)
-            }
-        }
-    }
-
-    /// The binary form of an array of the first `count` values of `column`.
-    private func array(of column: PostgresParameters, element: Element, type: PostgresType) -> Data {
-        var hasNulls = false
-        var dataBytes = 0
-        for row in 0..<count {
-            if column.offsets[row] < 0 {
-                hasNulls = true
-            } else {
-                dataBytes += Int(column.lengths[row]) + (element == .jsonb ? 1 : 0)
-            }
-        }
-        let elementType: PostgresType = element == .textCast ? .text : type
-        return Self.array(element: elementType, count: count, hasNulls: hasNulls, dataBytes: dataBytes) { bytes in
-            column.bytes.withUnsafeBytes { all in
-                var at = 0
-                for row in 0..<count {
-                    let offset = column.offsets[row]
-                    guard offset >= 0 else {
-                        Self.store(Int32(-1), at: &at, in: bytes)
-                        continue
-                    }
-                    let length = Int(column.lengths[row])
-                    if element == .jsonb {
-                        Self.store(Int32(length + 1), at: &at, in: bytes)
-                        bytes[at] = 1
-                        at += 1
-                    } else {
-                        Self.store(Int32(length), at: &at, in: bytes)
-                    }
-                    if length > 0 {
-                        UnsafeMutableRawBufferPointer(rebasing: bytes[at..<(at + length)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<(offset + length)]))
-                    }
-                    at += length
-                }
             }
         }
     }

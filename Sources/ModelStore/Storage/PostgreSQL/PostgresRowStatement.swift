@@ -112,12 +112,23 @@ final class PostgresRowStatement: StoreStatement {
     }
 
     func bindDouble(_ value: Double, at index: Int32) {
+        // A `double precision` column's element is written at once.
+        if arrays.bindDouble(value, at: index) {
+            if !failures.isEmpty { failures[index] = nil }
+            return
+        }
         bind(at: index, .real(value)) { (parameters, type, number) throws(PostgresError) in
             try parameters.appendReal(value, type: type, number: number)
         }
     }
 
     func bindText(_ text: String, at index: Int32) {
+        // Text for a parameter that takes it as text is copied once into its element (text the
+        // parameter refuses, with U+0000, takes the general path below).
+        if arrays.bindText(text, at: index) {
+            if !failures.isEmpty { failures[index] = nil }
+            return
+        }
         let taken = bind(at: index, .text(text)) { (parameters, type, number) throws(PostgresError) in
             try parameters.appendText(text, type: type, number: number)
         }
@@ -130,6 +141,11 @@ final class PostgresRowStatement: StoreStatement {
     }
 
     func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        // Bytes for `bytea`, or a `uuid`'s 16, are copied once into their element.
+        if arrays.bindBytes(bytes, at: index) {
+            if !failures.isEmpty { failures[index] = nil }
+            return
+        }
         bind(at: index, .blob(Data(bytes))) { (parameters, type, number) throws(PostgresError) in
             try parameters.appendBytes(bytes, type: type, number: number)
         }
