@@ -37,25 +37,16 @@ struct PostgresColumnArrays {
     /// Whether each row has a key (`bigint`), sent as the first array.
     private let keyed: Bool
     private(set) var keys: [Int64] = []
-    /// Per column but the `bigint` ones (left empty): its array's elements as they are sent, each
-    /// a length (4 bytes, big-endian; -1 for NULL) then its bytes, the rows' then those of the row
-    /// being bound: a flush copies them behind the array's header, with no pass per value.
-    private var encoded: [[UInt8]]
-    /// Per column: the bytes of `encoded` that hold the rows' elements (the rest, the row being bound's).
-    private var rowsEnd: [Int]
-    /// Per column: whether a row's element is NULL.
-    private var rowsHaveNulls: [Bool]
+    /// Per column: its array's elements as they are sent, each a length (4 bytes, big-endian; -1
+    /// for NULL) then its bytes, the rows' then those of the row being bound: a flush copies them
+    /// behind the array's header, with no pass per value (`ElementColumns`).
+    private let columns: ElementColumns
     /// Per column: how bound text is written as its element when it is sent as text (a textual
     /// type, numeric's text): 0 (its bytes), 1 (jsonb: a version byte, then its bytes); -1 for a
     /// column whose parameter does not take text as it is (binary types, bytea).
     private let textForms: [Int8]
-    /// Per column: its place in `integers` when it is a `bigint` column, else -1.
-    private let integerSlots: [Int]
-    /// The values of the `bigint` columns as integers (NULL: nil), the array's bytes written once
-    /// when it is bound: a typed integer bind is an append, not an encoding per value.
-    private var integers: [[Int64?]]
-    /// Where a value of a `bigint` column bound as anything but an integer or NULL is encoded
-    /// first, for the single-row statement's outcome (the integer, or its error).
+    /// Where a value without a typed path of its own is encoded first as the single-row
+    /// statement's parameter, for its outcome (the element, or its error).
     private var scratch = PostgresParameters(capacity: 1)
     private(set) var count = 0
 
@@ -98,23 +89,7 @@ struct PostgresColumnArrays {
         binaryElements = zip(types, elements).map { type, element in element == .same && Self.binaryTypes.contains(type) }
         self.keyed = keyed
         self.placeholders = placeholders
-        var slots: [Int] = []
-        var integers: [[Int64?]] = []
-        for type in types {
-            if type == .int8 {
-                slots.append(integers.count)
-                var values: [Int64?] = []
-                values.reserveCapacity(Self.limit)
-                integers.append(values)
-            } else {
-                slots.append(-1)
-            }
-        }
-        integerSlots = slots
-        self.integers = integers
-        encoded = slots.map { _ in [] }
-        rowsEnd = slots.map { _ in 0 }
-        rowsHaveNulls = slots.map { _ in false }
+        columns = ElementColumns(count: types.count)
         textForms = zip(types, elements).map { type, element in
             switch element {
             case .jsonb: return 1
@@ -153,59 +128,21 @@ struct PostgresColumnArrays {
         throw PostgresParameters.refuse(index + 1, "\(SQLValue.shortDescription(value())) cannot be sent as \(types[index]) with the other rows of its statement")
     }
 
-    /// Appends to column `index` the value `write` encodes as the single-row statement's
-    /// parameter (`PostgresParameters`), refused with the same error; a `bigint` column keeps it
-    /// as its integer (or nil for NULL), any other column as its array's element.
+    /// Appends to column `index` the element of the value `write` encodes as the single-row
+    /// statement's parameter (`PostgresParameters`), refused with the same error.
     private mutating func write(_ index: Int, _ value: @autoclosure () -> SQLValue,
                                 _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
         scratch.removeLast(scratch.count)
         try write(&scratch, types[index], index + 1)
         try checkArrayForm(index, of: scratch, value())
         let offset = scratch.offsets[0]
-        let slot = integerSlots[index]
-        if slot >= 0 {
-            integers[slot].append(offset < 0 ? nil : scratch.bytes.withUnsafeBytes {
-                PostgresDecoding.bigEndian(UnsafeRawBufferPointer(rebasing: $0[offset...]), as: Int64.self)
-            })
-            return
-        }
         guard offset >= 0 else {
-            Self.appendLength(-1, to: &encoded[index])
+            columns[index].appendLength(-1)
             return
         }
         let length = Int(scratch.lengths[0])
-        scratch.bytes.withUnsafeBufferPointer { bytes in
-            appendElement(index, UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), jsonb: elements[index] == .jsonb)
-        }
-    }
-
-    /// Appends an element of `bytes` to column `index`'s array (jsonb: after its version byte).
-    @inline(__always)
-    private mutating func appendElement(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>, jsonb: Bool) {
-        Self.appendLength(Int32(truncatingIfNeeded: bytes.count + (jsonb ? 1 : 0)), to: &encoded[index])
-        if jsonb { encoded[index].append(1) }
-        encoded[index].append(contentsOf: bytes)
-    }
-
-    /// Appends `length` big-endian (4 bytes, as a typed buffer: an array copies it at once).
-    @inline(__always)
-    private static func appendLength(_ length: Int32, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: length.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
-    }
-
-    /// The values column `index` holds: the rows', and the one of a row being bound.
-    private func hasBound(_ index: Int) -> Bool {
-        let slot = integerSlots[index]
-        return slot >= 0 ? integers[slot].count > count : encoded[index].count > rowsEnd[index]
-    }
-
-    /// Drops the value the row being bound has in column `index` (`slot`: its place in `integers`).
-    @inline(__always)
-    private mutating func dropBound(_ index: Int, slot: Int) {
-        if slot >= 0 {
-            if integers[slot].count > count { integers[slot].removeLast(integers[slot].count - count) }
-        } else if encoded[index].count > rowsEnd[index] {
-            encoded[index].removeLast(encoded[index].count - rowsEnd[index])
+        scratch.bytes.withUnsafeBytes { bytes in
+            columns[index].appendElement(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), jsonb: elements[index] == .jsonb)
         }
     }
 
@@ -222,20 +159,18 @@ struct PostgresColumnArrays {
                        _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
         let index = Int(number) - 1
         guard index >= 0, index < types.count else { return }
-        dropBound(index, slot: integerSlots[index])
+        columns[index].dropBound()
         try self.write(index, value(), write)
     }
 
-    /// `bind(at:_:_:)` of an integer into a `bigint` column: kept as it is. False for a parameter
-    /// of another type or past the columns (the caller takes `bind(at:_:_:)`).
+    /// `bind(at:_:_:)` of an integer into a `bigint` column: its element (8 bytes, big-endian).
+    /// False for a parameter of another type or past the columns (the caller takes `bind(at:_:_:)`).
     @inline(__always)
     mutating func bindInteger(_ value: Int64, at number: Int32) -> Bool {
         let index = Int(number) - 1
-        guard index >= 0, index < integerSlots.count else { return false }
-        let slot = integerSlots[index]
-        guard slot >= 0 else { return false }
-        dropBound(index, slot: slot)
-        integers[slot].append(value)
+        guard index >= 0, index < types.count, types[index] == .int8 else { return false }
+        columns[index].dropBound()
+        withUnsafeBytes(of: value.bigEndian) { columns[index].appendElement($0, jsonb: false) }
         return true
     }
 
@@ -253,8 +188,8 @@ struct PostgresColumnArrays {
         return text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             guard utf8.count <= PostgresParameters.largestValue else { return false }
             if let base = utf8.baseAddress, memchr(base, 0, utf8.count) != nil { return false }
-            dropBound(index, slot: -1)
-            appendElement(index, utf8, jsonb: form == 1)
+            columns[index].dropBound()
+            columns[index].appendElement(UnsafeRawBufferPointer(utf8), jsonb: form == 1)
             return true
         } ?? false
     }
@@ -265,8 +200,8 @@ struct PostgresColumnArrays {
     mutating func bindDouble(_ value: Double, at number: Int32) -> Bool {
         let index = Int(number) - 1
         guard index >= 0, index < types.count, types[index] == .float8, !value.isNaN else { return false }
-        dropBound(index, slot: -1)
-        withUnsafeBytes(of: value.bitPattern.bigEndian) { appendElement(index, $0.assumingMemoryBound(to: UInt8.self), jsonb: false) }
+        columns[index].dropBound()
+        withUnsafeBytes(of: value.bitPattern.bigEndian) { columns[index].appendElement($0, jsonb: false) }
         return true
     }
 
@@ -278,8 +213,8 @@ struct PostgresColumnArrays {
         guard index >= 0, index < types.count, bytes.count <= PostgresParameters.largestValue else { return false }
         let type = types[index]
         guard type == .bytea || (type == .uuid && bytes.count == 16) else { return false }
-        dropBound(index, slot: -1)
-        appendElement(index, bytes.assumingMemoryBound(to: UInt8.self), jsonb: false)
+        columns[index].dropBound()
+        columns[index].appendElement(bytes, jsonb: false)
         return true
     }
 
@@ -287,9 +222,8 @@ struct PostgresColumnArrays {
     mutating func bindNull(at number: Int32) {
         let index = Int(number) - 1
         guard index >= 0, index < types.count else { return }
-        let slot = integerSlots[index]
-        dropBound(index, slot: slot)
-        if slot >= 0 { integers[slot].append(nil) } else { Self.appendLength(-1, to: &encoded[index]) }
+        columns[index].dropBound()
+        columns[index].appendLength(-1)
     }
 
     /// The type of parameter `number` (1-based), nil past the columns.
@@ -301,30 +235,14 @@ struct PostgresColumnArrays {
     /// Adds the row bound value by value, with `key`: a column it did not bind is NULL, as in the
     /// single-row statement.
     mutating func addBoundRow(key: Int64) {
-        for index in types.indices {
-            let slot = integerSlots[index]
-            if slot >= 0 {
-                if integers[slot].count == count { integers[slot].append(nil) }
-                continue
-            }
-            let end = rowsEnd[index]
-            let bound = encoded[index].count - end
-            if bound == 0 {
-                Self.appendLength(-1, to: &encoded[index])
-                rowsHaveNulls[index] = true
-            } else if bound == 4 && !rowsHaveNulls[index] {
-                // NULL's element is its length alone, -1; any other's length is at least 0.
-                rowsHaveNulls[index] = encoded[index][end] == 0xFF
-            }
-            rowsEnd[index] = encoded[index].count
-        }
+        for index in types.indices { columns[index].endRow() }
         if keyed { keys.append(key) }
         count += 1
     }
 
     /// Drops the values of a row bound in part or refused.
     mutating func dropPartialRow() {
-        for index in types.indices { dropBound(index, slot: integerSlots[index]) }
+        for index in types.indices { columns[index].dropBound() }
     }
 
     /// Binds the arrays of the rows added to `statement` from parameter `first` on (the keys'
@@ -337,31 +255,16 @@ struct PostgresColumnArrays {
             parameter += 1
         }
         for index in types.indices {
-            let slot = integerSlots[index]
-            let array: Data
-            if slot >= 0 {
-                array = Self.int8Array(nullable: integers[slot].prefix(count))
-            } else {
-                let end = rowsEnd[index]
-                array = encoded[index].withUnsafeBytes { all in
-                    Self.array(element: elements[index] == .textCast ? .text : types[index], count: count, hasNulls: rowsHaveNulls[index],
-                               dataBytes: end - 4 * count) { bytes in
-                        bytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[..<end]))
-                    }
-                }
+            let column = columns[index]
+            let array = Self.array(element: elements[index] == .textCast ? .text : types[index], count: count, hasNulls: column.rowsHaveNulls,
+                                   dataBytes: column.rowsEnd - 4 * count) { bytes in
+                if column.rowsEnd > 0, let base = column.bytes { bytes.baseAddress?.copyMemory(from: base, byteCount: column.rowsEnd) }
             }
             statement.bind(.blob(array), at: parameter)
             parameter += 1
+            columns[index].dropRows()
         }
         keys.removeAll(keepingCapacity: true)
-        for index in types.indices where integerSlots[index] < 0 {
-            encoded[index].removeFirst(rowsEnd[index])
-            rowsEnd[index] = 0
-            rowsHaveNulls[index] = false
-        }
-        for slot in integers.indices {
-            if integers[slot].count > count { integers[slot].removeFirst(count) } else { integers[slot].removeAll(keepingCapacity: true) }
-        }
         count = 0
     }
 
@@ -373,22 +276,6 @@ struct PostgresColumnArrays {
             for key in keys {
                 store(Int32(8), at: &at, in: bytes)
                 store(UInt64(bitPattern: key), at: &at, in: bytes)
-            }
-        }
-    }
-
-    /// The binary form of a `bigint[]` holding `values` (nil: NULL), a `bigint` column's.
-    static func int8Array<C: Collection<Int64?>>(nullable values: C) -> Data {
-        let nulls = values.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
-        return array(element: .int8, count: values.count, hasNulls: nulls > 0, dataBytes: 8 * (values.count - nulls)) { bytes in
-            var at = 0
-            for value in values {
-                guard let value else {
-                    store(Int32(-1), at: &at, in: bytes)
-                    continue
-                }
-                store(Int32(8), at: &at, in: bytes)
-                store(UInt64(bitPattern: value), at: &at, in: bytes)
             }
         }
     }
@@ -416,5 +303,106 @@ struct PostgresColumnArrays {
     private static func store<I: FixedWidthInteger>(_ value: I, at: inout Int, in bytes: UnsafeMutableRawBufferPointer) {
         bytes.storeBytes(of: value.bigEndian, toByteOffset: at, as: I.self)
         at += MemoryLayout<I>.size
+    }
+}
+
+/// The elements of a `PostgresColumnArrays`' columns (each a length, 4 bytes big-endian, -1 for
+/// NULL, then its bytes), one growing buffer per column, for the one `PostgresColumnArrays` that
+/// made it (it is never copied: `PostgresRowStatement` holds it). Raw buffers, not `[UInt8]`:
+/// an element is a bounds check and one or two stores or a copy, with no uniqueness check nor
+/// retain of a column's storage per value.
+final class ElementColumns {
+    struct Column {
+        /// The elements (nil until the first one).
+        fileprivate(set) var bytes: UnsafeMutableRawPointer?
+        fileprivate(set) var count = 0
+        fileprivate var capacity = 0
+        /// The bytes that hold the rows' elements (the rest, the row being bound's).
+        fileprivate(set) var rowsEnd = 0
+        /// Whether a row's element is NULL.
+        fileprivate(set) var rowsHaveNulls = false
+
+        /// Where `n` more bytes go (the buffer grown first when needed).
+        @inline(__always)
+        private mutating func reserve(_ n: Int) -> UnsafeMutableRawPointer {
+            if capacity - count < n { grow(n) }
+            return bytes.unsafelyUnwrapped + count
+        }
+
+        @inline(never)
+        private mutating func grow(_ n: Int) {
+            let capacity = max(2 * self.capacity, count + n, 256)
+            guard let grown = realloc(bytes, capacity) else { fatalError("out of memory for \(capacity) bytes of a column's array") }
+            bytes = grown
+            self.capacity = capacity
+        }
+
+        /// Appends an element of no bytes but its length (-1: NULL).
+        @inline(__always)
+        mutating func appendLength(_ length: Int32) {
+            reserve(4).storeBytes(of: length.bigEndian, as: Int32.self)
+            count += 4
+        }
+
+        /// Appends an element of `value` (jsonb: after its version byte, 1).
+        @inline(__always)
+        mutating func appendElement(_ value: UnsafeRawBufferPointer, jsonb: Bool) {
+            let head = jsonb ? 5 : 4
+            let at = reserve(head + value.count)
+            at.storeBytes(of: Int32(truncatingIfNeeded: value.count + head - 4).bigEndian, as: Int32.self)
+            if jsonb { at.storeBytes(of: 1, toByteOffset: 4, as: UInt8.self) }
+            if let source = value.baseAddress, value.count > 0 { (at + head).copyMemory(from: source, byteCount: value.count) }
+            count += head + value.count
+        }
+
+        /// Drops the element of the row being bound, if any.
+        @inline(__always)
+        mutating func dropBound() {
+            count = rowsEnd
+        }
+
+        /// Ends a row: its element is the one bound, else NULL.
+        @inline(__always)
+        mutating func endRow() {
+            let bound = count - rowsEnd
+            if bound == 0 {
+                appendLength(-1)
+                rowsHaveNulls = true
+            } else if bound == 4 && !rowsHaveNulls {
+                // NULL's element is its length alone, -1; any other's length is at least 0.
+                rowsHaveNulls = bytes.unsafelyUnwrapped.load(fromByteOffset: rowsEnd, as: UInt8.self) == 0xFF
+            }
+            rowsEnd = count
+        }
+
+        /// Drops the rows' elements, keeping those of a row being bound.
+        mutating func dropRows() {
+            let bound = count - rowsEnd
+            if bound > 0, let bytes { memmove(bytes, bytes + rowsEnd, bound) }
+            count = bound
+            rowsEnd = 0
+            rowsHaveNulls = false
+        }
+    }
+
+    private let columns: UnsafeMutablePointer<Column>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        columns = .allocate(capacity: max(count, 1))
+        columns.initialize(repeating: Column(), count: count)
+    }
+
+    deinit {
+        for index in 0..<count { free(columns[index].bytes) }
+        columns.deinitialize(count: count)
+        columns.deallocate()
+    }
+
+    /// Column `index` (checked by the caller against the columns' count), changed in place.
+    subscript(index: Int) -> Column {
+        @inline(__always) get { columns[index] }
+        @inline(__always) _modify { yield &columns[index] }
     }
 }
