@@ -286,17 +286,18 @@ struct PostgresColumnArrays {
     private static func array(element: PostgresType, count: Int, hasNulls: Bool, dataBytes: Int,
                               _ write: (UnsafeMutableRawBufferPointer) -> Void) -> Data {
         let header = 20
-        var data = Data(count: header + 4 * count + dataBytes)
-        data.withUnsafeMutableBytes { bytes in
-            var at = 0
-            store(Int32(1), at: &at, in: bytes)
-            store(Int32(hasNulls ? 1 : 0), at: &at, in: bytes)
-            store(element.rawValue, at: &at, in: bytes)
-            store(Int32(count), at: &at, in: bytes)
-            store(Int32(1), at: &at, in: bytes)
-            write(UnsafeMutableRawBufferPointer(rebasing: bytes[header...]))
-        }
-        return data
+        let size = header + 4 * count + dataBytes
+        // Every byte is written here: a buffer of its own handed to `Data`, not one it zeroes first.
+        guard let memory = malloc(size) else { fatalError("out of memory for an array of \(size) bytes") }
+        let bytes = UnsafeMutableRawBufferPointer(start: memory, count: size)
+        var at = 0
+        store(Int32(1), at: &at, in: bytes)
+        store(Int32(hasNulls ? 1 : 0), at: &at, in: bytes)
+        store(element.rawValue, at: &at, in: bytes)
+        store(Int32(count), at: &at, in: bytes)
+        store(Int32(1), at: &at, in: bytes)
+        write(UnsafeMutableRawBufferPointer(rebasing: bytes[header...]))
+        return Data(bytesNoCopy: memory, count: size, deallocator: .free)
     }
 
     /// Stores `value` big-endian at `at`, and moves `at` past it.

@@ -199,6 +199,13 @@ package final class PostgresStatement {
             throw PostgresError(kind: .invalidValue, message: "\(bindings.count) values bound to a statement with \(parameterTypes.count) parameters", sql: sql)
         }
         var parameters = PostgresParameters(capacity: parameterTypes.count)
+        // Bytes (a row batch's arrays, docs/PostgreSQL.md, "Batched writes") are copied into one
+        // buffer reserved at once, not grown as they come.
+        var blobBytes = 0
+        for binding in bindings {
+            if case .blob(let data) = binding { blobBytes += data.count }
+        }
+        if blobBytes > 0 { parameters.reserveBytes(blobBytes) }
         do {
             for (offset, type) in parameterTypes.enumerated() {
                 try parameters.append(offset < bindings.count ? bindings[offset] : .null, type: type, number: offset + 1)

@@ -81,6 +81,11 @@ struct PostgresParameters {
 
     var count: Int { offsets.count }
 
+    /// Reserves room for `byteCount` bytes of values.
+    mutating func reserveBytes(_ byteCount: Int) {
+        bytes.reserveCapacity(byteCount)
+    }
+
     /// The largest value PostgreSQL takes in one field (1 GB less one byte).
     static let largestValue = (1 << 30) - 1
 
