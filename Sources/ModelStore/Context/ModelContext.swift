@@ -26,7 +26,8 @@ public final class ModelContext {
     @exclusivity(unchecked) var autosave = AutosaveState()
 
     let schema: Schema
-    private var openConnection: (any StoreConnection)?
+    /// Read by every fetch; not checked for exclusive access at run time, as the lists below.
+    @exclusivity(unchecked) private var openConnection: (any StoreConnection)?
     private(set) lazy var link = ContextLink(self)
     // The lists below are read or written once per model that a fetch, an insert, a delete or a
     // save handles; like `dirty` and `autosave`, they are not checked for exclusive access at run
@@ -36,6 +37,10 @@ public final class ModelContext {
 
     /// Each entity's `ModelHome` in this context, by `EntitySchema.index` (made on first use).
     @exclusivity(unchecked) private var homes: [ModelHome?]
+
+    /// The translation cache's slot of the expression type this context fetched with last
+    /// (`PredicateSQL.fastHit`): a loop of lookups finds it without the cache's lock.
+    @exclusivity(unchecked) var fastMemo: FastMemo?
 
     /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
     /// (one object per row per context).
