@@ -23,7 +23,8 @@ extension ModelContext {
         try descriptor.checkWindow()
         let entity = try entity(for: T.self)
         if isEmptyArray(descriptor.propertiesToFetch), isEmptyArray(descriptor.sortBy), !fetchesThroughPlan(descriptor), let predicate = descriptor.predicate,
-           let hit = PredicateSQL.fastHit(of: predicate, cache: container.predicateCache, memo: &fastMemo) {
+           let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.variable.key,
+                                          cache: container.predicateCache, memo: &fastMemo) {
             // A plain fetch: the whole select and its statement are the cache entry's
             // (docs/Predicates.md, "Translation cache"), the rest goes without `T`.
             let limit = descriptor.fetchLimit, offset = descriptor.fetchOffset

@@ -67,8 +67,9 @@ public final class ModelContext {
     /// An error from a non-throwing call (e.g. `insert` of an unknown type), thrown by the next `save()`.
     var deferredError: Error?
     /// While a batch runs (`enumerate`, `FetchResultsCollection`): the models fetches registered,
-    /// let go of afterwards when nothing else holds them (ModelContext+Batches.swift).
-    var registrationLog: [RegistrationLog]?
+    /// let go of afterwards when nothing else holds them (ModelContext+Batches.swift). Read by
+    /// every fetch: not checked for exclusive access at run time, as the lists above.
+    @exclusivity(unchecked) var registrationLog: [RegistrationLog]?
     /// Checks against use from two threads at once and against nested saves.
     let guards = ContextGuards()
 

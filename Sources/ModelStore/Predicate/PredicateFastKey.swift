@@ -292,10 +292,12 @@ struct FastHit {
 }
 
 extension PredicateSQL {
-    /// The fast walk of `predicate` with `opener` (nil when a captured value is not one it reads).
-    private static func fastWalk<T>(of predicate: Predicate<T>, _ opener: any FastShapeOpener) -> FastShapeWalker? {
-        var walker = FastShapeWalker(root: predicate.variable.key)
-        walkOpened(predicate.expression, opener, &walker)
+    /// The fast walk of a predicate's `expression` with `opener` (nil when a captured value is not
+    /// one it reads); `root` is the predicate's variable.
+    private static func fastWalk(of expression: any StandardPredicateExpression<Bool>, root: PredicateExpressions.VariableID,
+                                 _ opener: any FastShapeOpener) -> FastShapeWalker? {
+        var walker = FastShapeWalker(root: root)
+        walkOpened(expression, opener, &walker)
         return walker.fast ? walker : nil
     }
 
@@ -304,13 +306,16 @@ extension PredicateSQL {
     /// translates it, or learns its entry). Learns nothing. `memo` keeps the last expression
     /// type's slot for a caller of one thread (a context), found again without the cache's lock
     /// and dictionary; a key it does not list is looked up in the cache (entries learnt since).
-    static func fastHit<T>(of predicate: Predicate<T>, cache: PredicateTranslationCache, memo: inout FastMemo?) -> FastHit? {
-        let typeKey = FastTypeKey(model: ObjectIdentifier(T.self), expression: ObjectIdentifier(type(of: predicate.expression)))
+    /// Not generic: a fetch hands over the predicate's parts (`expression`, its variable `root`)
+    /// and the fetched model type (`model`), so nothing here looks `Predicate<T>` up at run time.
+    static func fastHit(model: ObjectIdentifier, expression: any StandardPredicateExpression<Bool>, root: PredicateExpressions.VariableID,
+                        cache: PredicateTranslationCache, memo: inout FastMemo?) -> FastHit? {
+        let typeKey = FastTypeKey(model: model, expression: ObjectIdentifier(type(of: expression)))
         if memo?.type != typeKey {
             guard case .entries(let opener, let entries)? = cache.fastEntries(typeKey) else { return nil }
             memo = FastMemo(type: typeKey, opener: opener, entries: entries)
         }
-        guard let known = memo, let walker = fastWalk(of: predicate, known.opener) else { return nil }
+        guard let known = memo, let walker = fastWalk(of: expression, root: root, known.opener) else { return nil }
         var found = known.entries.first { $0.key == walker.key }
         if found == nil, case .entries(let opener, let entries)? = cache.fastEntries(typeKey) {
             // Learnt since the memo was made (or the cache started over).
@@ -341,7 +346,7 @@ extension PredicateSQL {
             }
             cache.storeFast(typeKey, slot!)
         }
-        guard case .entries(let opener, let entries)? = slot, let walker = fastWalk(of: predicate, opener) else {
+        guard case .entries(let opener, let entries)? = slot, let walker = fastWalk(of: expression, root: predicate.variable.key, opener) else {
             let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
             return (full.filter, full.followed, nil)
         }

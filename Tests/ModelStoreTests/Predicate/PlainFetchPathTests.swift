@@ -82,6 +82,22 @@ import Testing
         }
     }
 
+    /// A connection's statements by id: by index below `StatementsByID.indexed`, in a dictionary
+    /// past it; each id gives its own statement, and an id never set none.
+    @Test func statementsByIDKeepEachIDsStatement() {
+        final class Box {}
+        var byID = StatementsByID<Box>()
+        let ids = [0, 1, 7, StatementsByID<Box>.indexed - 1, StatementsByID<Box>.indexed, 3 * StatementsByID<Box>.indexed + 5, -2]
+        let boxes = ids.map { _ in Box() }
+        for (id, box) in zip(ids, boxes) { byID[id] = box }
+        for (id, box) in zip(ids, boxes) { #expect(byID[id] === box, "id \(id)") }
+        for id in [2, 8, StatementsByID<Box>.indexed + 1, 2 * StatementsByID<Box>.indexed, -1] { #expect(byID[id] == nil, "id \(id)") }
+        byID[7] = nil
+        #expect(byID[7] == nil && byID[1] === boxes[1])
+        byID.removeAll()
+        #expect(ids.allSatisfy { byID[$0] == nil })
+    }
+
     /// One shape on a base entity and on its subclass, nil and a value, one identifier's entity and
     /// another's: each plain fetch gets its own rows (kept SQL per entity, per nil-ness).
     @Test(arguments: StoreKind.allCases) func plainFetchesOfOneShapeOnTwoEntitiesKeepTheirOwnSelect(_ kind: StoreKind) throws {

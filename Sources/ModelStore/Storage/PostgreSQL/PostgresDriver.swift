@@ -114,8 +114,9 @@ final class PostgresStoreConnection: StoreConnection {
     /// The connection of the open transaction.
     private(set) var held: PostgresConnection?
     private var statements: [String: PostgresStoreStatement] = [:]
-    /// The same statements, by the ids of `statement(_:id:)`.
-    private var statementsByID: [Int: PostgresStoreStatement] = [:]
+    /// The same statements, by the ids of `statement(_:id:)` (read by every plain fetch; one
+    /// context uses the connection at a time: not checked for exclusive access at run time).
+    @exclusivity(unchecked) private var statementsByID = StatementsByID<PostgresStoreStatement>()
     /// Called with the SQL text (`?` placeholders) of each statement as it is sent to the server
     /// (as SQLite's `sqlite3_trace_v2` statement hook): tests count queries through it.
     var trace: ((String) -> Void)?
