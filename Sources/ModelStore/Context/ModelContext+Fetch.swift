@@ -21,21 +21,25 @@ extension ModelContext {
         guards.enter()
         defer { guards.leave() }
         try descriptor.checkWindow()
-        let entity = try entity(for: T.self)
         if isEmptyArray(descriptor.propertiesToFetch), isEmptyArray(descriptor.sortBy), !fetchesThroughPlan(descriptor), let predicate = descriptor.predicate,
            let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.variable.key,
                                           cache: container.predicateCache, memo: &fastMemo) {
             // A plain fetch: the whole select and its statement are the cache entry's
-            // (docs/Predicates.md, "Translation cache"), the rest goes without `T`.
-            let limit = descriptor.fetchLimit, offset = descriptor.fetchOffset
+            // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
+            // the entry's).
+            let entity = hit.entry.entity, limit = descriptor.fetchLimit, offset = descriptor.fetchOffset
             #if DEBUG
-            // Debug builds check the kept select and its bindings against the ones the general path builds.
+            // Debug builds check the entry's entity, and the kept select and its bindings against
+            // the ones the general path builds.
+            let resolved = try self.entity(for: T.self)
+            precondition(resolved === entity, "plain fetch: the entry's entity \(entity.name) is not \(T.self)'s")
             let kept = plainQuery(hit, entity: entity, limit: limit, offset: offset)
             let general = try fetchQuery(descriptor, entity: entity, partial: nil)
             precondition(general.sql == kept.sql && general.bindings == kept.bindings, "plain fetch: kept \(kept) differs from \(general)")
             #endif
             return try fetchPlain(hit, entity: entity, limit: limit, offset: offset).reinterpreted(as: T.self)
         }
+        let entity = try entity(for: T.self)
         let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
         // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
         if fetchesThroughPlan(descriptor) {
@@ -238,8 +242,8 @@ extension ModelContext {
         // What each member entity's rows need, found by the member's index: rows of a hierarchy
         // alternate between its entities, and switching an entity's decoder positions, home and
         // name per row retained and released each of them (8 retains a row). Made once per
-        // container (`MemberTables`), but the positions of a partial fetch; the homes are the
-        // context's (`home(for:)`): a fetch of one row makes no array but its result.
+        // container (`MemberTables`), but the positions of a partial fetch; the homes once per
+        // context (`memberHomes(of:)`): a fetch of one row makes no array but its result.
         let tables = container.memberTables[entity.index]
         let decoder: RowDecoder
         if let partial {
@@ -250,6 +254,7 @@ extension ModelContext {
         }
         let types = tables.types
         let keyed = tables.keyed
+        let homes = memberHomes(of: entity)
         let unfetched = partial.map { partial in members.map { partial.unfetched[$0.entity.index] } }
         var table = 0
         var results: [ModelObject] = []
@@ -296,7 +301,7 @@ extension ModelContext {
             }
             if let unfetched, let missing = unfetched[member] { object.unfetched = missing }
             object.rowID = rowID
-            object.home = home(for: members[member].entity)
+            object.home = homes[member]
             object.status = .persisted
             // To-many slots start unloaded, which an empty array already means: the array is only
             // made here when the row carries to-one keys.

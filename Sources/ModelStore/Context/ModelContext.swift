@@ -38,6 +38,10 @@ public final class ModelContext {
     /// Each entity's `ModelHome` in this context, by `EntitySchema.index` (made on first use).
     @exclusivity(unchecked) private var homes: [ModelHome?]
 
+    /// The homes of each hierarchy's members (`ModelContainer.hierarchyMembers`), by the fetched
+    /// entity's `EntitySchema.index` (made on first use): a fetch takes them without making an array.
+    @exclusivity(unchecked) private var memberHomes: [[ModelHome]?]
+
     /// The translation cache's slot of the expression type this context fetched with last
     /// (`PredicateSQL.fastHit`): a loop of lookups finds it without the cache's lock.
     @exclusivity(unchecked) var fastMemo: FastMemo?
@@ -85,6 +89,7 @@ public final class ModelContext {
         self.schema = container.schema
         self.registered = Array(repeating: IdentityMap(), count: container.schema.hierarchyCount)
         self.homes = Array(repeating: nil, count: container.schema.entities.count)
+        self.memberHomes = Array(repeating: nil, count: container.schema.entities.count)
         if ownedByContainer { autosave = .mainContext(of: container) }
     }
 
@@ -130,6 +135,14 @@ public final class ModelContext {
         let home = ModelHome(link: link, entity: entity, store: container.storeIdentifier)
         homes[entity.index] = home
         return home
+    }
+
+    /// The homes of `entity`'s hierarchy members, in `hierarchyMembers(of:)` order.
+    func memberHomes(of entity: EntitySchema) -> [ModelHome] {
+        if let homes = memberHomes[entity.index] { return homes }
+        let homes = hierarchyMembers(of: entity).map { home(for: $0.entity) }
+        memberHomes[entity.index] = homes
+        return homes
     }
 
     func insertObject(_ object: ModelObject) {

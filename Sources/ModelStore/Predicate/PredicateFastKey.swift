@@ -232,6 +232,8 @@ final class FastCacheEntry: @unchecked Sendable {
     let translation: CachedTranslation
     /// Identifies `plainSelect` in a connection's statement cache (unique in its container).
     let statementID: Int
+    /// The entity of the fast key's model type.
+    let entity: EntitySchema
     /// The whole `SELECT` of a fetch of the entity with this predicate and no sort, without and
     /// with `LIMIT ? OFFSET ?` (made with the entry: read by every plain fetch without a lock).
     private let selects: (plain: String, windowed: String)
@@ -240,6 +242,7 @@ final class FastCacheEntry: @unchecked Sendable {
         self.key = key
         self.translation = translation
         self.statementID = statementID
+        self.entity = entity
         var sql = entity.selectSQL + " WHERE "
         if entity.baseName != nil {
             sql += "\(SQLQuote.identifier(StorageNames.type)) IN (\(entity.typeNames.map { _ in "?" }.joined(separator: ", "))) AND "

@@ -25,8 +25,11 @@ import Foundation
         @usableFromInline var attribute: Int
         /// The table in use (its entity is named by errors).
         var table: Int
-        /// The position tables (shared: a fetch of a hierarchy takes its container's, made once).
+        /// The position tables (shared: a fetch of a hierarchy takes its container's, made once),
+        /// held for `storage` and `starts`, which `select` reads without retaining it.
         var tables: DecoderTables
+        var storage: UnsafePointer<Int32>
+        var starts: UnsafePointer<Int>
     }
 
     /// Position tables, one after the other in one allocation, with each table's offset and its
@@ -36,16 +39,16 @@ import Foundation
     final class DecoderTables: @unchecked Sendable {
         /// Never written after `init`.
         let storage: UnsafeMutablePointer<Int32>
-        /// Each table's offset in `storage`, then the end.
-        let starts: [Int]
+        /// Each table's offset in `storage`, then the end (never written after `init`).
+        let starts: UnsafeMutablePointer<Int>
         /// The entity of each table.
         let entityNames: [String]
 
         init(_ tables: [[Int32]], entityNames: [String]) {
-            var starts = [0]
-            starts.reserveCapacity(tables.count + 1)
-            for table in tables { starts.append(starts[starts.count - 1] + table.count) }
-            let storage = UnsafeMutablePointer<Int32>.allocate(capacity: starts[starts.count - 1])
+            let starts = UnsafeMutablePointer<Int>.allocate(capacity: tables.count + 1)
+            starts[0] = 0
+            for (index, table) in tables.enumerated() { starts[index + 1] = starts[index] + table.count }
+            let storage = UnsafeMutablePointer<Int32>.allocate(capacity: starts[tables.count])
             for (index, table) in tables.enumerated() {
                 table.withUnsafeBufferPointer { buffer in
                     if let base = buffer.baseAddress { (storage + starts[index]).initialize(from: base, count: buffer.count) }
@@ -56,7 +59,10 @@ import Foundation
             self.entityNames = entityNames
         }
 
-        deinit { storage.deallocate() }
+        deinit {
+            storage.deallocate()
+            starts.deallocate()
+        }
     }
 
     /// The statement, read column by column with its typed reads, without `SQLValue` (the fast path).
@@ -115,15 +121,15 @@ import Foundation
     private static func makeState(_ tables: DecoderTables) -> UnsafeMutablePointer<State> {
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
         state.initialize(to: State(positions: UnsafePointer(tables.storage), count: tables.starts[1], cursor: 0, attribute: 0, table: 0,
-                                   tables: tables))
+                                   tables: tables, storage: UnsafePointer(tables.storage), starts: UnsafePointer(tables.starts)))
         return state
     }
 
     private static func select(table: Int, in state: UnsafeMutablePointer<State>) {
-        let tables = state.pointee.tables
-        let start = tables.starts[table]
-        state.pointee.positions = UnsafePointer(tables.storage + start)
-        state.pointee.count = tables.starts[table + 1] - start
+        let starts = state.pointee.starts
+        let start = starts[table]
+        state.pointee.positions = state.pointee.storage + start
+        state.pointee.count = starts[table + 1] - start
         state.pointee.table = table
     }
 
