@@ -53,7 +53,7 @@ extension ModelContext {
     /// type filter's names, the predicate's values, the window), straight into the statement.
     private func fetchPlain(_ hit: FastHit, entity: EntitySchema, limit: Int?, offset: Int?) throws -> [ModelObject] {
         let windowed = limit != nil || offset != nil
-        let sql = hit.entry.plainSelect(windowed: windowed)
+        let sql = hit.select(windowed: windowed)
         let statement = try connection().statement(sql, id: hit.entry.statementID(windowed: windowed))
         defer { statement.reset() }
         var index: Int32 = 1
@@ -81,7 +81,7 @@ extension ModelContext {
             bindings.append(limit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
             bindings.append(.integer(Int64(offset ?? 0)))
         }
-        return (hit.entry.plainSelect(windowed: windowed), bindings)
+        return (hit.select(windowed: windowed), bindings)
     }
     #endif
 

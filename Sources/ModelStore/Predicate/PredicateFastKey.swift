@@ -230,29 +230,36 @@ extension PredicateExpressions.Negation: FastShapeNode where Wrapped: FastShapeN
 final class FastCacheEntry: @unchecked Sendable {
     let key: FastShapeKey
     let translation: CachedTranslation
-    /// Identifies `plainSelect` in a connection's statement cache (unique in its container).
+    /// Identifies `plainSelects()` in a connection's statement cache (unique in its container).
     let statementID: Int
     /// The entity of the fast key's model type.
     let entity: EntitySchema
-    /// The whole `SELECT` of a fetch of the entity with this predicate and no sort, without and
-    /// with `LIMIT ? OFFSET ?` (made with the entry: read by every plain fetch without a lock).
-    private let selects: (plain: String, windowed: String)
+    private let lock = NSLock()
+    private var selects: (plain: String, windowed: String)?
 
     init(key: FastShapeKey, translation: CachedTranslation, statementID: Int, entity: EntitySchema) {
         self.key = key
         self.translation = translation
         self.statementID = statementID
         self.entity = entity
+    }
+
+    /// The whole `SELECT` of a fetch of the entity with this predicate and no sort, without and
+    /// with `LIMIT ? OFFSET ?`: made on the first plain fetch (a predicate only counted never
+    /// needs them), then kept by the contexts' memos (`FastMemo`), read without the lock.
+    func plainSelects() -> (plain: String, windowed: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let selects { return selects }
         var sql = entity.selectSQL + " WHERE "
         if entity.baseName != nil {
             sql += "\(SQLQuote.identifier(StorageNames.type)) IN (\(entity.typeNames.map { _ in "?" }.joined(separator: ", "))) AND "
         }
         sql += "(\(translation.sql))" + entity.keyOrderSQL
-        selects = (sql, sql + " LIMIT ? OFFSET ?")
+        let made = (sql, sql + " LIMIT ? OFFSET ?")
+        selects = made
+        return made
     }
-
-    /// The plain fetch's select, with (`windowed`) or without `LIMIT ? OFFSET ?`.
-    func plainSelect(windowed: Bool) -> String { windowed ? selects.windowed : selects.plain }
 
     /// The statement id of the windowed or plain select.
     func statementID(windowed: Bool) -> Int { statementID * 2 + (windowed ? 1 : 0) }
@@ -276,6 +283,11 @@ struct FastTypeKey: Hashable {
 struct FastHit {
     let entry: FastCacheEntry
     let inputs: SmallList<CapturedInput>
+    /// The entry's `plainSelects()`.
+    let selects: (plain: String, windowed: String)
+
+    /// The plain fetch's select, with (`windowed`) or without `LIMIT ? OFFSET ?`.
+    func select(windowed: Bool) -> String { windowed ? selects.windowed : selects.plain }
 
     /// The entry's bindings for these inputs (what `bind(to:from:)` binds; Debug builds compare
     /// them with the general path's).
@@ -318,18 +330,25 @@ extension PredicateSQL {
             guard case .entries(let opener, let entries)? = cache.fastEntries(typeKey) else { return nil }
             memo = FastMemo(type: typeKey, opener: opener, entries: entries)
         }
-        guard let known = memo, let walker = fastWalk(of: expression, root: root, known.opener) else { return nil }
-        var found = known.entries.first { $0.key == walker.key }
+        guard let opener = memo?.opener, let walker = fastWalk(of: expression, root: root, opener) else { return nil }
+        var found = memo?.entries.firstIndex { $0.key == walker.key }
         if found == nil, case .entries(let opener, let entries)? = cache.fastEntries(typeKey) {
             // Learnt since the memo was made (or the cache started over).
             memo = FastMemo(type: typeKey, opener: opener, entries: entries)
-            found = entries.first { $0.key == walker.key }
+            found = entries.firstIndex { $0.key == walker.key }
         }
-        guard let entry = found else { return nil }
+        guard let index = found, let entry = memo?.entries[index] else { return nil }
         for source in entry.translation.bindings {
             if case .captured(let index, let form) = source, index >= walker.inputs.count || walker.inputs[index].value(form) == nil { return nil }
         }
-        return FastHit(entry: entry, inputs: walker.inputs)
+        let selects: (plain: String, windowed: String)
+        if let kept = memo?.selects[index] {
+            selects = kept
+        } else {
+            selects = entry.plainSelects()
+            memo?.selects[index] = selects
+        }
+        return FastHit(entry: entry, inputs: walker.inputs, selects: selects)
     }
 
     /// `translation(of:…cache:)`, first through the fast key; with the fast entry that answered
@@ -370,11 +389,21 @@ extension PredicateSQL {
     }
 }
 
-/// A context's last expression type and what the cache knew of it (`PredicateSQL.fastHit`).
+/// A context's last expression type and what the cache knew of it (`PredicateSQL.fastHit`), with
+/// the entries' plain selects.
 struct FastMemo {
     let type: FastTypeKey
     let opener: any FastShapeOpener
     let entries: [FastCacheEntry]
+    /// Each entry's `plainSelects()`, once a plain fetch asked for them.
+    var selects: [(plain: String, windowed: String)?]
+
+    init(type: FastTypeKey, opener: any FastShapeOpener, entries: [FastCacheEntry]) {
+        self.type = type
+        self.opener = opener
+        self.entries = entries
+        selects = Array(repeating: nil, count: entries.count)
+    }
 }
 
 /// What the cache knows of an expression type (`PredicateTranslationCache.fastEntries`).
