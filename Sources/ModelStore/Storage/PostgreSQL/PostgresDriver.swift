@@ -505,11 +505,20 @@ final class PostgresStoreStatement: StoreStatement {
     }
 
     func step() throws -> Bool {
-        if rows == nil, let taken = owner.takeReadAhead(sql, bindings) {
+        if rows == nil { try execute(on: owner) }
+        guard let rows else { return false }
+        row += 1
+        return row < rows.rowCount
+    }
+
+    /// Runs the statement on a connection of `owner` (passed once: each read of the `unowned`
+    /// property retains and releases it, about 80 instructions: `PostgresStatement.start()`).
+    private func execute(on owner: PostgresStoreConnection) throws {
+        if let taken = owner.takeReadAhead(sql, bindings) {
             rows = taken
             row = -1
             owner.changes = taken.affectedRowCount
-        } else if rows == nil {
+        } else {
             owner.trace?(sql)
             rows = try owner.withConnection(reading: isRead) { connection in
                 let statement: PostgresStatement
@@ -527,9 +536,6 @@ final class PostgresStoreStatement: StoreStatement {
             row = -1
             owner.changes = rows?.affectedRowCount ?? 0
         }
-        guard let rows else { return false }
-        row += 1
-        return row < rows.rowCount
     }
 
     var columnCount: Int32 { rows?.columnCount ?? 0 }
