@@ -81,6 +81,14 @@ import Testing
         #expect(throws: ModelStoreError.corruptRow(entity: "PersonalTrip", identifier: identifier, property: "reason", storedValue: "'bogus'")) {
             _ = try ModelContext(fixture.container).fetch(FetchDescriptor<Trip>())
         }
+        // The row alone by its identifier: the plain fetch (the second time through the cache
+        // entry's kept select, its decoder on the container's tables) names the row's own entity too.
+        let lookup = ModelContext(fixture.container)
+        for _ in 0..<3 {
+            #expect(throws: ModelStoreError.corruptRow(entity: "PersonalTrip", identifier: identifier, property: "reason", storedValue: "'bogus'")) {
+                _ = try lookup.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.persistentModelID == identifier }))
+            }
+        }
     }
 
     @Test(arguments: StoreKind.allCases) func subclassFetchReturnsOnlyItsRows(_ kind: StoreKind) throws {

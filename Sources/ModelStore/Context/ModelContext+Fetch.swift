@@ -21,45 +21,83 @@ extension ModelContext {
         guards.enter()
         defer { guards.leave() }
         try descriptor.checkWindow()
+        if isEmptyArray(descriptor.propertiesToFetch), isEmptyArray(descriptor.sortBy), !fetchesThroughPlan(descriptor), let predicate = descriptor.predicate,
+           let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.variable.key,
+                                          cache: container.predicateCache, memo: &fastMemo) {
+            // A plain fetch: the whole select and its statement are the cache entry's
+            // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
+            // the entry's).
+            let entity = hit.entry.entity, limit = descriptor.fetchLimit, offset = descriptor.fetchOffset
+            #if DEBUG
+            // Debug builds check the entry's entity, and the kept select and its bindings against
+            // the ones the general path builds.
+            let resolved = try self.entity(for: T.self)
+            precondition(resolved === entity, "plain fetch: the entry's entity \(entity.name) is not \(T.self)'s")
+            let kept = plainQuery(hit, entity: entity, limit: limit, offset: offset)
+            let general = try fetchQuery(descriptor, entity: entity, partial: nil)
+            precondition(general.sql == kept.sql && general.bindings == kept.bindings, "plain fetch: kept \(kept) differs from \(general)")
+            #endif
+            return try fetchPlain(hit, entity: entity, limit: limit, offset: offset).reinterpreted(as: T.self)
+        }
         let entity = try entity(for: T.self)
         let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
         // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
         if fetchesThroughPlan(descriptor) {
             return try fetchPlanned(descriptor, entity: entity, partial: partial)
         }
-        if partial == nil, descriptor.sortBy.isEmpty, let predicate = descriptor.predicate {
-            // A plain fetch: the whole select and its statement are the cache entry's
-            // (docs/Predicates.md, "Translation cache").
-            let translation = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
-                                                               store: container.storeIdentifier, cache: container.predicateCache)
-            if let cached = translation.entry {
-                let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset != nil
-                var bindings: [SQLValue] = []
-                bindings.reserveCapacity(entity.typeNames.count + translation.filter.bindings.count + 2)
-                if entity.baseName != nil { for name in entity.typeNames { bindings.append(.text(name)) } }
-                bindings += translation.filter.bindings
-                if windowed {
-                    bindings.append(descriptor.fetchLimit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
-                    bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
-                }
-                let sql = cached.plainSelect(entity: entity, windowed: windowed)
-                #if DEBUG
-                // Debug builds check the kept select against the one the general path builds.
-                let general = try fetchQuery(descriptor, entity: entity, partial: nil)
-                precondition(general.sql == sql && general.bindings == bindings, "plain fetch: kept \(sql) \(bindings) differs from \(general)")
-                #endif
-                return try materialize(sql: sql, statementID: cached.statementID(windowed: windowed), bindings: bindings, entity: entity)
-                    .reinterpreted(as: T.self)
-            }
-        }
         let (sql, bindings) = try fetchQuery(descriptor, entity: entity, partial: partial)
         return try materialize(sql: sql, bindings: bindings, entity: entity, partial: partial).reinterpreted(as: T.self)
     }
 
+    /// A plain fetch's select: the entry's kept text, bound in the order `plainQuery` lists (the
+    /// type filter's names, the predicate's values, the window), straight into the statement.
+    private func fetchPlain(_ hit: FastHit, entity: EntitySchema, limit: Int?, offset: Int?) throws -> [ModelObject] {
+        let windowed = limit != nil || offset != nil
+        let sql = hit.select(windowed: windowed)
+        let statement = try connection().statement(sql, id: hit.entry.statementID(windowed: windowed))
+        defer { statement.reset() }
+        var index: Int32 = 1
+        if entity.baseName != nil {
+            for name in entity.typeNames {
+                statement.bind(.text(name), at: index)
+                index += 1
+            }
+        }
+        hit.bind(to: statement, from: &index)
+        if windowed {
+            statement.bind(limit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit, at: index)
+            statement.bind(.integer(Int64(offset ?? 0)), at: index + 1)
+        }
+        return try materialize(bound: statement, entity: entity)
+    }
+
+    #if DEBUG
+    /// The select and bindings `fetchPlain` runs.
+    private func plainQuery(_ hit: FastHit, entity: EntitySchema, limit: Int?, offset: Int?) -> (sql: String, bindings: [SQLValue]) {
+        let windowed = limit != nil || offset != nil
+        var bindings: [SQLValue] = entity.baseName != nil ? entity.typeNames.map(SQLValue.text) : []
+        bindings += hit.bindings
+        if windowed {
+            bindings.append(limit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
+            bindings.append(.integer(Int64(offset ?? 0)))
+        }
+        return (hit.select(windowed: windowed), bindings)
+    }
+    #endif
+
     /// Whether `fetch` goes through `fetchPlanned` (something pending, the store's answer alone, or
     /// prefetching) rather than `fetchQuery`.
     @inline(__always) func fetchesThroughPlan<T>(_ descriptor: FetchDescriptor<T>) -> Bool {
-        !hasNothingPending || !descriptor.includePendingChanges || !descriptor.relationshipKeyPathsForPrefetching.isEmpty
+        !hasNothingPending || !descriptor.includePendingChanges || !isEmptyArray(descriptor.relationshipKeyPathsForPrefetching)
+    }
+
+    /// Whether `list` is empty, read without its element type. In `fetch`, which runs unspecialized
+    /// (called from another module), `isEmpty` on `[SortDescriptor<T>]` and `[PartialKeyPath<T>]`
+    /// looked the array and element types' metadata and conformances up in the runtime, about
+    /// 3.2 k instructions a fetch (docs/Benchmarks.md, "Lookups"); an array's count is in its
+    /// buffer whatever its elements.
+    @inline(__always) func isEmptyArray<Element>(_ list: [Element]) -> Bool {
+        unsafeBitCast(list, to: [AnyObject].self).isEmpty
     }
 
     /// The select `fetch` runs when nothing is pending (also what `explain` shows).
@@ -167,19 +205,22 @@ extension ModelContext {
 
     /// Runs a select of `entity`'s hierarchy columns (those of `partial`, when given) and returns
     /// its models (models deleted in the context left out, unless `includeDeleted`).
-    /// `statementID` names `sql` in the connection's statement cache when the caller keeps it
-    /// (`FastCacheEntry.statementID`): the statement is found without hashing the text.
-    func materialize(sql: String, statementID: Int? = nil, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
+    func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
                      partial: PartialRow? = nil) throws -> [ModelObject] {
         guards.enter()
         defer { guards.leave() }
-        let connection = try connection()
-        let statement = try statementID.map { try connection.statement(sql, id: $0) } ?? connection.statement(sql)
+        let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
+        return try materialize(bound: statement, entity: entity, includeDeleted: includeDeleted, partial: partial)
+    }
+
+    /// `materialize(sql:…)` of a statement already bound.
+    private func materialize(bound statement: any StoreStatement, entity: EntitySchema, includeDeleted: Bool = false,
+                             partial: PartialRow? = nil) throws -> [ModelObject] {
         // The loop runs with the store's statement type, so its reads are direct calls in each
         // store's copy of it (docs/Architecture.md, "The storage seam").
-        return try withConcreteStatement(statement, Materializer(context: self, entity: entity, includeDeleted: includeDeleted, partial: partial))
+        try withConcreteStatement(statement, Materializer(context: self, entity: entity, includeDeleted: includeDeleted, partial: partial))
     }
 
     /// `materialize` with the statement's concrete type.
@@ -201,20 +242,20 @@ extension ModelContext {
         // What each member entity's rows need, found by the member's index: rows of a hierarchy
         // alternate between its entities, and switching an entity's decoder positions, home and
         // name per row retained and released each of them (8 retains a row). Made once per
-        // container (`MemberTables`), but the positions of a partial fetch and the homes, made on
-        // the first new model: a fetch of one row makes no array but its result.
+        // container (`MemberTables`), but the positions of a partial fetch; the homes once per
+        // context (`memberHomes(of:)`): a fetch of one row makes no array but its result.
         let tables = container.memberTables[entity.index]
         let decoder: RowDecoder
         if let partial {
             decoder = RowDecoder(statement: statement, tables: members.map { partial.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
                                  entityNames: tables.names)
         } else {
-            decoder = RowDecoder(statement: statement, tables: tables.positions, entityNames: tables.names)
+            decoder = RowDecoder(statement: statement, tables: tables.decoderTables)
         }
         let types = tables.types
         let keyed = tables.keyed
+        let homes = memberHomes(of: entity)
         let unfetched = partial.map { partial in members.map { partial.unfetched[$0.entity.index] } }
-        var homes: [ModelHome] = []
         var table = 0
         var results: [ModelObject] = []
         var map = IdentityMap()
@@ -260,7 +301,6 @@ extension ModelContext {
             }
             if let unfetched, let missing = unfetched[member] { object.unfetched = missing }
             object.rowID = rowID
-            if homes.isEmpty { homes = members.map { home(for: $0.entity) } }
             object.home = homes[member]
             object.status = .persisted
             // To-many slots start unloaded, which an empty array already means: the array is only
@@ -304,16 +344,18 @@ extension ModelContext {
     /// Of a hierarchy's members (`hierarchyMembers(of:)`), in their order: the result columns of
     /// their attributes, their names, model types and whether their rows carry to-one keys.
     struct MemberTables: @unchecked Sendable {
-        let positions: [[Int32]]
         let names: [String]
         let types: [ModelObject.Type]
         let keyed: [Bool]
+        /// The result columns of their attributes and their names, as a decoder takes them (shared
+        /// by the fetches' decoders).
+        let decoderTables: RowDecoder.DecoderTables
 
         init(_ members: [Member]) {
-            positions = members.map(\.entity.attributeResultColumns)
             names = members.map(\.entity.name)
             types = members.map(\.entity.type)
             keyed = members.map { !$0.entity.keySlots.isEmpty }
+            decoderTables = RowDecoder.DecoderTables(members.map(\.entity.attributeResultColumns), entityNames: names)
         }
     }
 

@@ -26,7 +26,8 @@ public final class ModelContext {
     @exclusivity(unchecked) var autosave = AutosaveState()
 
     let schema: Schema
-    private var openConnection: (any StoreConnection)?
+    /// Read by every fetch; not checked for exclusive access at run time, as the lists below.
+    @exclusivity(unchecked) private var openConnection: (any StoreConnection)?
     private(set) lazy var link = ContextLink(self)
     // The lists below are read or written once per model that a fetch, an insert, a delete or a
     // save handles; like `dirty` and `autosave`, they are not checked for exclusive access at run
@@ -36,6 +37,14 @@ public final class ModelContext {
 
     /// Each entity's `ModelHome` in this context, by `EntitySchema.index` (made on first use).
     @exclusivity(unchecked) private var homes: [ModelHome?]
+
+    /// The homes of each hierarchy's members (`ModelContainer.hierarchyMembers`), by the fetched
+    /// entity's `EntitySchema.index` (made on first use): a fetch takes them without making an array.
+    @exclusivity(unchecked) private var memberHomes: [[ModelHome]?]
+
+    /// The translation cache's slot of the expression type this context fetched with last
+    /// (`PredicateSQL.fastHit`): a loop of lookups finds it without the cache's lock.
+    @exclusivity(unchecked) var fastMemo: FastMemo?
 
     /// Registered saved models by hierarchy (`EntitySchema.hierarchyIndex`), then row key
     /// (one object per row per context).
@@ -62,8 +71,9 @@ public final class ModelContext {
     /// An error from a non-throwing call (e.g. `insert` of an unknown type), thrown by the next `save()`.
     var deferredError: Error?
     /// While a batch runs (`enumerate`, `FetchResultsCollection`): the models fetches registered,
-    /// let go of afterwards when nothing else holds them (ModelContext+Batches.swift).
-    var registrationLog: [RegistrationLog]?
+    /// let go of afterwards when nothing else holds them (ModelContext+Batches.swift). Read by
+    /// every fetch: not checked for exclusive access at run time, as the lists above.
+    @exclusivity(unchecked) var registrationLog: [RegistrationLog]?
     /// Checks against use from two threads at once and against nested saves.
     let guards = ContextGuards()
 
@@ -79,6 +89,7 @@ public final class ModelContext {
         self.schema = container.schema
         self.registered = Array(repeating: IdentityMap(), count: container.schema.hierarchyCount)
         self.homes = Array(repeating: nil, count: container.schema.entities.count)
+        self.memberHomes = Array(repeating: nil, count: container.schema.entities.count)
         if ownedByContainer { autosave = .mainContext(of: container) }
     }
 
@@ -124,6 +135,14 @@ public final class ModelContext {
         let home = ModelHome(link: link, entity: entity, store: container.storeIdentifier)
         homes[entity.index] = home
         return home
+    }
+
+    /// The homes of `entity`'s hierarchy members, in `hierarchyMembers(of:)` order.
+    func memberHomes(of entity: EntitySchema) -> [ModelHome] {
+        if let homes = memberHomes[entity.index] { return homes }
+        let homes = hierarchyMembers(of: entity).map { home(for: $0.entity) }
+        memberHomes[entity.index] = homes
+        return homes
     }
 
     func insertObject(_ object: ModelObject) {

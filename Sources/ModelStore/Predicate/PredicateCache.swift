@@ -58,8 +58,8 @@ final class PredicateTranslationCache: @unchecked Sendable {
         if fast[key] == nil { fast[key] = slot }
     }
 
-    /// Keeps `translation` under the fast key (`type`, `shape`).
-    func storeFast(_ type: FastTypeKey, _ opener: any FastShapeOpener, _ shape: FastShapeKey, _ translation: CachedTranslation) {
+    /// Keeps `translation` under the fast key (`type`, `shape`), for fetches of `entity`.
+    func storeFast(_ type: FastTypeKey, _ opener: any FastShapeOpener, _ shape: FastShapeKey, _ translation: CachedTranslation, entity: EntitySchema) {
         lock.lock()
         defer { lock.unlock() }
         if fastCount >= Self.capacity {
@@ -70,7 +70,7 @@ final class PredicateTranslationCache: @unchecked Sendable {
         if case .entries(_, let known)? = fast[type] { list = known }
         if list.contains(where: { $0.key == shape }) { return }
         lastStatementID += 1
-        list.append(FastCacheEntry(key: shape, translation: translation, statementID: lastStatementID))
+        list.append(FastCacheEntry(key: shape, translation: translation, statementID: lastStatementID, entity: entity))
         fast[type] = .entries(opener, list)
         fastCount += 1
     }

@@ -32,32 +32,67 @@ struct CapturedInput {
     }
 }
 
-/// The part of a predicate's shape its expression type leaves open.
-struct FastShapeKey: Equatable {
-    var keyPaths: [AnyKeyPath] = []
-    /// Variable numbers and operators, in walk order.
-    var words: [Int] = []
-    var classes: [CapturedClass] = []
+/// A list whose first element is kept inline: the fast key of a one-node predicate
+/// (`$0.name == name`) and its captured value make no array (each array cost an allocation and a
+/// release per fetch: docs/Benchmarks.md, "Lookups").
+struct SmallList<Element> {
+    private var head: Element?
+    private var tail: [Element] = []
 
-    static func == (lhs: FastShapeKey, rhs: FastShapeKey) -> Bool {
-        guard lhs.words == rhs.words, lhs.classes == rhs.classes, lhs.keyPaths.count == rhs.keyPaths.count else { return false }
-        for (left, right) in zip(lhs.keyPaths, rhs.keyPaths) where left !== right && left != right { return false }
-        return true
+    var count: Int { head == nil ? 0 : 1 + tail.count }
+
+    mutating func append(_ element: Element) {
+        if head == nil {
+            head = element
+        } else {
+            tail.append(element)
+        }
     }
+
+    subscript(index: Int) -> Element { index == 0 ? head! : tail[index - 1] }
+
+}
+
+extension SmallList: Equatable where Element: Equatable {}
+
+/// A captured value's `CapturedClass` as the fast walk keeps it: the same classes, without the
+/// `AnyHashable` of `.fixed` (copying and comparing that went through the runtime's value
+/// witnesses, about 2 k instructions a lookup). Two values of one class here are of one
+/// `CapturedClass`.
+enum FastValueClass: Equatable {
+    case null
+    case probed(length: Int)
+    case identifier(entity: String, store: String?)
+    /// A text that is not plain (`CapturedClass.fixedValue`), by its bytes.
+    case exactText(ExactText)
+    /// An unsaved identifier (`CapturedClass.fixed`).
+    case unsaved(PersistentIdentifier)
+}
+
+/// The part of a predicate's shape its expression type leaves open. Compared member by member,
+/// the classes first (what tells apart most entries of one expression type: an identifier's
+/// entity, nil or not, a text's length), key paths by identity, then by `==`.
+struct FastShapeKey: Equatable {
+    var classes = SmallList<FastValueClass>()
+    /// Variable numbers and operators, in walk order.
+    var words = SmallList<Int>()
+    var keyPaths = SmallList<AnyKeyPath>()
 }
 
 /// Collects a predicate's `FastShapeKey` and its captured values' inputs, in the order
 /// `PredicateShapeWalker` collects the values (the cached bindings index them).
 struct FastShapeWalker {
     var key = FastShapeKey()
-    var inputs: [CapturedInput] = []
+    var inputs = SmallList<CapturedInput>()
     /// False once a value the fast walk does not classify was met (the predicate takes the full
     /// walk, which classifies everything the cache takes).
     var fast = true
+    /// The predicate's own variable (numbered 0), then the others met, numbered from 1.
+    private let root: PredicateExpressions.VariableID
     private var variables: [PredicateExpressions.VariableID] = []
 
     init(root: PredicateExpressions.VariableID) {
-        variables.append(root)
+        self.root = root
     }
 
     mutating func keyPath(_ keyPath: AnyKeyPath) {
@@ -69,11 +104,13 @@ struct FastShapeWalker {
     }
 
     mutating func variable(_ id: PredicateExpressions.VariableID) {
-        if let index = variables.firstIndex(of: id) {
-            key.words.append(index)
+        if id == root {
+            key.words.append(0)
+        } else if let index = variables.firstIndex(of: id) {
+            key.words.append(index + 1)
         } else {
-            key.words.append(variables.count)
             variables.append(id)
+            key.words.append(variables.count)
         }
     }
 
@@ -81,44 +118,44 @@ struct FastShapeWalker {
     /// its class is `CapturedClass.of(value)`.
     mutating func captured<V>(_ value: V) {
         guard fast else { return }
-        if let input = classify(value) {
-            key.classes.append(input.0)
-            inputs.append(input.1)
-        } else {
-            fast = false
-        }
-    }
-
-    private func classify<V>(_ value: V) -> (CapturedClass, CapturedInput)? {
         if V.self == String.self { return text(unsafeBitCast(value, to: String.self)) }
+        if V.self == PersistentIdentifier.self { return identifier(unsafeBitCast(value, to: PersistentIdentifier.self)) }
         if V.self == Int.self { return probed(unsafeBitCast(value, to: Int.self)) }
         if V.self == Int64.self { return probed(unsafeBitCast(value, to: Int64.self)) }
         if V.self == Date.self { return probed(unsafeBitCast(value, to: Date.self)) }
         if V.self == UUID.self { return probed(unsafeBitCast(value, to: UUID.self)) }
-        if V.self == PersistentIdentifier.self { return identifier(unsafeBitCast(value, to: PersistentIdentifier.self)) }
-        if V.self == String?.self { return unsafeBitCast(value, to: String?.self).map(text) ?? Self.null }
-        if V.self == Int?.self { return unsafeBitCast(value, to: Int?.self).map(probed) ?? Self.null }
-        if V.self == Int64?.self { return unsafeBitCast(value, to: Int64?.self).map(probed) ?? Self.null }
-        if V.self == Date?.self { return unsafeBitCast(value, to: Date?.self).map(probed) ?? Self.null }
-        if V.self == UUID?.self { return unsafeBitCast(value, to: UUID?.self).map(probed) ?? Self.null }
-        if V.self == PersistentIdentifier?.self { return unsafeBitCast(value, to: PersistentIdentifier?.self).map(identifier) ?? Self.null }
-        return nil
+        if V.self == String?.self { return unsafeBitCast(value, to: String?.self).map { text($0) } ?? null() }
+        if V.self == Int?.self { return unsafeBitCast(value, to: Int?.self).map { probed($0) } ?? null() }
+        if V.self == Int64?.self { return unsafeBitCast(value, to: Int64?.self).map { probed($0) } ?? null() }
+        if V.self == Date?.self { return unsafeBitCast(value, to: Date?.self).map { probed($0) } ?? null() }
+        if V.self == UUID?.self { return unsafeBitCast(value, to: UUID?.self).map { probed($0) } ?? null() }
+        if V.self == PersistentIdentifier?.self { return unsafeBitCast(value, to: PersistentIdentifier?.self).map { identifier($0) } ?? null() }
+        fast = false
     }
 
-    private static var null: (CapturedClass, CapturedInput) { (.null, CapturedInput(stored: .null)) }
-
-    private func text(_ text: String) -> (CapturedClass, CapturedInput) {
-        let kind: CapturedClass = CapturedClass.isPlain(text) ? .probed(length: text.utf8.count) : CapturedClass.fixedValue(.text(text))
-        return (kind, CapturedInput(stored: .text(text)))
+    private mutating func null() {
+        key.classes.append(.null)
+        inputs.append(CapturedInput(stored: .null))
     }
 
-    private func probed<S: SQLStorable>(_ value: S) -> (CapturedClass, CapturedInput) {
-        (.probed(length: 0), CapturedInput(stored: value.sqlValue))
+    private mutating func text(_ text: String) {
+        key.classes.append(CapturedClass.isPlain(text) ? .probed(length: text.utf8.count) : .exactText(ExactText(bytes: Array(text.utf8))))
+        inputs.append(CapturedInput(stored: .text(text)))
     }
 
-    private func identifier(_ identifier: PersistentIdentifier) -> (CapturedClass, CapturedInput) {
-        guard let row = identifier.rowID else { return (.fixed(identifier), CapturedInput(identifier: identifier)) }
-        return (.identifier(entity: identifier.entityName, store: identifier.storeIdentifier), CapturedInput(row: row, identifier: identifier))
+    private mutating func probed<S: SQLStorable>(_ value: S) {
+        key.classes.append(.probed(length: 0))
+        inputs.append(CapturedInput(stored: value.sqlValue))
+    }
+
+    private mutating func identifier(_ identifier: PersistentIdentifier) {
+        guard let row = identifier.rowID else {
+            key.classes.append(.unsaved(identifier))
+            inputs.append(CapturedInput(identifier: identifier))
+            return
+        }
+        key.classes.append(.identifier(entity: identifier.entityName, store: identifier.storeIdentifier))
+        inputs.append(CapturedInput(row: row, identifier: identifier))
     }
 }
 
@@ -188,37 +225,40 @@ extension PredicateExpressions.Negation: FastShapeNode where Wrapped: FastShapeN
     }
 }
 
-/// The cached translation of one fast key, and what a plain fetch of it runs (made on its first
-/// plain fetch): docs/Predicates.md, "Translation cache".
+/// The cached translation of one fast key, and what a plain fetch of it runs: docs/Predicates.md,
+/// "Translation cache". Its fast key names the fetched model type, so its entity is one.
 final class FastCacheEntry: @unchecked Sendable {
     let key: FastShapeKey
     let translation: CachedTranslation
-    /// Identifies `plainSelect` in a connection's statement cache (unique in its container).
+    /// Identifies `plainSelects()` in a connection's statement cache (unique in its container).
     let statementID: Int
+    /// The entity of the fast key's model type.
+    let entity: EntitySchema
     private let lock = NSLock()
-    private var plain: [String?] = [nil, nil]
+    private var selects: (plain: String, windowed: String)?
 
-    init(key: FastShapeKey, translation: CachedTranslation, statementID: Int) {
+    init(key: FastShapeKey, translation: CachedTranslation, statementID: Int, entity: EntitySchema) {
         self.key = key
         self.translation = translation
         self.statementID = statementID
+        self.entity = entity
     }
 
-    /// The whole `SELECT` of a fetch of `entity` with this predicate, no sort, and with
-    /// (`windowed`) or without `LIMIT ? OFFSET ?`; made once.
-    func plainSelect(entity: EntitySchema, windowed: Bool) -> String {
-        let slot = windowed ? 1 : 0
+    /// The whole `SELECT` of a fetch of the entity with this predicate and no sort, without and
+    /// with `LIMIT ? OFFSET ?`: made on the first plain fetch (a predicate only counted never
+    /// needs them), then kept by the contexts' memos (`FastMemo`), read without the lock.
+    func plainSelects() -> (plain: String, windowed: String) {
         lock.lock()
         defer { lock.unlock() }
-        if let sql = plain[slot] { return sql }
+        if let selects { return selects }
         var sql = entity.selectSQL + " WHERE "
         if entity.baseName != nil {
             sql += "\(SQLQuote.identifier(StorageNames.type)) IN (\(entity.typeNames.map { _ in "?" }.joined(separator: ", "))) AND "
         }
         sql += "(\(translation.sql))" + entity.keyOrderSQL
-        if windowed { sql += " LIMIT ? OFFSET ?" }
-        plain[slot] = sql
-        return sql
+        let made = (sql, sql + " LIMIT ? OFFSET ?")
+        selects = made
+        return made
     }
 
     /// The statement id of the windowed or plain select.
@@ -227,7 +267,7 @@ final class FastCacheEntry: @unchecked Sendable {
 
 extension CachedTranslation {
     /// `filter(values:)` from the fast walk's inputs.
-    func filter(inputs: [CapturedInput]) -> SQLFilter? {
+    func filter(inputs: SmallList<CapturedInput>) -> SQLFilter? {
         filter { index, form in index < inputs.count ? inputs[index].value(form) : nil }
     }
 }
@@ -238,7 +278,79 @@ struct FastTypeKey: Hashable {
     let expression: ObjectIdentifier
 }
 
+/// A predicate found by its fast key, with its captured values' inputs: a plain fetch binds them
+/// straight into the entry's statement (`bind(to:from:)`), without a `SQLFilter` or `[SQLValue]`.
+struct FastHit {
+    let entry: FastCacheEntry
+    let inputs: SmallList<CapturedInput>
+    /// The entry's `plainSelects()`.
+    let selects: (plain: String, windowed: String)
+
+    /// The plain fetch's select, with (`windowed`) or without `LIMIT ? OFFSET ?`.
+    func select(windowed: Bool) -> String { windowed ? selects.windowed : selects.plain }
+
+    /// The entry's bindings for these inputs (what `bind(to:from:)` binds; Debug builds compare
+    /// them with the general path's).
+    var bindings: [SQLValue] { entry.translation.filter(inputs: inputs)?.bindings ?? [] }
+
+    /// Binds the predicate's values to `statement`, from parameter `index` on (advanced past them).
+    func bind(to statement: any StoreStatement, from index: inout Int32) {
+        for source in entry.translation.bindings {
+            switch source {
+            case .fixed(let value): statement.bind(value, at: index)
+            // Checked by `fastHit`: every captured binding has its value.
+            case .captured(let position, let form): statement.bind(inputs[position].value(form)!, at: index)
+            }
+            index += 1
+        }
+    }
+}
+
 extension PredicateSQL {
+    /// The fast walk of a predicate's `expression` with `opener` (nil when a captured value is not
+    /// one it reads); `root` is the predicate's variable.
+    private static func fastWalk(of expression: any StandardPredicateExpression<Bool>, root: PredicateExpressions.VariableID,
+                                 _ opener: any FastShapeOpener) -> FastShapeWalker? {
+        var walker = FastShapeWalker(root: root)
+        walkOpened(expression, opener, &walker)
+        return walker.fast ? walker : nil
+    }
+
+    /// The entry of a predicate whose fast key the cache knows and whose every captured binding
+    /// its values give, with their inputs; nil for any other predicate (`fastTranslation` then
+    /// translates it, or learns its entry). Learns nothing. `memo` keeps the last expression
+    /// type's slot for a caller of one thread (a context), found again without the cache's lock
+    /// and dictionary; a key it does not list is looked up in the cache (entries learnt since).
+    /// Not generic: a fetch hands over the predicate's parts (`expression`, its variable `root`)
+    /// and the fetched model type (`model`), so nothing here looks `Predicate<T>` up at run time.
+    static func fastHit(model: ObjectIdentifier, expression: any StandardPredicateExpression<Bool>, root: PredicateExpressions.VariableID,
+                        cache: PredicateTranslationCache, memo: inout FastMemo?) -> FastHit? {
+        let typeKey = FastTypeKey(model: model, expression: ObjectIdentifier(type(of: expression)))
+        if memo?.type != typeKey {
+            guard case .entries(let opener, let entries)? = cache.fastEntries(typeKey) else { return nil }
+            memo = FastMemo(type: typeKey, opener: opener, entries: entries)
+        }
+        guard let opener = memo?.opener, let walker = fastWalk(of: expression, root: root, opener) else { return nil }
+        var found = memo?.entries.firstIndex { $0.key == walker.key }
+        if found == nil, case .entries(let opener, let entries)? = cache.fastEntries(typeKey) {
+            // Learnt since the memo was made (or the cache started over).
+            memo = FastMemo(type: typeKey, opener: opener, entries: entries)
+            found = entries.firstIndex { $0.key == walker.key }
+        }
+        guard let index = found, let entry = memo?.entries[index] else { return nil }
+        for source in entry.translation.bindings {
+            if case .captured(let index, let form) = source, index >= walker.inputs.count || walker.inputs[index].value(form) == nil { return nil }
+        }
+        let selects: (plain: String, windowed: String)
+        if let kept = memo?.selects[index] {
+            selects = kept
+        } else {
+            selects = entry.plainSelects()
+            memo?.selects[index] = selects
+        }
+        return FastHit(entry: entry, inputs: walker.inputs, selects: selects)
+    }
+
     /// `translation(of:…cache:)`, first through the fast key; with the fast entry that answered
     /// (nil when the predicate took the full walk).
     static func fastTranslation<T>(of predicate: Predicate<T>, entity: EntitySchema, schema: Schema, dialect: any SQLDialect,
@@ -246,32 +358,21 @@ extension PredicateSQL {
         throws -> (filter: SQLFilter, followed: [RelationshipSchema], entry: FastCacheEntry?) {
         let expression = predicate.expression
         let typeKey = FastTypeKey(model: ObjectIdentifier(T.self), expression: ObjectIdentifier(type(of: expression)))
-        let known = cache.fastEntries(typeKey)
-        let opener: any FastShapeOpener
-        switch known {
-        case .slow?:
-            let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
-            return (full.filter, full.followed, nil)
-        case .entries(let known, _)?:
-            opener = known
-        case nil:
+        var slot = cache.fastEntries(typeKey)
+        if slot == nil {
             // The one cast of an expression type: its opener then walks it without one.
-            guard let node = expression as? any FastShapeNode else {
-                cache.storeFast(typeKey, .slow)
-                let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
-                return (full.filter, full.followed, nil)
+            if let node = expression as? any FastShapeNode {
+                slot = .entries(makeOpener(node), [])
+            } else {
+                slot = .slow
             }
-            opener = makeOpener(node)
-            cache.storeFast(typeKey, .entries(opener, []))
+            cache.storeFast(typeKey, slot!)
         }
-        var walker = FastShapeWalker(root: predicate.variable.key)
-        walkOpened(expression, opener, &walker)
-        guard walker.fast else {
+        guard case .entries(let opener, let entries)? = slot, let walker = fastWalk(of: expression, root: predicate.variable.key, opener) else {
             let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
             return (full.filter, full.followed, nil)
         }
-        if case .entries(_, let entries)? = known, let entry = entries.first(where: { $0.key == walker.key }),
-           let filter = entry.translation.filter(inputs: walker.inputs) {
+        if let entry = entries.first(where: { $0.key == walker.key }), let filter = entry.translation.filter(inputs: walker.inputs) {
             #if DEBUG
             checkCached(filter, entry.translation.followed, predicate: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
             #endif
@@ -282,9 +383,26 @@ extension PredicateSQL {
         full.walk(expression)
         let result = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
         if full.cacheable, full.values.count == walker.inputs.count, case .translated(let cached)? = cache.entry(for: PredicateShape(tokens: full.tokens)) {
-            cache.storeFast(typeKey, opener, walker.key, cached)
+            cache.storeFast(typeKey, opener, walker.key, cached, entity: entity)
         }
         return (result.filter, result.followed, nil)
+    }
+}
+
+/// A context's last expression type and what the cache knew of it (`PredicateSQL.fastHit`), with
+/// the entries' plain selects.
+struct FastMemo {
+    let type: FastTypeKey
+    let opener: any FastShapeOpener
+    let entries: [FastCacheEntry]
+    /// Each entry's `plainSelects()`, once a plain fetch asked for them.
+    var selects: [(plain: String, windowed: String)?]
+
+    init(type: FastTypeKey, opener: any FastShapeOpener, entries: [FastCacheEntry]) {
+        self.type = type
+        self.opener = opener
+        self.entries = entries
+        selects = Array(repeating: nil, count: entries.count)
     }
 }
 

@@ -25,12 +25,44 @@ import Foundation
         @usableFromInline var attribute: Int
         /// The table in use (its entity is named by errors).
         var table: Int
-        /// The position tables, one after the other, in one allocation the decoder owns; `starts`
-        /// has each table's offset, then the end.
-        var storage: UnsafeMutablePointer<Int32>
-        var starts: [Int]
+        /// The position tables (shared: a fetch of a hierarchy takes its container's, made once),
+        /// held for `storage` and `starts`, which `select` reads without retaining it.
+        var tables: DecoderTables
+        var storage: UnsafePointer<Int32>
+        var starts: UnsafePointer<Int>
+    }
+
+    /// Position tables, one after the other in one allocation, with each table's offset and its
+    /// entity's name: made once per hierarchy and container (`ModelContext.MemberTables`), so a
+    /// fetch's decoder copies none of them (a lookup of one row made and copied them per fetch,
+    /// 1.5 k instructions: docs/Benchmarks.md, "Lookups").
+    final class DecoderTables: @unchecked Sendable {
+        /// Never written after `init`.
+        let storage: UnsafeMutablePointer<Int32>
+        /// Each table's offset in `storage`, then the end (never written after `init`).
+        let starts: UnsafeMutablePointer<Int>
         /// The entity of each table.
-        var entityNames: [String]
+        let entityNames: [String]
+
+        init(_ tables: [[Int32]], entityNames: [String]) {
+            let starts = UnsafeMutablePointer<Int>.allocate(capacity: tables.count + 1)
+            starts[0] = 0
+            for (index, table) in tables.enumerated() { starts[index + 1] = starts[index] + table.count }
+            let storage = UnsafeMutablePointer<Int32>.allocate(capacity: starts[tables.count])
+            for (index, table) in tables.enumerated() {
+                table.withUnsafeBufferPointer { buffer in
+                    if let base = buffer.baseAddress { (storage + starts[index]).initialize(from: base, count: buffer.count) }
+                }
+            }
+            self.storage = storage
+            self.starts = starts
+            self.entityNames = entityNames
+        }
+
+        deinit {
+            storage.deallocate()
+            starts.deallocate()
+        }
     }
 
     /// The statement, read column by column with its typed reads, without `SQLValue` (the fast path).
@@ -46,15 +78,23 @@ import Foundation
         self.statement = statement
         self.values = []
         self.makesPlaceholders = false
-        state = Self.makeState(tables: [positions], entityNames: [entityName])
+        state = Self.makeState(DecoderTables([positions], entityNames: [entityName]))
     }
 
-    /// A decoder of a statement's rows with several position tables (`setTables`), the first selected.
+    /// A decoder of a statement's rows with several position tables (`select(table:)`), the first selected.
     init(statement: any StoreStatement, tables: [[Int32]], entityNames: [String]) {
         self.statement = statement
         self.values = []
         self.makesPlaceholders = false
-        state = Self.makeState(tables: tables, entityNames: entityNames)
+        state = Self.makeState(DecoderTables(tables, entityNames: entityNames))
+    }
+
+    /// A decoder of a statement's rows with the kept `tables`, the first selected.
+    init(statement: any StoreStatement, tables: DecoderTables) {
+        self.statement = statement
+        self.values = []
+        self.makesPlaceholders = false
+        state = Self.makeState(tables)
     }
 
     /// A decoder of stored values; `positions` are positions in `values`.
@@ -62,7 +102,7 @@ import Foundation
         self.statement = nil
         self.values = values
         self.makesPlaceholders = false
-        state = Self.makeState(tables: [positions], entityNames: [entityName])
+        state = Self.makeState(DecoderTables([positions], entityNames: [entityName]))
     }
 
     /// A decoder whose every read gives the type's placeholder (nil placeholders throw).
@@ -70,55 +110,30 @@ import Foundation
         self.statement = nil
         self.values = []
         self.makesPlaceholders = true
-        state = Self.makeState(tables: [[]], entityNames: [name])
+        state = Self.makeState(DecoderTables([[]], entityNames: [name]))
     }
 
     deinit {
-        state.pointee.storage.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
 
-    private static func makeState(tables: [[Int32]], entityNames: [String]) -> UnsafeMutablePointer<State> {
+    private static func makeState(_ tables: DecoderTables) -> UnsafeMutablePointer<State> {
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
-        state.initialize(to: State(positions: UnsafePointer(storage), count: 0, cursor: 0, attribute: 0, table: 0,
-                                   storage: storage, starts: [0], entityNames: []))
-        setTables(tables, entityNames: entityNames, in: state)
+        state.initialize(to: State(positions: UnsafePointer(tables.storage), count: tables.starts[1], cursor: 0, attribute: 0, table: 0,
+                                   tables: tables, storage: UnsafePointer(tables.storage), starts: UnsafePointer(tables.starts)))
         return state
     }
 
-    /// Replaces the position tables (and selects the first).
-    private static func setTables(_ tables: [[Int32]], entityNames: [String], in state: UnsafeMutablePointer<State>) {
-        var starts = [0]
-        for table in tables { starts.append(starts[starts.count - 1] + table.count) }
-        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: starts[starts.count - 1])
-        for (index, table) in tables.enumerated() {
-            table.withUnsafeBufferPointer { buffer in
-                if let base = buffer.baseAddress { (storage + starts[index]).initialize(from: base, count: buffer.count) }
-            }
-        }
-        state.pointee.storage.deallocate()
-        state.pointee.storage = storage
-        state.pointee.starts = starts
-        state.pointee.entityNames = entityNames
-        select(table: 0, in: state)
-    }
-
     private static func select(table: Int, in state: UnsafeMutablePointer<State>) {
-        let start = state.pointee.starts[table]
-        state.pointee.positions = UnsafePointer(state.pointee.storage + start)
-        state.pointee.count = state.pointee.starts[table + 1] - start
+        let starts = state.pointee.starts
+        let start = starts[table]
+        state.pointee.positions = state.pointee.storage + start
+        state.pointee.count = starts[table + 1] - start
         state.pointee.table = table
     }
 
-    /// Keeps the positions of several entities' rows (the members of a hierarchy), for `select`:
-    /// switching between them per row then copies nothing and retains nothing.
-    func setTables(_ tables: [[Int32]], entityNames: [String]) {
-        Self.setTables(tables, entityNames: entityNames, in: state)
-    }
-
-    /// Reads the next rows with the positions of table `table` (of the last `setTables`).
+    /// Reads the next rows with the positions of table `table`.
     func select(table: Int) {
         Self.select(table: table, in: state)
     }
@@ -169,7 +184,7 @@ import Foundation
     /// does not fit its type. The row is not known here and the property only by index:
     /// `ModelContext.naming` names both.
     @usableFromInline func corrupt() -> ModelStoreError {
-        ModelStoreError.corruptRow(entity: state.pointee.entityNames[state.pointee.table], identifier: nil,
+        ModelStoreError.corruptRow(entity: state.pointee.tables.entityNames[state.pointee.table], identifier: nil,
                                    property: "attribute \(state.pointee.attribute)",
                                    storedValue: storedValueDescription(at: state.pointee.cursor - 1))
     }

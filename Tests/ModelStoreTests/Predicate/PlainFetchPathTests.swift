@@ -53,6 +53,51 @@ import Testing
         #expect(try Self.fastEntry(fixture, #Predicate<Trip> { names.contains($0.name) }) == nil)
     }
 
+    /// Predicates of one expression type whose fast keys differ only after their first part (the
+    /// second key path, operator or value class, which the key keeps outside its inline first
+    /// element): each finds an entry of its own and fetches its own rows, in any order.
+    @Test(arguments: StoreKind.allCases) func fastKeysThatDifferAfterTheirFirstPartKeepApart(_ kind: StoreKind) throws {
+        let fixture = try Fixture(kind)
+        let early = PredicateCacheTests.start.addingTimeInterval(6 * PredicateCacheTests.day)
+        let late = PredicateCacheTests.start.addingTimeInterval(2 * PredicateCacheTests.day)
+        let first = "Trip 3", plain = "Trip 4", other = "Caf\u{E9}"
+        let predicates: [(String, Predicate<Trip>)] = [
+            ("end after", #Predicate<Trip> { $0.startDate < early && $0.endDate > late }),
+            ("start after", #Predicate<Trip> { $0.startDate < early && $0.startDate > late }),
+            ("end before", #Predicate<Trip> { $0.startDate < early && $0.endDate < late }),
+            ("plain name", #Predicate<Trip> { $0.name == first || $0.name == plain }),
+            ("other name", #Predicate<Trip> { $0.name == first || $0.name == other }),
+        ]
+        var entries: [FastCacheEntry] = []
+        for (name, predicate) in predicates {
+            let entry = try #require(try Self.fastEntry(fixture, predicate), "\(name)")
+            #expect(!entries.contains { $0 === entry }, "\(name) took the entry of another key")
+            entries.append(entry)
+        }
+        for round in 0..<2 {
+            for (name, predicate) in predicates + predicates.reversed() {
+                let fetched = try fixture.context.fetch(FetchDescriptor<Trip>(predicate: predicate)).map(\.persistentModelID)
+                #expect(fetched == (try Self.expected(fixture.all, predicate)), "round \(round) \(name)")
+            }
+        }
+    }
+
+    /// A connection's statements by id: by index below `StatementsByID.indexed`, in a dictionary
+    /// past it; each id gives its own statement, and an id never set none.
+    @Test func statementsByIDKeepEachIDsStatement() {
+        final class Box {}
+        var byID = StatementsByID<Box>()
+        let ids = [0, 1, 7, StatementsByID<Box>.indexed - 1, StatementsByID<Box>.indexed, 3 * StatementsByID<Box>.indexed + 5, -2]
+        let boxes = ids.map { _ in Box() }
+        for (id, box) in zip(ids, boxes) { byID[id] = box }
+        for (id, box) in zip(ids, boxes) { #expect(byID[id] === box, "id \(id)") }
+        for id in [2, 8, StatementsByID<Box>.indexed + 1, 2 * StatementsByID<Box>.indexed, -1] { #expect(byID[id] == nil, "id \(id)") }
+        byID[7] = nil
+        #expect(byID[7] == nil && byID[1] === boxes[1])
+        byID.removeAll()
+        #expect(ids.allSatisfy { byID[$0] == nil })
+    }
+
     /// One shape on a base entity and on its subclass, nil and a value, one identifier's entity and
     /// another's: each plain fetch gets its own rows (kept SQL per entity, per nil-ness).
     @Test(arguments: StoreKind.allCases) func plainFetchesOfOneShapeOnTwoEntitiesKeepTheirOwnSelect(_ kind: StoreKind) throws {

@@ -114,8 +114,9 @@ final class PostgresStoreConnection: StoreConnection {
     /// The connection of the open transaction.
     private(set) var held: PostgresConnection?
     private var statements: [String: PostgresStoreStatement] = [:]
-    /// The same statements, by the ids of `statement(_:id:)`.
-    private var statementsByID: [Int: PostgresStoreStatement] = [:]
+    /// The same statements, by the ids of `statement(_:id:)` (read by every plain fetch; one
+    /// context uses the connection at a time: not checked for exclusive access at run time).
+    @exclusivity(unchecked) private var statementsByID = StatementsByID<PostgresStoreStatement>()
     /// Called with the SQL text (`?` placeholders) of each statement as it is sent to the server
     /// (as SQLite's `sqlite3_trace_v2` statement hook): tests count queries through it.
     var trace: ((String) -> Void)?
@@ -504,11 +505,20 @@ final class PostgresStoreStatement: StoreStatement {
     }
 
     func step() throws -> Bool {
-        if rows == nil, let taken = owner.takeReadAhead(sql, bindings) {
+        if rows == nil { try execute(on: owner) }
+        guard let rows else { return false }
+        row += 1
+        return row < rows.rowCount
+    }
+
+    /// Runs the statement on a connection of `owner` (passed once: each read of the `unowned`
+    /// property retains and releases it, about 80 instructions: `PostgresStatement.start()`).
+    private func execute(on owner: PostgresStoreConnection) throws {
+        if let taken = owner.takeReadAhead(sql, bindings) {
             rows = taken
             row = -1
             owner.changes = taken.affectedRowCount
-        } else if rows == nil {
+        } else {
             owner.trace?(sql)
             rows = try owner.withConnection(reading: isRead) { connection in
                 let statement: PostgresStatement
@@ -526,9 +536,6 @@ final class PostgresStoreStatement: StoreStatement {
             row = -1
             owner.changes = rows?.affectedRowCount ?? 0
         }
-        guard let rows else { return false }
-        row += 1
-        return row < rows.rowCount
     }
 
     var columnCount: Int32 { rows?.columnCount ?? 0 }

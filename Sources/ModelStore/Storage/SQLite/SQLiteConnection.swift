@@ -7,8 +7,9 @@ final class SQLiteConnection: StoreConnection {
     let handle: OpaquePointer
     var dialect: any SQLDialect { SQLiteDialect() }
     private var statements: [String: SQLiteStatement] = [:]
-    /// The same statements, by the ids of `statement(_:id:)`.
-    private var statementsByID: [Int: SQLiteStatement] = [:]
+    /// The same statements, by the ids of `statement(_:id:)` (read by every plain fetch; one
+    /// context uses the connection at a time: not checked for exclusive access at run time).
+    @exclusivity(unchecked) private var statementsByID = StatementsByID<SQLiteStatement>()
     /// Test hook: fails the n-th step, bind or commit (see `FaultInjection.swift`); nil in normal use.
     var faultInjector: FaultInjector? {
         didSet { for statement in statements.values { statement.observesBinds = observesBinds } }
