@@ -72,8 +72,10 @@ extension SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func _read(from row: RowDecoder) throws -> Self {
         let position = row.state.pointee.cursor
         row.state.pointee.cursor = position + 1
-        if let statement = row.statement {
-            if let value = Self.read(from: statement, at: Int32(position)) { return value }
+        // Tested, then unwrapped in place: binding the optional (`if let`) copies the existential,
+        // a retain and a release per column read (docs/Benchmarks.md, "Reads").
+        if row.statement != nil {
+            if let value = Self.read(from: row.statement!, at: Int32(position)) { return value }
         } else if row.makesPlaceholders {
             if let value = Self._placeholder { return value }
         } else if position < row.values.count, let value = Self(sqlValue: row.values[position]) {
@@ -139,8 +141,8 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
         guard Wrapped._compositeType != nil else {
             let position = row.state.pointee.cursor
             row.state.pointee.cursor = position + 1
-            if let statement = row.statement {
-                if let value = Self.read(from: statement, at: Int32(position)) { return value }
+            if row.statement != nil {  // not bound: see `SQLStorable._read(from:)`
+                if let value = Self.read(from: row.statement!, at: Int32(position)) { return value }
             } else if row.makesPlaceholders {
                 return nil
             } else if position < row.values.count, let value = Self(sqlValue: row.values[position]) {
