@@ -32,6 +32,8 @@ struct BenchmarkRun {
         var wall: Double { Timing.median(samples.map(\.wall)) }
         /// The median thread CPU seconds.
         var cpu: Double { Timing.median(samples.map(\.cpu)) }
+        /// The median minor page faults.
+        var minorFaults: Int { Int(Timing.median(samples.map { Double($0.minorFaults) }).rounded()) }
     }
 
     /// One table row's figures (a side that did not run has no samples).

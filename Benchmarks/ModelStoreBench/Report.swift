@@ -21,7 +21,8 @@ struct Report {
 
     /// The table, the query counts of the workloads that compare them, and the two maxima.
     func text(markdown: Bool) -> String {
-        var table = TextTable(header: ["workload", "generated s", "hand-written s", "ratio", "CPU ratio", "peak +memory generated", "peak +memory hand-written"])
+        var table = TextTable(header: ["workload", "generated s", "hand-written s", "ratio", "CPU ratio", "peak +memory generated", "peak +memory hand-written",
+                                       "page faults generated", "page faults hand-written"])
         for result in results {
             var cells: [String] = [result.workload.title(rows: rowCount, predicates: predicates)]
             cells.append(result.generated.map { Cell.fixed($0.wall, 3) } ?? "-")
@@ -30,6 +31,8 @@ struct Report {
             cells.append(result.cpuRatio.map { Cell.fixed($0, 2) } ?? "-")
             cells.append(result.generated.map { PeakMemory.format($0.peakBytes) } ?? "-")
             cells.append(result.handWritten.map { PeakMemory.format($0.peakBytes) } ?? "-")
+            cells.append(result.generated.map { String($0.minorFaults) } ?? "-")
+            cells.append(result.handWritten.map { String($0.minorFaults) } ?? "-")
             table.append(cells)
         }
         var lines = ["store: \(store), N = \(rowCount), median of \(repetitions) repetitions (wall clock; CPU ratio: thread CPU time), load average "
@@ -56,6 +59,7 @@ struct Report {
 }
 
 /// The JSON form of a `Report`. Times are seconds (medians of the repetitions, each repetition
+/// under `samples`), `minorFaults` the bench thread's minor page faults (median; each repetition's
 /// under `samples`), memory is bytes above what was resident when the workload started,
 /// `queries` the `SELECT`s the workload's last repetition ran (every workload is counted; SQLite
 /// only, through its trace hook: 0 on PostgreSQL).
@@ -63,6 +67,7 @@ private struct JSONReport: Encodable {
     struct Side: Encodable {
         let wallSeconds: Double
         let cpuSeconds: Double
+        let minorFaults: Int
         let peakAdditionalBytes: Int
         let queries: Int
         /// What the workload touched or read (checked equal on both sides).
@@ -72,16 +77,18 @@ private struct JSONReport: Encodable {
         init(_ samples: BenchmarkRun.Samples) {
             wallSeconds = samples.wall
             cpuSeconds = samples.cpu
+            minorFaults = samples.minorFaults
             peakAdditionalBytes = samples.peakBytes
             queries = samples.queries
             rows = samples.count ?? 0
-            self.samples = samples.samples.map { Sample(wallSeconds: $0.wall, cpuSeconds: $0.cpu) }
+            self.samples = samples.samples.map { Sample(wallSeconds: $0.wall, cpuSeconds: $0.cpu, minorFaults: $0.minorFaults) }
         }
     }
 
     struct Sample: Encodable {
         let wallSeconds: Double
         let cpuSeconds: Double
+        let minorFaults: Int
     }
 
     struct Workload: Encodable {
