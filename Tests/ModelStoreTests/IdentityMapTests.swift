@@ -81,4 +81,47 @@ struct IdentityMapTests {
         #expect(map.releaseIfUnreferenced(1) == .released)
         #expect(map.count == 1 && map[2] == nil && map[1] == nil && map[3] != nil)
     }
+
+    @Test("Releasing many keys at once leaves what Dictionary says, and lets the released models go", arguments: Keys.allCases)
+    func releasingManyKeysMatchesDictionary(_ keys: Keys) {
+        var random = ReliabilityRandom(seed: 29)
+        for round in 0..<20 {
+            var map = IdentityMap()
+            var oracle: [Int64: ModelObject] = [:]
+            var outside: [ModelObject] = []          // held by something else than the map
+            let universe = (0..<1_500).map { keys.key($0 + round * 1_500, &random) }
+            for key in universe where random.next() % 4 != 0 {
+                let object = ModelObject()
+                switch random.next() % 8 {
+                case 0: break                                        // not saved: kept
+                case 1: object.status = .persisted; object.relationshipsChanged = true   // changed: kept
+                case 2: object.status = .persisted; outside.append(object)             // held
+                default: object.status = .persisted                                    // released
+                }
+                map[key] = object
+                oracle[key] = object
+            }
+            let asked = universe.filter { _ in random.next() % 3 != 0 } + [keys.key(9_999_999, &random)]
+            var expectedHeld: [Int64] = []
+            var gone: [Int64] = []
+            for key in asked {
+                guard let object = oracle[key], object.status == .persisted, !object.relationshipsChanged else { continue }
+                if outside.contains(where: { $0 === object }) { expectedHeld.append(key) } else { gone.append(key) }
+            }
+            var weak: [Weak] = gone.map { Weak(object: oracle[$0]) }
+            for key in gone { oracle[key] = nil }
+            var held: [Int64] = []
+            let released = map.releaseUnreferenced(asked, held: &held)
+            #expect(released == !gone.isEmpty, "round \(round)")
+            #expect(held == expectedHeld, "round \(round)")
+            #expect(map.count == oracle.count, "round \(round)")
+            for key in universe { #expect(map[key] === oracle[key], "round \(round), key \(key)") }
+            #expect(weak.allSatisfy { $0.object == nil }, "the released models went")
+            weak = []
+        }
+    }
+
+    struct Weak {
+        weak var object: ModelObject?
+    }
 }

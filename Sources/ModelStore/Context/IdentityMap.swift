@@ -85,13 +85,65 @@ struct IdentityMap {
     /// lookup: the slot is checked in place); `.held` when something else references it, `.kept`
     /// when it has changes or is not saved (or is not here).
     mutating func releaseIfUnreferenced(_ key: Int64) -> Release {
-        guard let bucket = find(key) else { return .kept }
-        let releasable = slots[bucket].object.map { $0.status == .persisted && !$0.isDirty && !$0.relationshipsChanged } ?? false
-        guard releasable else { return .kept }
-        let unique = slots.withUnsafeMutableBufferPointer { isKnownUniquelyReferenced(&$0[bucket].object) }
-        guard unique else { return .held }
-        removeBucket(bucket)
-        return .released
+        var held: [Int64] = []
+        if releaseUnreferenced([key], held: &held) { return .released }
+        return held.isEmpty ? .kept : .held
+    }
+
+    /// `releaseIfUnreferenced` of each of `keys`, in one access to the table (a batch's release:
+    /// checked per key, the table's storage was checked for uniqueness and bounds at each slot it
+    /// read or wrote); the keys of the models something else references are appended to `held`.
+    /// Whether it released any. A released model goes once the table is whole again.
+    mutating func releaseUnreferenced(_ keys: [Int64], held: inout [Int64]) -> Bool {
+        guard count > 0 else { return false }
+        let shift = self.shift
+        var removed = 0
+        slots.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let mask = buffer.count - 1
+            for key in keys {
+                var bucket = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> shift)
+                while base[bucket].object != nil && base[bucket].key != key { bucket = (bucket + 1) & mask }
+                let slot = base + bucket
+                guard Self.isReleasable(slot) else { continue }
+                guard isKnownUniquelyReferenced(&slot.pointee.object) else {
+                    held.append(key)
+                    continue
+                }
+                var released: ModelObject?
+                swap(&released, &slot.pointee.object)
+                Self.closeHole(at: bucket, in: base, mask: mask, shift: shift)
+                removed += 1
+                _ = consume released
+            }
+        }
+        count -= removed
+        return removed > 0
+    }
+
+    /// Whether the model in `slot` (if any) is saved, unchanged and without relationship changes.
+    @inline(__always) private static func isReleasable(_ slot: UnsafeMutablePointer<Slot>) -> Bool {
+        guard let object = slot.pointee.object else { return false }
+        return object.status == .persisted && !object.isDirty && !object.relationshipsChanged
+    }
+
+    /// Moves back each entry after the emptied `bucket` that may no longer be reached from its home
+    /// bucket across the hole (backward-shift deletion), on the table's storage: each entry moves
+    /// without a retain or a release.
+    private static func closeHole(at bucket: Int, in base: UnsafeMutablePointer<Slot>, mask: Int, shift: UInt64) {
+        var hole = bucket
+        var next = (bucket + 1) & mask
+        while base[next].object != nil {
+            let home = Int(truncatingIfNeeded: (UInt64(bitPattern: base[next].key) &* multiplier) >> shift)
+            // The entry stays unless its home is cyclically outside (hole, next].
+            if (hole - home) & mask < (next - home) & mask {
+                // The hole holds no model: overwriting it destroys nothing.
+                (base + hole).moveInitialize(from: base + next, count: 1)
+                (base + next).initialize(to: Slot(key: 0, object: nil))
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
     }
 
     // MARK: Table
@@ -136,26 +188,15 @@ struct IdentityMap {
     }
 
     /// Empties `bucket`, then moves back each following entry that may no longer be reached from
-    /// its home bucket across the hole (backward-shift deletion).
+    /// its home bucket across the hole (backward-shift deletion, `closeHole`).
     private mutating func removeBucket(_ bucket: Int) {
-        let mask = slots.count - 1
-        var hole = bucket
-        var next = (bucket + 1) & mask
-        slots[hole].object = nil
-        count -= 1
-        while let object = slots[next].object {
-            let key = slots[next].key
-            let home = home(of: key)
-            // The entry stays unless its home is cyclically outside (hole, next].
-            let distanceToNext = (next - home) & mask
-            let distanceToHole = (hole - home) & mask
-            if distanceToHole < distanceToNext {
-                slots[hole] = Slot(key: key, object: object)
-                slots[next].object = nil
-                hole = next
-            }
-            next = (next + 1) & mask
+        let shift = self.shift
+        var removed: ModelObject?
+        slots.withUnsafeMutableBufferPointer { buffer in
+            swap(&removed, &buffer[bucket].object)
+            Self.closeHole(at: bucket, in: buffer.baseAddress!, mask: buffer.count - 1, shift: shift)
         }
+        count -= 1
     }
 
     private mutating func resize(to bucketCount: Int) {

@@ -45,9 +45,13 @@ extension ModelContext {
             if !fetch.prefetching.isEmpty {
                 try prefetch(fetch.prefetching, of: batch, owners: .keys(batch.compactMap { $0.status == .inserted ? nil : $0.rowID }))
             }
-            for object in batch {
-                try block(unsafeDowncast(object, to: T.self))
-                try watch.check(self)
+            // The batch holds its models while the block runs: the block gets each one borrowed,
+            // without a retain and a release around the call.
+            try batch.withUnsafeBufferPointer { models in
+                for object in models {
+                    try Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef { try block(unsafeDowncast($0, to: T.self)) }
+                    try watch.check(self)
+                }
             }
         }
 
@@ -163,13 +167,7 @@ extension ModelContext {
             var released = false
             for entry in waiting {
                 var keys: [Int64] = []
-                for key in entry.keys {
-                    switch registered[entry.hierarchy].releaseIfUnreferenced(key) {
-                    case .released: released = true
-                    case .held: keys.append(key)
-                    case .kept: break
-                    }
-                }
+                if registered[entry.hierarchy].releaseUnreferenced(entry.keys, held: &keys) { released = true }
                 if !keys.isEmpty { held.append(RegistrationLog(hierarchy: entry.hierarchy, keys: keys)) }
             }
             if !released { break }

@@ -43,13 +43,22 @@ extension ModelObject {
     /// observer costs one allocation less); a change before any `access` has no observer to tell.
     @_spi(ModelStoreGenerated) public final var _$observationRegistrar: LazyObservationRegistrar { LazyObservationRegistrar(owner: self) }
 
-    /// The model's registrar, made now if it does not exist yet.
-    @usableFromInline final func makeRegistrar() -> ObservationRegistrar {
-        if hasRegistrar, let registrar { return registrar }
-        let made = ObservationRegistrar()
-        registrar = made
+    /// Makes the model's registrar (it does not exist yet).
+    @usableFromInline final func makeRegistrar() {
+        registrarStorage.initialize()
         hasRegistrar = true
-        return made
+    }
+
+    /// Tells Observation of a read of `keyPath` of `subject` (the model), through the model's
+    /// registrar, made now if it does not exist yet.
+    @inlinable final func observeRead<Subject: Observable, Member>(_ subject: Subject, _ keyPath: KeyPath<Subject, Member>) {
+        if !hasRegistrar { makeRegistrar() }
+        registrarStorage.withRegistrar { $0.access(subject, keyPath: keyPath) }
+    }
+
+    /// The model's registrar, if made (a copy).
+    var registrar: ObservationRegistrar? {
+        hasRegistrar ? registrarStorage.withRegistrar { $0 } : nil
     }
 }
 
@@ -61,7 +70,7 @@ extension ModelObject {
     /// (`FetchDescriptor.propertiesToFetch`), and tells Observation of the read.
     @inlinable public func _$access<Value>(_ attribute: AttributeIndex, _ keyPath: KeyPath<Self, Value>) {
         if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
-        makeRegistrar().access(self, keyPath: keyPath)
+        observeRead(self, keyPath)
     }
 
     /// The setter of a stored attribute, before it changes the value: loads the attribute if a fetch
@@ -74,7 +83,7 @@ extension ModelObject {
     /// the literal costs a runtime call and a retain and release, about 100 instructions a change).
     @inlinable public func _$willSet<Value>(_ attribute: AttributeIndex, _ keyPath: @autoclosure () -> KeyPath<Self, Value>) {
         if let unfetched, unfetched.contains(attribute.index) { loadUnfetchedAttributes() }
-        if hasRegistrar, let registrar { countingMutation { registrar.willSet(self, keyPath: keyPath()) } }
+        if hasRegistrar { countingMutation { registrarStorage.withRegistrar { $0.willSet(self, keyPath: keyPath()) } } }
     }
 
     /// The setter of a stored attribute, after it changed the value: the mutation is over. Records
@@ -87,7 +96,7 @@ extension ModelObject {
     @inlinable public func _$didSet<Value: SQLStorable>(_ attribute: AttributeIndex, _ keyPath: @autoclosure () -> KeyPath<Self, Value>,
                                                         _ oldValue: Value) {
         if status == .persisted { attributeDidChange(attribute.index, from: oldValue) }
-        if hasRegistrar { registrar?.didSet(self, keyPath: keyPath()) }
+        if hasRegistrar { registrarStorage.withRegistrar { $0.didSet(self, keyPath: keyPath()) } }
     }
 
     // MARK: Accessors of relationships
@@ -95,7 +104,7 @@ extension ModelObject {
     /// The getter of a to-one relationship: the related model (resolved from its stored key on
     /// first access), after telling Observation of the read.
     @inlinable public func _$toOne<Target: ModelObject>(_ relationship: RelationshipIndex, _ keyPath: KeyPath<Self, Target?>) -> Target? {
-        makeRegistrar().access(self, keyPath: keyPath)
+        observeRead(self, keyPath)
         return toOne(relationship.index)
     }
 
@@ -107,7 +116,7 @@ extension ModelObject {
     /// The getter of a to-many relationship: the related models (read from the store on first
     /// access), after telling Observation of the read.
     @inlinable public func _$toMany<Target: ModelObject>(_ relationship: RelationshipIndex, _ keyPath: KeyPath<Self, [Target]>) -> [Target] {
-        makeRegistrar().access(self, keyPath: keyPath)
+        observeRead(self, keyPath)
         let models = toManyModels(relationship.index)
         assert(models.allSatisfy { $0 is Target }, "a to-many slot holds a model of another class")
         return unsafeBitCast(models, to: [Target].self)
@@ -122,7 +131,7 @@ extension ModelObject {
     /// them): stored as a to-many, it gives the related models, `[]` when there are none (never nil,
     /// as SwiftData gives a saved model's; docs/Runtime.md).
     @inlinable public func _$toMany<Target: ModelObject>(_ relationship: RelationshipIndex, _ keyPath: KeyPath<Self, [Target]?>) -> [Target]? {
-        makeRegistrar().access(self, keyPath: keyPath)
+        observeRead(self, keyPath)
         let models = toManyModels(relationship.index)
         assert(models.allSatisfy { $0 is Target }, "a to-many slot holds a model of another class")
         return unsafeBitCast(models, to: [Target].self)

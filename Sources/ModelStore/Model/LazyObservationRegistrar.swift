@@ -9,17 +9,17 @@ import Observation
 
     /// Records a read of `keyPath` for the observation tracking in progress (as `ObservationRegistrar.access`).
     public func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        owner.makeRegistrar().access(subject, keyPath: keyPath)
+        owner.observeRead(subject, keyPath)
     }
 
     /// Tells the observers of `keyPath` before it changes (as `ObservationRegistrar.willSet`).
     public func willSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        if owner.hasRegistrar { owner.registrar?.willSet(subject, keyPath: keyPath) }
+        if owner.hasRegistrar { owner.registrarStorage.withRegistrar { $0.willSet(subject, keyPath: keyPath) } }
     }
 
     /// Tells the observers of `keyPath` after it changed (as `ObservationRegistrar.didSet`).
     public func didSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        if owner.hasRegistrar { owner.registrar?.didSet(subject, keyPath: keyPath) }
+        if owner.hasRegistrar { owner.registrarStorage.withRegistrar { $0.didSet(subject, keyPath: keyPath) } }
     }
 
     /// Runs `mutation` between `willSet` and `didSet` of `keyPath` (as `ObservationRegistrar.withMutation`).
@@ -30,7 +30,7 @@ import Observation
     public func withMutation<Subject: Observable, Member, T>(
         of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> T
     ) rethrows -> T {
-        guard owner.hasRegistrar, let registrar = owner.registrar else { return try mutation() }
-        return try countingMutation { try registrar.withMutation(of: subject, keyPath: keyPath, mutation) }
+        guard owner.hasRegistrar else { return try mutation() }
+        return try countingMutation { try owner.registrarStorage.withRegistrar { try $0.withMutation(of: subject, keyPath: keyPath, mutation) } }
     }
 }

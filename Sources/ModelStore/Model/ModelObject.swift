@@ -15,8 +15,8 @@ import Observation
 /// outside the runtime runs while one of them is being modified.
 open class ModelObject: Observable, Hashable {
     // The fields are in the order that packs them best: the references first, then the 9-byte
-    // optional key and the three one-byte fields together (no padding between them), the registrar
-    // last: 72 bytes with the object header (was 104).
+    // optional key and the three one-byte fields together (no padding between them), the
+    // registrar's word last: 72 bytes with the object header (was 104).
 
     /// Where the model stands with its context.
     @usableFromInline enum Status {
@@ -50,14 +50,10 @@ open class ModelObject: Observable, Hashable {
     @exclusivity(unchecked) @usableFromInline final var status: Status = .detached
     /// Whether in-memory relationships changed since the last save.
     @exclusivity(unchecked) final var relationshipsChanged = false
-    /// Whether `registrar` was made: the setters test this byte instead of the optional registrar,
-    /// whose resilient layout is tested through the runtime's value witnesses (about 200
-    /// instructions a change).
+    /// Whether the registrar was made (in `registrarStorage`), on the first observed read.
     @exclusivity(unchecked) @usableFromInline final var hasRegistrar = false
-    /// The registrar, once some property was read through `_$observationRegistrar.access`. Last:
-    /// `ObservationRegistrar` is a resilient type of another module, whose size is known only at
-    /// run time, so the fields before it keep offsets known at compile time.
-    @exclusivity(unchecked) @usableFromInline final var registrar: ObservationRegistrar?
+    /// The Observation registrar, once made: a word the model destroys itself (`RegistrarStorage`).
+    @exclusivity(unchecked) @usableFromInline final var registrarStorage = RegistrarStorage()
 
     /// Whether saved values were changed since the last save.
     final var isDirty: Bool { changes != nil }
@@ -75,6 +71,10 @@ open class ModelObject: Observable, Hashable {
 
     /// Creates a new, unsaved model (called by generated initializers).
     public init() {}
+
+    deinit {
+        if hasRegistrar { registrarStorage.destroy() }
+    }
 
     /// Creates a model from a stored row (generated subclasses read their attributes, then call this).
     @_spi(ModelStoreGenerated) public required init(from row: RowDecoder) throws {
