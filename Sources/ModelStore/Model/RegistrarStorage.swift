@@ -16,10 +16,13 @@ import Observation
     /// The registrar's bytes, or the address of its allocation (`isInline` false); 0 before it is made.
     @usableFromInline var word: UInt = 0
 
-    /// Whether a registrar fits the word.
+    /// Whether a registrar lives in the word: it fits, and it may be moved bit for bit (a read
+    /// views a copy of the word's bytes as the registrar; one that could not be, say holding a weak
+    /// reference, lives in the allocation and is read where it is).
     @inlinable static var isInline: Bool {
         MemoryLayout<ObservationRegistrar>.size <= MemoryLayout<UInt>.size
             && MemoryLayout<ObservationRegistrar>.alignment <= MemoryLayout<UInt>.alignment
+            && _isBitwiseTakable(ObservationRegistrar.self)
     }
 
     /// Makes the registrar (not made yet).
