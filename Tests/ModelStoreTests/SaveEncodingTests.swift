@@ -114,6 +114,35 @@ import Testing
         #expect(context.hasChanges)
     }
 
+    /// Inserting a model inserts the detached models it relates to, however the relationship was
+    /// set (its own to-one, or its to-many filled through the inverse); a model whose relationships
+    /// were never set has none to adopt (`insertObject` skips the walk then).
+    @Test(arguments: StoreKind.allCases)
+    func insertingAModelInsertsTheModelsItRelatesTo(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
+        let context = ModelContext(container)
+        let trip = Trip(name: "with stays", startDate: Day.at(0), endDate: Day.at(1))
+        let stays = [Accommodation(name: "inn"), Accommodation(name: "hotel")]
+        for stay in stays { stay.trip = trip }  // the trip's list is filled through the inverse
+        let lone = Trip(name: "alone", startDate: Day.at(2), endDate: Day.at(3))
+        let planned = Trip(name: "planned", startDate: Day.at(4), endDate: Day.at(5))
+        let plan = Itinerary(title: "plan")
+        plan.trip = planned  // a to-one without inverse
+        context.insert(trip)
+        context.insert(lone)
+        context.insert(plan)
+        let expected: [ModelObject] = [trip, lone, plan, planned] + stays
+        #expect(Set(context.insertedModelsArray.map { ObjectIdentifier($0._$modelObject) }) == Set(expected.map(ObjectIdentifier.init)))
+        #expect(expected.allSatisfy { $0.modelContext === context })
+        try context.save()
+        let other = ModelContext(container)
+        #expect(try other.fetchCount(FetchDescriptor<Accommodation>()) == 2)
+        #expect(try other.fetchCount(FetchDescriptor<Trip>()) == 3)
+        let stored = try #require(try other.fetch(FetchDescriptor<Itinerary>()).first)
+        #expect(stored.trip?.name == "planned")
+    }
+
     /// `Schema.entity(for:)` finds each class's entity, by scanning the classes or (more than
     /// `entitiesFoundByScan` entities) by hashing: the oracle is the entity of that class in `entities`.
     @Test func everyClassFindsItsEntity() throws {

@@ -461,11 +461,16 @@ extension ModelContext {
         clearPendingLists()
         for object in savedDirty { object.changes = nil }
         for object in savedTouched.values { object.relationshipsChanged = false }
+        // The saved models join their hierarchy's identity map together, in the save's order
+        // (`IdentityMap.insertNew`: room made once, where a model at a time probed and grew the
+        // table per model, about 250 instructions each).
+        var savedByHierarchy = [[ModelObject]](repeating: [], count: saved.isEmpty ? 0 : schema.hierarchyCount)
         for object in saved where !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, let rowID = object.rowID else { continue }
+            guard let entity = object.entity, object.rowID != nil else { continue }
             object.status = .persisted
-            registered[entity.hierarchyIndex][rowID] = object
+            savedByHierarchy[entity.hierarchyIndex].append(object)
         }
+        for (hierarchy, objects) in savedByHierarchy.enumerated() where !objects.isEmpty { registered[hierarchy].insertNew(objects) }
         for object in removals {
             if let entity = object.entity, let rowID = object.rowID, registered[entity.hierarchyIndex][rowID] === object {
                 registered[entity.hierarchyIndex][rowID] = nil
