@@ -48,9 +48,10 @@ struct IdentityMap {
         if needed > slots.count { resize(to: needed) }
     }
 
-    /// Adds `objects`, saved models of rows not in the map (a fresh fetch's), after making room
+    /// Adds `objects`, saved models (a fresh fetch's, a save's inserted ones), after making room
     /// for them once: one retain per model, where the subscript's setter retained and released
-    /// each twice more.
+    /// each twice more. A model whose row the map holds takes its place (the last of `objects` for
+    /// a row, as setting the subscript in order would leave).
     mutating func insertNew(_ objects: [ModelObject]) {
         reserveCapacity(count + objects.count)
         let mask = slots.count - 1

@@ -91,11 +91,10 @@ extension ModelContext {
     private func writeInserts(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>, assigned: inout [ModelObject],
                               upserted: inout [(ModelObject, Int64)]) throws {
         var fixups: [(ModelObject, Int)] = []
-        var encoder: RowEncoder?
         // Each entity's insert, prepared at its first row (a class: one retain per row, where
-        // copying `EntitySQL` retained each of its strings).
-        var prepared: [ObjectIdentifier: PreparedInsert] = [:]
-        var previous: PreparedInsert?
+        // copying `EntitySQL` retained each of its strings), by `EntitySchema.index`: rows of
+        // entities that alternate hash nothing.
+        var prepared = [PreparedInsert?](repeating: nil, count: schema.entities.count)
         // The model of this save each upserted row went to so far (two new models with the same unique values share a row).
         var upsertedRows: [RowKey: ModelObject] = [:]
         let removes = !removed.isEmpty
@@ -116,16 +115,13 @@ extension ModelContext {
         for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity else { continue }
             let sql: PreparedInsert
-            if let previous, previous.entity === entity {
-                sql = previous
-            } else if let known = prepared[ObjectIdentifier(entity)] {
+            if let known = prepared[entity.index] {
                 sql = known
             } else {
                 let text = container.entitySQL[entity.index]
-                sql = PreparedInsert(entity: entity, text: text, statement: try connection.statement(text.insert))
-                prepared[ObjectIdentifier(entity)] = sql
+                sql = PreparedInsert(entity: entity, text: text, statement: try connection.statement(text.insert), rows: rowBatches[entity.index])
+                prepared[entity.index] = sql
             }
-            previous = sql
             // A related model whose insert waits in the batch gets its key first (before the row
             // is bound: reading the batch sends the rows bound so far).
             if batch.isWaiting {
@@ -138,10 +134,9 @@ extension ModelContext {
             }
             // A row written with others of its entity is bound straight into them.
             let rows = object.rowID == nil ? nil : rowBatches[entity.index]
-            let statement = rows?.rowStatement ?? sql.statement
-            let rowEncoder = encoder ?? RowEncoder(statement: statement, positions: sql.text.insertPositions)
-            rowEncoder.restart(statement: statement, positions: sql.text.insertPositions)
-            encoder = rowEncoder
+            let rowEncoder = rows == nil ? sql.encoder : sql.rowsEncoder ?? sql.encoder
+            let statement = rowEncoder.statement ?? sql.statement
+            rowEncoder.restartRow()
             object._encode(to: rowEncoder)
             try checkStorable(rowEncoder, entity: entity)
             var index = Int32(1 + entity.attributes.count)
@@ -164,8 +159,9 @@ extension ModelContext {
                 statement.reset()
                 continue
             }
-            // An upsert the store writes in two statements reads its answer at once.
-            try batch.flush(inserted: keyReturned)
+            // An upsert the store writes in two statements reads its answer at once (nothing
+            // waits where statements run at once: no call per row).
+            if batch.isOn { try batch.flush(inserted: keyReturned) }
             let rowID: Int64
             if sql.text.insertReturnsKey {
                 if try statement.step() {
@@ -223,8 +219,10 @@ extension ModelContext {
         guard batch.isOn, inserted.count >= SaveBatch.fewestRowsTogether else { return rowBatches }
         let removes = !removed.isEmpty
         var counts = [Int](repeating: 0, count: schema.entities.count)
+        // Each entity's SQL read once, not per model (each read of the unowned container retained it).
+        let upserts = container.entitySQL.map(\.isUpsert)
         for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, !container.entitySQL[entity.index].isUpsert else { continue }
+            guard let entity = object.entity, !upserts[entity.index] else { continue }
             counts[entity.index] += 1
         }
         var tables: [String] = []
@@ -264,7 +262,6 @@ extension ModelContext {
     /// value), and the stored model's row would be lost. Nothing to do when nothing is inserted.
     private func writeChangedUniqueValues(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>) throws {
         guard !inserted.isEmpty else { return }
-        let encoder = RowEncoder(valueCount: 0, positions: [])
         var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
         for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, !entity.uniqueColumnGroups.isEmpty, let rowID = object.rowID,
@@ -280,7 +277,7 @@ extension ModelContext {
             }
             guard !columns.isEmpty else { continue }
             let update = try preparedUpdate(of: entity, columns: columns, connection, prepared: &prepared, together: nil)
-            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: true, order: 0, in: self, connection, batch)
+            try update.write(object, rowID: rowID, entity: entity, order: 0, in: self, connection, batch)
         }
         try batch.flush()
     }
@@ -298,8 +295,6 @@ extension ModelContext {
         var latest = [PreparedUpdate?](repeating: nil, count: schema.entities.count)
         // Every update prepared in this save, by entity and changed columns.
         var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
-        let encoder = RowEncoder(valueCount: 0, positions: [])
-        var previous: PreparedUpdate?
         let together = batch.updatesTogether ? entitiesUpdatedTogether(removed: removed) : nil
         var order = 0
         for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
@@ -313,9 +308,7 @@ extension ModelContext {
                                             together: together?[index] == true ? batch : nil)
                 latest[index] = update
             }
-            let restart = previous !== update
-            previous = update
-            try update.write(object, rowID: rowID, entity: entity, encoder: encoder, restart: restart, order: order, in: self, connection, batch)
+            try update.write(object, rowID: rowID, entity: entity, order: order, in: self, connection, batch)
             order += 1
         }
         try batch.flush()
@@ -351,13 +344,16 @@ extension ModelContext {
             update = container.entitySQL[entity.index].update(of: entity, columns: columns)
             partialUpdates[key] = update
         }
-        let made = PreparedUpdate(columns: columns, update: update, keySlots: entity.keySlots, statement: try connection.statement(update.sql))
+        // The single-row statement first: the rows take its parameters' types.
+        let statement = try connection.statement(update.sql)
+        var together: SaveBatch.UpdateRows?
         if let batch, let changed = changedColumnsUpdatedTogether(of: entity, columns: columns),
            let rows = try connection.rowBatch(forUpdate: update.sql, table: entity.tableName, columns: changed) {
-            let together = SaveBatch.UpdateRows(rows, entity: entity)
-            batch.register(together)
-            made.rows = together
+            let made = SaveBatch.UpdateRows(rows, entity: entity)
+            batch.register(made)
+            together = made
         }
+        let made = PreparedUpdate(columns: columns, update: update, keySlots: entity.keySlots, statement: statement, rows: together)
         prepared[key] = made
         return made
     }
@@ -465,11 +461,16 @@ extension ModelContext {
         clearPendingLists()
         for object in savedDirty { object.changes = nil }
         for object in savedTouched.values { object.relationshipsChanged = false }
+        // The saved models join their hierarchy's identity map together, in the save's order
+        // (`IdentityMap.insertNew`: room made once, where a model at a time probed and grew the
+        // table per model, about 250 instructions each).
+        var savedByHierarchy = [[ModelObject]](repeating: [], count: saved.isEmpty ? 0 : schema.hierarchyCount)
         for object in saved where !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, let rowID = object.rowID else { continue }
+            guard let entity = object.entity, object.rowID != nil else { continue }
             object.status = .persisted
-            registered[entity.hierarchyIndex][rowID] = object
+            savedByHierarchy[entity.hierarchyIndex].append(object)
         }
+        for (hierarchy, objects) in savedByHierarchy.enumerated() where !objects.isEmpty { registered[hierarchy].insertNew(objects) }
         for object in removals {
             if let entity = object.entity, let rowID = object.rowID, registered[entity.hierarchyIndex][rowID] === object {
                 registered[entity.hierarchyIndex][rowID] = nil
@@ -503,21 +504,18 @@ private final class PreparedUpdate {
     let keyParameter: Int32
     let statement: any StoreStatement
     /// Where its rows go several per statement (`SaveBatch.UpdateRows`), else nil.
-    var rows: SaveBatch.UpdateRows?
+    let rows: SaveBatch.UpdateRows?
+    /// The statement its rows are bound into: the rows' (a row changed with others is bound
+    /// straight into them), else `statement`.
+    let target: any StoreStatement
+    /// The encoder of `target` (an encoder binds one statement: `RowEncoder.statement`).
+    let encoder: RowEncoder
 
     /// Writes the changed columns of `object`, whose row is `rowID` (the `order`-th of the save's
-    /// step), with `encoder` (set up for this update first when `restart`; else it wrote the row
-    /// before with this update). A method of the update so its fields are read without retaining
-    /// them per row.
-    func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, encoder: RowEncoder, restart: Bool, order: Int,
+    /// step). A method of the update so its fields (`let`s) are read without retaining them per row.
+    func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, order: Int,
                in context: ModelContext, _ connection: any StoreConnection, _ batch: SaveBatch) throws {
-        // A row changed with others is bound straight into them.
-        let target = rows?.rows.rowStatement ?? statement
-        if restart {
-            encoder.restart(statement: target, positions: positions)
-        } else {
-            encoder.restartRow()
-        }
+        encoder.restartRow()
         object._encode(to: encoder)
         try context.checkStorable(encoder, entity: entity)
         if bindsKeys {
@@ -544,7 +542,7 @@ private final class PreparedUpdate {
         statement.reset()
     }
 
-    init(columns: PositionSet, update: PartialUpdate, keySlots: [Int], statement: any StoreStatement) {
+    init(columns: PositionSet, update: PartialUpdate, keySlots: [Int], statement: any StoreStatement, rows: SaveBatch.UpdateRows?) {
         self.columns = columns
         self.positions = update.positions
         let keyBindings = zip(keySlots, update.keyParameters).filter { $0.1 > 0 }.map { (slot: $0.0, parameter: $0.1) }
@@ -552,6 +550,9 @@ private final class PreparedUpdate {
         self.bindsKeys = !keyBindings.isEmpty
         self.keyParameter = update.keyParameter
         self.statement = statement
+        self.rows = rows
+        target = rows?.rows.rowStatement ?? statement
+        encoder = RowEncoder(statement: target, positions: update.positions)
     }
 }
 
@@ -561,10 +562,16 @@ private final class PreparedInsert {
     /// The entity's SQL: the insert's bind positions, whether it returns the key, its upsert conflict handling.
     let text: EntitySQL
     let statement: any StoreStatement
+    /// The encoder of `statement` (an encoder binds one statement: `RowEncoder.statement`).
+    let encoder: RowEncoder
+    /// The encoder of the entity's row batch of the save (`RowBatch.rowStatement`), if it has one.
+    let rowsEncoder: RowEncoder?
 
-    init(entity: EntitySchema, text: EntitySQL, statement: any StoreStatement) {
+    init(entity: EntitySchema, text: EntitySQL, statement: any StoreStatement, rows: (any RowBatch)?) {
         self.entity = entity
         self.text = text
         self.statement = statement
+        encoder = RowEncoder(statement: statement, positions: text.insertPositions)
+        rowsEncoder = rows.map { RowEncoder(statement: $0.rowStatement, positions: text.insertPositions) }
     }
 }

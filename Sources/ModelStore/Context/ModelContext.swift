@@ -161,10 +161,12 @@ public final class ModelContext {
             object.home = home(for: entity)
             object.status = .inserted
             object.rowID = nil
+            // No slots: no relationship was ever set, so no related model to adopt.
+            let relates = !object.slots.isEmpty
             RelationshipGraph.ensureSlots(object, count: entity.relationships.count)
             unsaved.noteInserted(object)
             noteChange()
-            adoptRelated(of: object)
+            if relates { adoptRelated(of: object) }
         case .deleted:
             object.status = .persisted
             unsaved.noteUndeleted(object)

@@ -27,6 +27,8 @@ extension ModelContext {
         // inserted nothing of its own: one row, one insert.
         let removed = displaced.isEmpty ? deletions.modelIDs : deletions.modelIDs.union(displaced.map(ObjectIdentifier.init))
         var saved = SavedChanges()
+        // Read once, not per identifier (each read of the unowned container retained it).
+        let store = container.storeIdentifier
         // Made at the first change to record (a save that changes nothing takes no token).
         var writer: HistoryWriter?
         let history = container.configuration.recordsHistory
@@ -43,7 +45,7 @@ extension ModelContext {
         saved.inserted.reserveCapacity(inserted.count)
         for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
+            saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: store))
             try record()?.write(.insert, entity: entity, row: rowID)
         }
 
@@ -77,7 +79,7 @@ extension ModelContext {
         saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
         for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
             guard let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
+            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: store))
             let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
             guard history else { continue }
             var names = changedProperties(of: object, entity, encoder, &comparisons)
@@ -86,7 +88,7 @@ extension ModelContext {
         }
         for id in linkedOrder {
             guard let entry = linked[id], let entity = entry.object.entity, let rowID = entry.object.rowID else { continue }
-            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
+            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: store))
             if !entry.names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: entry.names.joined(separator: ",")) }
         }
 
@@ -99,12 +101,12 @@ extension ModelContext {
         for entry in deletions.entries {
             guard case .model(let object) = entry else {
                 guard case .row(let row) = entry else { continue }
-                saved.deleted.append(PersistentIdentifier(entityName: row.entity.name, rowID: row.key, store: container.storeIdentifier))
+                saved.deleted.append(PersistentIdentifier(entityName: row.entity.name, rowID: row.key, store: store))
                 try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: deletions.tombstone(of: row), rowExists: true)
                 continue
             }
             guard object.status != .inserted, let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: container.storeIdentifier))
+            saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: store))
             guard let writer = try record() else { continue }
             if previousEntity !== entity {
                 if let known = preservedByEntity[entity.index] {

@@ -11,6 +11,9 @@ public final class Schema: @unchecked Sendable {
     /// Inconsistencies found in the generated metadata (a container refuses such a schema).
     let problems: [String]
     private let entitiesByType: [ObjectIdentifier: EntitySchema]
+    /// The class of each of `entities`, in order: a schema of few entities finds a class's entity
+    /// by comparing these, which costs less than hashing (`insert` asks once per model).
+    private let entityTypes: [ObjectIdentifier]
     /// The version, for the schema of a `VersionedSchema` (`Schema(versionedSchema:)`).
     var version: Version?
     private let entitiesByName: [String: EntitySchema]
@@ -36,6 +39,7 @@ public final class Schema: @unchecked Sendable {
         problems = builder.problems
         hierarchyCount = builder.hierarchyCount
         entitiesByType = Dictionary(entities.map { (ObjectIdentifier($0.type), $0) }, uniquingKeysWith: { first, _ in first })
+        entityTypes = entities.map { ObjectIdentifier($0.type) }
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var sources: [ModelSourceFile] = []
         for entity in entities {
@@ -49,8 +53,15 @@ public final class Schema: @unchecked Sendable {
 
     /// The resolved entity of a model class.
     public func entity(for type: ModelObject.Type) -> EntitySchema? {
-        entitiesByType[ObjectIdentifier(type)]
+        let id = ObjectIdentifier(type)
+        guard entityTypes.count <= Self.entitiesFoundByScan else { return entitiesByType[id] }
+        // The first entity of the class, as the dictionary keeps.
+        for index in entityTypes.indices where entityTypes[index] == id { return entities[index] }
+        return nil
     }
+
+    /// Up to how many entities `entity(for:)` compares classes instead of hashing one.
+    static let entitiesFoundByScan = 16
 
     /// The resolved entity of a model class, or an error naming it.
     func requireEntity(for type: ModelObject.Type) throws -> EntitySchema {

@@ -213,8 +213,6 @@ import Foundation
 @_spi(ModelStoreGenerated) public final class RowEncoder {
     /// What changes from row to row.
     @usableFromInline struct State {
-        /// The statement, bound with its typed binds, without `SQLValue` (the fast path); nil in values mode.
-        @usableFromInline var statement: (any StoreStatement)?
         /// Where each attribute's first column goes (a parameter index, or a position in
         /// `values`), by `AttributeIndex`; -1 for an attribute not written.
         @usableFromInline var positions: [Int32]
@@ -227,20 +225,31 @@ import Foundation
         @usableFromInline var problem: (attribute: Int, reason: String)?
     }
 
+    /// The statement, bound with its typed binds, without `SQLValue` (the fast path); nil in values
+    /// mode. A `let` of the encoder, not a field of `state`: a write tests it and unwraps it in
+    /// place, which takes no retain (loading it through the pointer, or binding the optional,
+    /// copied the existential: a retain and a release per bound column; docs/Benchmarks.md,
+    /// "Writes"). An encoder writes into one statement: a save keeps one per statement it binds.
+    @usableFromInline let statement: (any StoreStatement)?
+    /// Whether `statement` can refuse a value bound into it (`StoreStatement.refusesBoundValues`),
+    /// asked once: `problem` asks the statement per row only then.
+    private let statementRefusesValues: Bool
     @usableFromInline let state: UnsafeMutablePointer<State>
 
     /// An encoder into `statement`'s parameters at `positions`.
     init(statement: any StoreStatement, positions: [Int32]) {
+        self.statement = statement
+        statementRefusesValues = statement.refusesBoundValues
         state = .allocate(capacity: 1)
-        state.initialize(to: State(statement: nil, positions: positions, cursor: 0, values: []))
-        restart(statement: statement, positions: positions)
+        state.initialize(to: State(positions: positions, cursor: 0, values: []))
     }
 
     /// An encoder into a values array of `count` columns (all `.null` at first), at `positions`.
     init(valueCount count: Int, positions: [Int32]) {
+        statement = nil
+        statementRefusesValues = false
         state = .allocate(capacity: 1)
-        state.initialize(to: State(statement: nil, positions: positions, cursor: 0,
-                                   values: Array(repeating: .null, count: count)))
+        state.initialize(to: State(positions: positions, cursor: 0, values: Array(repeating: .null, count: count)))
     }
 
     deinit {
@@ -251,21 +260,15 @@ import Foundation
     /// The values written (values mode).
     var values: [SQLValue] { state.pointee.values }
 
-    /// Starts writing a new row into the statement and at the positions of the last `restart`.
+    /// Starts writing a new row at the encoder's positions (its `init`'s, or the last `restart`'s
+    /// in values mode).
     func restartRow() {
-        state.pointee.problem = nil
-    }
-
-    /// Starts writing a new row into `statement` at `positions`.
-    func restart(statement: any StoreStatement, positions: [Int32]) {
-        state.pointee.statement = statement
-        state.pointee.positions = positions
         state.pointee.problem = nil
     }
 
     /// Starts writing a new row of `count` values at `positions` (values mode).
     func restart(valueCount count: Int, positions: [Int32]) {
-        state.pointee.statement = nil
+        precondition(statement == nil, "a statement's encoder restarted in values mode")
         state.pointee.positions = positions
         state.pointee.problem = nil
         // Set back in place, then shortened or lengthened by the difference (a few values between
@@ -285,7 +288,7 @@ import Foundation
     /// the values of the last row: for a caller that reads back only the values it has the row
     /// write.
     func restart(valuesAtLeast count: Int, positions: [Int32]) {
-        state.pointee.statement = nil
+        precondition(statement == nil, "a statement's encoder restarted in values mode")
         state.pointee.positions = positions
         state.pointee.problem = nil
         if state.pointee.values.count < count {
@@ -298,13 +301,16 @@ import Foundation
 
     /// The first attribute written since the last restart that the store cannot give back as it
     /// is (`SQLStorable.storageProblem`): its `AttributeIndex` and why.
-    var problem: (attribute: Int, reason: String)? { state.pointee.problem ?? storeProblem() }
+    var problem: (attribute: Int, reason: String)? {
+        if let problem = state.pointee.problem { return problem }
+        return statementRefusesValues ? storeProblem() : nil
+    }
 
     /// A value bound into the statement that the store cannot hold (`StoreStatement.bindingProblem`:
     /// PostgreSQL text holding U+0000), as the attribute whose columns hold its parameter, so
     /// `save()` names the entity and property.
     private func storeProblem() -> (attribute: Int, reason: String)? {
-        guard let statement = state.pointee.statement, let (parameter, reason) = statement.bindingProblem else { return nil }
+        guard let statement, statement.hasBindingProblem, let (parameter, reason) = statement.bindingProblem else { return nil }
         var found: (attribute: Int, first: Int32)?
         for (attribute, first) in state.pointee.positions.enumerated() where first >= 0 && first <= parameter {
             if found == nil || first > found!.first { found = (attribute, first) }

@@ -88,8 +88,9 @@ extension SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public func _write(to row: RowEncoder) {
         let position = row.state.pointee.cursor
         row.state.pointee.cursor = position + 1
-        if let statement = row.state.pointee.statement {
-            bind(to: statement, at: Int32(position))
+        // Tested, then unwrapped in place, as `_read(from:)` does (no retain of the statement).
+        if row.statement != nil {
+            bind(to: row.statement!, at: Int32(position))
         } else {
             row.state.pointee.values[position] = sqlValue
         }
@@ -162,8 +163,8 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
         guard Wrapped._compositeType != nil else {
             let position = row.state.pointee.cursor
             row.state.pointee.cursor = position + 1
-            if let statement = row.state.pointee.statement {
-                bind(to: statement, at: Int32(position))
+            if row.statement != nil {  // not bound: see `SQLStorable._write(to:)`
+                bind(to: row.statement!, at: Int32(position))
             } else {
                 row.state.pointee.values[position] = sqlValue
             }
