@@ -1,7 +1,7 @@
 import Observation
 
 /// Where a model keeps its `ObservationRegistrar` once made (`ModelObject.registrarStorage`; made
-/// on the first observed read, docs/Runtime.md, "Observation").
+/// on the first observed read; docs/Runtime.md, "Semantics", Observation).
 ///
 /// `ObservationRegistrar` is a resilient type of another module. Stored as an
 /// `ObservationRegistrar?`, every copy, assignment and destroy of it went through the value
