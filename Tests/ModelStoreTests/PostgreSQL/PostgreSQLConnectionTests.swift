@@ -1,3 +1,4 @@
+import CLibPQ
 import Foundation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
@@ -106,6 +107,57 @@ import StoreTestSupport
         let error = try #require(throws: PostgresError.self) { try connection.rows("SELECT ? IS NULL", [.null]) }
         #expect(error.sqlState == "42P18", "\(error)")  // could not determine data type of parameter $1
         #expect(try connection.rows("SELECT ?::bigint IS NULL, CAST(? AS text) IS NULL", [.null, .text("x")]) == [[.integer(1), .integer(0)]])
+    }
+
+    /// A statement is prepared and described in one round trip (pipeline mode): the parameter and
+    /// result types it learns are those libpq's one-at-a-time `PQprepare` and `PQdescribePrepared`
+    /// give on another connection, a failed prepare is the same error, inside a transaction or
+    /// not, and the connection leaves pipeline mode and goes on.
+    @Test func preparingInOneRoundTripLearnsWhatPreparingAloneDoes() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        let oracle = try database.connect()
+        try connection.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text, amount numeric, at double precision, key uuid, data bytea, flag boolean)")
+        func described(_ sql: String, on handle: OpaquePointer, name: String) -> (parameters: [UInt32], columns: [UInt32], error: String?) {
+            let prepared = PQprepare(handle, name, PostgresPlaceholders.rewrite(sql).sql, 0, nil)
+            defer { PQclear(prepared) }
+            guard PQresultStatus(prepared) == PGRES_COMMAND_OK else {
+                return ([], [], PQresultErrorField(prepared, Int32(UInt8(ascii: "C"))).map { String(cString: $0) })
+            }
+            let description = PQdescribePrepared(handle, name)
+            defer { PQclear(description) }
+            return ((0..<PQnparams(description)).map { PQparamtype(description, $0) }, (0..<PQnfields(description)).map { PQftype(description, $0) }, nil)
+        }
+        let statements = [
+            "SELECT id, name, amount, at, key, data, flag FROM t WHERE id = ? AND name = ? AND amount > ? AND at < ? AND key = ? AND data = ? AND flag = ?",
+            "INSERT INTO t (id, name, amount, at, key, data, flag) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "UPDATE t SET name = ? WHERE id = ANY(?::bigint[])",
+            "SELECT count(*), max(name) FROM t",
+        ]
+        for (index, sql) in statements.enumerated() {
+            let expected = described(sql, on: oracle.handle, name: "oracle_\(index)")
+            #expect(expected.error == nil, "\(sql)")
+            let statement = try connection.statement(sql)
+            #expect(try statement.describedParameterTypes().map(\.rawValue) == expected.parameters, "\(sql)")
+            #expect(statement.columnTypes.map(\.rawValue) == expected.columns, "\(sql)")
+            #expect(PQpipelineStatus(connection.handle) == PQ_PIPELINE_OFF)
+        }
+        // Failures: a missing table, a parameter whose type cannot be inferred, a syntax error;
+        // outside and inside a transaction (which the failure aborts, as a failed PQprepare does).
+        for sql in ["SELECT * FROM nowhere WHERE id = ?", "SELECT ? IS NULL", "SELEC ?"] {
+            let expected = try #require(described(sql, on: oracle.handle, name: "oracle_failing").error)
+            let failure = try #require(throws: PostgresError.self) { try connection.rows(sql, [.integer(1)]) }
+            #expect(failure.sqlState == expected, "\(sql): \(failure)")
+            #expect(failure.sql == sql)
+            #expect(PQpipelineStatus(connection.handle) == PQ_PIPELINE_OFF)
+            #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(0)]])
+            try connection.execute("BEGIN")
+            let inside = try #require(throws: PostgresError.self) { try connection.rows(sql, [.integer(1)]) }
+            #expect(inside.sqlState == expected, "\(sql): \(inside)")
+            #expect(throws: PostgresError.self) { try connection.rows("SELECT 1") }  // the transaction is aborted
+            try connection.execute("ROLLBACK")
+            #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(0)]])
+        }
     }
 
     @Test func statementsAreCachedAndRebindable() throws {

@@ -403,6 +403,64 @@ package final class PostgresConnection {
         guard PQenterPipelineMode(handle) == 1 else { throw error(from: nil, sql: nil) }
     }
 
+    /// Prepares `serverSQL` as the server's statement `name` (every parameter type left for the
+    /// server to infer) and describes it, in one round trip: both sent in pipeline mode before one
+    /// synchronization point (`PQprepare` then `PQdescribePrepared` waited for the server twice).
+    /// Called outside a pipeline, after `prepareForCommand`. Returns the description (the caller
+    /// clears it). docs/PostgreSQL.md, "Binding: the server's inferred types decide the format".
+    /// - Throws: the server's error of preparing `sql` (as `PQprepare` gave it), or of describing
+    ///   it; `.connectionLost` when the connection broke.
+    func prepareAndDescribe(name: String, serverSQL: String, sql: String) throws -> OpaquePointer {
+        defer {
+            if PQpipelineStatus(handle) != PQ_PIPELINE_OFF { _ = PQexitPipelineMode(handle) }
+            noteCommandEnded()
+        }
+        guard PQenterPipelineMode(handle) == 1, PQsendPrepare(handle, name, serverSQL, 0, nil) == 1,
+              PQsendDescribePrepared(handle, name) == 1, PQpipelineSync(handle) == 1 else {
+            throw error(from: nil, sql: sql)
+        }
+        // The prepare's result and a NULL, the description's and a NULL, then the synchronization
+        // point (a failed prepare makes the description's `PGRES_PIPELINE_ABORTED`).
+        var failure: PostgresError?
+        var description: OpaquePointer?
+        var command = 0
+        var nullsInARow = 0
+        while true {
+            guard let result = PQgetResult(handle) else {
+                nullsInARow += 1
+                if PQstatus(handle) != CONNECTION_OK || nullsInARow > 1 || command > 2 {
+                    failure = failure ?? (PQstatus(handle) != CONNECTION_OK ? error(from: nil, sql: sql)
+                        : PostgresError(kind: .connectionLost, message: "the server did not finish preparing a statement", sql: sql))
+                    break
+                }
+                command += 1
+                continue
+            }
+            nullsInARow = 0
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                break
+            }
+            if status == PGRES_COMMAND_OK && command == 1 && description == nil {
+                description = result
+                continue
+            }
+            if status != PGRES_COMMAND_OK && status != PGRES_PIPELINE_ABORTED && failure == nil {
+                failure = error(from: result, sql: sql)
+            }
+            PQclear(result)
+        }
+        if let failure {
+            if let description { PQclear(description) }
+            throw failure
+        }
+        guard let description else {
+            throw PostgresError(kind: .connectionLost, message: "the server did not describe a prepared statement", sql: sql)
+        }
+        return description
+    }
+
     /// Notes a statement sent in pipeline mode (`PostgresStatement.sendInPipeline()`).
     func notePipelined(_ command: PipelinedCommand) {
         pipelined.append(command)

@@ -5,8 +5,8 @@ import Foundation
 /// `step()` through the rows and read columns of the current row. Owned by its connection's cache;
 /// reset before every use.
 ///
-/// The server prepares it (`PQprepare`, named, every parameter type left for the server to infer)
-/// on first execution, and describes it: parameters are then sent in the form of the type the server
+/// The server prepares it (named, every parameter type left for the server to infer) on first
+/// execution, and describes it, in one round trip (`PostgresConnection.prepareAndDescribe`): parameters are then sent in the form of the type the server
 /// inferred (see `PostgresParameters`), and results come back binary when every column has a type
 /// decoded here, else as text. Rows are read one at a time (libpq's single-row mode), so a huge
 /// result never sits whole in memory; `PostgresConnection.rows` reads in one piece instead.
@@ -106,18 +106,9 @@ package final class PostgresStatement {
     /// Prepares and describes the statement on the server, unless done on this connection session.
     private func prepareIfNeeded() throws {
         guard preparedGeneration != connection.generation else { return }
-        let handle = connection.handle
         let serverName = "\(name)_\(connection.generation)"
-        let prepared = PQprepare(handle, serverName, serverSQL, 0, nil)
-        defer { PQclear(prepared) }
-        guard PQresultStatus(prepared) == PGRES_COMMAND_OK else {
-            connection.noteCommandEnded()
-            throw connection.error(from: prepared, sql: sql)
-        }
-        let description = PQdescribePrepared(handle, serverName)
+        let description = try connection.prepareAndDescribe(name: serverName, serverSQL: serverSQL, sql: sql)
         defer { PQclear(description) }
-        connection.noteCommandEnded()
-        guard PQresultStatus(description) == PGRES_COMMAND_OK else { throw connection.error(from: description, sql: sql) }
         parameterTypes = (0..<PQnparams(description)).map { PostgresType(rawValue: PQparamtype(description, $0)) }
         columnTypes = (0..<PQnfields(description)).map { PostgresType(rawValue: PQftype(description, $0)) }
         columnNames = (0..<PQnfields(description)).map { String(cString: PQfname(description, $0)) }
