@@ -267,8 +267,6 @@ extension StoreConnection {
     /// The first value bound since the last reset that the store cannot hold as it is: its
     /// `bind` index and why (nil: none; SQLite holds every value).
     var bindingProblem: (position: Int32, reason: String)? { get }
-    /// Whether `bindingProblem` is not nil, without making it: `save()` asks once per row.
-    var hasBindingProblem: Bool { get }
     /// Whether the store can refuse a bound value at all (`bindingProblem`): false where it holds
     /// every value (SQLite), so `save()` does not ask per row.
     var refusesBoundValues: Bool { get }
@@ -315,7 +313,6 @@ extension StoreConnection {
 }
 
 extension StoreStatement {
-    var hasBindingProblem: Bool { bindingProblem != nil }
     var refusesBoundValues: Bool { true }
 
     /// Binds every value in order, starting at index 1.

@@ -310,7 +310,7 @@ import Foundation
     /// PostgreSQL text holding U+0000), as the attribute whose columns hold its parameter, so
     /// `save()` names the entity and property.
     private func storeProblem() -> (attribute: Int, reason: String)? {
-        guard let statement, statement.hasBindingProblem, let (parameter, reason) = statement.bindingProblem else { return nil }
+        guard let statement, let (parameter, reason) = statement.bindingProblem else { return nil }
         var found: (attribute: Int, first: Int32)?
         for (attribute, first) in state.pointee.positions.enumerated() where first >= 0 && first <= parameter {
             if found == nil || first > found!.first { found = (attribute, first) }

@@ -163,7 +163,6 @@ final class SQLiteStatement: StoreStatement {
 
     /// SQLite holds every value it is given (a NaN is refused at `step()`).
     var bindingProblem: (position: Int32, reason: String)? { nil }
-    var hasBindingProblem: Bool { false }
     var refusesBoundValues: Bool { false }
 
     /// The column as a 64-bit integer, converted as SQLite converts (text's leading number, a
