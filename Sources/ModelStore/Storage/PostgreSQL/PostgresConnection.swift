@@ -25,9 +25,12 @@ package final class PostgresConnection {
     /// Whether the last command left a transaction open (what the server said, remembered when the
     /// connection breaks: a broken transaction must not silently go on in a new session).
     private var transactionOpen = false
-    /// Whether the server sent a FATAL message outside a command (a terminated backend says so just
-    /// before it closes the connection): the connection is then opened again before the next one.
-    private var receivedFatalNotice = false
+    /// Whether the server said it is ending the session: a FATAL message outside a command (a
+    /// terminated backend says so just before it closes the connection), or a notice of any
+    /// severity with a shutdown's SQLSTATE (an immediate shutdown warns each client, 57P01, then
+    /// closes), or libpq could no longer read from the socket. The connection is then opened again
+    /// before the next command.
+    private var serverEndedSession = false
     /// The statements sent in pipeline mode whose results are not read yet (docs/PostgreSQL.md,
     /// "Batched writes"); empty: not in pipeline mode.
     private var pipelined: [PipelinedCommand] = []
@@ -61,11 +64,15 @@ package final class PostgresConnection {
         self.handle = handle
         // Every stored property is set: deinit runs (and closes the handle) when this throws.
         guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
-        // Notices are not printed; a FATAL one received while idle marks the connection as going away.
+        // Notices are not printed; a FATAL one, or one saying the server shuts down, marks the
+        // connection as going away.
         PQsetNoticeReceiver(handle, { context, result in
-            guard let context, let result, let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V"))),
-                  strcmp(severity, "FATAL") == 0 || strcmp(severity, "PANIC") == 0 else { return }
-            Unmanaged<PostgresConnection>.fromOpaque(context).takeUnretainedValue().receivedFatalNotice = true
+            guard let context, let result else { return }
+            let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V")))
+            let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C")))
+            let fatal = severity.map { strcmp($0, "FATAL") == 0 || strcmp($0, "PANIC") == 0 } ?? false
+            guard fatal || sqlState.map({ PostgresConnection.isShutdownState(String(cString: $0)) }) == true else { return }
+            Unmanaged<PostgresConnection>.fromOpaque(context).takeUnretainedValue().serverEndedSession = true
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -140,7 +147,7 @@ package final class PostgresConnection {
     /// the server sent while idle (a backend being terminated says so before closing the socket).
     package var isConnected: Bool {
         if activeStatement == nil { readPendingInput() }
-        return PQstatus(handle) == CONNECTION_OK && !receivedFatalNotice
+        return PQstatus(handle) == CONNECTION_OK && !serverEndedSession
     }
 
     /// Reads and drops anything the server sent while the connection was idle (notices,
@@ -152,7 +159,11 @@ package final class PostgresConnection {
         var rounds = 0
         while rounds < 8, poll(&poller, 1, 0) > 0 {
             rounds += 1
-            guard PQconsumeInput(handle) != 0 else { return }
+            guard PQconsumeInput(handle) != 0 else {
+                // The socket failed or closed; libpq does not always mark the status bad for it.
+                serverEndedSession = true
+                return
+            }
             _ = PQisBusy(handle)
             while let notification = PQnotifies(handle) { PQfreemem(notification) }
         }
@@ -168,7 +179,7 @@ package final class PostgresConnection {
         PQreset(handle)
         generation += 1
         transactionOpen = false
-        receivedFatalNotice = false
+        serverEndedSession = false
         knownReplayLSN = 0
         guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, url: url) }
     }
@@ -201,13 +212,13 @@ package final class PostgresConnection {
         if let pipelineFailure { throw pipelineFailure }
         if let activeStatement { activeStatement.finish() }
         if transactionOpen {
-            guard PQstatus(handle) == CONNECTION_OK else {
+            guard PQstatus(handle) == CONNECTION_OK, !serverEndedSession else {
                 throw PostgresError(kind: .connectionLost, message: "the connection to PostgreSQL was lost inside a transaction, which the server rolled back: nothing of it was applied; roll back before going on", sql: sql)
             }
             return
         }
         readPendingInput()
-        if PQstatus(handle) != CONNECTION_OK || receivedFatalNotice { try reconnect() }
+        if PQstatus(handle) != CONNECTION_OK || serverEndedSession { try reconnect() }
     }
 
     /// Notes the transaction state after a command.
@@ -217,6 +228,12 @@ package final class PostgresConnection {
         case PQTRANS_IDLE: transactionOpen = false
         default: break  // connection broken: keep what was known
         }
+    }
+
+    /// Whether `sqlState` says the server ended the session: administrator or crash shutdown, or
+    /// the server starting or stopping (57P01, 57P02, 57P03).
+    static func isShutdownState(_ sqlState: String) -> Bool {
+        sqlState == "57P01" || sqlState == "57P02" || sqlState == "57P03"
     }
 
     /// The error of a failed result (nil result: the connection's message).
@@ -231,7 +248,13 @@ package final class PostgresConnection {
             ?? String(cString: PQerrorMessage(handle))
         let detail = [field(UInt8(ascii: "D")), field(UInt8(ascii: "H")).map { "hint: \($0)" }].compactMap { $0 }.joined(separator: "; ")
         let trimmed = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        let lost = PQstatus(handle) != CONNECTION_OK || ["57P01", "57P02", "57P03"].contains(sqlState ?? "")
+        // libpq's own failures carry no SQLSTATE. Cut off by an immediate shutdown, libpq reports
+        // "server closed the connection unexpectedly" with the status still OK: whether the socket
+        // can still be read tells a lost connection from a client-side error.
+        if sqlState == nil, PQstatus(handle) == CONNECTION_OK, !serverEndedSession, PQconsumeInput(handle) == 0 {
+            serverEndedSession = true
+        }
+        let lost = PQstatus(handle) != CONNECTION_OK || serverEndedSession || sqlState.map(Self.isShutdownState) == true
         // A transaction cut off before its COMMIT was sent is rolled back by the server (`commit()`
         // reports a COMMIT cut off as of unknown outcome instead).
         let outcome = lost && transactionOpen ? " (the server rolled the transaction back: nothing of it was applied)" : ""
@@ -346,7 +369,7 @@ package final class PostgresConnection {
         // A server that went away while the transaction was idle has said so (a FATAL message, or
         // the socket closed): then COMMIT is not sent and the outcome is known.
         readPendingInput()
-        guard PQstatus(handle) == CONNECTION_OK, !receivedFatalNotice else {
+        guard PQstatus(handle) == CONNECTION_OK, !serverEndedSession else {
             throw PostgresError(kind: .connectionLost, message: "the connection to PostgreSQL was lost before COMMIT was sent: the server rolled the transaction back, nothing of it was applied", sql: "COMMIT")
         }
         let tag: String
@@ -369,7 +392,7 @@ package final class PostgresConnection {
     /// - Throws: `PostgresError` when the server refuses.
     package func rollback() throws {
         discardPipeline()
-        if PQstatus(handle) != CONNECTION_OK || receivedFatalNotice {
+        if PQstatus(handle) != CONNECTION_OK || serverEndedSession {
             transactionOpen = false
             activeStatement = nil
             return
