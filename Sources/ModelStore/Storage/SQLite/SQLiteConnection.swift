@@ -42,8 +42,32 @@ final class SQLiteConnection: StoreConnection {
         try execute("PRAGMA foreign_keys = ON")
         try SQLiteFunctions.register(on: handle)
         if isFile && !readOnly {
-            try execute("PRAGMA journal_mode = WAL")
+            try switchToWriteAheadLog(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             try execute("PRAGMA synchronous = FULL")
+        }
+    }
+
+    /// `PRAGMA journal_mode = WAL`, tried again while it meets SQLITE_BUSY within the busy timeout
+    /// (counted from the first try). Connections switching the same new file at the same moment
+    /// each hold its shared lock while asking for the exclusive one; SQLite then answers all but
+    /// one SQLITE_BUSY at once, without waiting in the busy handler (waiting could deadlock), and
+    /// the one that won is done a moment later (docs/Runtime.md, "Storage layout").
+    /// A try after the first waits in the busy handler only for what is left of the timeout.
+    private func switchToWriteAheadLog(busyTimeoutMilliseconds: Int32) throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(busyTimeoutMilliseconds))
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        var pause: useconds_t = 1_000
+        while true {
+            do {
+                try execute("PRAGMA journal_mode = WAL")
+                return
+            } catch let error as SQLiteError where error.code == SQLITE_BUSY && clock.now < deadline {
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+                let left = (deadline - clock.now).components
+                sqlite3_busy_timeout(handle, Int32(clamping: max(left.seconds * 1_000 + left.attoseconds / 1_000_000_000_000_000, 0)))
+            }
         }
     }
 
