@@ -82,6 +82,61 @@ import Testing
         #expect(try names(fixture, [descriptor]) == ["a", "b", "c"])
     }
 
+    @Test(arguments: StoreKind.allCases) func directionsChangedAfterInitSortAsFoundationWithoutReflection(_ kind: StoreKind) throws {
+        // SortComparison finds the stored comparator's direction by equality with descriptors
+        // made again (no Mirror): a date descriptor whose `order` changed after init still sorts
+        // by its initial direction, and a `String?` one with a comparator places nils by `order`.
+        let fixture = try Self.fixture(kind)
+        let context = fixture.context
+        for (index, report) in ["b", nil, "a", "c", nil].enumerated() {
+            let trip = BusinessTrip(name: "\(index)", startDate: Day.at((index * 3) % 5), endDate: Day.at(9), company: "c")
+            trip.expenseReport = report
+            context.insert(trip)
+        }
+        try context.save()
+        let fresh = ModelContext(fixture.container)
+        let models = try fresh.fetch(FetchDescriptor<BusinessTrip>(sortBy: [SortDescriptor(\.name)]))
+        var byDate = SortDescriptor(\BusinessTrip.startDate, order: .reverse)
+        byDate.order = .forward
+        var reports = SortDescriptor(\BusinessTrip.expenseReport, comparator: .lexical)
+        reports.order = .reverse
+        var plainReports = SortDescriptor(\BusinessTrip.expenseReport, order: .reverse)
+        plainReports.order = .forward
+        for descriptors in [[byDate], [reports, SortDescriptor(\.name)], [plainReports, SortDescriptor(\.name)]] {
+            #expect(descriptors.allSatisfy { SortComparison.ordersByEquality($0) != nil })
+            let stored = try fresh.fetch(FetchDescriptor<BusinessTrip>(sortBy: descriptors)).map(\.name)
+            #expect(stored == models.sorted(using: descriptors).map(\.name))
+        }
+    }
+
+    @Test func theComparatorsDirectionsFoundByEqualityAreTheReflectedOnes() {
+        // Every kind of descriptor the runtime sorts, made with either direction, its `order`
+        // left or changed after init: equality decides, and gives what `Mirror` reads.
+        func check<T>(_ made: (SortOrder) -> SortDescriptor<T>, sourceLocation: SourceLocation = #_sourceLocation) {
+            for initial in [SortOrder.forward, .reverse] {
+                for later in [nil, SortOrder.forward, .reverse] {
+                    var descriptor = made(initial)
+                    if let later { descriptor.order = later }
+                    let found = SortComparison.ordersByEquality(descriptor)
+                    let reflected = SortComparison.ordersByReflection(descriptor)
+                    #expect(found != nil, sourceLocation: sourceLocation)
+                    #expect(found?.0 == reflected?.0 && found?.1 == reflected?.1 && found?.0 == initial, sourceLocation: sourceLocation)
+                }
+            }
+        }
+        check { SortDescriptor(\Trip.startDate, order: $0) }
+        check { SortDescriptor(\Trip.name, order: $0) }
+        check { SortDescriptor(\Trip.identifier, order: $0) }
+        check { SortDescriptor(\BusinessTrip.expenseReport, order: $0) }
+        check { SortDescriptor(\Accommodation.trip?.startDate, order: $0) }
+        check { SortDescriptor(\Accommodation.trip?.name, order: $0) }
+        for comparator in [String.StandardComparator.lexical, .localizedStandard, .localized] {
+            check { SortDescriptor(\Trip.name, comparator: comparator, order: $0) }
+            check { SortDescriptor(\BusinessTrip.expenseReport, comparator: comparator, order: $0) }
+            check { SortDescriptor(\Accommodation.trip?.name, comparator: comparator, order: $0) }
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func toOneKeyPathsSortThroughTheRelationship(_ kind: StoreKind) throws {
         let fixture = try Self.fixture(kind)
         let container = fixture.container
