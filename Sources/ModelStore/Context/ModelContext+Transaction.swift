@@ -32,7 +32,7 @@ struct TransactionSnapshot {
         let status: ModelObject.Status
         let home: ModelHome?
         let rowID: Int64?
-        let slots: ContiguousArray<RelationshipValue>
+        let slots: RelationshipSlots
         let relationshipsChanged: Bool
         /// The change record's columns and saved values (nil: none).
         let changes: (order: [Int32], savedValues: [SQLValue])?
@@ -88,7 +88,7 @@ struct TransactionSnapshot {
         for object in context.touched.values where models[ObjectIdentifier(object)] == nil {
             object.relationshipsChanged = false
             for index in object.slots.indices {
-                if case .objects = object.slots[index] { object.slots[index] = .unloaded }
+                if case .objects = object.slot(index) { object.slots[index] = .unloaded }
             }
         }
         for state in models.values {

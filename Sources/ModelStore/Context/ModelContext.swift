@@ -162,7 +162,7 @@ public final class ModelContext {
             object.status = .inserted
             object.rowID = nil
             // No slots: no relationship was ever set, so no related model to adopt.
-            let relates = !object.slots.isEmpty
+            let relates = !object.slotsAreEmpty
             RelationshipGraph.ensureSlots(object, count: entity.relationships.count)
             unsaved.noteInserted(object)
             noteChange()
@@ -177,8 +177,8 @@ public final class ModelContext {
 
     /// Inserts the detached models `object` relates to, and records its join-table rows.
     private func adoptRelated(of object: ModelObject) {
-        for info in RelationshipGraph.infos(of: object) where info.slot < object.slots.count {
-            switch object.slots[info.slot] {
+        for info in RelationshipGraph.infos(of: object) where info.slot < object.slotCount {
+            switch object.slot(info.slot) {
             case .object(let related?):
                 insertObject(related)
             case .objects(let list):
@@ -259,8 +259,8 @@ public final class ModelContext {
 
     /// The key a to-one slot stores (nil: none, or a related model not saved yet).
     func keyValue(of object: ModelObject, slot: Int) -> Int64? {
-        guard slot < object.slots.count else { return nil }
-        switch object.slots[slot] {
+        guard slot < object.slotCount else { return nil }
+        switch object.slot(slot) {
         case .key(let key): return key
         case .object(let related): return related?.rowID
         case .unloaded, .objects: return nil
