@@ -98,12 +98,9 @@ struct TransactionSnapshot {
             object.rowID = state.rowID
             object.slots = state.slots
             object.relationshipsChanged = state.relationshipsChanged
+            object.changes = nil
             if let changes = state.changes {
-                let record = ChangeRecord()
-                for (column, value) in zip(changes.order, changes.savedValues) { record.record(column: Int(column), savedValue: value) }
-                object.changes = record
-            } else {
-                object.changes = nil
+                for (column, value) in zip(changes.order, changes.savedValues) { object.changes.record(column: Int(column), savedValue: value) }
             }
             if let values = state.values, let entity = object.entity {
                 try? object._decode(from: RowDecoder(values: values, positions: entity.attributeValuePositions, entityName: entity.name))
