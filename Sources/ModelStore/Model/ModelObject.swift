@@ -114,7 +114,7 @@ open class ModelObject: Observable, Hashable {
     /// registering goes through `ModelContext.home(for:)`).
     final var link: ContextLink? {
         get { home?.link }
-        set { home = home.map { ModelHome(link: newValue, entity: $0.entity, store: $0.store) } }
+        set { home = home.map { ModelHome(link: newValue, entity: $0.entity, store: $0.store, names: $0.names) } }
     }
 
     /// The resolved entity, once registered.
@@ -153,7 +153,10 @@ open class ModelObject: Observable, Hashable {
     /// The model's identity: temporary until saved, then its store, entity and row key.
     public final var persistentModelID: PersistentIdentifier {
         let name = entity?.name ?? type(of: self).schemaMetadata.name
-        if let rowID { return PersistentIdentifier(entityName: name, rowID: rowID, store: home?.store) }
+        if let rowID {
+            if let home { return PersistentIdentifier(names: home.names, rowID: rowID) }
+            return PersistentIdentifier(entityName: name, rowID: rowID, store: nil)
+        }
         return PersistentIdentifier(entityName: name, temporaryNumber: UInt(bitPattern: ObjectIdentifier(self)))
     }
 
@@ -288,11 +291,14 @@ final class ModelHome {
     let entity: EntitySchema
     /// The container's `storeIdentifier`.
     let store: String?
+    /// The store's and the entity's names, shared by the identifiers of these models.
+    let names: IdentifierNames
 
-    init(link: ContextLink?, entity: EntitySchema, store: String?) {
+    init(link: ContextLink?, entity: EntitySchema, store: String?, names: IdentifierNames? = nil) {
         self.link = link
         self.entity = entity
         self.store = store
+        self.names = names ?? IdentifierNames(store: store, entityName: entity.name)
     }
 }
 
