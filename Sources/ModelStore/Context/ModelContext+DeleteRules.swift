@@ -396,8 +396,8 @@ extension ModelContext {
                             lastEmptyScan = key
                         }
                     }
-                } else if info.slot < object.slots.count {
-                    switch object.slots[info.slot] {
+                } else if info.slot < object.slotCount {
+                    switch object.slot(info.slot) {
                     case .object(let model?): related = [model]
                     case .key(let key?): related = registeredModel(of: info.destination, key: key).map { [$0] } ?? []
                     default: break
@@ -413,8 +413,8 @@ extension ModelContext {
             let (inverse, models, keys) = (scan.inverse, scan.models, scan.keys)
             let members = Set(entity.typeNames.compactMap { schema.entity(named: $0) }.map(ObjectIdentifier.init))
             for model in registered[entity.hierarchyIndex].values
-            where inverse.slot < model.slots.count && model.entity.map({ members.contains(ObjectIdentifier($0)) }) == true {
-                switch model.slots[inverse.slot] {
+            where inverse.slot < model.slotCount && model.entity.map({ members.contains(ObjectIdentifier($0)) }) == true {
+                switch model.slot(inverse.slot) {
                 case .objects(let list):
                     let kept = list.filter { !models.contains(ObjectIdentifier($0)) }
                     if kept.count != list.count { inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .objects(kept) } }
@@ -442,7 +442,7 @@ extension ModelContext {
                 list.remove(at: index)
                 inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .objects(list) }
             }
-        } else if inverse.slot < model.slots.count {
+        } else if inverse.slot < model.slotCount {
             inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = .object(nil) }
         }
     }

@@ -307,6 +307,20 @@ extension ModelContext {
             // made here when the row carries to-one keys.
             if keyed[member] {
                 let rowEntity = members[member].entity
+                // One to-one key among at most four slots: kept inline in the model, no array
+                // (`RelationshipSlots`), unless the key does not fit.
+                if rowEntity.keySlots.count == 1 {
+                    let column = rowEntity.keyResultColumns[0]
+                    let key: Int64? = statement.isNull(at: column) ? nil : try statement.integer(at: column)
+                    if let form = RelationshipSlots.inlineForm(count: rowEntity.relationships.count, slot: rowEntity.keySlots[0], key: key) {
+                        object.flags = form.inline
+                        object.inlineKey = form.key
+                        if !mapWasEmpty { map[rowID] = object }
+                        if logging { registeredKeys.append(rowID) }
+                        results.append(consume object)
+                        continue
+                    }
+                }
                 // Made by appending: `ContiguousArray(repeating:count:)` looks up the storage
                 // class's generic metadata in the runtime each time (5 % of a prefetch's instructions).
                 var slots = ContiguousArray<RelationshipValue>()
@@ -316,7 +330,7 @@ extension ModelContext {
                     let column = rowEntity.keyResultColumns[index]
                     slots[slot] = .key(statement.isNull(at: column) ? nil : try statement.integer(at: column))
                 }
-                object.slots = slots
+                object.slotArray = slots
             }
             if !mapWasEmpty { map[rowID] = object }
             if logging { registeredKeys.append(rowID) }
@@ -328,10 +342,10 @@ extension ModelContext {
     }
 
     private func refreshKeys<Statement: StoreStatement>(of object: ModelObject, entity: EntitySchema, statement: Statement) throws {
-        for (index, slot) in entity.keySlots.enumerated() where slot < object.slots.count {
+        for (index, slot) in entity.keySlots.enumerated() where slot < object.slotCount {
             let column = entity.keyResultColumns[index]
             let key: Int64? = statement.isNull(at: column) ? nil : try statement.integer(at: column)
-            if case .object(let related) = object.slots[slot], related?.rowID == key { continue }
+            if case .object(let related) = object.slot(slot), related?.rowID == key { continue }
             object.slots[slot] = .key(key)
         }
     }

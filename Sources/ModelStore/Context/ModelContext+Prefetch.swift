@@ -74,8 +74,8 @@ extension ModelContext {
         case .keyColumn(let column):
             // To-one: the related rows the owners' stored keys name.
             var waiting: [(owner: ModelObject, key: Int64)] = []
-            for owner in owners where owner.rowID != nil && slot < owner.slots.count {
-                if case .key(let key?) = owner.slots[slot] { waiting.append((owner, key)) }
+            for owner in owners where owner.rowID != nil && slot < owner.slotCount {
+                if case .key(let key?) = owner.slot(slot) { waiting.append((owner, key)) }
             }
             guard !waiting.isEmpty else { return }
             var related: [Int64: ModelObject] = [:]
@@ -91,7 +91,7 @@ extension ModelContext {
                 }
             }
             for (owner, key) in waiting {
-                if let object = related[key], case .key(key) = owner.slots[slot] { owner.slots[slot] = .object(object) }
+                if let object = related[key], case .key(key) = owner.slot(slot) { owner.slots[slot] = .object(object) }
             }
         case .inverseKeyColumn(_, let column):
             // One-to-many: the rows whose stored key names an owner, each owner's in key order (as
@@ -174,13 +174,13 @@ extension ModelContext {
     private func fill(_ owners: [ModelObject], slot: Int, _ list: (Int64) -> [ModelObject]) {
         for owner in owners {
             guard let rowID = owner.rowID, needsToMany(owner, slot: slot) else { continue }
-            if owner.slots.isEmpty, let count = owner.entity?.relationships.count, slot < count {
+            if owner.slotsAreEmpty, let count = owner.entity?.relationships.count, slot < count {
                 // Made with the list in place: taking the entity's shared unloaded slots
                 // (`RelationshipGraph.ensureSlots`), then writing the list, copied them.
                 var slots = ContiguousArray<RelationshipValue>()
                 slots.reserveCapacity(count)
                 for index in 0..<count { slots.append(index == slot ? .objects(list(rowID)) : .unloaded) }
-                owner.slots = slots
+                owner.slotArray = slots
             } else {
                 RelationshipGraph.ensureSlots(owner, count: slot + 1)
                 owner.slots[slot] = .objects(list(rowID))
@@ -191,7 +191,7 @@ extension ModelContext {
     /// Whether a saved model's to-many slot must still come from the store.
     private func needsToMany(_ owner: ModelObject, slot: Int) -> Bool {
         guard owner.rowID != nil, owner.status == .persisted || owner.status == .deleted else { return false }
-        if slot < owner.slots.count, case .objects = owner.slots[slot] { return false }
+        if slot < owner.slotCount, case .objects = owner.slot(slot) { return false }
         return true
     }
 

@@ -19,7 +19,7 @@ extension ModelContext {
         for object in touched.values {
             object.relationshipsChanged = false
             for index in object.slots.indices {
-                if case .objects = object.slots[index] { object.slots[index] = .unloaded }
+                if case .objects = object.slot(index) { object.slots[index] = .unloaded }
             }
         }
         clearPendingLists()
@@ -45,7 +45,7 @@ extension ModelContext {
         if positions.contains(where: { $0 >= 0 }) {
             try? object._decode(from: RowDecoder(values: values, positions: positions, entityName: entity.name))
         }
-        for (index, slot) in entity.keySlots.enumerated() where slot < object.slots.count {
+        for (index, slot) in entity.keySlots.enumerated() where slot < object.slotCount {
             guard let saved = record.savedValue(of: entity.attributes.count + index) else { continue }
             if case .integer(let key) = saved { object.slots[slot] = .key(key) } else { object.slots[slot] = .key(nil) }
         }

@@ -126,7 +126,7 @@ extension ModelContext {
             // is bound: reading the batch sends the rows bound so far).
             if batch.isWaiting {
                 for slot in entity.keySlots {
-                    if case .object(let related?) = object.slots[slot], related.rowID == nil, batch.awaitsKey(of: related) {
+                    if case .object(let related?) = object.slot(slot), related.rowID == nil, batch.awaitsKey(of: related) {
                         try batch.flush(inserted: keyReturned)
                         break
                     }

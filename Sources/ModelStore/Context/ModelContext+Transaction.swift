@@ -32,7 +32,7 @@ struct TransactionSnapshot {
         let status: ModelObject.Status
         let home: ModelHome?
         let rowID: Int64?
-        let slots: ContiguousArray<RelationshipValue>
+        let slots: RelationshipSlots
         let relationshipsChanged: Bool
         /// The change record's columns and saved values (nil: none).
         let changes: (order: [Int32], savedValues: [SQLValue])?
@@ -88,7 +88,7 @@ struct TransactionSnapshot {
         for object in context.touched.values where models[ObjectIdentifier(object)] == nil {
             object.relationshipsChanged = false
             for index in object.slots.indices {
-                if case .objects = object.slots[index] { object.slots[index] = .unloaded }
+                if case .objects = object.slot(index) { object.slots[index] = .unloaded }
             }
         }
         for state in models.values {
@@ -98,12 +98,9 @@ struct TransactionSnapshot {
             object.rowID = state.rowID
             object.slots = state.slots
             object.relationshipsChanged = state.relationshipsChanged
+            object.changes = nil
             if let changes = state.changes {
-                let record = ChangeRecord()
-                for (column, value) in zip(changes.order, changes.savedValues) { record.record(column: Int(column), savedValue: value) }
-                object.changes = record
-            } else {
-                object.changes = nil
+                for (column, value) in zip(changes.order, changes.savedValues) { object.changes.record(column: Int(column), savedValue: value) }
             }
             if let values = state.values, let entity = object.entity {
                 try? object._decode(from: RowDecoder(values: values, positions: entity.attributeValuePositions, entityName: entity.name))

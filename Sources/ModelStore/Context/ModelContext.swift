@@ -162,7 +162,7 @@ public final class ModelContext {
             object.status = .inserted
             object.rowID = nil
             // No slots: no relationship was ever set, so no related model to adopt.
-            let relates = !object.slots.isEmpty
+            let relates = !object.slotsAreEmpty
             RelationshipGraph.ensureSlots(object, count: entity.relationships.count)
             unsaved.noteInserted(object)
             noteChange()
@@ -177,8 +177,8 @@ public final class ModelContext {
 
     /// Inserts the detached models `object` relates to, and records its join-table rows.
     private func adoptRelated(of object: ModelObject) {
-        for info in RelationshipGraph.infos(of: object) where info.slot < object.slots.count {
-            switch object.slots[info.slot] {
+        for info in RelationshipGraph.infos(of: object) where info.slot < object.slotCount {
+            switch object.slot(info.slot) {
             case .object(let related?):
                 insertObject(related)
             case .objects(let list):
@@ -236,31 +236,33 @@ public final class ModelContext {
 
     // MARK: Change tracking (called by models)
 
-    /// The change record of a saved model, made at its first change since the last save (the
-    /// model then joins the changed models saved by the next `save()`).
-    func changeRecord(of object: ModelObject) -> ChangeRecord {
-        if let record = object.changes { return record }
+    /// Records `value` as the saved value of `column` of a saved model, unless the column is
+    /// already changed. The model's change record is made at its first change since the last save
+    /// (the model then joins the changed models saved by the next `save()`).
+    func recordChange(of object: ModelObject, column: Int, savedValue value: @autoclosure () -> SQLValue) {
+        if object.changes != nil {
+            object.changes.record(column: column, savedValue: value())
+            return
+        }
         guards.enter()
         defer { guards.leave() }
-        let record = ChangeRecord()
-        object.changes = record
+        object.changes.record(column: column, savedValue: value())
         unsaved.noteChanged(object)
         noteChange()
-        return record
     }
 
     /// A saved model's to-one relationship at `slot` was set: its key column joins the model's
     /// changes, with `savedKey` (the key before the change) as its saved value.
     func keyDidChange(of object: ModelObject, slot: Int, savedKey: Int64?) {
         guard let entity = object.entity, let index = entity.keySlots.firstIndex(of: slot) else { return }
-        changeRecord(of: object).record(column: entity.attributes.count + index, savedValue: savedKey.map(SQLValue.integer) ?? .null)
+        recordChange(of: object, column: entity.attributes.count + index, savedValue: savedKey.map(SQLValue.integer) ?? .null)
         unsaved.noteTouched(object)
     }
 
     /// The key a to-one slot stores (nil: none, or a related model not saved yet).
     func keyValue(of object: ModelObject, slot: Int) -> Int64? {
-        guard slot < object.slots.count else { return nil }
-        switch object.slots[slot] {
+        guard slot < object.slotCount else { return nil }
+        switch object.slot(slot) {
         case .key(let key): return key
         case .object(let related): return related?.rowID
         case .unloaded, .objects: return nil

@@ -8,10 +8,10 @@ enum RelationshipGraph {
     static func ensureSlots(_ object: ModelObject, count: Int) {
         // A model without slots takes its entity's unloaded ones: a shared array, copied on the
         // first write, so a model whose relationships are never set allocates none.
-        if object.slots.isEmpty, let entity = object.entity, entity.unloadedSlots.count >= count {
-            object.slots = entity.unloadedSlots
-        } else if object.slots.count < count {
-            object.slots.append(contentsOf: repeatElement(.unloaded, count: count - object.slots.count))
+        if object.slotsAreEmpty, let entity = object.entity, entity.unloadedSlots.count >= count {
+            object.slots = RelationshipSlots(entity.unloadedSlots)
+        } else if object.slotCount < count {
+            object.slots.append(contentsOf: repeatElement(.unloaded, count: count - object.slotCount))
         }
     }
 
@@ -31,8 +31,8 @@ enum RelationshipGraph {
     // MARK: Reading
 
     static func toOne(of object: ModelObject, slot: Int) -> ModelObject? {
-        guard slot < object.slots.count else { return nil }
-        switch object.slots[slot] {
+        guard slot < object.slotCount else { return nil }
+        switch object.slot(slot) {
         case .object(let related):
             if let related, related.status == .removed {
                 object.slots[slot] = .object(nil)
@@ -55,7 +55,7 @@ enum RelationshipGraph {
 
     static func toMany(of object: ModelObject, slot: Int) -> [ModelObject] {
         ensureSlots(object, count: slot + 1)
-        switch object.slots[slot] {
+        switch object.slot(slot) {
         case .objects(let related):
             return related
         case .unloaded, .key, .object:
@@ -70,13 +70,13 @@ enum RelationshipGraph {
 
     /// The current value of a to-one slot without resolving it: the related model if in memory.
     static func loadedToOne(of object: ModelObject, slot: Int) -> ModelObject? {
-        guard slot < object.slots.count, case .object(let related) = object.slots[slot] else { return nil }
+        guard slot < object.slotCount, case .object(let related) = object.slot(slot) else { return nil }
         return related
     }
 
     /// A to-many slot's value if loaded, without loading it.
     static func loadedToMany(of object: ModelObject, slot: Int) -> [ModelObject]? {
-        guard slot < object.slots.count, case .objects(let related) = object.slots[slot] else { return nil }
+        guard slot < object.slotCount, case .objects(let related) = object.slot(slot) else { return nil }
         return related
     }
 
@@ -88,7 +88,7 @@ enum RelationshipGraph {
         let info = all[slot]
         ensureSlots(object, count: all.count)
         let old = toOne(of: object, slot: slot)
-        if old === newValue, case .object = object.slots[slot] { return }
+        if old === newValue, case .object = object.slot(slot) { return }
         setKey(of: object, slot: slot, observe: info.observe, to: .object(newValue))
         if let inverse = info.inverse {
             if let old, old !== newValue { unlink(object, from: old, inverse: inverse) }
@@ -174,7 +174,7 @@ enum RelationshipGraph {
         _ = toMany(of: related, slot: inverse.slot)
         touch(related)
         inverse.observe.willAndDidSet(related) {
-            guard case .objects(var list) = related.slots[inverse.slot] else { return }
+            guard case .objects(var list) = related.slot(inverse.slot) else { return }
             related.slots[inverse.slot] = .unloaded
             list.append(object)
             related.slots[inverse.slot] = .objects(list)

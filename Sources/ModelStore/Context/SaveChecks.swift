@@ -35,9 +35,9 @@ extension ModelContext {
     }
 
     private func checkRelated(of object: ModelObject) throws {
-        guard !object.slots.isEmpty else { return }
+        guard !object.slotsAreEmpty else { return }
         for index in object.slots.indices {
-            switch object.slots[index] {
+            switch object.slot(index) {
             case .object(let related?):
                 if belongsToAnotherContext(related) { throw crossContext(object, slot: index, related) }
             case .objects(let list):
@@ -93,7 +93,7 @@ extension ModelContext {
             let related: [ModelObject] = info.isToMany
                 ? RelationshipGraph.loadedToMany(of: displaced, slot: info.slot) ?? []
                 : RelationshipGraph.loadedToOne(of: displaced, slot: info.slot).map { [$0] } ?? []
-            for model in related where model.link === link && model.status == .persisted && inverse.slot < model.slots.count {
+            for model in related where model.link === link && model.status == .persisted && inverse.slot < model.slotCount {
                 let value: RelationshipValue = inverse.isToMany ? .unloaded : .key(rowID)
                 inverse.observe.willAndDidSet(model) { model.slots[inverse.slot] = value }
             }

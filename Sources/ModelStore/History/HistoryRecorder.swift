@@ -27,8 +27,6 @@ extension ModelContext {
         // inserted nothing of its own: one row, one insert.
         let removed = displaced.isEmpty ? deletions.modelIDs : deletions.modelIDs.union(displaced.map(ObjectIdentifier.init))
         var saved = SavedChanges()
-        // Read once, not per identifier (each read of the unowned container retained it).
-        let store = container.storeIdentifier
         // Made at the first change to record (a save that changes nothing takes no token).
         var writer: HistoryWriter?
         let history = container.configuration.recordsHistory
@@ -42,10 +40,13 @@ extension ModelContext {
 
         // Set lookups only when the save deletes models the context holds.
         let removes = !removed.isEmpty
+        // Identifiers share their entity's names (`ModelHome.names`): one retain each, where the
+        // store's and the entity's names were two.
         saved.inserted.reserveCapacity(inserted.count)
         for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.inserted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: store))
+            guard let home = object.home, let rowID = object.rowID else { continue }
+            let entity = home.entity
+            saved.inserted.append(PersistentIdentifier(names: home.names, rowID: rowID))
             try record()?.write(.insert, entity: entity, row: rowID)
         }
 
@@ -78,8 +79,9 @@ extension ModelContext {
         var comparisons = UpdateComparisons(entityCount: schema.entities.count)
         saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
         for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
-            guard let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: store))
+            guard let home = object.home, let rowID = object.rowID else { continue }
+            let entity = home.entity
+            saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
             let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
             guard history else { continue }
             var names = changedProperties(of: object, entity, encoder, &comparisons)
@@ -87,8 +89,9 @@ extension ModelContext {
             if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
         }
         for id in linkedOrder {
-            guard let entry = linked[id], let entity = entry.object.entity, let rowID = entry.object.rowID else { continue }
-            saved.updated.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: store))
+            guard let entry = linked[id], let home = entry.object.home, let rowID = entry.object.rowID else { continue }
+            let entity = home.entity
+            saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
             if !entry.names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: entry.names.joined(separator: ",")) }
         }
 
@@ -101,12 +104,13 @@ extension ModelContext {
         for entry in deletions.entries {
             guard case .model(let object) = entry else {
                 guard case .row(let row) = entry else { continue }
-                saved.deleted.append(PersistentIdentifier(entityName: row.entity.name, rowID: row.key, store: store))
+                saved.deleted.append(PersistentIdentifier(names: home(for: row.entity).names, rowID: row.key))
                 try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: deletions.tombstone(of: row), rowExists: true)
                 continue
             }
-            guard object.status != .inserted, let entity = object.entity, let rowID = object.rowID else { continue }
-            saved.deleted.append(PersistentIdentifier(entityName: entity.name, rowID: rowID, store: store))
+            guard object.status != .inserted, let home = object.home, let rowID = object.rowID else { continue }
+            let entity = home.entity
+            saved.deleted.append(PersistentIdentifier(names: home.names, rowID: rowID))
             guard let writer = try record() else { continue }
             if previousEntity !== entity {
                 if let known = preservedByEntity[entity.index] {

@@ -100,60 +100,90 @@
 /// to-one key columns (`EntitySchema.keySlots`). `save()` writes only these columns, `rollback()`
 /// restores only these values, and history compares only these.
 ///
+/// Made by `Optional<ChangeRecord>.record(column:savedValue:)` at the first change. Most changes
+/// touch one column: then the record is this class alone, 40 bytes with the object header
+/// (glibc's 48-byte chunk; it was 56, a 64-byte chunk, with a pointer to the later columns in every
+/// record: 16 bytes less a changed model, docs/Benchmarks.md, "Writes"). A record given a second
+/// column is replaced by a `WideChangeRecord`, which keeps every column in a list.
+///
 /// Its fields are not checked for exclusive access at run time (as `ModelObject`'s bookkeeping):
 /// a record belongs to its model's context, used by one thread at a time, and no code outside
 /// these methods runs while one of them is being modified.
-final class ChangeRecord {
-    // 56 bytes with the object header (glibc's 64-byte chunk): the set of changed columns is not
-    // kept beside the list (it took 16 bytes a record, an 80-byte chunk); most records hold one
-    // column, and the set is made from the list where a save needs it.
+class ChangeRecord {
+    /// The changed column's saved value (a one-column record; `.null` in a wide one).
+    final let firstValue: SQLValue
+    /// The changed column; -1 for a `WideChangeRecord`.
+    final let firstColumn: Int32
 
-    /// The first changed column and the value it held before (most changes touch one column:
-    /// then the record is this one allocation, no arrays). -1 while nothing is recorded.
-    @exclusivity(unchecked) private var firstColumn: Int32 = -1
-    @exclusivity(unchecked) private var firstValue: SQLValue = .null
-    /// The columns changed after the first, in the order of their first change, with their saved
-    /// values; nil for a one-column change (one pointer in the record, nothing to make or free).
-    @exclusivity(unchecked) private var later: [(column: Int32, value: SQLValue)]?
+    fileprivate init(column: Int32, value: SQLValue) {
+        firstColumn = column
+        firstValue = value
+    }
+
+    /// The wide record this is, if it is one.
+    private final var wide: WideChangeRecord? {
+        firstColumn < 0 ? unsafeDowncast(self, to: WideChangeRecord.self) : nil
+    }
 
     /// The changed columns.
-    var columns: PositionSet {
+    final var columns: PositionSet {
+        guard let wide else { return PositionSet([Int(firstColumn)]) }
         var set = PositionSet()
-        if firstColumn >= 0 { set.insert(Int(firstColumn)) }
-        for change in later ?? [] { set.insert(Int(change.column)) }
+        for change in wide.changes { set.insert(Int(change.column)) }
         return set
     }
     /// The changed columns in the order of their first change.
-    var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + (later ?? []).map(\.column) }
+    final var order: [Int32] { wide?.changes.map(\.column) ?? [firstColumn] }
     /// The value each changed column held before its first change, as stored (parallel to `order`).
-    var savedValues: [SQLValue] { firstColumn < 0 ? [] : [firstValue] + (later ?? []).map(\.value) }
-
-    /// Records `value` as the saved value of `column`, unless the column is already changed.
-    func record(column: Int, savedValue value: @autoclosure () -> SQLValue) {
-        if firstColumn < 0 {
-            firstColumn = Int32(column)
-            firstValue = value()
-            return
-        }
-        guard !contains(column) else { return }
-        if later == nil { later = [] }
-        later?.append((Int32(column), value()))
-    }
+    final var savedValues: [SQLValue] { wide?.changes.map(\.value) ?? [firstValue] }
 
     /// Whether the changed columns are exactly `columns` (a one-column record without making a set).
-    func changedColumnsAre(_ columns: PositionSet) -> Bool {
-        if later == nil && firstColumn >= 0 { return columns.isExactly(Int(firstColumn)) }
+    final func changedColumnsAre(_ columns: PositionSet) -> Bool {
+        guard wide != nil else { return columns.isExactly(Int(firstColumn)) }
         return self.columns == columns
     }
 
     /// Whether `column` changed.
-    func contains(_ column: Int) -> Bool {
-        Int32(column) == firstColumn || (later?.contains { $0.column == Int32(column) } ?? false)
+    final func contains(_ column: Int) -> Bool {
+        guard let wide else { return Int32(column) == firstColumn }
+        return wide.changes.contains { $0.column == Int32(column) }
     }
 
     /// The saved value of `column`, if it changed.
-    func savedValue(of column: Int) -> SQLValue? {
-        if Int32(column) == firstColumn { return firstValue }
-        return later?.first { $0.column == Int32(column) }?.value
+    final func savedValue(of column: Int) -> SQLValue? {
+        guard let wide else { return Int32(column) == firstColumn ? firstValue : nil }
+        return wide.changes.first { $0.column == Int32(column) }?.value
+    }
+}
+
+/// A change record of more than one column: each with its saved value, in the order of their
+/// first change.
+final class WideChangeRecord: ChangeRecord {
+    @exclusivity(unchecked) fileprivate(set) var changes: [(column: Int32, value: SQLValue)]
+
+    fileprivate init(_ changes: [(column: Int32, value: SQLValue)]) {
+        self.changes = changes
+        super.init(column: -1, value: .null)
+    }
+}
+
+extension Optional where Wrapped == ChangeRecord {
+    /// Records `value` as the saved value of `column`, unless the column is already changed: a
+    /// missing record is made (then true), a one-column record given a second column is replaced
+    /// by a wide one holding both.
+    @discardableResult mutating func record(column: Int, savedValue value: @autoclosure () -> SQLValue) -> Bool {
+        guard let record = self else {
+            self = ChangeRecord(column: Int32(column), value: value())
+            return true
+        }
+        if record.firstColumn >= 0 {
+            guard Int32(column) != record.firstColumn else { return false }
+            self = WideChangeRecord([(record.firstColumn, record.firstValue), (Int32(column), value())])
+            return false
+        }
+        let wide = unsafeDowncast(record, to: WideChangeRecord.self)
+        guard !wide.contains(column) else { return false }
+        wide.changes.append((Int32(column), value()))
+        return false
     }
 }

@@ -148,13 +148,12 @@ extension ModelObject {
     /// change record (the first change of a column keeps the value the store holds).
     @usableFromInline final func attributeDidChange<Value: SQLStorable>(_ attribute: Int, from oldValue: Value) {
         guard let entity, attribute < entity.storedAttributes.count, let context = link?.context else { return }
-        let record = context.changeRecord(of: self)
         let first = entity.storedAttributes[attribute].firstColumn
         if Value._columnCount == 1 {
-            record.record(column: first, savedValue: oldValue.sqlValue)
-        } else if !record.contains(first) {
+            context.recordChange(of: self, column: first, savedValue: oldValue.sqlValue)
+        } else if changes?.contains(first) != true {
             let values = RowEncoder.storedValues(of: oldValue)
-            for (offset, value) in values.enumerated() { record.record(column: first + offset, savedValue: value) }
+            for (offset, value) in values.enumerated() { context.recordChange(of: self, column: first + offset, savedValue: value) }
         }
     }
 

@@ -41,29 +41,80 @@ open class ModelObject: Observable, Hashable {
     /// The attributes (by `AttributeIndex`) a fetch with `propertiesToFetch` left unread: they hold
     /// a placeholder until first accessed, which loads them. Nil when every attribute is loaded.
     @exclusivity(unchecked) @usableFromInline final var unfetched: UnfetchedAttributes?
-    /// Relationship values by slot (base relationships first, then the entity's own); empty until
-    /// a relationship is first set or read (a slot past the end is `.unloaded`).
-    @exclusivity(unchecked) final var slots: ContiguousArray<RelationshipValue> = []
+    /// Relationship values by slot (base relationships first, then the entity's own), read and
+    /// written through `slots`; empty until a relationship is first set or read (a slot past the
+    /// end is `.unloaded`), and while the slots are inline (`inlineKey`).
+    @exclusivity(unchecked) final var slotArray: ContiguousArray<RelationshipValue> = []
     /// The row's primary key, once saved.
     @exclusivity(unchecked) final var rowID: Int64?
     /// Where the model stands with its context.
     @exclusivity(unchecked) @usableFromInline final var status: Status = .detached
-    /// Whether in-memory relationships changed since the last save.
-    @exclusivity(unchecked) final var relationshipsChanged = false
+    /// Whether in-memory relationships changed since the last save (bit 7), and the inline
+    /// slots' form (bits 0–6, `RelationshipSlots.inline`; 0: the slots are `slotArray`).
+    @exclusivity(unchecked) final var flags: UInt8 = 0
     /// Whether the registrar was made (in `registrarStorage`), on the first observed read.
     @exclusivity(unchecked) @usableFromInline final var hasRegistrar = false
+    /// The to-one key of inline slots (`RelationshipSlots`): in what was padding before the
+    /// registrar's word, so the model stays 72 bytes.
+    @exclusivity(unchecked) final var inlineKey: Int32 = 0
     /// The Observation registrar, once made: a word the model destroys itself (`RegistrarStorage`).
     @exclusivity(unchecked) @usableFromInline final var registrarStorage = RegistrarStorage()
 
     /// Whether saved values were changed since the last save.
     final var isDirty: Bool { changes != nil }
 
+    /// Whether in-memory relationships changed since the last save.
+    final var relationshipsChanged: Bool {
+        get { flags & 0x80 != 0 }
+        set { flags = newValue ? flags | 0x80 : flags & 0x7f }
+    }
+
+    /// The number of relationship slots (`slots.count`, read in place).
+    @inline(__always) final var slotCount: Int {
+        let inline = flags & 0x7f
+        return inline == 0 ? slotArray.count : Int(inline >> 4 & 3) + 1
+    }
+
+    /// Whether the model has no relationship slots (`slots.isEmpty`, read in place).
+    @inline(__always) final var slotsAreEmpty: Bool { flags & 0x7f == 0 && slotArray.isEmpty }
+
+    /// The value of relationship slot `index` (`slots[index]`, read in place: the array is not
+    /// copied into a `RelationshipSlots` first).
+    @inline(__always) final func slot(_ index: Int) -> RelationshipValue {
+        let inline = flags & 0x7f
+        if inline == 0 { return slotArray[index] }
+        return RelationshipSlots(array: [], inline: inline, key: inlineKey)[index]
+    }
+
+    /// Relationship values by slot (base relationships first, then the entity's own): `slotArray`,
+    /// or, for a fetched row whose only loaded slot is its one to-one key, that key inline
+    /// (`RelationshipSlots`), made into an array at the first other write.
+    final var slots: RelationshipSlots {
+        get { RelationshipSlots(array: slotArray, inline: flags & 0x7f, key: inlineKey) }
+        _modify {
+            // The array is moved into the view and back (no retain, no copy on write).
+            var view = RelationshipSlots(array: [], inline: flags & 0x7f, key: inlineKey)
+            swap(&view.array, &slotArray)
+            defer {
+                swap(&view.array, &slotArray)
+                flags = flags & 0x80 | view.inline
+                inlineKey = view.key
+            }
+            yield &view
+        }
+        set {
+            slotArray = newValue.array
+            flags = flags & 0x80 | newValue.inline
+            inlineKey = newValue.key
+        }
+    }
+
     /// The context's shared link (a weak reference to the context, one per context). Setting it
     /// keeps the entity (a model not registered yet has neither, and setting it does nothing:
     /// registering goes through `ModelContext.home(for:)`).
     final var link: ContextLink? {
         get { home?.link }
-        set { home = home.map { ModelHome(link: newValue, entity: $0.entity, store: $0.store) } }
+        set { home = home.map { ModelHome(link: newValue, entity: $0.entity, store: $0.store, names: $0.names) } }
     }
 
     /// The resolved entity, once registered.
@@ -102,7 +153,10 @@ open class ModelObject: Observable, Hashable {
     /// The model's identity: temporary until saved, then its store, entity and row key.
     public final var persistentModelID: PersistentIdentifier {
         let name = entity?.name ?? type(of: self).schemaMetadata.name
-        if let rowID { return PersistentIdentifier(entityName: name, rowID: rowID, store: home?.store) }
+        if let rowID {
+            if let home { return PersistentIdentifier(names: home.names, rowID: rowID) }
+            return PersistentIdentifier(entityName: name, rowID: rowID, store: nil)
+        }
         return PersistentIdentifier(entityName: name, temporaryNumber: UInt(bitPattern: ObjectIdentifier(self)))
     }
 
@@ -145,6 +199,83 @@ enum RelationshipValue {
     case objects([ModelObject])
 }
 
+/// A model's relationship values by slot (`ModelObject.slots`), as an array or inline: a fetched
+/// row of an entity with one to-one key and at most four relationships keeps that key in the
+/// model (`ModelObject.inlineKey`, when it fits 32 bits) instead of in an array of its own (an
+/// allocation and about 490 instructions a row, docs/Benchmarks.md, "Reads"). Inline, every slot
+/// reads `.unloaded` but the key's; the first write of anything else (or of a key that does not
+/// fit) makes the array the inline form stands for, so both forms hold the same values.
+struct RelationshipSlots {
+    /// The values, unless inline (then empty).
+    var array: ContiguousArray<RelationshipValue>
+    /// 0: the slots are `array`. Else bit 0 set, bit 1: the key is not nil, bits 2–3: the key's
+    /// slot, bits 4–5: the number of slots minus one.
+    var inline: UInt8
+    /// The inline key (when bit 1 of `inline` is set).
+    var key: Int32
+
+    init(array: ContiguousArray<RelationshipValue>, inline: UInt8, key: Int32) {
+        self.array = array
+        self.inline = inline
+        self.key = key
+    }
+
+    init(_ array: ContiguousArray<RelationshipValue>) {
+        self.init(array: array, inline: 0, key: 0)
+    }
+
+    /// The inline form of `count` slots whose slot `slot` holds `.key(key)`; nil when it has none
+    /// (more than four slots, or a key beyond 32 bits).
+    @inline(__always) static func inlineForm(count: Int, slot: Int, key: Int64?) -> (inline: UInt8, key: Int32)? {
+        guard count <= 4, slot < count else { return nil }
+        guard let key else { return (UInt8(1 | slot << 2 | (count - 1) << 4), 0) }
+        guard let small = Int32(exactly: key) else { return nil }
+        return (UInt8(1 | 2 | slot << 2 | (count - 1) << 4), small)
+    }
+
+    @inline(__always) private var inlineSlot: Int { Int(inline >> 2 & 3) }
+
+    @inline(__always) var count: Int { inline == 0 ? array.count : Int(inline >> 4 & 3) + 1 }
+    @inline(__always) var isEmpty: Bool { inline == 0 && array.isEmpty }
+    var indices: Range<Int> { 0..<count }
+
+    subscript(index: Int) -> RelationshipValue {
+        @inline(__always) get {
+            if inline == 0 { return array[index] }
+            precondition(index >= 0 && index < count, "relationship slot out of range")
+            guard index == inlineSlot else { return .unloaded }
+            return inline & 2 != 0 ? .key(Int64(key)) : .key(nil)
+        }
+        set {
+            if inline != 0 {
+                if index == inlineSlot, case .key(let newKey) = newValue,
+                   let form = Self.inlineForm(count: count, slot: index, key: newKey) {
+                    (inline, key) = form
+                    return
+                }
+                makeArray()
+            }
+            array[index] = newValue
+        }
+    }
+
+    mutating func append(contentsOf values: some Sequence<RelationshipValue>) {
+        makeArray()
+        array.append(contentsOf: values)
+    }
+
+    /// The array the inline form stands for.
+    private mutating func makeArray() {
+        guard inline != 0 else { return }
+        var made = ContiguousArray<RelationshipValue>()
+        made.reserveCapacity(count)
+        for index in 0..<count { made.append(self[index]) }
+        array = made
+        inline = 0
+        key = 0
+    }
+}
+
 /// One per context: models point to it, it points weakly to the context (one weak reference
 /// per context instead of one per model).
 final class ContextLink {
@@ -160,11 +291,14 @@ final class ModelHome {
     let entity: EntitySchema
     /// The container's `storeIdentifier`.
     let store: String?
+    /// The store's and the entity's names, shared by the identifiers of these models.
+    let names: IdentifierNames
 
-    init(link: ContextLink?, entity: EntitySchema, store: String?) {
+    init(link: ContextLink?, entity: EntitySchema, store: String?, names: IdentifierNames? = nil) {
         self.link = link
         self.entity = entity
         self.store = store
+        self.names = names ?? IdentifierNames(store: store, entityName: entity.name)
     }
 }
 
