@@ -123,6 +123,8 @@ final class ChangeRecord {
         for change in later ?? [] { set.insert(Int(change.column)) }
         return set
     }
+    /// The one changed column; -1 when none or several changed.
+    var onlyColumn: Int32 { later == nil ? firstColumn : -1 }
     /// The changed columns in the order of their first change.
     var order: [Int32] { firstColumn < 0 ? [] : [firstColumn] + (later ?? []).map(\.column) }
     /// The value each changed column held before its first change, as stored (parallel to `order`).
