@@ -184,7 +184,7 @@ final class HandPostgresSide: TripStoreSide {
                 + "SELECT k, 'PersonalTrip', n, s, e, i, r, c FROM unnest($1, $2, $3, $4, $5, $6, $7) AS v(k, n, s, e, i, r, c)",
              [T.int8Array, T.textArray, T.float8Array, T.float8Array, T.uuidArray, T.textArray, T.jsonbArray]),
             (insertStay, "INSERT INTO \"Accommodation\" (\"$type\", \"name\", \"trip\") VALUES ('Accommodation', $1, $2)", [T.text, T.int8]),
-            (updateNameRows, "UPDATE \"Trip\" AS t SET \"name\" = v.n FROM unnest($1, $2) AS v(k, n) WHERE t.\"$pk\" = v.k RETURNING t.\"$pk\"",
+            (updateNameRows, "UPDATE \"Trip\" AS t SET \"name\" = v.n FROM unnest($1, $2) AS v(k, n) WHERE t.\"$pk\" = v.k",
              [T.int8Array, T.textArray]),
             (deleteStays, "DELETE FROM \"Accommodation\" WHERE \"trip\" = ANY($1) RETURNING \"$pk\", \"trip\"", [T.int8Array]),
             (deleteTrips, "DELETE FROM \"Trip\" WHERE \"$pk\" = ANY($1)", [T.int8Array]),
@@ -273,8 +273,8 @@ final class HandPostgresSide: TripStoreSide {
     }
 
     /// Renames every trip (back to its first name, with history): a multi-row statement per
-    /// `HandPQ.batch` rows returning the keys it changed, as ModelStore does (docs/PostgreSQL.md,
-    /// "Batched writes"); a trip whose row is gone is an error.
+    /// `HandPQ.batch` rows, as ModelStore does (docs/PostgreSQL.md, "Batched writes"); a trip
+    /// whose row is gone is an error (the rows changed, from each statement's count).
     private func updateNames(_ connection: HandPQ, history: Bool) throws -> Int {
         try connection.execute("BEGIN")
         var names = TripRows(Self.updateNameRows, [HandPQ.OID.int8Array, HandPQ.OID.textArray])
@@ -286,7 +286,7 @@ final class HandPostgresSide: TripStoreSide {
             if names.count >= HandPQ.batch { try names.send(connection, parameters) }
         }
         try names.send(connection, parameters)
-        try connection.receive { changed += PQntuples($0) }
+        try connection.receive { changed += Int32(String(cString: PQcmdTuples($0))) ?? 0 }
         guard changed == Int32(trips.count) else { throw HandSQLiteError(message: "renamed \(changed) of \(trips.count) trips") }
         if history {
             let record = try HandPostgresHistory(connection)

@@ -301,7 +301,7 @@ extension ModelContext {
             guard let entity = object.entity, let rowID = object.rowID, let record = object.changes else { continue }
             let index = entity.index
             let update: PreparedUpdate
-            if let last = latest[index], record.changedColumnsAre(last.columns) {
+            if let last = latest[index], last.writes(record) {
                 update = last
             } else {
                 update = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared,
@@ -494,6 +494,8 @@ extension ModelContext {
 private final class PreparedUpdate {
     /// The changed value columns it writes.
     let columns: PositionSet
+    /// The one column of `columns`; -1 when it has several.
+    let onlyColumn: Int32
     /// Where the encoder writes each stored attribute (parameter index, -1 for an unchanged one).
     let positions: [Int32]
     /// The changed to-one key columns: the relationship slot and the parameter of each.
@@ -542,8 +544,19 @@ private final class PreparedUpdate {
         statement.reset()
     }
 
+    /// Whether it writes exactly the columns `record` changed: for a one-column record and a
+    /// one-column update, two integers compared (a set compared through calls retained the
+    /// record, the update and the set's storage per row).
+    @inline(__always) func writes(_ record: ChangeRecord) -> Bool {
+        let only = record.onlyColumn
+        if only >= 0 && onlyColumn >= 0 { return only == onlyColumn }
+        return record.changedColumnsAre(columns)
+    }
+
     init(columns: PositionSet, update: PartialUpdate, keySlots: [Int], statement: any StoreStatement, rows: SaveBatch.UpdateRows?) {
         self.columns = columns
+        let sorted = columns.sorted
+        onlyColumn = sorted.count == 1 ? Int32(sorted[0]) : -1
         self.positions = update.positions
         let keyBindings = zip(keySlots, update.keyParameters).filter { $0.1 > 0 }.map { (slot: $0.0, parameter: $0.1) }
         self.keyBindings = keyBindings

@@ -20,9 +20,9 @@ final class SaveBatch {
         /// An `UPDATE` of `object`'s row (`rowMissing` when it changed none), the `order`-th of
         /// its step of the save.
         case update(ModelObject, EntitySchema, order: Int)
-        /// An `UPDATE` of several rows (`UpdateRows`): the models, each with its place in the step
-        /// (`rowMissing` for the first whose key it did not return).
-        case updateRows([(object: ModelObject, order: Int)], EntitySchema)
+        /// An `UPDATE` of several rows (`UpdateRows`) through `rows`: the models, each with its
+        /// place in the step (`rowMissing` for the first whose row it did not change).
+        case updateRows([(object: ModelObject, order: Int)], EntitySchema, any RowBatch)
         /// A statement whose result only matters when it fails.
         case other
     }
@@ -126,7 +126,7 @@ final class SaveBatch {
     private func sendRows(_ rows: UpdateRows) throws {
         let statement = try rows.rows.take()
         try connection.send(statement)
-        sent.append(.updateRows(rows.models, rows.entity))
+        sent.append(.updateRows(rows.models, rows.entity, rows.rows))
         rows.models.removeAll(keepingCapacity: true)
         sentUpdatesTogether = true
         statement.reset()
@@ -177,6 +177,8 @@ final class SaveBatch {
         // The missing row first in the save's order, once rows changed together were read.
         var missing: (order: Int, object: ModelObject, entity: EntitySchema)?
         let together = waiting.contains { if case .updateRows = $0 { true } else { false } }
+        // Statements of several rows that changed fewer than they were sent.
+        var short: [(models: [(object: ModelObject, order: Int)], entity: EntitySchema, rows: any RowBatch)] = []
         for (what, result) in zip(waiting, received.results) {
             switch what {
             case .insert(let object): try inserted(object, result.key)
@@ -184,16 +186,20 @@ final class SaveBatch {
                 guard result.changes == 0 else { break }
                 if !together { throw ModelStoreError.rowMissing(entity: entity.name, identifier: object.persistentModelID) }
                 if order < missing?.order ?? .max { missing = (order, object, entity) }
-            case .updateRows(let models, let entity):
-                guard result.changes < models.count else { break }
-                let returned = Set(result.keys ?? [])
-                if let first = models.first(where: { !returned.contains($0.object.rowID ?? -1) }), first.order < missing?.order ?? .max {
-                    missing = (first.order, first.object, entity)
-                }
+            case .updateRows(let models, let entity, let rows):
+                if result.changes < models.count { short.append((models, entity, rows)) }
             case .other: break
             }
         }
         if together, let failure = received.failure { throw failure }
+        // Which rows a short statement missed, read now that the batch is read (no statement
+        // failed: the transaction takes the query).
+        for (models, entity, rows) in short {
+            let stored = try rows.storedKeys(among: models.map { $0.object.rowID ?? -1 })
+            if let first = models.first(where: { !stored.contains($0.object.rowID ?? -1) }), first.order < missing?.order ?? .max {
+                missing = (first.order, first.object, entity)
+            }
+        }
         if let missing { throw ModelStoreError.rowMissing(entity: missing.entity.name, identifier: missing.object.persistentModelID) }
         if let failure = received.failure { throw failure }
         if received.results.count < waiting.count {

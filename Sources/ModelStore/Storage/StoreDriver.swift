@@ -132,7 +132,8 @@ protocol StoreConnection: AnyObject {
 
     /// The rows of a partial update (`update`, its single-row statement: the quoted `columns` of
     /// `table` set from its first parameters, the row's key bound last) changed together, several
-    /// rows per statement, each statement returning the keys it changed. Nil where each row is its
+    /// rows per statement (a statement's result counts the rows it changed; `RowBatch.storedKeys`
+    /// finds the missing ones when it changed fewer than it was sent). Nil where each row is its
     /// own statement (SQLite, outside a batched save, a column type sent only alone).
     /// docs/PostgreSQL.md, "Batched writes".
     ///
@@ -176,11 +177,18 @@ protocol RowBatch: AnyObject {
     ///   would refuse it.
     func add(key: Int64, from statement: any StoreStatement) throws
     /// The statement writing the rows added since the last call, bound, for `StoreConnection.send`
-    /// (the caller resets it once sent); the batch is then empty. An update's result's `keys` are
-    /// the keys it changed when it changed fewer rows than it was sent.
+    /// (the caller resets it once sent); the batch is then empty. An update's result's `changes`
+    /// are the rows it changed.
     ///
     /// - Throws: the store's error when the statement cannot be made.
     func take() throws -> any StoreStatement
+    /// Which of `keys` are keys of rows its table holds, read at once in the save's transaction
+    /// (outside a batch: the caller read its results first). After an update changed fewer rows
+    /// than it was sent, the keys it sent that are not among them are the rows it did not find
+    /// (another connection deleted them); those it found stay locked by it, so they are among them.
+    ///
+    /// - Throws: the store's error.
+    func storedKeys(among keys: [Int64]) throws -> Set<Int64>
 }
 
 /// The results of the statements a connection sent in a batch (`StoreConnection.receiveSent()`).
@@ -197,9 +205,6 @@ struct SentResults {
 struct SentResult {
     let key: Int64?
     let changes: Int
-    /// For a statement changing several rows that returns their keys (`PostgresRowBatch`): the keys
-    /// it returned, when it changed fewer rows than it was sent (else nil: none is missing).
-    var keys: [Int64]? = nil
 }
 
 extension StoreConnection {

@@ -504,6 +504,52 @@ import Testing
         if kind == .postgresql { #expect(statements.count == 3 + 3) }
     }
 
+    /// Rows another connection deleted in two multi-row updates of one save, the update sent
+    /// first (a `BigCrate`'s, whose rows are in `Crate`'s table) holding the one later in the
+    /// save's order: the save reports `rowMissing` for the model the save's order reaches first,
+    /// as one statement at a time, stores nothing (history included) and keeps its changes; once
+    /// the missing models are deleted it saves what one statement at a time saves. A multi-row
+    /// update's result counts the rows it changed; which are missing is read only when it is
+    /// short (docs/PostgreSQL.md, "Batched writes").
+    @Test(arguments: StoreKind.allCases)
+    func missingRowsInSeveralMultiRowUpdatesReportTheFirstInTheSavesOrder(_ kind: StoreKind) throws {
+        var errors: [String?] = []
+        var missingIDs: [String] = []
+        let statements = UpdateStatements()
+        let sides = try bothSides(kind) { side in
+            try statements.watch(side)
+            let (crates, _) = try storedCratesAndWorkers(side, count: 300)
+            // Every third crate is a `BigCrate` (serial 1, 4, …). The save changes weights of
+            // crates[0] (a `BigCrate`: its update is registered, so sent, first), then titles of
+            // crates[1..<150], then weights of crates[150...]: four multi-row updates, sent as
+            // BigCrate weights, Crate titles, BigCrate titles, Crate weights.
+            let missing = [crates[201], crates[100]]
+            #expect(crates[0] is BigCrate && missing[0] is BigCrate && !(missing[1] is BigCrate))
+            let other = ModelContext(side.container)
+            let gone = missing.map(\.serial)
+            try other.delete(model: Crate.self, where: #Predicate { gone.contains($0.serial) })
+            try other.save()
+            let stored = try side.dump()
+            crates[0].weight += 1
+            for crate in crates[1..<150] { crate.title += "!" }
+            for crate in crates[150...] { crate.weight += 1 }
+            errors.append(side.saveError())
+            missingIDs.append("\(missing[1].persistentModelID)")
+            #expect(side.context.hasChanges && missing.allSatisfy(\.hasChanges))
+            #expect(try side.dump() == stored, "the failed save wrote something")
+            for crate in missing { side.context.delete(crate) }
+            try side.context.save()
+            #expect(!side.context.hasChanges)
+            let raw = try side.store.rawConnection(through: side.container)
+            #expect(try raw.rows(#"SELECT count(*) FROM "Crate" WHERE "weight" = "serial" + 1"#).first?.first == .integer(150))
+        }
+        let error = try #require(errors[0])
+        #expect(error.contains("no longer in the store") && error.contains(missingIDs[0]), "\(error)")
+        #expect(errors[0] == errors[1])
+        #expect(try sides.batched.dump() == sides.oneByOne.dump())
+        if kind == .postgresql { #expect(statements.count == 4 + 4) }
+    }
+
     /// Adds a check that `Crate.weight` stays under `limit` (a `CHECK` on PostgreSQL, a trigger on SQLite).
     func limitWeights(_ side: Side, under limit: Int) throws {
         let raw = try side.store.rawConnection(through: side.container)

@@ -539,12 +539,7 @@ package final class PostgresConnection {
                     let bytes = UnsafeRawBufferPointer(start: pointer, count: Int(PQgetlength(result, 0, 0)))
                     key = PostgresDecoding.int64(bytes, type: PostgresType(rawValue: PQftype(result, 0)), binary: PQfformat(result, 0) == 1)
                 }
-                let changes = Self.affectedRows(result)
-                if let command, command.expectedKeys > changes, status == PGRES_TUPLES_OK {
-                    pipelineResults.append(SentResult(key: key, changes: changes, keys: Self.keys(in: result)))
-                } else {
-                    pipelineResults.append(SentResult(key: key, changes: changes))
-                }
+                pipelineResults.append(SentResult(key: key, changes: Self.affectedRows(result)))
                 // Traced when its result is read: a batched statement's duration runs from its
                 // sending to the reading of its result.
                 if let tracer, let trace = command?.trace {
@@ -583,16 +578,6 @@ package final class PostgresConnection {
         return (pipelineResults, pipelineFailure)
     }
 
-    /// The first column of every row of `result`, as keys (the rows a multi-row update returned).
-    private static func keys(in result: OpaquePointer) -> [Int64] {
-        let type = PostgresType(rawValue: PQftype(result, 0))
-        let binary = PQfformat(result, 0) == 1
-        return (0..<PQntuples(result)).compactMap { row in
-            guard PQgetisnull(result, row, 0) == 0, let pointer = PQgetvalue(result, row, 0) else { return nil }
-            return PostgresDecoding.int64(UnsafeRawBufferPointer(start: pointer, count: Int(PQgetlength(result, row, 0))), type: type, binary: binary)
-        }
-    }
-
     /// Reads and drops whatever the pipeline holds (a rollback follows).
     private func discardPipeline() {
         drainPipeline()
@@ -620,8 +605,6 @@ package final class PostgresConnection {
 /// A statement sent in pipeline mode: its SQL (`?` placeholders), named in its error.
 struct PipelinedCommand {
     let sql: String
-    /// The rows it changes when it returns their keys (`PostgresStatement.expectedKeys`), else 0.
-    var expectedKeys = 0
     /// For the connection's tracer, when it has one (docs/Runtime.md, "Seeing the SQL"): the SQL
     /// as the server runs it, when it was sent, and its values when the trace shows them.
     var trace: (serverSQL: String, start: UInt64, values: [SQLValue]?)? = nil

@@ -282,14 +282,8 @@ final class PostgresStoreConnection: StoreConnection {
             try statement.send(on: held)
         } else {
             let key = try statement.step() ? statement.int64(at: 0) : nil
-            var keys: [Int64]?
-            if statement.expectedKeys > 0, let key {
-                keys = [key]
-                while try statement.step() { if let next = statement.int64(at: 0) { keys?.append(next) } }
-            }
             try statement.run()
-            let changes = statement.affectedRowCount
-            unbatched.append(SentResult(key: key, changes: changes, keys: statement.expectedKeys > changes ? keys ?? [] : nil))
+            unbatched.append(SentResult(key: key, changes: statement.affectedRowCount))
         }
     }
 
@@ -599,8 +593,6 @@ final class PostgresStoreStatement: StoreStatement {
 
     /// The SQL its failures name when it writes the rows of another statement (`PostgresRowBatch`).
     var reportsAs: String?
-    /// How many rows it changes when it returns their keys (`PostgresRowBatch`), else 0.
-    var expectedKeys = 0
 
     /// Sends the statement as bound in `connection`'s pipeline (`PostgresStoreConnection.send`).
     func send(on connection: PostgresConnection) throws {
@@ -615,7 +607,6 @@ final class PostgresStoreStatement: StoreStatement {
         }
         statement.bind(bindings)
         statement.reportsAs = reportsAs
-        statement.expectedKeys = expectedKeys
         try statement.sendInPipeline()
     }
 

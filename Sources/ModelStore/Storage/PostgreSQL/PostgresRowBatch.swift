@@ -13,9 +13,8 @@ final class PostgresRowBatch: RowBatch {
     /// The rows, and the statement a row is bound into.
     private let row: PostgresRowStatement
     private let statementSQL: String
-    /// Whether the statement returns the keys of the rows it changed (an update: those missing are
-    /// `rowMissing`, `SentResult.keys`).
-    private let returnsKeys: Bool
+    /// The table it writes (an update's rows found missing are looked for there: `storedKeys(among:)`).
+    private let table: String
     private unowned let owner: PostgresStoreConnection
 
     /// The most rows in one statement (`PostgresColumnArrays.limit`).
@@ -27,10 +26,10 @@ final class PostgresRowBatch: RowBatch {
 
     var rowStatement: any StoreStatement { row }
 
-    private init(sql: String, rows: PostgresColumnArrays, single: String, returnsKeys: Bool, owner: PostgresStoreConnection) {
+    private init(sql: String, rows: PostgresColumnArrays, single: String, table: String, owner: PostgresStoreConnection) {
         statementSQL = sql
         row = PostgresRowStatement(rows, single: single)
-        self.returnsKeys = returnsKeys
+        self.table = table
         self.owner = owner
     }
 
@@ -54,16 +53,19 @@ final class PostgresRowBatch: RowBatch {
         let sql = "INSERT INTO \(SQLQuote.identifier(table)) (\(target)) SELECT \(selected.joined(separator: ", ")) "
             + "FROM unnest(\(rows.placeholders.joined(separator: ", "))) AS v(\(rows.aliases))"
             + (existing.map { " WHERE EXISTS (SELECT 1 FROM \(SQLQuote.identifier($0.table)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = v.\"c\($0.column + 1)\")" } ?? "")
-        self.init(sql: sql, rows: rows, single: insert, returnsKeys: false, owner: owner)
+        self.init(sql: sql, rows: rows, single: insert, table: table, owner: owner)
     }
 
     /// The rows of a partial update (`update`, its single-row statement: the quoted `columns` set
     /// from its first parameters, the row's key bound last):
     ///
     ///     UPDATE "Trip" AS t SET "name" = v."c1", … FROM unnest($1::bigint[], $2::text[], …) AS v("k", "c1", …)
-    ///     WHERE t."$pk" = v."k" RETURNING t."$pk"
+    ///     WHERE t."$pk" = v."k"
     ///
-    /// Nil when a column's type is not one this client sends in an array.
+    /// Its result's row count says whether a row is missing; which one, `storedKeys(among:)` reads
+    /// only then (a `RETURNING` of every key had the client receive and parse a row per row
+    /// changed: docs/PostgreSQL.md, "Batched writes"). Nil when a column's type is not one this
+    /// client sends in an array.
     convenience init?(update: String, types: [PostgresType], table: String, columns quoted: [String], owner: PostgresStoreConnection) {
         guard types.count == quoted.count + 1, !quoted.isEmpty,
               let rows = PostgresColumnArrays(types: Array(types.prefix(quoted.count)), keyed: true) else { return nil }
@@ -71,8 +73,8 @@ final class PostgresRowBatch: RowBatch {
         let sets = zip(quoted, rows.values(of: "v")).map { "\($0) = \($1)" }.joined(separator: ", ")
         let sql = "UPDATE \(SQLQuote.identifier(table)) AS t SET \(sets) "
             + "FROM unnest(\(rows.placeholders.joined(separator: ", "))) AS v(\(rows.aliases)) "
-            + "WHERE t.\(primaryKey) = v.\"k\" RETURNING t.\(primaryKey)"
-        self.init(sql: sql, rows: rows, single: update, returnsKeys: true, owner: owner)
+            + "WHERE t.\(primaryKey) = v.\"k\""
+        self.init(sql: sql, rows: rows, single: update, table: table, owner: owner)
     }
 
     func add(key: Int64, from statement: any StoreStatement) throws {
@@ -82,9 +84,18 @@ final class PostgresRowBatch: RowBatch {
     func take() throws -> any StoreStatement {
         let made = try owner.statement(statementSQL)
         guard let statement = made as? PostgresStoreStatement else { return made }
-        if returnsKeys { statement.expectedKeys = count }
         row.bind(to: statement)
         return statement
+    }
+
+    func storedKeys(among keys: [Int64]) throws -> Set<Int64> {
+        let primaryKey = SQLQuote.identifier(StorageNames.primaryKey)
+        let statement = try owner.statement("SELECT \(primaryKey) FROM \(SQLQuote.identifier(table)) WHERE \(primaryKey) = ANY(?::bigint[])")
+        defer { statement.reset() }
+        statement.bind(.blob(PostgresColumnArrays.int8Array(keys)), at: 1)
+        var stored = Set<Int64>(minimumCapacity: keys.count)
+        while try statement.step() { stored.insert(try statement.integer(at: 0)) }
+        return stored
     }
 }
 

@@ -131,9 +131,6 @@ package final class PostgresStatement {
     /// The SQL a failure in pipeline mode names instead of `sql`: the single-row insert whose rows
     /// this statement writes together (`PostgresRowBatch`).
     var reportsAs: String?
-    /// How many rows it is sent to change when it returns their keys (`PostgresRowBatch`): with
-    /// fewer rows back, the pipeline's result keeps the keys returned. 0 otherwise.
-    var expectedKeys = 0
 
     /// Sends the execution with the bound values.
     private func start() throws {
@@ -180,7 +177,6 @@ package final class PostgresStatement {
         }
         guard sent == 1 else { throw connection.error(from: nil, sql: sql) }
         var command = PipelinedCommand(sql: reportsAs ?? sql)
-        command.expectedKeys = expectedKeys
         if let tracer = connection.tracer {
             command.trace = (serverSQL, traceStart, tracer.capturesValues ? bindings : nil)
         }
