@@ -149,6 +149,18 @@ def main():
             print("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)))
 
 
+def inclusive_by_name(inclusive, pattern):
+    """Inclusive instructions of the functions whose demangled name matches `pattern`, one figure
+    per function: callgrind lists a function once per source file its instructions come from (its
+    own file, `<compiler-generated>`), each entry with the function's calls, so the entries are not
+    parts to add up; the largest is the function's inclusive cost."""
+    by_name = {}
+    for (_, name), count in inclusive.items():
+        if re.search(pattern, name):
+            by_name[name] = max(by_name.get(name, 0), count)
+    return by_name
+
+
 def profile_all(arguments, header, rows, tops):
     with tempfile.TemporaryDirectory() as temporary:
         directory = arguments.keep or temporary
@@ -171,7 +183,7 @@ def profile_all(arguments, header, rows, tops):
                 if name == "notifications" and workload in HISTORY_ON:
                     pattern = pattern.replace("|recordSave", "")  # there it is history's work, in use
                 if use_inclusive:
-                    cost = sum(count for (_, name), count in inclusive.items() if re.search(pattern, name))
+                    cost = sum(inclusive_by_name(inclusive, pattern).values())
                 else:
                     cost = sum(count for (file, name), count in own.items() if file == "//<compiler-generated>" and re.search(pattern, name))
                 unused += cost
