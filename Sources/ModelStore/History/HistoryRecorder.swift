@@ -41,13 +41,19 @@ extension ModelContext {
         // Set lookups only when the save deletes models the context holds.
         let removes = !removed.isEmpty
         // Identifiers share their entity's names (`ModelHome.names`): one retain each, where the
-        // store's and the entity's names were two.
+        // store's and the entity's names were two. The lists hold their models while they are
+        // walked: each model is borrowed (no retain and release around it), and the entity is
+        // read only for history (with history off, building `didSave`'s identifiers is what
+        // unused notifications cost: docs/Benchmarks.md, "Unused features").
         saved.inserted.reserveCapacity(inserted.count)
-        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
-            guard let home = object.home, let rowID = object.rowID else { continue }
-            let entity = home.entity
-            saved.inserted.append(PersistentIdentifier(names: home.names, rowID: rowID))
-            try record()?.write(.insert, entity: entity, row: rowID)
+        try inserted.withUnsafeBufferPointer { models in
+            for model in models {
+                try Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { object in
+                    guard !removes || !removed.contains(ObjectIdentifier(object)), let home = object.home, let rowID = object.rowID else { return }
+                    saved.inserted.append(PersistentIdentifier(names: home.names, rowID: rowID))
+                    if history { try record()?.write(.insert, entity: home.entity, row: rowID) }
+                }
+            }
         }
 
         // Many-to-many relationships whose links changed, by model (both sides).
@@ -78,15 +84,20 @@ extension ModelContext {
         let encoder = RowEncoder(valueCount: 0, positions: [])
         var comparisons = UpdateComparisons(entityCount: schema.entities.count)
         saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
-        for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
-            guard let home = object.home, let rowID = object.rowID else { continue }
-            let entity = home.entity
-            saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
-            let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
-            guard history else { continue }
-            var names = changedProperties(of: object, entity, encoder, &comparisons)
-            if !links.isEmpty { names = ((names.map { [$0] } ?? []) + links).joined(separator: ",") }
-            if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
+        try dirty.withUnsafeBufferPointer { models in
+            for model in models {
+                try Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { object in
+                    guard object.status == .persisted, !removes || !removed.contains(ObjectIdentifier(object)),
+                          let home = object.home, let rowID = object.rowID else { return }
+                    saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
+                    let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
+                    guard history else { return }
+                    let entity = home.entity
+                    var names = changedProperties(of: object, entity, encoder, &comparisons)
+                    if !links.isEmpty { names = ((names.map { [$0] } ?? []) + links).joined(separator: ",") }
+                    if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
+                }
+            }
         }
         for id in linkedOrder {
             guard let entry = linked[id], let home = entry.object.home, let rowID = entry.object.rowID else { continue }
