@@ -309,28 +309,28 @@ extension ModelContext {
                 let rowEntity = members[member].entity
                 // One to-one key among at most four slots: kept inline in the model, no array
                 // (`RelationshipSlots`), unless the key does not fit.
+                var inline = false
                 if rowEntity.keySlots.count == 1 {
                     let column = rowEntity.keyResultColumns[0]
                     let key: Int64? = statement.isNull(at: column) ? nil : try statement.integer(at: column)
                     if let form = RelationshipSlots.inlineForm(count: rowEntity.relationships.count, slot: rowEntity.keySlots[0], key: key) {
                         object.flags = form.inline
                         object.inlineKey = form.key
-                        if !mapWasEmpty { map[rowID] = object }
-                        if logging { registeredKeys.append(rowID) }
-                        results.append(consume object)
-                        continue
+                        inline = true
                     }
                 }
-                // Made by appending: `ContiguousArray(repeating:count:)` looks up the storage
-                // class's generic metadata in the runtime each time (5 % of a prefetch's instructions).
-                var slots = ContiguousArray<RelationshipValue>()
-                slots.reserveCapacity(rowEntity.relationships.count)
-                for _ in 0..<rowEntity.relationships.count { slots.append(.unloaded) }
-                for (index, slot) in rowEntity.keySlots.enumerated() {
-                    let column = rowEntity.keyResultColumns[index]
-                    slots[slot] = .key(statement.isNull(at: column) ? nil : try statement.integer(at: column))
+                if !inline {
+                    // Made by appending: `ContiguousArray(repeating:count:)` looks up the storage
+                    // class's generic metadata in the runtime each time (5 % of a prefetch's instructions).
+                    var slots = ContiguousArray<RelationshipValue>()
+                    slots.reserveCapacity(rowEntity.relationships.count)
+                    for _ in 0..<rowEntity.relationships.count { slots.append(.unloaded) }
+                    for (index, slot) in rowEntity.keySlots.enumerated() {
+                        let column = rowEntity.keyResultColumns[index]
+                        slots[slot] = .key(statement.isNull(at: column) ? nil : try statement.integer(at: column))
+                    }
+                    object.slotArray = slots
                 }
-                object.slotArray = slots
             }
             if !mapWasEmpty { map[rowID] = object }
             if logging { registeredKeys.append(rowID) }

@@ -548,7 +548,8 @@ private final class PreparedUpdate {
     /// one-column update, two integers compared (a set compared through calls retained the
     /// record, the update and the set's storage per row).
     @inline(__always) func writes(_ record: ChangeRecord) -> Bool {
-        let only = record.onlyColumn
+        // A one-column record's `firstColumn`; -1 for a wide one.
+        let only = record.firstColumn
         if only >= 0 && onlyColumn >= 0 { return only == onlyColumn }
         return record.changedColumnsAre(columns)
     }

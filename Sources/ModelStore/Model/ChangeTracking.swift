@@ -132,8 +132,6 @@ class ChangeRecord {
         for change in wide.changes { set.insert(Int(change.column)) }
         return set
     }
-    /// The one changed column; -1 when several changed (a `WideChangeRecord`).
-    final var onlyColumn: Int32 { firstColumn }
     /// The changed columns in the order of their first change.
     final var order: [Int32] { wide?.changes.map(\.column) ?? [firstColumn] }
     /// The value each changed column held before its first change, as stored (parallel to `order`).

@@ -65,8 +65,7 @@ final class SQLiteConnection: StoreConnection {
             } catch let error as SQLiteError where error.code == SQLITE_BUSY && clock.now < deadline {
                 usleep(pause)
                 pause = min(pause * 2, 50_000)
-                let left = (deadline - clock.now).components
-                sqlite3_busy_timeout(handle, Int32(clamping: max(left.seconds * 1_000 + left.attoseconds / 1_000_000_000_000_000, 0)))
+                sqlite3_busy_timeout(handle, Int32(max((deadline - clock.now) / .milliseconds(1), 0)))
             }
         }
     }

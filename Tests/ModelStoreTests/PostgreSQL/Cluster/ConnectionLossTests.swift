@@ -17,12 +17,12 @@ struct ConnectionLossTests {
         let watcher = try set.nodes[0].connect()
         let backend = connection.backendPID
         let finished = DispatchSemaphore(value: 0)
-        let failure = LockedBox<Error?>(nil)
+        let failures = LockedList<Error>()
         // Used by the thread until it signals, then by the test.
         let handedOver = HandedOver(connection)
         Thread.detachNewThread {
             defer { finished.signal() }
-            do { _ = try handedOver.connection.rows("SELECT pg_sleep(?)", [.real(30)]) } catch { failure.set(error) }
+            do { _ = try handedOver.connection.rows("SELECT pg_sleep(?)", [.real(30)]) } catch { failures.append(error) }
         }
         // Stop the server once the statement runs (not before: then it would not be cut off).
         let deadline = Date(timeIntervalSinceNow: 10)
@@ -34,7 +34,7 @@ struct ConnectionLossTests {
         }
         set.stop(0)
         #expect(finished.wait(timeout: .now() + 30) == .success)
-        let error = try #require(failure.value as? PostgresError)
+        let error = try #require(failures.items.first as? PostgresError)
         #expect(error.kind == .connectionLost, "\(error)")
         #expect(!connection.isConnected)
     }
@@ -70,13 +70,4 @@ struct ConnectionLossTests {
 private struct HandedOver: @unchecked Sendable {
     let connection: PostgresConnection
     init(_ connection: PostgresConnection) { self.connection = connection }
-}
-
-/// A value shared with a thread.
-private final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func set(_ value: Value) { lock.withLock { stored = value } }
 }
