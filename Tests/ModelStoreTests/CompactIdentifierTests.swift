@@ -105,6 +105,46 @@ import Testing
         #expect(!seen.value.isEmpty && seen.value.values.allSatisfy { $0.count == 1 })
     }
 
+    /// `didSave` lists the same models whether the store records history or not (with history
+    /// off a loop of their own collects the identifiers, `savedIdentifiers`): inserts; updates
+    /// and many-to-many link changes, a model both changed and relinked listed once; deletes.
+    @Test(arguments: StoreKind.allCases) func didSaveListsTheSameWithHistoryOnAndOff(_ kind: StoreKind) throws {
+        func run(history: Bool) throws -> (lists: [[String]], products: [String]) {
+            let fixture = try StoreFixture(kind, Shop.schema, recordsHistory: history)
+            let context = fixture.context
+            let store = fixture.container.storeIdentifier
+            let seen = Locked([[String]]())
+            let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+                let lists = [ModelContext.NotificationKey.insertedIdentifiers, .updatedIdentifiers, .deletedIdentifiers].map {
+                    (note.userInfo?[$0.rawValue] as? [PersistentIdentifier] ?? []).map { $0.storeIdentifier == store ? $0.description : "another store" }
+                }
+                seen.withLock { $0 += lists }
+            }
+            defer { NotificationCenter.default.removeObserver(observer) }
+            let products = (0..<4).map { Product(sku: "P\($0)", name: "Product \($0)", price: Decimal($0)) }
+            let red = Tag(label: "red"), green = Tag(label: "green")
+            for product in products { context.insert(product) }
+            context.insert(red)
+            context.insert(green)
+            products[0].tags = [red]
+            try context.save()
+            products[1].name = "Renamed"
+            products[1].tags = [green]
+            products[2].tags = [red, green]
+            context.delete(products[3])
+            try context.save()
+            return (seen.value, products.map(\.persistentModelID.description))
+        }
+        let on = try run(history: true), off = try run(history: false)
+        #expect(on.lists == off.lists && on.products == off.products)
+        let lists = on.lists, products = on.products
+        try #require(lists.count == 6)
+        #expect(lists[0].count == 6 && lists[1].isEmpty && lists[2].isEmpty && lists[3].isEmpty)
+        #expect(Set(lists[4]).count == lists[4].count && lists[4].contains(products[1]) && lists[4].contains(products[2]))
+        #expect(!lists[4].contains(products[0]) && !lists[4].contains(products[3]) && lists[5] == [products[3]])
+        #expect(!lists.joined().contains("another store"))
+    }
+
     /// Identifiers `didSave` listed stay whole after their containers and contexts are gone (the
     /// names outlive them): they print, compare, hash and encode as identifiers made anew from
     /// their values; two stores' identifiers of the same rows differ.

@@ -294,16 +294,17 @@ final class ModelHome {
     /// The container's `storeIdentifier`.
     let store: String?
     /// The store's and the entity's names of these models' identifiers, and the entity's name
-    /// alone for their temporary ones: the pairs' interned objects (never freed, so not counted).
-    unowned(unsafe) let names: IdentifierNames
-    unowned(unsafe) let temporaryNames: IdentifierNames
+    /// alone for their temporary ones: the pairs' interned objects (never freed, so not counted;
+    /// `PersistentIdentifier.namesReference`).
+    let names: Unmanaged<IdentifierNames>
+    let temporaryNames: Unmanaged<IdentifierNames>
 
     init(link: ContextLink?, entity: EntitySchema, store: String?) {
         self.link = link
         self.entity = entity
         self.store = store
-        names = IdentifierNames.interned(store: store, entityName: entity.name)
-        temporaryNames = IdentifierNames.interned(store: nil, entityName: entity.name)
+        names = .passUnretained(IdentifierNames.interned(store: store, entityName: entity.name))
+        temporaryNames = .passUnretained(IdentifierNames.interned(store: nil, entityName: entity.name))
     }
 
     /// `home` with another link.

@@ -14,8 +14,10 @@ import Foundation
 /// value, as when the names were fields of their own.
 public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The store's and the entity's names: the pair's interned object, alive as long as the
-    /// process (`IdentifierNames.interned`), so the reference is not counted.
-    unowned(unsafe) let names: IdentifierNames
+    /// process (`IdentifierNames.interned`), so the reference is not counted. `Unmanaged`, not
+    /// `unowned(unsafe)`: reading such a field makes a counted reference (a retain and a release),
+    /// reading this one does not.
+    let namesReference: Unmanaged<IdentifierNames>
     /// The row's primary key, or (temporary) the temporary number's bits.
     private let key: Int64
     /// Whether the identifier is temporary (the model is not saved yet).
@@ -24,18 +26,24 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringCon
     /// The identifier of the store the model is saved in (a UUID the store records in its
     /// `"$metadata"` table); nil for a temporary identifier, for one decoded from an encoding made
     /// before identifiers named their store, and for models of a read-only store written before.
-    public var storeIdentifier: String? { names.store }
+    public var storeIdentifier: String? { namesReference._withUnsafeGuaranteedRef { $0.store } }
     /// The entity (class) name of the model.
-    public var entityName: String { names.entityName }
+    public var entityName: String { namesReference._withUnsafeGuaranteedRef { $0.entityName } }
+    /// The store's and the entity's names.
+    var names: IdentifierNames { namesReference.takeUnretainedValue() }
     /// The row's primary key, once saved.
     public var rowID: Int64? { isTemporary ? nil : key }
     /// For a temporary identifier: a number unique among live unsaved models (0 for a permanent one).
     var temporaryNumber: UInt { isTemporary ? UInt(UInt64(bitPattern: key)) : 0 }
 
-    init(names: IdentifierNames, rowID: Int64) {
-        self.names = names
+    init(names: Unmanaged<IdentifierNames>, rowID: Int64) {
+        namesReference = names
         self.key = rowID
         self.isTemporary = false
+    }
+
+    init(names: IdentifierNames, rowID: Int64) {
+        self.init(names: .passUnretained(names), rowID: rowID)
     }
 
     init(entityName: String, rowID: Int64, store: String?) {
@@ -43,14 +51,14 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringCon
     }
 
     /// A temporary identifier; `names` has no store.
-    init(names: IdentifierNames, temporaryNumber: UInt) {
-        self.names = names
+    init(names: Unmanaged<IdentifierNames>, temporaryNumber: UInt) {
+        namesReference = names
         self.key = Int64(bitPattern: UInt64(temporaryNumber))
         self.isTemporary = true
     }
 
     init(entityName: String, temporaryNumber: UInt) {
-        self.init(names: IdentifierNames.interned(store: nil, entityName: entityName), temporaryNumber: temporaryNumber)
+        self.init(names: .passUnretained(IdentifierNames.interned(store: nil, entityName: entityName)), temporaryNumber: temporaryNumber)
     }
 
     /// Whether the identifier can name a row of the store `store`: it names that store, or no
@@ -69,7 +77,8 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringCon
         guard lhs.key == rhs.key, lhs.isTemporary == rhs.isTemporary else { return false }
         // One object per spelling of a pair: names equal as strings but spelled otherwise
         // (canonically equivalent Unicode) are two objects, and compare equal, as strings do.
-        return lhs.names === rhs.names || (lhs.names.entityName == rhs.names.entityName && lhs.names.store == rhs.names.store)
+        return lhs.namesReference.toOpaque() == rhs.namesReference.toOpaque()
+            || (lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -90,7 +99,7 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringCon
         let entityName = try container.decode(String.self, forKey: .entityName)
         let rowID = try container.decodeIfPresent(Int64.self, forKey: .rowID)
         let temporaryNumber = try container.decode(UInt.self, forKey: .temporaryNumber)
-        names = IdentifierNames.interned(store: store, entityName: entityName)
+        namesReference = .passUnretained(IdentifierNames.interned(store: store, entityName: entityName))
         if let rowID {
             key = rowID
             isTemporary = false
