@@ -446,10 +446,14 @@ extension ModelContext {
         let fetch = try planned(descriptor, entity: entity)
         let keys = try resultKeys(fetch.plan, view: fetch.view, types: true)
         let root = schema.entity(named: entity.baseName ?? entity.name) ?? entity
+        // Each type's names interned once (interning takes a lock and hashes the names).
+        var names = [IdentifierNames?](repeating: nil, count: root.typeNames.count)
         return keys.keys.indices.map { position in
             if let object = keys.pending[position] { return object.persistentModelID }
-            return PersistentIdentifier(entityName: root.typeNames[Int(keys.types[position])], rowID: keys.keys[position],
-                                        store: container.storeIdentifier)
+            let type = Int(keys.types[position])
+            let typeNames = names[type] ?? IdentifierNames.interned(store: container.storeIdentifier, entityName: root.typeNames[type])
+            names[type] = typeNames
+            return PersistentIdentifier(names: typeNames, rowID: keys.keys[position])
         }
     }
 }

@@ -40,20 +40,25 @@ extension ModelContext {
 
         // Set lookups only when the save deletes models the context holds.
         let removes = !removed.isEmpty
-        // Identifiers share their entity's names (`ModelHome.names`): one retain each, where the
-        // store's and the entity's names were two. The lists hold their models while they are
-        // walked: each model is borrowed (no retain and release around it), and the entity is
-        // read only for history (with history off, building `didSave`'s identifiers is what
-        // unused notifications cost: docs/Benchmarks.md, "Unused features").
-        saved.inserted.reserveCapacity(inserted.count)
-        try inserted.withUnsafeBufferPointer { models in
-            for model in models {
-                try Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { object in
-                    guard !removes || !removed.contains(ObjectIdentifier(object)), let home = object.home, let rowID = object.rowID else { return }
-                    saved.inserted.append(PersistentIdentifier(names: home.names, rowID: rowID))
-                    if history { try record()?.write(.insert, entity: home.entity, row: rowID) }
+        // Identifiers are plain values naming their entity's interned names (`ModelHome.names`,
+        // not counted). The lists hold their models while they are walked: each model is
+        // borrowed (no retain and release around it), and the entity is read only for history.
+        // With history off, building `didSave`'s identifiers is what unused notifications cost
+        // (docs/Benchmarks.md, "Unused features"): a loop of its own then (`savedIdentifiers`).
+        if history {
+            saved.inserted.reserveCapacity(inserted.count)
+            try inserted.withUnsafeBufferPointer { models in
+                for model in models {
+                    try Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { object in
+                        guard !removes || !removed.contains(ObjectIdentifier(object)), let home = object.home, let rowID = object.rowID else { return }
+                        saved.inserted.append(PersistentIdentifier(names: home.names, rowID: rowID))
+                        try record()?.write(.insert, entity: home.entity, row: rowID)
+                    }
                 }
             }
+        } else {
+            var none: [ObjectIdentifier: (object: ModelObject, names: [String])] = [:]
+            saved.inserted = Self.savedIdentifiers(of: inserted, capacity: inserted.count, persistedOnly: false, removed: removes ? removed : nil, linked: &none)
         }
 
         // Many-to-many relationships whose links changed, by model (both sides).
@@ -83,21 +88,25 @@ extension ModelContext {
         // when a stored value or link changed (a model set back to its saved values changed nothing).
         let encoder = RowEncoder(valueCount: 0, positions: [])
         var comparisons = UpdateComparisons(entityCount: schema.entities.count)
-        saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
-        try dirty.withUnsafeBufferPointer { models in
-            for model in models {
-                try Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { object in
-                    guard object.status == .persisted, !removes || !removed.contains(ObjectIdentifier(object)),
-                          let home = object.home, let rowID = object.rowID else { return }
-                    saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
-                    let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
-                    guard history else { return }
-                    let entity = home.entity
-                    var names = changedProperties(of: object, entity, encoder, &comparisons)
-                    if !links.isEmpty { names = ((names.map { [$0] } ?? []) + links).joined(separator: ",") }
-                    if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
+        if history {
+            saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
+            try dirty.withUnsafeBufferPointer { models in
+                for model in models {
+                    try Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { object in
+                        guard object.status == .persisted, !removes || !removed.contains(ObjectIdentifier(object)),
+                              let home = object.home, let rowID = object.rowID else { return }
+                        saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
+                        let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
+                        let entity = home.entity
+                        var names = changedProperties(of: object, entity, encoder, &comparisons)
+                        if !links.isEmpty { names = ((names.map { [$0] } ?? []) + links).joined(separator: ",") }
+                        if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
+                    }
                 }
             }
+        } else {
+            saved.updated = Self.savedIdentifiers(of: dirty, capacity: dirty.count + linkedOrder.count, persistedOnly: true,
+                                                  removed: removes ? removed : nil, linked: &linked)
         }
         for id in linkedOrder {
             guard let entry = linked[id], let home = entry.object.home, let rowID = entry.object.rowID else { continue }
@@ -159,6 +168,36 @@ extension ModelContext {
         try batch?.flush()
         try writer?.finish(author: author)
         return saved
+    }
+
+    /// `didSave`'s identifiers of the saved models in `models` (history off): those whose row
+    /// exists (`persistedOnly`: saved before this save) and that are not in `removed`, in order,
+    /// in an array of `capacity` (room for more); each is taken out of `linked` (its links changed
+    /// too: listed here, once). A loop of its own that retains and releases nothing: each model is
+    /// read through an unmanaged reference (a copy of the reference out of the array is a retain,
+    /// released only at the end of the iteration), nothing of it is read once its identifier is
+    /// made, and identifiers are written in place (no uniqueness check per append). With the
+    /// history's work in the loop, the model was retained and released around every identifier
+    /// (docs/Benchmarks.md, "Unused features").
+    private static func savedIdentifiers(of models: [ModelObject], capacity: Int, persistedOnly: Bool, removed: Set<ObjectIdentifier>?,
+                                         linked: inout [ObjectIdentifier: (object: ModelObject, names: [String])]) -> [PersistentIdentifier] {
+        let unlinks = !linked.isEmpty
+        return models.withUnsafeBufferPointer { models in
+            [PersistentIdentifier](unsafeUninitializedCapacity: max(capacity, models.count)) { identifiers, count in
+                guard let first = models.baseAddress, let written = identifiers.baseAddress else { return }
+                let references = UnsafeRawPointer(first)
+                for index in 0..<models.count {
+                    let model = references.load(fromByteOffset: index * MemoryLayout<Unmanaged<ModelObject>>.stride, as: Unmanaged<ModelObject>.self)
+                    model._withUnsafeGuaranteedRef { object in
+                        guard !persistedOnly || object.status == .persisted, removed?.contains(ObjectIdentifier(object)) != true,
+                              let names = object.home?.names, let rowID = object.rowID else { return }
+                        if unlinks { linked.removeValue(forKey: ObjectIdentifier(object)) }
+                        (written + count).initialize(to: PersistentIdentifier(names: names, rowID: rowID))
+                        count += 1
+                    }
+                }
+            }
+        }
     }
 
     /// The properties of a changed saved model whose stored form differs from the value saved

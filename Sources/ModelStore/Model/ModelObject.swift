@@ -114,7 +114,7 @@ open class ModelObject: Observable, Hashable {
     /// registering goes through `ModelContext.home(for:)`).
     final var link: ContextLink? {
         get { home?.link }
-        set { home = home.map { ModelHome(link: newValue, entity: $0.entity, store: $0.store, names: $0.names) } }
+        set { home = home.map { ModelHome($0, link: newValue) } }
     }
 
     /// The resolved entity, once registered.
@@ -152,12 +152,14 @@ open class ModelObject: Observable, Hashable {
 
     /// The model's identity: temporary until saved, then its store, entity and row key.
     public final var persistentModelID: PersistentIdentifier {
-        let name = entity?.name ?? type(of: self).schemaMetadata.name
-        if let rowID {
-            if let home { return PersistentIdentifier(names: home.names, rowID: rowID) }
-            return PersistentIdentifier(entityName: name, rowID: rowID, store: nil)
+        let number = UInt(bitPattern: ObjectIdentifier(self))
+        if let home {
+            if let rowID { return PersistentIdentifier(names: home.names, rowID: rowID) }
+            return PersistentIdentifier(names: home.temporaryNames, temporaryNumber: number)
         }
-        return PersistentIdentifier(entityName: name, temporaryNumber: UInt(bitPattern: ObjectIdentifier(self)))
+        let name = type(of: self).schemaMetadata.name
+        if let rowID { return PersistentIdentifier(entityName: name, rowID: rowID, store: nil) }
+        return PersistentIdentifier(entityName: name, temporaryNumber: number)
     }
 
     /// The context the model is registered with (nil when detached or deleted and saved).
@@ -291,14 +293,27 @@ final class ModelHome {
     let entity: EntitySchema
     /// The container's `storeIdentifier`.
     let store: String?
-    /// The store's and the entity's names, shared by the identifiers of these models.
-    let names: IdentifierNames
+    /// The store's and the entity's names of these models' identifiers, and the entity's name
+    /// alone for their temporary ones: the pairs' interned objects (never freed, so not counted;
+    /// `PersistentIdentifier.namesReference`).
+    let names: Unmanaged<IdentifierNames>
+    let temporaryNames: Unmanaged<IdentifierNames>
 
-    init(link: ContextLink?, entity: EntitySchema, store: String?, names: IdentifierNames? = nil) {
+    init(link: ContextLink?, entity: EntitySchema, store: String?) {
         self.link = link
         self.entity = entity
         self.store = store
-        self.names = names ?? IdentifierNames(store: store, entityName: entity.name)
+        names = .passUnretained(IdentifierNames.interned(store: store, entityName: entity.name))
+        temporaryNames = .passUnretained(IdentifierNames.interned(store: nil, entityName: entity.name))
+    }
+
+    /// `home` with another link.
+    init(_ home: ModelHome, link: ContextLink?) {
+        self.link = link
+        entity = home.entity
+        store = home.store
+        names = home.names
+        temporaryNames = home.temporaryNames
     }
 }
 

@@ -1,16 +1,23 @@
+import Foundation
+
 /// The identity of a model: its store, its entity and its row once saved (SwiftData's
 /// `PersistentIdentifier`). A model not yet saved has a temporary identifier; it becomes
 /// permanent at `save()`. A permanent identifier names its store (`storeIdentifier`), so it finds
 /// nothing in another store of the same schema (docs/Runtime.md, "Identifiers").
 ///
-/// 24 bytes: the store and entity names in one object shared by the identifiers of an entity's
-/// models in a context (`IdentifierNames`, `ModelHome.names`), the key and whether it is
-/// temporary; `didSave` lists one per saved model (it was 56 bytes with both names' strings
-/// inline, docs/Benchmarks.md, "Writes"). Equality, hashing and the `Codable` form are by value,
-/// as when the names were fields of their own.
+/// 24 bytes and a plain value: the store and entity names in one object the process keeps for the
+/// pair (`IdentifierNames`, interned, never freed, referred to without counting), the key and
+/// whether it is temporary. Making, copying and dropping an identifier retain and release nothing:
+/// `didSave` lists one per saved model (it was 56 bytes with both names' strings inline, then 24
+/// with a counted reference to names shared per context, docs/Benchmarks.md, "Writes"; the
+/// decision: docs/Runtime.md, "Identifiers"). Equality, hashing and the `Codable` form are by
+/// value, as when the names were fields of their own.
 public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The store's and the entity's names.
-    let names: IdentifierNames
+    /// The store's and the entity's names: the pair's interned object, alive as long as the
+    /// process (`IdentifierNames.interned`), so the reference is not counted. `Unmanaged`, not
+    /// `unowned(unsafe)`: reading such a field makes a counted reference (a retain and a release),
+    /// reading this one does not.
+    let namesReference: Unmanaged<IdentifierNames>
     /// The row's primary key, or (temporary) the temporary number's bits.
     private let key: Int64
     /// Whether the identifier is temporary (the model is not saved yet).
@@ -19,28 +26,39 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringCon
     /// The identifier of the store the model is saved in (a UUID the store records in its
     /// `"$metadata"` table); nil for a temporary identifier, for one decoded from an encoding made
     /// before identifiers named their store, and for models of a read-only store written before.
-    public var storeIdentifier: String? { names.store }
+    public var storeIdentifier: String? { namesReference._withUnsafeGuaranteedRef { $0.store } }
     /// The entity (class) name of the model.
-    public var entityName: String { names.entityName }
+    public var entityName: String { namesReference._withUnsafeGuaranteedRef { $0.entityName } }
+    /// The store's and the entity's names.
+    var names: IdentifierNames { namesReference.takeUnretainedValue() }
     /// The row's primary key, once saved.
     public var rowID: Int64? { isTemporary ? nil : key }
     /// For a temporary identifier: a number unique among live unsaved models (0 for a permanent one).
     var temporaryNumber: UInt { isTemporary ? UInt(UInt64(bitPattern: key)) : 0 }
 
-    init(names: IdentifierNames, rowID: Int64) {
-        self.names = names
+    init(names: Unmanaged<IdentifierNames>, rowID: Int64) {
+        namesReference = names
         self.key = rowID
         self.isTemporary = false
     }
 
+    init(names: IdentifierNames, rowID: Int64) {
+        self.init(names: .passUnretained(names), rowID: rowID)
+    }
+
     init(entityName: String, rowID: Int64, store: String?) {
-        self.init(names: IdentifierNames(store: store, entityName: entityName), rowID: rowID)
+        self.init(names: IdentifierNames.interned(store: store, entityName: entityName), rowID: rowID)
+    }
+
+    /// A temporary identifier; `names` has no store.
+    init(names: Unmanaged<IdentifierNames>, temporaryNumber: UInt) {
+        namesReference = names
+        self.key = Int64(bitPattern: UInt64(temporaryNumber))
+        self.isTemporary = true
     }
 
     init(entityName: String, temporaryNumber: UInt) {
-        self.names = IdentifierNames(store: nil, entityName: entityName)
-        self.key = Int64(bitPattern: UInt64(temporaryNumber))
-        self.isTemporary = true
+        self.init(names: .passUnretained(IdentifierNames.interned(store: nil, entityName: entityName)), temporaryNumber: temporaryNumber)
     }
 
     /// Whether the identifier can name a row of the store `store`: it names that store, or no
@@ -57,7 +75,10 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringCon
 
     public static func == (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
         guard lhs.key == rhs.key, lhs.isTemporary == rhs.isTemporary else { return false }
-        return lhs.names === rhs.names || (lhs.names.entityName == rhs.names.entityName && lhs.names.store == rhs.names.store)
+        // One object per spelling of a pair: names equal as strings but spelled otherwise
+        // (canonically equivalent Unicode) are two objects, and compare equal, as strings do.
+        return lhs.namesReference.toOpaque() == rhs.namesReference.toOpaque()
+            || (lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -78,7 +99,7 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringCon
         let entityName = try container.decode(String.self, forKey: .entityName)
         let rowID = try container.decodeIfPresent(Int64.self, forKey: .rowID)
         let temporaryNumber = try container.decode(UInt.self, forKey: .temporaryNumber)
-        names = IdentifierNames(store: store, entityName: entityName)
+        namesReference = .passUnretained(IdentifierNames.interned(store: store, entityName: entityName))
         if let rowID {
             key = rowID
             isTemporary = false
@@ -103,14 +124,69 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable, CustomStringCon
     }
 }
 
-/// The store's and the entity's names of identifiers (`PersistentIdentifier.names`), one object
-/// shared by the identifiers a context makes for an entity's models (`ModelHome.names`).
+/// The store's and the entity's names of identifiers (`PersistentIdentifier.names`): one object
+/// per pair, as spelled, for the whole process (`interned`), never freed, so identifiers refer to
+/// it without counting references and stay valid after every container is gone
+/// (docs/Runtime.md, "Identifiers").
 final class IdentifierNames: Sendable {
     let store: String?
     let entityName: String
 
-    init(store: String?, entityName: String) {
+    private init(store: String?, entityName: String) {
         self.store = store
         self.entityName = entityName
+    }
+
+    /// The pair's object: the one made at the pair's first use in the process. A pair spelled
+    /// otherwise (canonically equivalent Unicode, equal as strings) has its own, so an identifier
+    /// gives back the strings it was made or decoded with. Takes a lock and hashes both strings:
+    /// callers that make many identifiers keep the object (`ModelHome.names`).
+    static func interned(store: String?, entityName: String) -> IdentifierNames {
+        table.intern(store: store, entityName: entityName)
+    }
+
+    private static let table = InternTable()
+
+    /// The interned objects, by pair as spelled.
+    private final class InternTable: @unchecked Sendable {
+        /// A pair, equal to another spelled with the same bytes (not as strings: canonically
+        /// equivalent spellings are two pairs).
+        struct Spelling: Hashable {
+            let store: String?
+            let entityName: String
+
+            static func == (lhs: Spelling, rhs: Spelling) -> Bool {
+                guard lhs.entityName.utf8.elementsEqual(rhs.entityName.utf8) else { return false }
+                guard let left = lhs.store, let right = rhs.store else { return lhs.store == nil && rhs.store == nil }
+                return left.utf8.elementsEqual(right.utf8)
+            }
+
+            func hash(into hasher: inout Hasher) {
+                Self.combine(entityName, into: &hasher)
+                hasher.combine(store != nil)
+                if let store { Self.combine(store, into: &hasher) }
+            }
+
+            private static func combine(_ string: String, into hasher: inout Hasher) {
+                hasher.combine(string.utf8.count)
+                let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                if hashed == nil {
+                    for byte in string.utf8 { hasher.combine(byte) }
+                }
+            }
+        }
+
+        private let lock = NSLock()
+        private var entries: [Spelling: IdentifierNames] = [:]
+
+        func intern(store: String?, entityName: String) -> IdentifierNames {
+            let spelling = Spelling(store: store, entityName: entityName)
+            lock.lock()
+            defer { lock.unlock() }
+            if let names = entries[spelling] { return names }
+            let made = IdentifierNames(store: store, entityName: entityName)
+            entries[spelling] = made
+            return made
+        }
     }
 }
