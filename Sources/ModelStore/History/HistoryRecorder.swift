@@ -106,11 +106,11 @@ extension ModelContext {
             if !entry.names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: entry.names.joined(separator: ",")) }
         }
 
-        // Each entity's preserved columns, and the encoder's positions writing only the attributes
-        // holding them (the others are not read: -1), made at its first deleted model.
-        var preservedByEntity = [(columns: [(offset: Int, name: String)], positions: [Int32])?](repeating: nil, count: schema.entities.count)
+        // Each entity's encoder of tombstones, writing only the attributes holding preserved
+        // columns (nil: the entity preserves none), made at its first deleted model.
+        var tombstoneEncoders = [TombstoneEncoder??](repeating: nil, count: schema.entities.count)
         var previousEntity: EntitySchema?
-        var previousPreserved: (columns: [(offset: Int, name: String)], positions: [Int32]) = ([], [])
+        var previousEncoder: TombstoneEncoder?
         saved.deleted.reserveCapacity(deletions.entries.count)
         for entry in deletions.entries {
             guard case .model(let object) = entry else {
@@ -124,34 +124,19 @@ extension ModelContext {
             saved.deleted.append(PersistentIdentifier(names: home.names, rowID: rowID))
             guard let writer = try record() else { continue }
             if previousEntity !== entity {
-                if let known = preservedByEntity[entity.index] {
-                    previousPreserved = known
+                if let known = tombstoneEncoders[entity.index] {
+                    previousEncoder = known
                 } else {
-                    let columns = entity.attributes.enumerated()
-                        .filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
-                        .map { (offset: $0.offset, name: $0.element.name) }
-                    let positions = zip(entity.storedAttributes, entity.attributeValuePositions).map { attribute, position in
-                        columns.contains { attribute.columns.contains($0.offset) } ? position : -1
-                    }
-                    previousPreserved = (columns, positions)
-                    preservedByEntity[entity.index] = previousPreserved
+                    previousEncoder = TombstoneEncoder(entity)
+                    tombstoneEncoders[entity.index] = .some(previousEncoder)
                 }
                 previousEntity = entity
             }
-            let preserved = previousPreserved.columns
             var tombstone: [UInt8]?
-            if !preserved.isEmpty {
+            if let tombstones = previousEncoder {
                 // The values as stored: a model changed before its deletion keeps its saved row's.
                 if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
-                encoder.restart(valueCount: entity.attributes.count, positions: previousPreserved.positions)
-                object._encode(to: encoder)
-                let values = encoder.values
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(64)
-                for attribute in preserved where attribute.offset < values.count {
-                    TombstoneCoding.append(attribute.name, object.changes?.savedValue(of: attribute.offset) ?? values[attribute.offset], to: &bytes)
-                }
-                tombstone = bytes
+                tombstone = tombstones.encode(object)
             }
             try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone, rowExists: deletions.wasDeletedEarly(entity, key: rowID))
         }
@@ -248,6 +233,119 @@ private struct UpdateComparisons {
         latest[index] = comparison
         return comparison
     }
+}
+
+/// The tombstones of the deleted models of one entity (`TombstoneCoding`'s bytes): a model writes
+/// its preserved attributes with the typed binds of a save into `TombstoneBinds`, which appends
+/// each value as it comes, in the order of its columns. No `SQLValue` is made for a value (a
+/// UUID's was a `Data` allocated and read back): docs/Runtime.md, "Persistent history".
+final class TombstoneEncoder {
+    private let binds: TombstoneBinds
+    private let encoder: RowEncoder
+
+    /// Nil when `entity` preserves no value (`preserves` tells which value columns it preserves).
+    init?(_ entity: EntitySchema, preserves: (AttributeColumn) -> Bool = { $0.metadata.options.contains(.preserveValueOnDeletion) }) {
+        let names = entity.attributes.map { preserves($0) ? $0.name : nil }
+        guard names.contains(where: { $0 != nil }) else { return nil }
+        binds = TombstoneBinds(names: names)
+        // A preserved attribute's first column is bound at its column's number + 1.
+        let positions = zip(entity.storedAttributes, entity.attributeValuePositions).map { attribute, position in
+            attribute.columns.contains { names[$0] != nil } ? position + 1 : -1
+        }
+        encoder = RowEncoder(statement: binds, positions: positions)
+    }
+
+    /// The tombstone of `object` (whose unfetched attributes are loaded): its preserved values as
+    /// stored (a column changed since the last save gives its saved value).
+    func encode(_ object: ModelObject) -> [UInt8] {
+        binds.start(object.changes)
+        encoder.restartRow()
+        object._encode(to: encoder)
+        return binds.finish()
+    }
+}
+
+/// The statement a `TombstoneEncoder` binds a model's values into: each bind of a preserved column
+/// appends the value to the tombstone. It never runs and has no rows.
+private final class TombstoneBinds: StoreStatement {
+    /// Each value column's property name when it is preserved (a parameter is its column + 1).
+    private let names: [String?]
+    // One save's, on its context's thread: no run-time exclusivity checks per value.
+    /// The bytes of the model being encoded (one buffer, emptied for each model).
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
+    /// The change record of the model being encoded.
+    @exclusivity(unchecked) private var record: ChangeRecord?
+
+    init(names: [String?]) {
+        self.names = names
+        bytes.reserveCapacity(64)
+    }
+
+    func start(_ record: ChangeRecord?) {
+        bytes.removeAll(keepingCapacity: true)
+        self.record = record
+    }
+
+    func finish() -> [UInt8] {
+        record = nil
+        return bytes
+    }
+
+    /// The name of the preserved column of parameter `index`, unless its saved value was appended
+    /// instead (a changed column); nil for a column not preserved.
+    @inline(__always) private func name(_ index: Int32) -> String? {
+        let column = Int(index) - 1
+        guard column >= 0, column < names.count, let name = names[column] else { return nil }
+        if let record, let saved = record.savedValue(of: column) {
+            TombstoneCoding.append(name, saved, to: &bytes)
+            return nil
+        }
+        return name
+    }
+
+    func bind(_ value: SQLValue, at index: Int32) {
+        if let name = name(index) { TombstoneCoding.append(name, value, to: &bytes) }
+    }
+
+    func bindNull(at index: Int32) {
+        if let name = name(index) { TombstoneCoding.append(name, .null, to: &bytes) }
+    }
+
+    func bindInt64(_ value: Int64, at index: Int32) {
+        if let name = name(index) { TombstoneCoding.append(name, .integer(value), to: &bytes) }
+    }
+
+    func bindDouble(_ value: Double, at index: Int32) {
+        if let name = name(index) { TombstoneCoding.append(name, .real(value), to: &bytes) }
+    }
+
+    func bindText(_ text: String, at index: Int32) {
+        if let name = name(index) { TombstoneCoding.append(name, .text(text), to: &bytes) }
+    }
+
+    func bindBytes(_ value: UnsafeRawBufferPointer, at index: Int32) {
+        if let name = name(index) { TombstoneCoding.appendBlob(name, value, to: &bytes) }
+    }
+
+    func bindBlob(_ data: Data, at index: Int32) {
+        if let name = name(index) { TombstoneCoding.append(name, .blob(data), to: &bytes) }
+    }
+
+    // Only binds: it never runs and has no rows.
+    var sql: String { "" }
+    func reset() {}
+    func step() throws -> Bool { false }
+    var columnCount: Int32 { 0 }
+    var bindingProblem: (position: Int32, reason: String)? { nil }
+    var refusesBoundValues: Bool { false }
+    func isNull(at column: Int32) -> Bool { true }
+    func int64(at column: Int32) -> Int64? { nil }
+    func double(at column: Int32) -> Double? { nil }
+    func text(at column: Int32) -> String { "" }
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { nil }
+    func blob(at column: Int32) -> Data { Data() }
+    func uuid(at column: Int32) -> UUID? { nil }
+    func value(at column: Int32) -> SQLValue { .null }
 }
 
 /// Writes one save's transaction: the token first, each change as it comes (one prepared

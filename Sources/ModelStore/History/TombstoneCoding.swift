@@ -44,6 +44,14 @@ enum TombstoneCoding {
         }
     }
 
+    /// Appends one blob value of `encode`'s layout from its bytes in place.
+    static func appendBlob(_ name: String, _ value: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+        appendText(name, to: &bytes)
+        bytes.append(4)
+        appendLength(value.count, to: &bytes)
+        value.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
+    }
+
     /// The values of a blob written by `encode`; nil when the bytes are not such a blob.
     static func decode(_ data: Data) -> [(name: String, value: SQLValue)]? {
         let bytes = [UInt8](data)
