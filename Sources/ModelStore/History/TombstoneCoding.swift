@@ -44,14 +44,6 @@ enum TombstoneCoding {
         }
     }
 
-    /// Appends one blob value of `encode`'s layout from its bytes in place.
-    static func appendBlob(_ name: String, _ value: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
-        appendText(name, to: &bytes)
-        bytes.append(4)
-        appendLength(value.count, to: &bytes)
-        value.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
-    }
-
     /// The values of a blob written by `encode`; nil when the bytes are not such a blob.
     static func decode(_ data: Data) -> [(name: String, value: SQLValue)]? {
         let bytes = [UInt8](data)
@@ -97,7 +89,7 @@ enum TombstoneCoding {
     }
 
     /// A length (LEB128), then the UTF-8 bytes (copied at once where the string holds them so).
-    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+    static func appendText(_ text: String, to bytes: inout [UInt8]) {
         let utf8 = text.utf8
         appendLength(utf8.count, to: &bytes)
         if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: utf8) }
