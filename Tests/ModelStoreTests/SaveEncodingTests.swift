@@ -114,6 +114,35 @@ import Testing
         #expect(context.hasChanges)
     }
 
+    /// The same among updated rows (bound straight into the rows a statement changes together):
+    /// the save asks the rows' statement (`RowEncoder.hasProblem`), names the property and writes
+    /// nothing.
+    @Test(arguments: StoreKind.allCases)
+    func aRefusedValueAmongUpdatedRowsNamesItsProperty(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let container = try store.container(for: TripStore.schema)
+        let context = ModelContext(container)
+        let trips = Self.insertMixed(into: context, each: SaveBatch.fewestRowsTogether + 2, few: 1)
+        try context.save()
+        let before = try Self.stored(in: container)
+        for (index, trip) in trips.enumerated() { trip.name = "renamed \(index)" }
+        let refused = trips[trips.count / 2]
+        refused.name = "before\u{0}after"
+        guard kind == .postgresql else {
+            try context.save()  // SQLite stores such a text
+            #expect(!context.hasChanges)
+            return
+        }
+        #expect {
+            try context.save()
+        } throws: { error in
+            guard case ModelStoreError.unstorableValue(let entity, let property, _) = error else { return false }
+            return entity == refused.persistentModelID.entityName && property == "name"
+        }
+        #expect(try Self.stored(in: container) == before)
+        #expect(context.hasChanges)
+    }
+
     /// Inserting a model inserts the detached models it relates to, however the relationship was
     /// set (its own to-one, or its to-many filled through the inverse); a model whose relationships
     /// were never set has none to adopt (`insertObject` skips the walk then).

@@ -63,7 +63,7 @@ extension ModelContext {
     /// Throws `ModelStoreError.unstorableValue` when the row `encoder` just wrote holds a value the
     /// store cannot give back as it is (`SQLStorable.storageProblem`).
     func checkStorable(_ encoder: RowEncoder, entity: EntitySchema) throws {
-        guard let problem = encoder.problem else { return }
+        guard encoder.hasProblem, let problem = encoder.problem else { return }
         let property = problem.attribute < entity.storedAttributes.count ? entity.storedAttributes[problem.attribute].name : "attribute \(problem.attribute)"
         throw ModelStoreError.unstorableValue(entity: entity.name, property: property, reason: problem.reason)
     }

@@ -115,17 +115,21 @@ extension ModelContext {
             if !entry.names.isEmpty { try record()?.write(.update, entity: entity, row: rowID, attributes: entry.names.joined(separator: ",")) }
         }
 
-        // Each entity's preserved columns, and the encoder's positions writing only the attributes
-        // holding them (the others are not read: -1), made at its first deleted model.
-        var preservedByEntity = [(columns: [(offset: Int, name: String)], positions: [Int32])?](repeating: nil, count: schema.entities.count)
+        // Each entity's encoder of tombstones, writing only the attributes holding preserved
+        // columns (nil: the entity preserves none), made at its first deleted model.
+        var tombstoneEncoders = [TombstoneEncoder??](repeating: nil, count: schema.entities.count)
         var previousEntity: EntitySchema?
-        var previousPreserved: (columns: [(offset: Int, name: String)], positions: [Int32]) = ([], [])
+        var previousEncoder: TombstoneEncoder?
         saved.deleted.reserveCapacity(deletions.entries.count)
         for entry in deletions.entries {
             guard case .model(let object) = entry else {
                 guard case .row(let row) = entry else { continue }
                 saved.deleted.append(PersistentIdentifier(names: home(for: row.entity).names, rowID: row.key))
-                try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: deletions.tombstone(of: row), rowExists: true)
+                if let tombstone = deletions.tombstone(of: row) {
+                    try tombstone.withUnsafeBytes { try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: $0, rowExists: true) }
+                } else {
+                    try record()?.write(.delete, entity: row.entity, row: row.key, rowExists: true)
+                }
                 continue
             }
             guard object.status != .inserted, let home = object.home, let rowID = object.rowID else { continue }
@@ -133,36 +137,22 @@ extension ModelContext {
             saved.deleted.append(PersistentIdentifier(names: home.names, rowID: rowID))
             guard let writer = try record() else { continue }
             if previousEntity !== entity {
-                if let known = preservedByEntity[entity.index] {
-                    previousPreserved = known
+                if let known = tombstoneEncoders[entity.index] {
+                    previousEncoder = known
                 } else {
-                    let columns = entity.attributes.enumerated()
-                        .filter { $0.element.metadata.options.contains(.preserveValueOnDeletion) }
-                        .map { (offset: $0.offset, name: $0.element.name) }
-                    let positions = zip(entity.storedAttributes, entity.attributeValuePositions).map { attribute, position in
-                        columns.contains { attribute.columns.contains($0.offset) } ? position : -1
-                    }
-                    previousPreserved = (columns, positions)
-                    preservedByEntity[entity.index] = previousPreserved
+                    previousEncoder = TombstoneEncoder(entity)
+                    tombstoneEncoders[entity.index] = .some(previousEncoder)
                 }
                 previousEntity = entity
             }
-            let preserved = previousPreserved.columns
-            var tombstone: [UInt8]?
-            if !preserved.isEmpty {
+            let rowExists = deletions.wasDeletedEarly(entity, key: rowID)
+            if let tombstones = previousEncoder {
                 // The values as stored: a model changed before its deletion keeps its saved row's.
                 if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
-                encoder.restart(valueCount: entity.attributes.count, positions: previousPreserved.positions)
-                object._encode(to: encoder)
-                let values = encoder.values
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(64)
-                for attribute in preserved where attribute.offset < values.count {
-                    TombstoneCoding.append(attribute.name, object.changes?.savedValue(of: attribute.offset) ?? values[attribute.offset], to: &bytes)
-                }
-                tombstone = bytes
+                try tombstones.encode(object) { try writer.write(.delete, entity: entity, row: rowID, tombstone: $0, rowExists: rowExists) }
+            } else {
+                try writer.write(.delete, entity: entity, row: rowID, rowExists: rowExists)
             }
-            try writer.write(.delete, entity: entity, row: rowID, tombstone: tombstone, rowExists: deletions.wasDeletedEarly(entity, key: rowID))
         }
 
         try batch?.flush()
@@ -289,6 +279,197 @@ private struct UpdateComparisons {
     }
 }
 
+/// The tombstones of the deleted models of one entity (`TombstoneCoding`'s bytes): a model writes
+/// its preserved attributes with the typed binds of a save into `TombstoneBinds`, which appends
+/// each value as it comes, in the order of its columns. No `SQLValue` is made for a value (a
+/// UUID's was a `Data` allocated and read back): docs/Runtime.md, "Persistent history".
+final class TombstoneEncoder {
+    private let binds: TombstoneBinds
+    private let encoder: RowEncoder
+
+    /// Nil when `entity` preserves no value (`preserves` tells which value columns it preserves).
+    init?(_ entity: EntitySchema, preserves: (AttributeColumn) -> Bool = { $0.metadata.options.contains(.preserveValueOnDeletion) }) {
+        let names = entity.attributes.map { preserves($0) ? $0.name : nil }
+        guard names.contains(where: { $0 != nil }) else { return nil }
+        binds = TombstoneBinds(names: names)
+        // A preserved attribute's first column is bound at its column's number + 1.
+        let positions = zip(entity.storedAttributes, entity.attributeValuePositions).map { attribute, position in
+            attribute.columns.contains { names[$0] != nil } ? position + 1 : -1
+        }
+        encoder = RowEncoder(statement: binds, positions: positions)
+    }
+
+    /// Calls `body` with the tombstone of `object` (whose unfetched attributes are loaded): its
+    /// preserved values as stored (a column changed since the last save gives its saved value).
+    /// The bytes are valid only during `body`.
+    func encode<Result>(_ object: ModelObject, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        binds.start(object.changes)
+        encoder.restartRow()
+        object._encode(to: encoder)
+        return try binds.finish(body)
+    }
+}
+
+/// The statement a `TombstoneEncoder` binds a model's values into: each bind of a preserved column
+/// appends the value, in `TombstoneCoding`'s layout, to one buffer of bytes (reused from model to
+/// model; appending to an array of bytes cost about 200 instructions a call). It never runs and
+/// has no rows.
+private final class TombstoneBinds: StoreStatement {
+    /// Each value column's name as `TombstoneCoding` writes it (its length, then its UTF-8) when
+    /// it is preserved (a parameter is its column + 1).
+    private let headers: [[UInt8]?]
+    // One save's, on its context's thread: no run-time exclusivity checks per value.
+    /// The bytes of the model being encoded.
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var capacity = 64
+    /// The change record of the model being encoded.
+    @exclusivity(unchecked) private var record: ChangeRecord?
+
+    init(names: [String?]) {
+        headers = names.map { name in
+            name.map { name in
+                var header: [UInt8] = []
+                TombstoneCoding.appendText(name, to: &header)
+                return header
+            }
+        }
+        buffer = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { buffer.deallocate() }
+
+    func start(_ record: ChangeRecord?) {
+        count = 0
+        self.record = record
+    }
+
+    func finish<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        record = nil
+        return try body(UnsafeRawBufferPointer(start: buffer, count: count))
+    }
+
+    // MARK: Appending
+
+    /// Where `n` more bytes go (the buffer grown first when needed).
+    @inline(__always) private func reserve(_ n: Int) -> UnsafeMutableRawPointer {
+        if capacity - count < n { grow(n) }
+        defer { count += n }
+        return buffer + count
+    }
+
+    @inline(never) private func grow(_ n: Int) {
+        let capacity = Swift.max(2 * self.capacity, count + n)
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        grown.copyMemory(from: buffer, byteCount: count)
+        buffer.deallocate()
+        buffer = grown
+        self.capacity = capacity
+    }
+
+    @inline(__always) private func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count).copyMemory(from: base, byteCount: bytes.count)
+    }
+
+    @inline(__always) private func append(_ byte: UInt8) {
+        reserve(1).storeBytes(of: byte, as: UInt8.self)
+    }
+
+    /// A length, as `TombstoneCoding` writes it (LEB128).
+    private func appendLength(_ length: Int) {
+        var rest = UInt64(length)
+        while rest >= 0x80 {
+            append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        append(UInt8(rest))
+    }
+
+    /// A tag, then 8 bytes little-endian.
+    @inline(__always) private func appendFixed(_ tag: UInt8, _ value: UInt64) {
+        let at = reserve(9)
+        at.storeBytes(of: tag, as: UInt8.self)
+        at.storeBytes(of: value.littleEndian, toByteOffset: 1, as: UInt64.self)
+    }
+
+    /// A tag, a length and the bytes.
+    @inline(__always) private func appendBytes(_ tag: UInt8, _ bytes: UnsafeRawBufferPointer) {
+        append(tag)
+        appendLength(bytes.count)
+        append(bytes)
+    }
+
+    /// One value of `TombstoneCoding.append`'s layout, after its column's header.
+    private func append(_ value: SQLValue) {
+        switch value {
+        case .null: append(0)
+        case .integer(let number): appendFixed(1, UInt64(bitPattern: number))
+        case .real(let number): appendFixed(2, number.bitPattern)
+        case .text(var text): text.withUTF8 { appendBytes(3, UnsafeRawBufferPointer($0)) }
+        case .blob(let data): data.withUnsafeBytes { appendBytes(4, $0) }
+        }
+    }
+
+    /// Whether the value of parameter `index` is appended by the bind: its column's header is,
+    /// unless the column is not preserved (false) or changed since the last save (its saved value
+    /// is appended instead: false).
+    @inline(__always) private func takes(_ index: Int32) -> Bool {
+        let column = Int(index) - 1
+        guard column >= 0, column < headers.count, let header = headers[column] else { return false }
+        header.withUnsafeBytes { append($0) }
+        if let record, let saved = record.savedValue(of: column) {
+            append(saved)
+            return false
+        }
+        return true
+    }
+
+    func bind(_ value: SQLValue, at index: Int32) {
+        if takes(index) { append(value) }
+    }
+
+    func bindNull(at index: Int32) {
+        if takes(index) { append(0) }
+    }
+
+    func bindInt64(_ value: Int64, at index: Int32) {
+        if takes(index) { appendFixed(1, UInt64(bitPattern: value)) }
+    }
+
+    func bindDouble(_ value: Double, at index: Int32) {
+        if takes(index) { appendFixed(2, value.bitPattern) }
+    }
+
+    func bindText(_ text: String, at index: Int32) {
+        if takes(index) { append(.text(text)) }
+    }
+
+    func bindBytes(_ value: UnsafeRawBufferPointer, at index: Int32) {
+        if takes(index) { appendBytes(4, value) }
+    }
+
+    func bindBlob(_ data: Data, at index: Int32) {
+        if takes(index) { data.withUnsafeBytes { appendBytes(4, $0) } }
+    }
+
+    // Only binds: it never runs and has no rows.
+    var sql: String { "" }
+    func reset() {}
+    func step() throws -> Bool { false }
+    var columnCount: Int32 { 0 }
+    var bindingProblem: (position: Int32, reason: String)? { nil }
+    var refusesBoundValues: Bool { false }
+    func isNull(at column: Int32) -> Bool { true }
+    func int64(at column: Int32) -> Int64? { nil }
+    func double(at column: Int32) -> Double? { nil }
+    func text(at column: Int32) -> String { "" }
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { nil }
+    func blob(at column: Int32) -> Data { Data() }
+    func uuid(at column: Int32) -> UUID? { nil }
+    func value(at column: Int32) -> SQLValue { .null }
+}
+
 /// Writes one save's transaction: the token first, each change as it comes (one prepared
 /// statement per kind of row, reused), the transaction row last.
 private final class HistoryWriter {
@@ -337,7 +518,7 @@ private final class HistoryWriter {
 
     /// Writes one change. A delete is written only if the row is still stored, unless `rowExists`
     /// (the save read it in its own transaction).
-    func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: [UInt8]? = nil,
+    func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: UnsafeRawBufferPointer? = nil,
                rowExists: Bool = false) throws {
         let statement: any StoreStatement
         // Where the store takes rows together, the row is bound straight into them.
@@ -387,7 +568,7 @@ private final class HistoryWriter {
         statement.bindText(entity.name, at: 4)
         statement.bindInt64(row, at: 5)
         if let attributes { statement.bindText(attributes, at: 6) } else { statement.bindNull(at: 6) }
-        if let tombstone { tombstone.withUnsafeBytes { statement.bindBytes($0, at: 7) } } else { statement.bindNull(at: 7) }
+        if let tombstone { statement.bindBytes(tombstone, at: 7) } else { statement.bindNull(at: 7) }
         if let batch, let rows {
             try batch.add(rows, key: 0, from: statement)
         } else if let batch {

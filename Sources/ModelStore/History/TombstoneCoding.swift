@@ -89,7 +89,7 @@ enum TombstoneCoding {
     }
 
     /// A length (LEB128), then the UTF-8 bytes (copied at once where the string holds them so).
-    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+    static func appendText(_ text: String, to bytes: inout [UInt8]) {
         let utf8 = text.utf8
         appendLength(utf8.count, to: &bytes)
         if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: utf8) }

@@ -306,6 +306,15 @@ import Foundation
         return statementRefusesValues ? storeProblem() : nil
     }
 
+    /// Whether the row written since the last restart holds a value the store cannot give back:
+    /// `problem`'s test, asked per row by a save, without making its answer (the statement is
+    /// tested and unwrapped in place, with no retain; `problem` then names the attribute).
+    var hasProblem: Bool {
+        if state.pointee.problem != nil { return true }
+        guard statementRefusesValues, statement != nil else { return false }
+        return statement!.bindingProblem != nil
+    }
+
     /// A value bound into the statement that the store cannot hold (`StoreStatement.bindingProblem`:
     /// PostgreSQL text holding U+0000), as the attribute whose columns hold its parameter, so
     /// `save()` names the entity and property.
