@@ -14,6 +14,8 @@ final class PredicateTranslationCache: @unchecked Sendable {
     /// The first key: by model and expression type, then by `FastShapeKey` (PredicateFastKey.swift).
     private var fast: [FastTypeKey: FastSlot] = [:]
     private var fastCount = 0
+    /// Fast keys met once, with what learns their entry at their second use (`FirstUse`).
+    private var fastFirstUses: [FastTypeKey: [(key: FastShapeKey, first: FirstUse)]] = [:]
     /// The last statement id handed out (never reused, even after the cache starts over).
     private var lastStatementID = 0
 
@@ -24,6 +26,9 @@ final class PredicateTranslationCache: @unchecked Sendable {
         /// Shapes whose SQL the cache cannot reproduce from their values (a probe translation
         /// disagreed): translated afresh each time.
         case uncacheable
+        /// Shapes met once: their entry is learnt at their second use, from the first use's
+        /// translation and values (docs/Predicates.md, "Translation cache").
+        case firstUse(FirstUse)
     }
 
     var count: Int {
@@ -45,6 +50,41 @@ final class PredicateTranslationCache: @unchecked Sendable {
         entries[shape] = entry
     }
 
+    /// Forgets the first use of `shape` (its values could not tell its entry: the next use is a first use again).
+    func removeEntry(for shape: PredicateShape) {
+        lock.lock()
+        defer { lock.unlock() }
+        entries[shape] = nil
+    }
+
+    /// The first use of the fast key (`type`, `shape`); nil when the key was not met since the
+    /// cache started over. Kept once learnt: a shape whose entry is not translated (uncacheable,
+    /// values that could not tell) takes the full key's path from then on, without a probe.
+    func fastFirstUse(_ type: FastTypeKey, _ shape: FastShapeKey) -> FirstUse? {
+        lock.lock()
+        defer { lock.unlock() }
+        return fastFirstUses[type]?.first(where: { $0.key == shape })?.first
+    }
+
+    /// Notes the first use of the fast key (`type`, `shape`).
+    func storeFastFirstUse(_ type: FastTypeKey, _ shape: FastShapeKey, _ first: FirstUse) {
+        lock.lock()
+        defer { lock.unlock() }
+        if fastCount >= Self.capacity { startFastOver() }
+        var list = fastFirstUses[type] ?? []
+        if list.contains(where: { $0.key == shape }) { return }
+        list.append((shape, first))
+        fastFirstUses[type] = list
+        fastCount += 1
+    }
+
+    /// Empties the fast key's entries and first uses (under the lock).
+    private func startFastOver() {
+        fast.removeAll(keepingCapacity: true)
+        fastFirstUses.removeAll(keepingCapacity: true)
+        fastCount = 0
+    }
+
     func fastEntries(_ key: FastTypeKey) -> FastSlot? {
         lock.lock()
         defer { lock.unlock() }
@@ -58,21 +98,56 @@ final class PredicateTranslationCache: @unchecked Sendable {
         if fast[key] == nil { fast[key] = slot }
     }
 
-    /// Keeps `translation` under the fast key (`type`, `shape`), for fetches of `entity`.
-    func storeFast(_ type: FastTypeKey, _ opener: any FastShapeOpener, _ shape: FastShapeKey, _ translation: CachedTranslation, entity: EntitySchema) {
+    /// Keeps `translation` under the fast key (`type`, `shape`), for fetches of `entity`; returns
+    /// the entry the key has (this one, or one kept before).
+    @discardableResult
+    func storeFast(_ type: FastTypeKey, _ opener: any FastShapeOpener, _ shape: FastShapeKey, _ translation: CachedTranslation,
+                   entity: EntitySchema) -> FastCacheEntry {
         lock.lock()
         defer { lock.unlock() }
-        if fastCount >= Self.capacity {
-            fast.removeAll(keepingCapacity: true)
-            fastCount = 0
-        }
+        if fastCount >= Self.capacity { startFastOver() }
         var list: [FastCacheEntry] = []
         if case .entries(_, let known)? = fast[type] { list = known }
-        if list.contains(where: { $0.key == shape }) { return }
+        if let known = list.first(where: { $0.key == shape }) { return known }
         lastStatementID += 1
-        list.append(FastCacheEntry(key: shape, translation: translation, statementID: lastStatementID, entity: entity))
+        let entry = FastCacheEntry(key: shape, translation: translation, statementID: lastStatementID, entity: entity)
+        list.append(entry)
         fast[type] = .entries(opener, list)
         fastCount += 1
+        return entry
+    }
+}
+
+/// A shape's first use, kept to learn its entry at its second use: learning takes a second,
+/// probe translation (`PredicateSQL.learn`), which a shape fetched once (a `fetchCount` on a new
+/// container) never needs. Holds the first predicate (its captured values) until then.
+final class FirstUse: @unchecked Sendable {
+    /// What the first use teaches: the shape, the number of captured values, and the entry (nil:
+    /// two captured values alike, these values cannot tell); nil when the shape is not cached.
+    struct Lesson {
+        let shape: PredicateShape
+        let valueCount: Int
+        let entry: PredicateTranslationCache.Entry?
+    }
+
+    private let lock = NSLock()
+    /// Learns the lesson; dropped (with the predicate it holds) once it has.
+    private var learner: (() -> Lesson?)?
+    private var lesson: Lesson?
+
+    init(_ learner: @escaping () -> Lesson?) {
+        self.learner = learner
+    }
+
+    /// The lesson, learnt at the first call (a second translation, with probes).
+    func learn() -> Lesson? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let learner {
+            lesson = learner()
+            self.learner = nil
+        }
+        return lesson
     }
 }
 
@@ -442,9 +517,9 @@ struct CapturedProbe {
 
 extension PredicateSQL {
     /// `translation(of:…)` through `cache`: a predicate of a shape seen before takes the cached SQL
-    /// with its own values bound; a new shape is translated, and translated again with probe
-    /// values to learn which bindings come from which captured value (docs/Predicates.md,
-    /// "Translation cache").
+    /// with its own values bound; a new shape is translated, and at its second use the first use's
+    /// translation is checked against one with probe values, to learn which bindings come from
+    /// which captured value (docs/Predicates.md, "Translation cache").
     static func translation<T>(of predicate: Predicate<T>, entity: EntitySchema, schema: Schema, dialect: any SQLDialect,
                                store: String?, cache: PredicateTranslationCache) throws -> (filter: SQLFilter, followed: [RelationshipSchema]) {
         var walker = PredicateShapeWalker(root: predicate.variable.key, model: T.self)
@@ -463,20 +538,45 @@ extension PredicateSQL {
             }
         case .uncacheable?:
             break
+        case .firstUse(let first)?:
+            // The shape's second use: learn its entry from the first use.
+            guard let entry = first.learn()?.entry else {
+                // The first use's values could not tell: this use is the shape's first use now.
+                let fresh = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
+                cache.store(.firstUse(firstUse(fresh, shape: shape, values: walker.values, predicate: predicate, entity: entity,
+                                               schema: schema, dialect: dialect, store: store)), for: shape)
+                return fresh
+            }
+            cache.store(entry, for: shape)
+            if case .translated(let cached) = entry, let filter = cached.filter(values: walker.values) {
+                #if DEBUG
+                checkCached(filter, cached.followed, predicate: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
+                #endif
+                return (filter, cached.followed)
+            }
         case nil:
             let fresh = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
-            if let entry = learn(fresh, values: walker.values, predicate: predicate, entity: entity, schema: schema, dialect: dialect, store: store) {
-                cache.store(entry, for: shape)
-            }
+            cache.store(.firstUse(firstUse(fresh, shape: shape, values: walker.values, predicate: predicate, entity: entity,
+                                           schema: schema, dialect: dialect, store: store)), for: shape)
             return fresh
         }
         return try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
     }
 
+    /// The first use of `shape` by `predicate` (whose translation is `fresh`, its captured values
+    /// `values`), to learn the shape's entry from at its second use.
+    static func firstUse<T>(_ fresh: (filter: SQLFilter, followed: [RelationshipSchema]), shape: PredicateShape, values: [Any],
+                            predicate: Predicate<T>, entity: EntitySchema, schema: Schema, dialect: any SQLDialect, store: String?) -> FirstUse {
+        FirstUse {
+            FirstUse.Lesson(shape: shape, valueCount: values.count,
+                            entry: learn(fresh, values: values, predicate: predicate, entity: entity, schema: schema, dialect: dialect, store: store))
+        }
+    }
+
     /// The cache entry for a new shape, from its translation with `values` and one with probes;
     /// nil when these values cannot tell (two captured values alike): the next predicate of the
     /// shape tries again.
-    private static func learn<T>(_ fresh: (filter: SQLFilter, followed: [RelationshipSchema]), values: [Any], predicate: Predicate<T>,
+    static func learn<T>(_ fresh: (filter: SQLFilter, followed: [RelationshipSchema]), values: [Any], predicate: Predicate<T>,
                                  entity: EntitySchema, schema: Schema, dialect: any SQLDialect, store: String?) -> PredicateTranslationCache.Entry? {
         var probes: [Any] = []
         var probedForms: [(index: Int, form: CapturedForm, real: SQLValue, probe: SQLValue)] = []

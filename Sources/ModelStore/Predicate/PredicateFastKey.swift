@@ -378,6 +378,40 @@ extension PredicateSQL {
             #endif
             return (filter, entry.translation.followed, entry)
         }
+        if let first = cache.fastFirstUse(typeKey, walker.key) {
+            // The fast key's second use: its entry is learnt from the first use, whose full walk
+            // gives the shape (one shape per fast key), and this predicate's values are bound.
+            if let lesson = first.learn(), lesson.valueCount == walker.inputs.count {
+                var known = cache.entry(for: lesson.shape)
+                if case .translated? = known {} else if let entry = lesson.entry {
+                    cache.store(entry, for: lesson.shape)
+                    known = entry
+                }
+                if case .translated(let cached)? = known {
+                    let entry = cache.storeFast(typeKey, opener, walker.key, cached, entity: entity)
+                    if let filter = entry.translation.filter(inputs: walker.inputs) {
+                        #if DEBUG
+                        checkCached(filter, entry.translation.followed, predicate: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
+                        #endif
+                        return (filter, entry.translation.followed, entry)
+                    }
+                }
+            }
+        } else {
+            // The fast key's first use: translated, without the full walk or the probe translation
+            // (docs/Predicates.md, "Translation cache"); both wait for a second use.
+            let fresh = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
+            let root = predicate.variable.key
+            cache.storeFastFirstUse(typeKey, walker.key, FirstUse {
+                var full = PredicateShapeWalker(root: root, model: T.self)
+                full.walk(expression)
+                guard full.cacheable else { return nil }
+                let shape = PredicateShape(tokens: full.tokens)
+                return FirstUse.Lesson(shape: shape, valueCount: full.values.count,
+                                       entry: learn(fresh, values: full.values, predicate: predicate, entity: entity, schema: schema, dialect: dialect, store: store))
+            })
+            return (fresh.filter, fresh.followed, nil)
+        }
         // Not known by its fast key: the full walk finds (or learns) its entry, kept under the fast key too.
         var full = PredicateShapeWalker(root: predicate.variable.key, model: T.self)
         full.walk(expression)

@@ -160,6 +160,88 @@ import StoreTestSupport
         }
     }
 
+    /// A statement whose casts fix every parameter type is prepared, described and run in one
+    /// round trip on its first execution on a connection (docs/PostgreSQL.md, "Preparing with the
+    /// first execution"): the same rows and types as preparing first, parsed once per connection,
+    /// a server error in it (a missing table, a type mismatch, a failure while running) reported as
+    /// preparing first reports it, naming the statement, inside a transaction or not; the
+    /// connection leaves pipeline mode and goes on.
+    @Test func aStatementWhoseCastsFixItsTypesIsPreparedWithItsFirstExecution() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        let oracle = try database.connect()
+        try connection.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text, at double precision, key uuid, day date)")
+        try connection.run("INSERT INTO t VALUES (1, 'a', 1.5, NULL, '2024-01-02'), (2, 'b', -0.0, gen_random_uuid(), NULL), (3, NULL, 3, NULL, '2025-03-04')")
+        func inFlight(_ sql: String, _ bindings: [SQLValue], on connection: PostgresConnection = connection) throws -> [[SQLValue]] {
+            let statement = try connection.statement(sql)
+            statement.mayPrepareInFlight = true
+            statement.bind(bindings)
+            defer { statement.reset() }
+            let rows = try statement.executeAll()
+            #expect(PQpipelineStatus(connection.handle) == PQ_PIPELINE_OFF)
+            return (0..<rows.rowCount).map { row in (0..<rows.columnCount).map { rows.value(row: row, column: $0) } }
+        }
+        let cases: [(sql: String, bindings: [SQLValue])] = [
+            ("SELECT id, name, at, key FROM t WHERE id > CAST(? AS bigint) AND at < CAST(? AS double precision) ORDER BY id", [.integer(0), .real(10)]),
+            ("SELECT count(*) FROM (SELECT id FROM t WHERE name <> CAST(? AS text)) AS x", [.text("b")]),
+            ("SELECT id FROM t WHERE id = ANY(?::bigint[]) ORDER BY id", [.blob(PostgresColumnArrays.int8Array([1, 3]))]),
+            ("SELECT count(*), max(name) FROM t", []),
+            // A column read only as text (`date`): run again with text results.
+            ("SELECT id, day FROM t WHERE id >= CAST(? AS bigint) ORDER BY id", [.integer(2)]),
+        ]
+        for (sql, bindings) in cases {
+            #expect(try connection.statement(sql).castTypes != nil, "\(sql)")
+            let parsed = connection.statementsParsed
+            let rows = try inFlight(sql, bindings)
+            #expect(connection.statementsParsed == parsed + 1, "\(sql)")
+            #expect(rows == (try oracle.rows(sql, bindings)), "\(sql)")
+            let statement = try connection.statement(sql)
+            #expect(statement.parameterTypes == (try oracle.statement(sql).describedParameterTypes()), "\(sql)")
+            #expect(statement.columnTypes == (try oracle.statement(sql)).columnTypes, "\(sql)")
+            // Used again: not parsed again.
+            #expect(try inFlight(sql, bindings) == rows, "\(sql)")
+            #expect(connection.statementsParsed == parsed + 1, "\(sql)")
+        }
+        // Failures: a missing table, a type mismatch; outside and inside a transaction (which the
+        // failure aborts, as preparing first does).
+        for sql in ["SELECT * FROM nowhere WHERE id = CAST(? AS bigint)", "SELECT id FROM t WHERE name = CAST(? AS bigint)"] {
+            let expected = try #require(throws: PostgresError.self) { try oracle.rows(sql, [.integer(1)]) }
+            let failure = try #require(throws: PostgresError.self) { try inFlight(sql, [.integer(1)]) }
+            #expect(failure.sqlState == expected.sqlState && failure.message == expected.message, "\(sql): \(failure)")
+            #expect(failure.sql == sql)
+            #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(3)]])
+            try connection.execute("BEGIN")
+            let inside = try #require(throws: PostgresError.self) { try inFlight(sql, [.integer(1)]) }
+            #expect(inside.sqlState == expected.sqlState, "\(sql): \(inside)")
+            #expect(throws: PostgresError.self) { try connection.rows("SELECT 1") }  // the transaction is aborted
+            try connection.execute("ROLLBACK")
+            #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(3)]])
+        }
+        // A failure while running (the preparation succeeded): prepared all the same, not parsed again.
+        let division = "SELECT 10 / CAST(? AS bigint)"
+        let parsed = connection.statementsParsed
+        let failure = try #require(throws: PostgresError.self) { try inFlight(division, [.integer(0)]) }
+        #expect(failure.sqlState == "22012" && failure.sql == division, "\(failure)")
+        #expect(try inFlight(division, [.integer(5)]) == [[.integer(2)]])
+        #expect(connection.statementsParsed == parsed + 1)
+        // Sent and left unread: the next command reads it, and the statement is prepared.
+        let sent = try connection.statement(cases[0].sql)
+        let read = try connection.statement("SELECT name FROM t WHERE id = CAST(? AS bigint)")
+        read.mayPrepareInFlight = true
+        read.bind([.integer(1)])
+        try read.sendForAllRows()
+        #expect(try connection.rows("SELECT count(*) FROM t") == [[.integer(3)]])
+        let before = connection.statementsParsed
+        read.reset()
+        read.bind([.integer(2)])
+        #expect(try read.executeAll().value(row: 0, column: 0) == .text("b"))
+        #expect(connection.statementsParsed == before)
+        _ = sent
+        // Parameters whose types no cast fixes are prepared and described first, as before.
+        #expect(try connection.statement("SELECT id FROM t WHERE id = ?").castTypes == nil)
+        #expect(try inFlight("SELECT id FROM t WHERE id = ?", [.integer(3)]) == [[.integer(3)]])
+    }
+
     @Test func statementsAreCachedAndRebindable() throws {
         let database = try PostgresTestServer.shared().makeDatabase()
         let connection = try database.connect()

@@ -35,6 +35,33 @@ import StoreTestSupport
         #expect(result.count == count)
     }
 
+    /// The parameter types the casts fix (every parameter cast where it stands, to a type of the
+    /// table); nil when one is not, or when the SQL may number its own.
+    static let castCases: [(sql: String, types: [PostgresType]?)] = [
+        ("SELECT 1", []),
+        ("SELECT $1", nil),
+        ("SELECT CAST(? AS bigint), ?::text, CAST(? AS double precision)", [.int8, .text, .float8]),
+        ("SELECT x FROM t WHERE x = ANY(?::bigint[]) AND y = CAST(? AS jsonb) AND z = CAST(? AS json)",
+         [PostgresType(rawValue: 1016), .jsonb, .json]),
+        ("SELECT CAST(? AS text[]), CAST(? AS uuid), ?::bytea, CAST(? AS numeric)", [PostgresType(rawValue: 1009), .uuid, .bytea, .numeric]),
+        ("SELECT CAST(? AS bigint), ?", nil),
+        ("SELECT x FROM t WHERE x = ?", nil),
+        ("SELECT CAST(? AS timestamp)", nil),
+        ("SELECT CAST(? AS bigint) + 1, ?::bigintx", nil),
+        ("SELECT ?::numeric(10,2)", nil),
+        ("SELECT cast(? AS bigint)", nil),
+        ("SELECT XCAST(? AS bigint)", nil),
+        ("SELECT 'CAST(?' AS a, ? AS bigint)", nil),
+        ("SELECT ?::text || ?::text", [.text, .text]),
+    ]
+
+    @Test(arguments: castCases)
+    func castTypes(sql: String, types: [PostgresType]?) {
+        let result = PostgresPlaceholders.rewriteWithCastTypes(sql)
+        #expect(result.sql == PostgresPlaceholders.rewrite(sql).sql)
+        #expect(result.castTypes == types, "\(sql)")
+    }
+
     /// The server agrees: each rewritten statement prepares with the counted parameters.
     @Test func serverSeesTheCountedParameters() throws {
         let database = try PostgresTestServer.shared().makeDatabase()

@@ -167,6 +167,49 @@ import Testing
         }
     }
 
+    /// A shape is learnt at its second use (docs/Predicates.md, "Translation cache"): its first use
+    /// is translated without the probe translation and leaves no entry, its second learns the
+    /// entry from the first use's values and binds its own, the third takes the entry; the counts
+    /// are those `evaluate` gives each time, on every store. Through the full key alike.
+    @Test(arguments: StoreKind.allCases) func aShapeIsLearntAtItsSecondUse(_ kind: StoreKind) throws {
+        let fixture = try Fixture(kind)
+        func shape(_ predicate: Predicate<Trip>) -> PredicateShape {
+            var walker = PredicateShapeWalker(root: predicate.variable.key, model: Trip.self)
+            walker.walk(predicate.expression)
+            return PredicateShape(tokens: walker.tokens)
+        }
+        func fastEntryCount(_ predicate: Predicate<Trip>) -> Int {
+            let key = FastTypeKey(model: ObjectIdentifier(Trip.self), expression: ObjectIdentifier(type(of: predicate.expression)))
+            guard case .entries(_, let entries)? = fixture.cache.fastEntries(key) else { return 0 }
+            return entries.count
+        }
+        for (use, days) in [2.0, 7, 4, 9].enumerated() {
+            let cutoff = Self.start.addingTimeInterval(days * Self.day)
+            let predicate = #Predicate<Trip> { $0.endDate < cutoff }
+            let expected = try fixture.all.filter { try predicate.evaluate($0) }.count
+            #expect(try fixture.context.fetchCount(FetchDescriptor<Trip>(predicate: predicate)) == expected, "use \(use + 1)")
+            switch (use, fixture.cache.entry(for: shape(predicate))) {
+            case (0, nil):
+                #expect(fastEntryCount(predicate) == 0)
+            case (_, .translated(let cached)?) where use > 0:
+                #expect(cached.bindings.contains { if case .captured(0, .stored) = $0 { true } else { false } })
+                #expect(fastEntryCount(predicate) == 1)
+            case (_, let entry):
+                Issue.record("use \(use + 1): \(String(describing: entry))")
+            }
+        }
+        // The full key (a predicate the fast key does not read: `contains`).
+        for (use, text) in ["Trip 1", "Trip 2", "Trip 3"].enumerated() {
+            let predicate = #Predicate<Trip> { $0.name.contains(text) }
+            let (cached, fresh) = try fixture.translations(predicate)
+            #expect(cached == fresh)
+            switch (use, fixture.cache.entry(for: shape(predicate))) {
+            case (0, .firstUse?), (1, .translated?), (2, .translated?): break
+            case (_, let entry): Issue.record("full key, use \(use + 1): \(String(describing: entry))")
+            }
+        }
+    }
+
     /// Two contexts on two threads fetch with predicates of one shape: each gets its own rows.
     @Test(arguments: StoreKind.allCases) func contextsOnTwoThreadsShareTheCache(_ kind: StoreKind) throws {
         let fixture = try Fixture(kind)

@@ -20,6 +20,9 @@ package final class PostgresConnection {
     private var statementCount = 0
     /// Bumped each time the connection is opened again: statements prepared before are prepared anew.
     private(set) var generation = 0
+    /// Statements sent to the server to prepare (`Parse`): once per statement and connection
+    /// session (read by the tests).
+    var statementsParsed = 0
     /// The statement whose results are being read; they are drained before another command.
     var activeStatement: PostgresStatement?
     /// Whether the last command left a transaction open (what the server said, remembered when the
@@ -442,6 +445,7 @@ package final class PostgresConnection {
               PQsendDescribePrepared(handle, name) == 1, PQpipelineSync(handle) == 1 else {
             throw error(from: nil, sql: sql)
         }
+        statementsParsed += 1
         // The prepare's result and a NULL, the description's and a NULL, then the synchronization
         // point (a failed prepare makes the description's `PGRES_PIPELINE_ABORTED`).
         var failure: PostgresError?

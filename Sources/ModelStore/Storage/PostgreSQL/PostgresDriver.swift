@@ -527,6 +527,7 @@ final class PostgresStoreStatement: StoreStatement {
                     statement.reset()
                 } else {
                     statement = try connection.statement(sql)
+                    statement.mayPrepareInFlight = isRead
                     prepared = statement
                     preparedOn = connection
                 }

@@ -9,8 +9,26 @@ package enum PostgresPlaceholders {
     /// `sql` with its placeholders numbered, and how many there are. SQL with no `?` comes back
     /// unchanged (it may use `$n` itself).
     package static func rewrite(_ sql: String) -> (sql: String, count: Int) {
+        guard let numbered = numbered(sql) else { return (sql, 0) }
+        return (String(decoding: numbered.output, as: UTF8.self), numbered.positions.count)
+    }
+
+    /// `rewrite(sql)`, with the type of each parameter when the SQL's casts fix every one
+    /// (`castTypes`): none for SQL without `?` or `$`.
+    static func rewriteWithCastTypes(_ sql: String) -> (sql: String, castTypes: [PostgresType]?) {
+        guard let numbered = numbered(sql) else {
+            // No placeholder: no parameter, unless the SQL numbers its own (`$1`).
+            return (sql, sql.utf8.contains(UInt8(ascii: "$")) ? nil : [])
+        }
+        return (String(decoding: numbered.output, as: UTF8.self), castTypes(numbered.output, positions: numbered.positions))
+    }
+
+    /// The bytes of `sql` with its placeholders numbered, and where each `$n` starts in them; nil
+    /// when it has no `?`.
+    private static func numbered(_ sql: String) -> (output: [UInt8], positions: [Int])? {
         let bytes = Array(sql.utf8)
-        guard bytes.contains(UInt8(ascii: "?")) else { return (sql, 0) }
+        guard bytes.contains(UInt8(ascii: "?")) else { return nil }
+        var positions: [Int] = []
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 16)
         var count = 0
@@ -53,6 +71,7 @@ package enum PostgresPlaceholders {
             switch byte {
             case UInt8(ascii: "?"):
                 count += 1
+                positions.append(output.count)
                 output.append(UInt8(ascii: "$"))
                 output.append(contentsOf: String(count).utf8)
                 index += 1
@@ -108,7 +127,7 @@ package enum PostgresPlaceholders {
                 index += 1
             }
         }
-        return (String(decoding: output, as: UTF8.self), count)
+        return (output, positions)
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {
@@ -119,5 +138,55 @@ package enum PostgresPlaceholders {
     /// non-ASCII byte (PostgreSQL allows letters beyond ASCII).
     static func isIdentifierByte(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_") || byte >= 0x80
+    }
+}
+
+extension PostgresPlaceholders {
+    /// The type names a builder casts a parameter to, and their types (the longest first, so that
+    /// `bigint[]` is not read as `bigint`, `jsonb` not as `json`).
+    private static let castTypeNames: [(name: [UInt8], type: PostgresType)] = [
+        ("double precision[]", PostgresType(rawValue: 1022)), ("double precision", .float8),
+        ("bigint[]", PostgresType(rawValue: 1016)), ("integer[]", PostgresType(rawValue: 1007)), ("numeric[]", PostgresType(rawValue: 1231)),
+        ("boolean[]", PostgresType(rawValue: 1000)), ("bytea[]", PostgresType(rawValue: 1001)), ("text[]", PostgresType(rawValue: 1009)),
+        ("uuid[]", PostgresType(rawValue: 2951)), ("smallint", .int2), ("integer", .int4), ("boolean", .bool), ("numeric", .numeric),
+        ("bigint", .int8), ("bytea", .bytea), ("jsonb", .jsonb), ("real", .float4), ("text", .text), ("uuid", .uuid), ("json", .json),
+    ].map { (Array($0.0.utf8), $0.1) }.sorted { $0.name.count > $1.name.count }
+
+    /// The type of each parameter of `sql` (with `$1…$n`, the output of `rewrite`, whose
+    /// placeholders start at `positions`) when the text fixes it: each is cast where it stands,
+    /// `CAST($n AS type)` or `$n::type`, to one of `castTypeNames` (the server infers a cast
+    /// parameter's type as the cast's: declaring it changes nothing). Nil when one is not.
+    static func castTypes(_ sql: [UInt8], positions: [Int]) -> [PostgresType]? {
+        var types: [PostgresType] = []
+        types.reserveCapacity(positions.count)
+        let open = Array("CAST(".utf8), asWord = Array(" AS ".utf8), colons = Array("::".utf8)
+        for start in positions {
+            var after = start + 1
+            while after < sql.count, isDigit(sql[after]) { after += 1 }
+            let type: PostgresType?
+            if start >= open.count, sql[(start - open.count)..<start].elementsEqual(open),
+               start == open.count || !isIdentifierByte(sql[start - open.count - 1]) {
+                type = typeName(in: sql, at: after, after: asWord) { $0 == UInt8(ascii: ")") }
+            } else {
+                type = typeName(in: sql, at: after, after: colons) { byte in
+                    byte.map { !isIdentifierByte($0) && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "(") && $0 != UInt8(ascii: ".") } ?? true
+                }
+            }
+            guard let type else { return nil }
+            types.append(type)
+        }
+        return types
+    }
+
+    /// The type named at `index` in `sql` after `prefix`, when what follows the name (the next
+    /// byte, nil at the end of the text) passes `ends`.
+    private static func typeName(in sql: [UInt8], at index: Int, after prefix: [UInt8], ends: (UInt8?) -> Bool) -> PostgresType? {
+        guard sql.count - index > prefix.count, sql[index..<(index + prefix.count)].elementsEqual(prefix) else { return nil }
+        let start = index + prefix.count
+        for (name, type) in castTypeNames where sql.count - start >= name.count {
+            let end = start + name.count
+            if sql[start..<end].elementsEqual(name), ends(end < sql.count ? sql[end] : nil) { return type }
+        }
+        return nil
     }
 }

@@ -6,7 +6,9 @@ import Foundation
 /// reset before every use.
 ///
 /// The server prepares it (named, every parameter type left for the server to infer) on first
-/// execution, and describes it, in one round trip (`PostgresConnection.prepareAndDescribe`): parameters are then sent in the form of the type the server
+/// execution, and describes it, in one round trip (`PostgresConnection.prepareAndDescribe`), or,
+/// when its casts fix its parameter types, in the execution's round trip (`startPreparingInFlight`,
+/// docs/PostgreSQL.md, "Preparing with the first execution"): parameters are then sent in the form of the type the server
 /// inferred (see `PostgresParameters`), and results come back binary when every column has a type
 /// decoded here, else as text. Rows are read one at a time (libpq's single-row mode), so a huge
 /// result never sits whole in memory; `PostgresConnection.rows` reads in one piece instead.
@@ -15,6 +17,17 @@ package final class PostgresStatement {
     package let sql: String
     /// The SQL as sent to the server (with `$1…$n`).
     package let serverSQL: String
+    /// The parameter types the SQL's casts fix, when they fix every one
+    /// (`PostgresPlaceholders.castTypes`); nil when the server must infer one.
+    let castTypes: [PostgresType]?
+    /// Whether the first execution on a connection may prepare the statement in its own round trip
+    /// (`startPreparingInFlight`): set by the store for statements that only read, which may run
+    /// again when a result column is one read only as text.
+    var mayPrepareInFlight = false
+    /// Whether the execution sent went with the statement's preparation and description.
+    private var preparingInFlight = false
+    /// The server name the statement is being prepared under in flight.
+    private var inFlightName = ""
     /// The name it is prepared under (followed by the connection generation it was prepared in).
     let name: String
     /// The name of the server's prepared statement in the current generation.
@@ -49,7 +62,7 @@ package final class PostgresStatement {
 
     init(sql: String, name: String, connection: PostgresConnection) {
         self.sql = sql
-        self.serverSQL = PostgresPlaceholders.rewrite(sql).sql
+        (serverSQL, castTypes) = PostgresPlaceholders.rewriteWithCastTypes(sql)
         self.name = name
         self.connection = connection
     }
@@ -75,9 +88,16 @@ package final class PostgresStatement {
         }
         if started {
             var rowCount = 0
-            while let next = PQgetResult(connection.handle) {
-                rowCount = PostgresConnection.rowCount(of: next)
-                PQclear(next)
+            if preparingInFlight {
+                if let kept = readInFlight().kept {
+                    rowCount = PostgresConnection.rowCount(of: kept)
+                    PQclear(kept)
+                }
+            } else {
+                while let next = PQgetResult(connection.handle) {
+                    rowCount = PostgresConnection.rowCount(of: next)
+                    PQclear(next)
+                }
             }
             started = false
             connection.noteCommandEnded()
@@ -109,12 +129,96 @@ package final class PostgresStatement {
         let serverName = "\(name)_\(connection.generation)"
         let description = try connection.prepareAndDescribe(name: serverName, serverSQL: serverSQL, sql: sql)
         defer { PQclear(description) }
+        learn(description, name: serverName)
+    }
+
+    /// Takes the parameter and result types of the statement prepared as `name` from its
+    /// description: prepared on this connection session from now on.
+    private func learn(_ description: OpaquePointer, name: String) {
         parameterTypes = (0..<PQnparams(description)).map { PostgresType(rawValue: PQparamtype(description, $0)) }
         columnTypes = (0..<PQnfields(description)).map { PostgresType(rawValue: PQftype(description, $0)) }
         columnNames = (0..<PQnfields(description)).map { String(cString: PQfname(description, $0)) }
         binaryResults = columnTypes.allSatisfy { PostgresType.binaryReadable.contains($0) }
         preparedGeneration = connection.generation
-        preparedName = serverName
+        preparedName = name
+    }
+
+    /// Sends the statement's preparation, its description and its execution (binary results) in
+    /// one round trip: in pipeline mode, before one synchronization point. The parameter types are
+    /// the casts' (`castTypes`, declared to the server), so encoding the values waits for nothing.
+    /// `receiveAllRows` (or `finish`) reads the three results (`readInFlight`). docs/PostgreSQL.md,
+    /// "Preparing with the first execution".
+    private func startPreparingInFlight(_ types: [PostgresType]) throws {
+        let connection = self.connection
+        parameterTypes = types
+        let parameters = try encodedParameters()
+        let handle = connection.handle
+        let serverName = "\(name)_\(connection.generation)"
+        let oids = types.map(\.rawValue)
+        guard PQenterPipelineMode(handle) == 1, PQsendPrepare(handle, serverName, serverSQL, Int32(oids.count), oids) == 1,
+              PQsendDescribePrepared(handle, serverName) == 1,
+              parameters.withArrays({ values, lengths, formats in
+                  PQsendQueryPrepared(handle, serverName, Int32(parameters.count), values, lengths, formats, 1)
+              }) == 1,
+              PQpipelineSync(handle) == 1 else {
+            let error = connection.error(from: nil, sql: sql)
+            if PQpipelineStatus(handle) != PQ_PIPELINE_OFF { _ = PQexitPipelineMode(handle) }
+            connection.noteCommandEnded()
+            throw error
+        }
+        connection.statementsParsed += 1
+        preparingInFlight = true
+        inFlightName = serverName
+        started = true
+        connection.activeStatement = self
+    }
+
+    /// Reads what `startPreparingInFlight` sent: the preparation's result, the description's (the
+    /// statement's types: prepared on this connection from then on, even when the execution
+    /// fails), the execution's, then the synchronization point; leaves pipeline mode. Returns the
+    /// execution's rows and the first failure: a failed preparation's as `PQprepare` reports it
+    /// (the description and the execution then do not run).
+    private func readInFlight() -> (kept: OpaquePointer?, failure: PostgresError?) {
+        let connection = self.connection
+        let handle = connection.handle
+        preparingInFlight = false
+        defer { if PQpipelineStatus(handle) != PQ_PIPELINE_OFF { _ = PQexitPipelineMode(handle) } }
+        var kept: OpaquePointer?
+        var failure: PostgresError?
+        // Each command's results end with a NULL: 0 the preparation, 1 the description, 2 the execution.
+        var command = 0
+        var nullsInARow = 0
+        while true {
+            guard let result = PQgetResult(handle) else {
+                nullsInARow += 1
+                if PQstatus(handle) != CONNECTION_OK || nullsInARow > 1 || command > 2 {
+                    failure = failure ?? (PQstatus(handle) != CONNECTION_OK ? connection.error(from: nil, sql: sql)
+                        : PostgresError(kind: .connectionLost, message: "the server did not finish preparing and running a statement", sql: sql))
+                    break
+                }
+                command += 1
+                continue
+            }
+            nullsInARow = 0
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                break
+            }
+            if command == 1 && status == PGRES_COMMAND_OK {
+                learn(result, name: inFlightName)
+            } else if command == 2 && (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK || status == PGRES_EMPTY_QUERY) {
+                affectedRowCount = Int(String(cString: PQcmdTuples(result))) ?? 0
+                if status == PGRES_TUPLES_OK && kept == nil {
+                    kept = result
+                    continue
+                }
+            } else if status != PGRES_COMMAND_OK && status != PGRES_PIPELINE_ABORTED && failure == nil {
+                failure = connection.error(from: result, sql: sql)
+            }
+            PQclear(result)
+        }
+        return (kept, failure)
     }
 
     /// The parameter types the server inferred, preparing the statement first when needed (outside
@@ -132,14 +236,19 @@ package final class PostgresStatement {
     /// this statement writes together (`PostgresRowBatch`).
     var reportsAs: String?
 
-    /// Sends the execution with the bound values.
-    private func start() throws {
+    /// Sends the execution with the bound values; `inFlight`: its result is read in one piece
+    /// (`receiveAllRows`), and a statement not prepared on this connection whose parameter types
+    /// its casts fix is prepared in the same round trip.
+    private func start(inFlight: Bool = false) throws {
         // One strong reference for the function: each read of the `unowned` property retains and
         // releases the connection (about 80 instructions; a lookup read it 9 times a fetch).
         let connection = self.connection
         if connection.tracer != nil { traceStart = StatementTracer.now() }
         try connection.prepareForCommand(sql: sql)
         if let bindingError { throw bindingError }
+        if inFlight, preparedGeneration != connection.generation, let castTypes {
+            return try startPreparingInFlight(castTypes)
+        }
         try prepareIfNeeded()
         let parameters = try encodedParameters()
         let handle = connection.handle
@@ -287,7 +396,7 @@ package final class PostgresStatement {
         let rowByRow = readsRowByRow
         readsRowByRow = false
         defer { readsRowByRow = rowByRow }
-        try start()
+        try start(inFlight: mayPrepareInFlight)
     }
 
     /// Reads the whole result of the execution `sendForAllRows()` sent (waiting for it), leaving the
@@ -298,6 +407,7 @@ package final class PostgresStatement {
             throw PostgresError(kind: .invalidValue, message: "no result to read: the execution was not sent, or its result was dropped", sql: sql)
         }
         let connection = self.connection  // One strong reference for the function (`start()`).
+        if preparingInFlight { return try receiveInFlight() }
         let handle = connection.handle
         var kept: OpaquePointer?
         var failure: PostgresError?
@@ -325,6 +435,32 @@ package final class PostgresStatement {
             throw failure
         }
         return PostgresRows(result: kept, columnTypes: columnTypes, binary: binaryResults, affectedRowCount: affectedRowCount)
+    }
+
+    /// `receiveAllRows()` of an execution sent with the statement's preparation.
+    private func receiveInFlight() throws -> PostgresRows {
+        let connection = self.connection
+        let (kept, failure) = readInFlight()
+        started = false
+        if connection.activeStatement === self { connection.activeStatement = nil }
+        connection.noteCommandEnded()
+        if let tracer = connection.tracer { trace(tracer, rowCount: kept.map { Int(PQntuples($0)) } ?? affectedRowCount) }
+        if let failure {
+            if let kept { PQclear(kept) }
+            throw failure
+        }
+        guard preparedGeneration == connection.generation else {
+            if let kept { PQclear(kept) }
+            throw PostgresError(kind: .connectionLost, message: "the server did not describe a prepared statement", sql: sql)
+        }
+        if !binaryResults {
+            // A result column read only as text came binary: the statement only reads
+            // (`mayPrepareInFlight`), so it runs again, prepared now, with text results.
+            if let kept { PQclear(kept) }
+            try sendForAllRows()
+            return try receiveAllRows()
+        }
+        return PostgresRows(result: kept, columnTypes: columnTypes, binary: true, affectedRowCount: affectedRowCount)
     }
 
     /// Reports the execution that ended to `tracer`: the SQL as the server runs it, the values when
