@@ -86,7 +86,6 @@ extension ModelContext {
 
         // Updated models: each in `saved.updated` once (every row the save wrote); in the history
         // when a stored value or link changed (a model set back to its saved values changed nothing).
-        let encoder = RowEncoder(valueCount: 0, positions: [])
         var comparisons = UpdateComparisons(entityCount: schema.entities.count)
         if history {
             saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
@@ -98,7 +97,7 @@ extension ModelContext {
                         saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
                         let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
                         let entity = home.entity
-                        var names = changedProperties(of: object, entity, encoder, &comparisons)
+                        var names = changedProperties(of: object, entity, &comparisons)
                         if !links.isEmpty { names = ((names.map { [$0] } ?? []) + links).joined(separator: ",") }
                         if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
                     }
@@ -193,16 +192,13 @@ extension ModelContext {
     /// The properties of a changed saved model whose stored form differs from the value saved
     /// before its first change (only its changed columns are encoded and compared), comma
     /// separated; nil when none did.
-    private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ encoder: RowEncoder,
-                                   _ comparisons: inout UpdateComparisons) -> String? {
+    private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ comparisons: inout UpdateComparisons) -> String? {
         guard let record = object.changes else { return nil }
         let comparison = comparisons.comparison(of: entity, record)
-        if comparisons.previous !== comparison {
-            encoder.restart(valuesAtLeast: comparison.valueCount, positions: comparison.positions)
-            comparisons.previous = comparison
-        } else {
-            encoder.restartRow()
-        }
+        // The comparison's own encoder: set up once, where one encoder shared by the comparisons
+        // was set up again whenever the entity changed from one model to the next.
+        let encoder = comparison.encoder
+        encoder.restartRow()
         if !comparison.attributes.isEmpty { object._encode(to: encoder) }
         var names: String?
         func add(_ name: String) { names = names.map { $0 + "," + name } ?? name }
@@ -236,6 +232,9 @@ private final class UpdateComparison {
     let attributes: [(name: String, columns: Range<Int>, firstValue: Int)]
     /// Each changed to-one key: the relationship's slot and name, and its column's number.
     let keys: [(slot: Int, name: String, column: Int)]
+    /// Encodes a model's changed attributes into `valueCount` values at `positions` (each row
+    /// writes every value it compares).
+    let encoder: RowEncoder
 
     /// Whether it compares exactly the columns `record` changed: for a one-column record and a
     /// one-column comparison, two integers compared (as `PreparedUpdate.writes`; the set compared
@@ -265,6 +264,7 @@ private final class UpdateComparison {
         let valueColumns = entity.attributes.count
         keys = entity.keySlots.enumerated().filter { columns.contains(valueColumns + $0.offset) }
             .map { (slot: $0.element, name: entity.relationships[$0.element].name, column: valueColumns + $0.offset) }
+        encoder = RowEncoder(valueCount: next, positions: positions)
     }
 }
 
@@ -273,8 +273,6 @@ private final class UpdateComparison {
 private struct UpdateComparisons {
     private var latest: [UpdateComparison?]
     private var all: [PartialUpdateKey: UpdateComparison] = [:]
-    /// The comparison the encoder was last set up for.
-    var previous: UpdateComparison?
 
     init(entityCount: Int) {
         latest = Array(repeating: nil, count: entityCount)
