@@ -290,25 +290,30 @@ extension ModelContext {
     private func writeUpdates(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>, displaced: [ModelObject]) throws {
         let removed = displaced.isEmpty ? removed : removed.union(displaced.map(ObjectIdentifier.init))
         let removes = !removed.isEmpty
-        // The update each entity (by `EntitySchema.index`) used last: models of one entity changed
-        // alike find it without a dictionary lookup, even when the entities alternate.
-        var latest = [PreparedUpdate?](repeating: nil, count: schema.entities.count)
-        // Every update prepared in this save, by entity and changed columns.
+        // Every update prepared in this save, by entity and changed columns: it holds them until the
+        // function returns.
         var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
+        // The update each entity (by `EntitySchema.index`) used last: models of one entity changed
+        // alike find it without a dictionary lookup, even when the entities alternate. Unretained
+        // (`prepared` holds each): taking one was a retain and a release per row.
+        var latest = [Unmanaged<PreparedUpdate>?](repeating: nil, count: schema.entities.count)
         let together = batch.updatesTogether ? entitiesUpdatedTogether(removed: removed) : nil
         var order = 0
-        for object in dirty where object.status == .persisted && (!removes || !removed.contains(ObjectIdentifier(object))) {
-            guard let entity = object.entity, let rowID = object.rowID, let record = object.changes else { continue }
+        // Each model borrowed from the list (`forEachBorrowed`), not retained and released per row.
+        try dirty.forEachBorrowed { object in
+            guard object.status == .persisted, !removes || !removed.contains(ObjectIdentifier(object)),
+                  let entity = object.entity, let rowID = object.rowID, let record = object.changes else { return }
             let index = entity.index
-            let update: PreparedUpdate
-            if let last = latest[index], last.writes(record) {
+            let update: Unmanaged<PreparedUpdate>
+            if let last = latest[index], last._withUnsafeGuaranteedRef({ $0.writes(record) }) {
                 update = last
             } else {
-                update = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared,
-                                            together: together?[index] == true ? batch : nil)
+                let made = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared,
+                                              together: together?[index] == true ? batch : nil)
+                update = Unmanaged.passUnretained(made)
                 latest[index] = update
             }
-            try update.write(object, rowID: rowID, entity: entity, order: order, in: self, connection, batch)
+            try update._withUnsafeGuaranteedRef { try $0.write(object, rowID: rowID, entity: entity, order: order, in: self, connection, batch) }
             order += 1
         }
         try batch.flush()
@@ -321,10 +326,10 @@ extension ModelContext {
         guard dirty.count >= SaveBatch.fewestRowsTogether else { return nil }
         var counts = [Int](repeating: 0, count: schema.entities.count)
         var any = false
-        for object in dirty where object.status == .persisted {
-            guard let entity = object.entity, object.changes != nil else { continue }
-            counts[entity.index] += 1
-            if counts[entity.index] == SaveBatch.fewestRowsTogether { any = true }
+        dirty.forEachBorrowed { object in
+            guard object.status == .persisted, object.changes != nil, let index = object.home?.entity.index else { return }
+            counts[index] += 1
+            if counts[index] == SaveBatch.fewestRowsTogether { any = true }
         }
         return any ? counts.map { $0 >= SaveBatch.fewestRowsTogether } : nil
     }
@@ -587,5 +592,23 @@ private final class PreparedInsert {
         self.statement = statement
         encoder = RowEncoder(statement: statement, positions: text.insertPositions)
         rowsEncoder = rows.map { RowEncoder(statement: $0.rowStatement, positions: text.insertPositions) }
+    }
+}
+
+extension Array where Element == ModelObject {
+    /// Calls `body` with each model of the list, borrowed: a model copied out of an array is
+    /// retained, and released at the end of the iteration (a retain and a release per model of a
+    /// save's loop: docs/Benchmarks.md, "Writes"). The list (this copy of it) holds every model
+    /// while `body` runs, whatever `body` does to the list it was copied from.
+    @inline(__always)
+    func forEachBorrowed(_ body: (ModelObject) throws -> Void) rethrows {
+        try withUnsafeBufferPointer { models in
+            guard let first = models.baseAddress else { return }
+            let references = UnsafeRawPointer(first)
+            for index in 0..<models.count {
+                let model = references.load(fromByteOffset: index * MemoryLayout<Unmanaged<ModelObject>>.stride, as: Unmanaged<ModelObject>.self)
+                try model._withUnsafeGuaranteedRef(body)
+            }
+        }
     }
 }

@@ -22,9 +22,19 @@ final class SaveBatch {
         case update(ModelObject, EntitySchema, order: Int)
         /// An `UPDATE` of several rows (`UpdateRows`) through `rows`: the models, each with its
         /// place in the step (`rowMissing` for the first whose row it did not change).
-        case updateRows([(object: ModelObject, order: Int)], EntitySchema, any RowBatch)
+        case updateRows([UpdatedModel], EntitySchema, any RowBatch)
         /// A statement whose result only matters when it fails.
         case other
+    }
+
+    /// A model whose row went to a statement changing several rows, and its place in its step of
+    /// the save. Unretained: it is one of the save's changed models, which the context's pending
+    /// list holds until the save is over (`finishSave`), after every batch is read, also when the
+    /// save fails (`firstError(after:)`). Retaining it per row, and releasing it with the batch,
+    /// was about 2.7 M instructions of a 20,000-row update (docs/Benchmarks.md, "Writes").
+    struct UpdatedModel {
+        unowned(unsafe) let object: ModelObject
+        let order: Int
     }
 
     /// A partial update's rows changed several per statement (`StoreConnection.rowBatch(forUpdate:)`),
@@ -34,7 +44,7 @@ final class SaveBatch {
         let entity: EntitySchema
         /// Appended to per row: not checked for exclusive access at run time, as the batch's own
         /// per-row state below (a check per row was about 115 instructions).
-        @exclusivity(unchecked) fileprivate var models: [(object: ModelObject, order: Int)] = []
+        @exclusivity(unchecked) fileprivate var models: [UpdatedModel] = []
 
         init(_ rows: any RowBatch, entity: EntitySchema) {
             self.rows = rows
@@ -116,7 +126,7 @@ final class SaveBatch {
     ///   batch: `firstError(after:)`); what `flush` throws.
     func add(_ rows: UpdateRows, object: ModelObject, order: Int, key: Int64, from statement: any StoreStatement) throws {
         try rows.rows.add(key: key, from: statement)
-        rows.models.append((object, order))
+        rows.models.append(UpdatedModel(object: object, order: order))
         guard rows.rows.isFull else { return }
         try sendRows(rows)
         if sent.count >= Self.limit { try flush() }
@@ -178,7 +188,7 @@ final class SaveBatch {
         var missing: (order: Int, object: ModelObject, entity: EntitySchema)?
         let together = waiting.contains { if case .updateRows = $0 { true } else { false } }
         // Statements of several rows that changed fewer than they were sent.
-        var short: [(models: [(object: ModelObject, order: Int)], entity: EntitySchema, rows: any RowBatch)] = []
+        var short: [(models: [UpdatedModel], entity: EntitySchema, rows: any RowBatch)] = []
         for (what, result) in zip(waiting, received.results) {
             switch what {
             case .insert(let object): try inserted(object, result.key)

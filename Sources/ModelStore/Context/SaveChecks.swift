@@ -23,8 +23,9 @@ extension ModelContext {
     /// context: its key or link would be stored wrong, or not at all. The check holds as long as
     /// such a relationship does, so no later save stores it half either.
     func checkRelationshipsStayInContext() throws {
-        for object in inserted { try checkRelated(of: object) }
-        for object in dirty { try checkRelated(of: object) }
+        // Borrowed: no retain and release per model (`forEachBorrowed`).
+        try inserted.forEachBorrowed { try checkRelated(of: $0) }
+        try dirty.forEachBorrowed { try checkRelated(of: $0) }
         for object in touched.values { try checkRelated(of: object) }
         for key in linkOrder {
             guard let change = linkChanges[key] else { continue }

@@ -86,7 +86,6 @@ extension ModelContext {
 
         // Updated models: each in `saved.updated` once (every row the save wrote); in the history
         // when a stored value or link changed (a model set back to its saved values changed nothing).
-        let encoder = RowEncoder(valueCount: 0, positions: [])
         var comparisons = UpdateComparisons(entityCount: schema.entities.count)
         if history {
             saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
@@ -98,7 +97,7 @@ extension ModelContext {
                         saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
                         let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
                         let entity = home.entity
-                        var names = changedProperties(of: object, entity, encoder, &comparisons)
+                        var names = changedProperties(of: object, entity, &comparisons)
                         if !links.isEmpty { names = ((names.map { [$0] } ?? []) + links).joined(separator: ",") }
                         if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
                     }
@@ -193,16 +192,13 @@ extension ModelContext {
     /// The properties of a changed saved model whose stored form differs from the value saved
     /// before its first change (only its changed columns are encoded and compared), comma
     /// separated; nil when none did.
-    private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ encoder: RowEncoder,
-                                   _ comparisons: inout UpdateComparisons) -> String? {
+    private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ comparisons: inout UpdateComparisons) -> String? {
         guard let record = object.changes else { return nil }
         let comparison = comparisons.comparison(of: entity, record)
-        if comparisons.previous !== comparison {
-            encoder.restart(valuesAtLeast: comparison.valueCount, positions: comparison.positions)
-            comparisons.previous = comparison
-        } else {
-            encoder.restartRow()
-        }
+        // The comparison's own encoder: set up once, where one encoder shared by the comparisons
+        // was set up again whenever the entity changed from one model to the next.
+        let encoder = comparison.encoder
+        encoder.restartRow()
         if !comparison.attributes.isEmpty { object._encode(to: encoder) }
         var names: String?
         func add(_ name: String) { names = names.map { $0 + "," + name } ?? name }
@@ -226,6 +222,8 @@ extension ModelContext {
 private final class UpdateComparison {
     /// The changed value columns.
     let columns: PositionSet
+    /// The one column of `columns`; -1 when it has several.
+    let onlyColumn: Int32
     /// Where the encoder writes each stored attribute (a position in its values, -1 for an unchanged one).
     let positions: [Int32]
     /// How many values the changed attributes take.
@@ -234,9 +232,24 @@ private final class UpdateComparison {
     let attributes: [(name: String, columns: Range<Int>, firstValue: Int)]
     /// Each changed to-one key: the relationship's slot and name, and its column's number.
     let keys: [(slot: Int, name: String, column: Int)]
+    /// Encodes a model's changed attributes into `valueCount` values at `positions` (each row
+    /// writes every value it compares).
+    let encoder: RowEncoder
+
+    /// Whether it compares exactly the columns `record` changed: for a one-column record and a
+    /// one-column comparison, two integers compared (as `PreparedUpdate.writes`; the set compared
+    /// with the record's column took about 60 instructions a model).
+    @inline(__always) func compares(_ record: ChangeRecord) -> Bool {
+        // A one-column record's `firstColumn`; -1 for a wide one.
+        let only = record.firstColumn
+        if only >= 0 && onlyColumn >= 0 { return only == onlyColumn }
+        return record.changedColumnsAre(columns)
+    }
 
     init(entity: EntitySchema, columns: PositionSet) {
         self.columns = columns
+        let sorted = columns.sorted
+        onlyColumn = sorted.count == 1 ? Int32(sorted[0]) : -1
         var positions = [Int32](repeating: -1, count: entity.storedAttributes.count)
         var attributes: [(name: String, columns: Range<Int>, firstValue: Int)] = []
         var next = 0
@@ -251,6 +264,7 @@ private final class UpdateComparison {
         let valueColumns = entity.attributes.count
         keys = entity.keySlots.enumerated().filter { columns.contains(valueColumns + $0.offset) }
             .map { (slot: $0.element, name: entity.relationships[$0.element].name, column: valueColumns + $0.offset) }
+        encoder = RowEncoder(valueCount: next, positions: positions)
     }
 }
 
@@ -259,8 +273,6 @@ private final class UpdateComparison {
 private struct UpdateComparisons {
     private var latest: [UpdateComparison?]
     private var all: [PartialUpdateKey: UpdateComparison] = [:]
-    /// The comparison the encoder was last set up for.
-    var previous: UpdateComparison?
 
     init(entityCount: Int) {
         latest = Array(repeating: nil, count: entityCount)
@@ -268,7 +280,7 @@ private struct UpdateComparisons {
 
     mutating func comparison(of entity: EntitySchema, _ record: ChangeRecord) -> UpdateComparison {
         let index = entity.index
-        if let last = latest[index], record.changedColumnsAre(last.columns) { return last }
+        if let last = latest[index], last.compares(record) { return last }
         // Made from the record's list (ChangeRecord keeps no set): once here.
         let columns = record.columns
         let key = PartialUpdateKey(entity: index, columns: columns)
@@ -485,20 +497,24 @@ private final class HistoryWriter {
     // A save's writer is its context's, on one thread (`ContextGuards`): no run-time exclusivity
     // checks per change (docs/Benchmarks.md, "No run-time exclusivity checks on per-row state").
     /// Deletes are recorded only if the row is still there (another context may have deleted
-    /// it already): one statement per table.
-    @exclusivity(unchecked) private var conditional: [String: any StoreStatement] = [:]
-    /// Their rows written several per statement, where the store takes them so (by table).
-    @exclusivity(unchecked) private var conditionalRows: [String: any RowBatch] = [:]
-    /// The table, statement and rows of the last conditional delete.
-    @exclusivity(unchecked) private var lastConditional: (table: String, single: any StoreStatement, rows: (any RowBatch)?)?
+    /// it already): one statement per table, by table.
+    @exclusivity(unchecked) private var conditional: [String: ConditionalDeletes] = [:]
+    /// The statements of the last conditional delete (deletes come entity by entity): one
+    /// reference, where a tuple of the table and statements retained each per row.
+    @exclusivity(unchecked) private var lastConditional: ConditionalDeletes?
     @exclusivity(unchecked) private var index: Int64 = 0
     @exclusivity(unchecked) private var unconditional = 0
 
     /// Where the rows go when the store takes them in batches (docs/PostgreSQL.md, "Batched writes").
-    private let batch: SaveBatch?
+    fileprivate let batch: SaveBatch?
 
     /// The change rows written several per statement, where the store takes them so.
     private let rows: (any RowBatch)?
+    /// The statement an insert, an update, or a delete of a row known to exist is bound into:
+    /// `rows`' row statement, else `insert`. Taken once: asking `rows` per change, and copying
+    /// the statements out of the fields, retained and released them per row (docs/Benchmarks.md,
+    /// "Writes").
+    private let unconditionalTarget: any StoreStatement
 
     init(_ connection: any StoreConnection, batch: SaveBatch?) throws {
         self.connection = connection
@@ -514,54 +530,97 @@ private final class HistoryWriter {
         } else {
             rows = nil
         }
+        unconditionalTarget = rows?.rowStatement ?? insert
     }
 
     /// Writes one change. A delete is written only if the row is still stored, unless `rowExists`
     /// (the save read it in its own transaction).
     func write(_ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String? = nil, tombstone: UnsafeRawBufferPointer? = nil,
                rowExists: Bool = false) throws {
-        let statement: any StoreStatement
-        // Where the store takes rows together, the row is bound straight into them.
-        let rows: (any RowBatch)?
-        if kind == .delete && !rowExists {
-            let single: any StoreStatement
-            if let last = lastConditional, last.table == entity.tableName {
-                // The table of the previous conditional delete (deletes come entity by entity).
-                single = last.single
-            } else if let known = conditional[entity.tableName] {
-                single = known
-            } else {
-                // The parameters of a SELECT list are typed by casts (a server that infers
-                // parameter types, like PostgreSQL's, would take them for text).
-                let dialect = connection.dialect
-                let types: [StorageType] = [.integer, .integer, .integer, .text, .integer, .text, .blob]
-                let values = types.map { "CAST(? AS \(dialect.columnType($0)))" }.joined(separator: ", ")
-                let sql = "INSERT INTO \(Self.table) (\(Self.columns)) SELECT \(values) WHERE EXISTS (SELECT 1 FROM "
-                    + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)"
-                single = try connection.statement(sql)
-                conditional[entity.tableName] = single
-                if let batch, let row = HistoryTables.changeColumns.firstIndex(of: "row"),
-                   let rows = try connection.rowBatch(forInsert: sql, table: HistoryTables.changes, typeName: nil,
-                                                      columns: HistoryTables.changeColumns.map(SQLQuote.identifier),
-                                                      onlyIfRowOf: (entity.tableName, row)) {
-                    batch.register(rows)
-                    conditionalRows[entity.tableName] = rows
-                }
-            }
-            if let last = lastConditional, last.single === single {
-                rows = last.rows
-            } else {
-                rows = conditionalRows[entity.tableName]
-                lastConditional = (entity.tableName, single, rows)
-            }
-            statement = rows?.rowStatement ?? single
-            statement.bindInt64(row, at: 8)
-        } else {
-            rows = self.rows
-            statement = rows?.rowStatement ?? insert
+        guard kind == .delete && !rowExists else {
+            // The fields read in place, not copied per row.
             unconditional += 1
+            bind(unconditionalTarget, kind, entity: entity, row: row, attributes: attributes, tombstone: tombstone)
+            if let batch, let rows {
+                try batch.add(rows, key: 0, from: unconditionalTarget)
+            } else if let batch {
+                try batch.send(unconditionalTarget, .other)
+            } else {
+                try unconditionalTarget.run()
+            }
+            unconditionalTarget.reset()
+            index += 1
+            return
         }
-        // Typed binds: no `SQLValue` per parameter.
+        // A delete recorded only if the row is still stored.
+        let deletes: ConditionalDeletes
+        if let last = lastConditional, last.table == entity.tableName {
+            deletes = last
+        } else if let known = conditional[entity.tableName] {
+            deletes = known
+            lastConditional = known
+        } else {
+            // The parameters of a SELECT list are typed by casts (a server that infers
+            // parameter types, like PostgreSQL's, would take them for text).
+            let dialect = connection.dialect
+            let types: [StorageType] = [.integer, .integer, .integer, .text, .integer, .text, .blob]
+            let values = types.map { "CAST(? AS \(dialect.columnType($0)))" }.joined(separator: ", ")
+            let sql = "INSERT INTO \(Self.table) (\(Self.columns)) SELECT \(values) WHERE EXISTS (SELECT 1 FROM "
+                + "\(SQLQuote.identifier(entity.tableName)) WHERE \(SQLQuote.identifier(StorageNames.primaryKey)) = ?)"
+            let single = try connection.statement(sql)
+            var rows: (any RowBatch)?
+            if let batch, let row = HistoryTables.changeColumns.firstIndex(of: "row"),
+               let made = try connection.rowBatch(forInsert: sql, table: HistoryTables.changes, typeName: nil,
+                                                  columns: HistoryTables.changeColumns.map(SQLQuote.identifier),
+                                                  onlyIfRowOf: (entity.tableName, row)) {
+                batch.register(made)
+                rows = made
+            }
+            deletes = ConditionalDeletes(table: entity.tableName, single: single, rows: rows)
+            conditional[entity.tableName] = deletes
+            lastConditional = deletes
+        }
+        try deletes.write(self, kind, entity: entity, row: row, attributes: attributes, tombstone: tombstone)
+        index += 1
+    }
+
+    /// The statements recording the deletes of one table's rows only if the row is still stored.
+    private final class ConditionalDeletes {
+        let table: String
+        /// The single-row statement.
+        let single: any StoreStatement
+        /// Where the store takes rows together: its rows, bound straight into `target`.
+        let rows: (any RowBatch)?
+        /// `rows`' row statement, else `single`.
+        let target: any StoreStatement
+
+        init(table: String, single: any StoreStatement, rows: (any RowBatch)?) {
+            self.table = table
+            self.single = single
+            self.rows = rows
+            target = rows?.rowStatement ?? single
+        }
+
+        /// Writes one change of `writer` (a method of its own: its fields read in place).
+        func write(_ writer: HistoryWriter, _ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64, attributes: String?,
+                   tombstone: UnsafeRawBufferPointer?) throws {
+            target.bindInt64(row, at: 8)
+            writer.bind(target, kind, entity: entity, row: row, attributes: attributes, tombstone: tombstone)
+            if let batch = writer.batch, let rows {
+                try batch.add(rows, key: 0, from: target)
+            } else if let batch = writer.batch {
+                try batch.send(target, .other)
+            } else {
+                try target.run()
+            }
+            target.reset()
+        }
+    }
+
+    /// Binds a change's values to `statement`, with typed binds: no `SQLValue` per parameter.
+    @inline(__always)
+    fileprivate func bind(_ statement: any StoreStatement, _ kind: HistoryTables.Kind, entity: EntitySchema, row: Int64,
+                      attributes: String?, tombstone: UnsafeRawBufferPointer?) {
         statement.bindInt64(token, at: 1)
         statement.bindInt64(index, at: 2)
         statement.bindInt64(Int64(kind.rawValue), at: 3)
@@ -569,15 +628,6 @@ private final class HistoryWriter {
         statement.bindInt64(row, at: 5)
         if let attributes { statement.bindText(attributes, at: 6) } else { statement.bindNull(at: 6) }
         if let tombstone { statement.bindBytes(tombstone, at: 7) } else { statement.bindNull(at: 7) }
-        if let batch, let rows {
-            try batch.add(rows, key: 0, from: statement)
-        } else if let batch {
-            try batch.send(statement, .other)
-        } else {
-            try statement.run()
-        }
-        statement.reset()
-        index += 1
     }
 
     /// Writes the transaction row, unless every change was a delete of a row already gone.

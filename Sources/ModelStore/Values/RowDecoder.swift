@@ -284,18 +284,6 @@ import Foundation
         }
     }
 
-    /// Starts writing a new row at `positions` (values mode) into at least `count` values, keeping
-    /// the values of the last row: for a caller that reads back only the values it has the row
-    /// write.
-    func restart(valuesAtLeast count: Int, positions: [Int32]) {
-        precondition(statement == nil, "a statement's encoder restarted in values mode")
-        state.pointee.positions = positions
-        state.pointee.problem = nil
-        if state.pointee.values.count < count {
-            state.pointee.values.append(contentsOf: repeatElement(.null, count: count - state.pointee.values.count))
-        }
-    }
-
     /// The value at `position` (values mode).
     func value(at position: Int) -> SQLValue { state.pointee.values[position] }
 

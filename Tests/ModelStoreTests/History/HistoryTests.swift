@@ -192,6 +192,48 @@ import Testing
         #expect(history.deletes(of: Trip.self).first?.tombstone[\.identifier] as? UUID == a.identifier)
     }
 
+    /// Deletes of models of two tables, alternating, in one save, enough of each for several rows
+    /// per statement where the store writes them so (docs/PostgreSQL.md, "Batched writes"): each is
+    /// recorded only if its row is still stored (another context deleted every fifth first), in
+    /// the save's order, the trips with their stored preserved values; the history writer keeps
+    /// each table's statements and switches between them per row.
+    @Test(arguments: StoreKind.allCases) func deletesOfTwoTablesAlternatingAreRecordedWhenTheirRowIsStillStored(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        let setup = ModelContext(container)
+        let count = SaveBatch.fewestRowsTogether + 9
+        for index in 0..<count {
+            setup.insert(Trip(name: "trip \(index)", startDate: Day.at(index), endDate: Day.at(index + 1)))
+            setup.insert(Accommodation(name: "stay \(index)"))
+        }
+        try setup.save()
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)]))
+        let stays = try context.fetch(FetchDescriptor<Accommodation>())
+        #expect(trips.count == count && stays.count == count)
+        let goneTrips = trips.indices.filter { $0 % 5 == 2 }.map { trips[$0].name }
+        let goneStays = stays.indices.filter { $0 % 5 == 3 }.map { stays[$0].name }
+        let other = ModelContext(container)
+        try other.delete(model: Trip.self, where: #Predicate { goneTrips.contains($0.name) })
+        try other.delete(model: Accommodation.self, where: #Predicate { goneStays.contains($0.name) })
+        try other.save()
+        var expected: [String] = []
+        var identifiers: [UUID] = []
+        for (trip, stay) in zip(trips, stays) {
+            context.delete(trip)
+            context.delete(stay)
+            if !goneTrips.contains(trip.name) {
+                expected.append("delete \(trip.persistentModelID)")
+                identifiers.append(trip.identifier)
+            }
+            if !goneStays.contains(stay.name) { expected.append("delete \(stay.persistentModelID)") }
+        }
+        try context.save()
+        let last = try #require(try context.allHistory().last)
+        #expect(last.changes.map(\.summary) == expected)
+        #expect([last].deletes(of: Trip.self).map { $0.tombstone[\.identifier] as? UUID } == identifiers)
+    }
+
     @Test(arguments: StoreKind.allCases) func updatedAttributesNameChangedValuesKeysAndLinks(_ kind: StoreKind) throws {
         let fixture = try Self.fixture(kind)
         let container = fixture.container

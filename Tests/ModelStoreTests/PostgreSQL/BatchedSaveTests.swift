@@ -504,6 +504,53 @@ import Testing
         if kind == .postgresql { #expect(statements.count == 3 + 3) }
     }
 
+    /// A save reads its changed models without retaining them per row (`forEachBorrowed`, and
+    /// `SaveBatch.UpdatedModel` unretained in the rows of a multi-row update): the models the
+    /// context's pending list holds are all it needs. Changed models no one else holds, of two
+    /// entities interleaved (a `BigCrate` every third, rows of one table), with a row another
+    /// connection deleted in a later batch: the save reports `rowMissing` for that model, as one
+    /// statement at a time, and keeps its changes; once the model is deleted the save stores every
+    /// change, and `didSave` lists every updated model.
+    @Test(arguments: StoreKind.allCases)
+    func changedModelsHeldOnlyByTheContextAreWrittenAndReported(_ kind: StoreKind) throws {
+        let rows = PostgresColumnArrays.limit + 200
+        var errors: [String?] = []
+        var missingIDs: [String] = []
+        let sides = try bothSides(kind) { side in
+            var updatedIDs: [PersistentIdentifier] = []
+            var gone = 0
+            do {
+                let (crates, _) = try storedCratesAndWorkers(side, count: rows)
+                for crate in crates { crate.weight += 1 }
+                let missing = crates[PostgresColumnArrays.limit + 50]
+                gone = missing.serial
+                missingIDs.append("\(missing.persistentModelID)")
+                updatedIDs = crates.filter { $0.serial != gone }.map(\.persistentModelID)
+                let other = ModelContext(side.container)
+                let serial = gone
+                try other.delete(model: Crate.self, where: #Predicate { $0.serial == serial })
+                try other.save()
+            }
+            // Only the context holds the changed models now.
+            errors.append(side.saveError())
+            #expect(side.context.hasChanges)
+            let serial = gone
+            for crate in try side.context.fetch(FetchDescriptor<Crate>(predicate: #Predicate { $0.serial == serial })) { side.context.delete(crate) }
+            let events = try SaveNotificationTests.observing(side.context) { try side.context.save() }
+            guard case .didSave(_, let updated, _)? = events.last else {
+                Issue.record("no didSave: \(events)")
+                return
+            }
+            #expect(updated == updatedIDs)
+            let raw = try side.store.rawConnection(through: side.container)
+            #expect(try raw.rows(#"SELECT count(*) FROM "Crate" WHERE "weight" = "serial" + 1"#).first?.first == .integer(Int64(rows - 1)))
+        }
+        let error = try #require(errors[0])
+        #expect(error.contains("no longer in the store") && error.contains(missingIDs[0]), "\(error)")
+        #expect(errors[0] == errors[1])
+        #expect(try sides.batched.dump() == sides.oneByOne.dump())
+    }
+
     /// Rows another connection deleted in two multi-row updates of one save, the update sent
     /// first (a `BigCrate`'s, whose rows are in `Crate`'s table) holding the one later in the
     /// save's order: the save reports `rowMissing` for the model the save's order reaches first,

@@ -282,6 +282,74 @@ import StoreTestSupport
     /// Reserved keys are the sequence's next keys, ascending, as single-row inserts would take
     /// them: read as a range when consecutive, listed when not (a sequence stepping by 3 stands in
     /// for another transaction taking keys meanwhile).
+    /// A save resets its row statement after every row (`PostgresRowStatement.reset`), which drops
+    /// only what was bound since the last row added or dropped (`PostgresColumnArrays.dropPartialRow`
+    /// returns at once when nothing was). The oracle: each row's arrays as the single-row insert's
+    /// parameters encode its values, a column the row did not bind NULL. Covered: a reset right
+    /// after a row was added (the rows stay), a row bound in part then reset (its values gone, not
+    /// in the next row), a refused value then reset (its problem and failure gone), a row half bound
+    /// when the rows are taken (its values stay for the next statement), and a reset with nothing
+    /// bound.
+    @Test func resettingTheRowStatementDropsOnlyTheRowBeingBound() throws {
+        let store = try TestStore(.postgresql)
+        let connection = try #require(try ModelContainer.makeDriver(store.configuration).makeConnection() as? PostgresStoreConnection)
+        try connection.execute(#"CREATE TABLE "R" ("$pk" bigint PRIMARY KEY, "$type" text NOT NULL, "a" bigint, "b" text, "c" double precision)"#)
+        let columns = ["a", "b", "c"].map(SQLQuote.identifier)
+        let insert = #"INSERT INTO "R" ("a", "b", "c") VALUES (?, ?, ?)"#
+        try connection.beginWriteTransaction()
+        let rows = try #require(try connection.rowBatch(forInsert: insert, table: "R", typeName: "R", columns: columns, onlyIfRowOf: nil))
+        let statement = rows.rowStatement
+        func expected(_ rows: [(key: Int64, a: SQLValue, b: SQLValue, c: SQLValue)]) throws -> [SQLValue] {
+            [try Self.expectedArray(rows.map { .integer($0.key) }, type: .int8), try Self.expectedArray(rows.map(\.a), type: .int8),
+             try Self.expectedArray(rows.map(\.b), type: .text), try Self.expectedArray(rows.map(\.c), type: .float8)]
+        }
+        // Nothing bound yet.
+        statement.reset()
+        // Row 1, whole; reset after it was added.
+        statement.bindInt64(1, at: 1)
+        statement.bindText("one", at: 2)
+        statement.bindDouble(1.5, at: 3)
+        try rows.add(key: 1, from: statement)
+        statement.reset()
+        statement.reset()
+        // A row bound in part, then reset: dropped.
+        statement.bindInt64(99, at: 1)
+        statement.bindText("dropped", at: 2)
+        statement.reset()
+        // Row 2 binds only its text: its other columns are NULL, not the dropped row's.
+        statement.bindText("two", at: 2)
+        try rows.add(key: 2, from: statement)
+        statement.reset()
+        // A refused value (NaN for a double, U+0000 in text), then reset: no failure, no problem left.
+        statement.bindDouble(.nan, at: 3)
+        statement.bindText("nul\u{0}", at: 2)
+        #expect(statement.bindingProblem != nil)
+        statement.reset()
+        #expect(statement.bindingProblem == nil)
+        statement.bindNull(at: 1)
+        statement.bindDouble(3.5, at: 3)
+        try rows.add(key: 3, from: statement)
+        statement.reset()
+        // Row 4 half bound when the rows are taken: its value stays for the next statement.
+        statement.bindInt64(4, at: 1)
+        let first = try #require(rows.take() as? PostgresStoreStatement)
+        #expect(first.boundValues == (try expected([(1, .integer(1), .text("one"), .real(1.5)), (2, .null, .text("two"), .null),
+                                                    (3, .null, .null, .real(3.5))])))
+        first.reset()
+        statement.bindText("four", at: 2)
+        try rows.add(key: 4, from: statement)
+        statement.reset()
+        // A row bound in whole, then reset without being added: dropped.
+        statement.bindInt64(5, at: 1)
+        statement.bindText("five", at: 2)
+        statement.bindDouble(5.5, at: 3)
+        statement.reset()
+        let second = try #require(rows.take() as? PostgresStoreStatement)
+        #expect(second.boundValues == (try expected([(4, .integer(4), .text("four"), .null)])))
+        second.reset()
+        try connection.commit()
+    }
+
     @Test func reservedKeysAreTheSequencesNextKeysConsecutiveOrNot() throws {
         let store = try TestStore(.postgresql)
         let connection = try #require(try ModelContainer.makeDriver(store.configuration).makeConnection() as? PostgresStoreConnection)

@@ -49,6 +49,10 @@ struct PostgresColumnArrays {
     /// statement's parameter, for its outcome (the element, or its error).
     private var scratch = PostgresParameters(capacity: 1)
     private(set) var count = 0
+    /// Whether a value was written for the row being bound since the last row added or dropped:
+    /// `dropPartialRow()` has nothing to drop otherwise, and a save resets its row statement
+    /// after every row (a pass over every column per row: docs/Benchmarks.md, "Writes").
+    private var bindsPartialRow = false
 
     /// The arrays' placeholders in the statement, the keys' first (`?::bigint[]`), then each
     /// column's (`?::text[]`), for `unnest(…)`.
@@ -133,6 +137,7 @@ struct PostgresColumnArrays {
     private mutating func write(_ index: Int, _ value: @autoclosure () -> SQLValue,
                                 _ write: (inout PostgresParameters, PostgresType, Int) throws(PostgresError) -> Void) throws(PostgresError) {
         scratch.removeLast(scratch.count)
+        bindsPartialRow = true
         try write(&scratch, types[index], index + 1)
         try checkArrayForm(index, of: scratch, value())
         let offset = scratch.offsets[0]
@@ -170,6 +175,7 @@ struct PostgresColumnArrays {
         let index = Int(number) - 1
         guard index >= 0, index < types.count, types[index] == .int8 else { return false }
         columns[index].dropBound()
+        bindsPartialRow = true
         withUnsafeBytes(of: value.bigEndian) { columns[index].appendElement($0, jsonb: false) }
         return true
     }
@@ -189,6 +195,7 @@ struct PostgresColumnArrays {
             guard utf8.count <= PostgresParameters.largestValue else { return false }
             if let base = utf8.baseAddress, memchr(base, 0, utf8.count) != nil { return false }
             columns[index].dropBound()
+            bindsPartialRow = true
             columns[index].appendElement(UnsafeRawBufferPointer(utf8), jsonb: form == 1)
             return true
         } ?? false
@@ -201,6 +208,7 @@ struct PostgresColumnArrays {
         let index = Int(number) - 1
         guard index >= 0, index < types.count, types[index] == .float8, !value.isNaN else { return false }
         columns[index].dropBound()
+        bindsPartialRow = true
         withUnsafeBytes(of: value.bitPattern.bigEndian) { columns[index].appendElement($0, jsonb: false) }
         return true
     }
@@ -214,6 +222,7 @@ struct PostgresColumnArrays {
         let type = types[index]
         guard type == .bytea || (type == .uuid && bytes.count == 16) else { return false }
         columns[index].dropBound()
+        bindsPartialRow = true
         columns[index].appendElement(bytes, jsonb: false)
         return true
     }
@@ -223,6 +232,7 @@ struct PostgresColumnArrays {
         let index = Int(number) - 1
         guard index >= 0, index < types.count else { return }
         columns[index].dropBound()
+        bindsPartialRow = true
         columns[index].appendLength(-1)
     }
 
@@ -238,11 +248,14 @@ struct PostgresColumnArrays {
         for index in types.indices { columns[index].endRow() }
         if keyed { keys.append(key) }
         count += 1
+        bindsPartialRow = false
     }
 
     /// Drops the values of a row bound in part or refused.
     mutating func dropPartialRow() {
+        guard bindsPartialRow else { return }
         for index in types.indices { columns[index].dropBound() }
+        bindsPartialRow = false
     }
 
     /// Binds the arrays of the rows added to `statement` from parameter `first` on (the keys'

@@ -32,7 +32,8 @@ final class PostgresRowStatement: StoreStatement {
     /// - Throws: `PostgresError` for a value the single-row statement would refuse (the row is not added).
     func add(key: Int64, from statement: any StoreStatement) throws {
         if statement === self {
-            if var error = failure {
+            // `failure` looks through the refused values only when there are some.
+            if !failures.isEmpty, var error = failure {
                 failures.removeAll()
                 arrays.dropPartialRow()
                 error.sql = sql
@@ -58,10 +59,13 @@ final class PostgresRowStatement: StoreStatement {
     }
 
     /// Drops the row bound so far (a row `add(key:from:)` took is kept).
+    /// Called after every row a save binds: after a row added, nothing is left to drop
+    /// (`PostgresColumnArrays.dropPartialRow` then returns at once), and the problem is cleared
+    /// only when there is one (assigning nil released the old value's text each time).
     func reset() {
         arrays.dropPartialRow()
         if !failures.isEmpty { failures.removeAll() }
-        bindingProblem = nil
+        if bindingProblem != nil { bindingProblem = nil }
     }
 
     func step() throws -> Bool {
