@@ -169,4 +169,53 @@ import Testing
         try container.makeConnection().execute(#"UPDATE "Trip" SET "$type" = 'Gone'"#)
         #expect(throws: ModelStoreError.unknownEntity("Gone")) { try ModelContext(container).fetch(FetchDescriptor<Trip>()) }
     }
+
+    /// Type names near a member's (`TypeNameTable` compares a word at a time, then the bytes left):
+    /// one byte off at the end or within the first word, a prefix, one byte longer, another case,
+    /// empty. Each is unknown, and the rows of the members around it still read as their classes.
+    @Test(arguments: StoreKind.allCases) func typeNamesNearAMembersAreUnknown(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let container = fixture.container
+        let context = fixture.context
+        context.insert(Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2)))
+        context.insert(BusinessTrip(name: "Fair", startDate: Day.at(1), endDate: Day.at(2), company: "Acme"))
+        context.insert(PersonalTrip(name: "Beach", startDate: Day.at(1), endDate: Day.at(2), reason: .vacation))
+        try context.save()
+        let connection = try container.makeConnection()
+        for name in ["BusinessTrap", "BusinesXTrip", "Business", "Tri", "Trips", "PersonalTrip ", "businesstrip", ""] {
+            try connection.execute(#"UPDATE "Trip" SET "$type" = '\#(name)' WHERE "name" = 'Walk'"#)
+            #expect(throws: ModelStoreError.unknownEntity(name)) { try ModelContext(container).fetch(FetchDescriptor<Trip>()) }
+        }
+        try connection.execute(#"UPDATE "Trip" SET "$type" = 'Trip' WHERE "name" = 'Walk'"#)
+        let trips = try ModelContext(container).fetch(FetchDescriptor<Trip>())
+        #expect(trips.map { "\(type(of: $0))" } == ["Trip", "BusinessTrip", "PersonalTrip"])
+    }
+}
+
+/// `ModelContext.TypeNameTable` against comparing the names as arrays.
+@Suite struct TypeNameTableTests {
+    @Test func findsExactlyTheEqualName() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let names: [[UInt8]] = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...20, using: &generator)).map { _ in UInt8.random(in: 97...99, using: &generator) }
+            }
+            let table = ModelContext.TypeNameTable(names)
+            var probes = names
+            for name in names where !name.isEmpty {
+                // Each byte changed, the last dropped, one added.
+                for position in name.indices {
+                    var changed = name
+                    changed[position] = changed[position] == 97 ? 98 : 97
+                    probes.append(changed)
+                }
+                probes.append(Array(name.dropLast()))
+                probes.append(name + [97])
+            }
+            for probe in probes {
+                let found = probe.withUnsafeBufferPointer { table.index(of: $0) }
+                #expect(found == names.firstIndex(of: probe), "\(names) \(probe)")
+            }
+        }
+    }
 }

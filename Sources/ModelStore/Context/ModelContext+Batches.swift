@@ -46,11 +46,15 @@ extension ModelContext {
                 try prefetch(fetch.prefetching, of: batch, owners: .keys(batch.compactMap { $0.status == .inserted ? nil : $0.rowID }))
             }
             // The batch holds its models while the block runs: the block gets each one borrowed,
-            // without a retain and a release around the call.
+            // without a retain and a release around the call. The batch's storage is read as
+            // `Unmanaged` references: a model loaded as a strong reference from the buffer was
+            // copied (retained and released around the call, the block being opaque to the compiler).
             try batch.withUnsafeBufferPointer { models in
-                for object in models {
-                    try Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef { try block(unsafeDowncast($0, to: T.self)) }
-                    try watch.check(self)
+                try models.withMemoryRebound(to: Unmanaged<ModelObject>.self) { references in
+                    for reference in references {
+                        try reference._withUnsafeGuaranteedRef { try block(unsafeDowncast($0, to: T.self)) }
+                        try watch.check(self)
+                    }
                 }
             }
         }

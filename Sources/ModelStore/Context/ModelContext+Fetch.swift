@@ -254,6 +254,7 @@ extension ModelContext {
         }
         let types = tables.types
         let keyed = tables.keyed
+        let typeNames = tables.typeNames
         let homes = memberHomes(of: entity)
         let unfetched = partial.map { partial in members.map { partial.unfetched[$0.entity.index] } }
         var table = 0
@@ -270,7 +271,7 @@ extension ModelContext {
         defer { if logging { registrationLog?.append(RegistrationLog(hierarchy: entity.hierarchyIndex, keys: registeredKeys)) } }
         while try statement.step() {
             let rowID = try statement.integer(at: 0)
-            let member = members.count == 1 ? 0 : try memberIndex(statement, members)
+            let member = members.count == 1 ? 0 : try typeNames.index(statement)
             if member != table {
                 decoder.select(table: member)
                 table = member
@@ -364,12 +365,87 @@ extension ModelContext {
         /// The result columns of their attributes and their names, as a decoder takes them (shared
         /// by the fetches' decoders).
         let decoderTables: RowDecoder.DecoderTables
+        /// Their type column's bytes, for `materialize`'s row by row `memberIndex`.
+        let typeNames: TypeNameTable
 
         init(_ members: [Member]) {
             names = members.map(\.entity.name)
             types = members.map(\.entity.type)
             keyed = members.map { !$0.entity.keySlots.isEmpty }
             decoderTables = RowDecoder.DecoderTables(members.map(\.entity.attributeResultColumns), entityNames: names)
+            typeNames = TypeNameTable(members.map(\.name))
+        }
+    }
+
+    /// The type column's bytes of a hierarchy's members, one after the other in one allocation:
+    /// `memberIndex` without the members array (iterating `[Member]` and comparing each name through
+    /// `withUnsafeBufferPointer` and `memcmp`: docs/Benchmarks.md, "Reads"); a name is compared a
+    /// word at a time, in place.
+    final class TypeNameTable: @unchecked Sendable {
+        /// The names' bytes (never written after `init`).
+        private let bytes: UnsafeMutablePointer<UInt8>
+        /// Each name's offset in `bytes`, then the end (never written after `init`).
+        private let starts: UnsafeMutablePointer<Int>
+        let count: Int
+
+        init(_ names: [[UInt8]]) {
+            count = names.count
+            starts = .allocate(capacity: names.count + 1)
+            starts[0] = 0
+            for (index, name) in names.enumerated() { starts[index + 1] = starts[index] + name.count }
+            bytes = .allocate(capacity: max(starts[names.count], 1))
+            for (index, name) in names.enumerated() {
+                name.withUnsafeBufferPointer { buffer in
+                    if let base = buffer.baseAddress { (bytes + starts[index]).initialize(from: base, count: buffer.count) }
+                }
+            }
+        }
+
+        deinit {
+            bytes.deallocate()
+            starts.deallocate()
+        }
+
+        /// The position of the member named `name`, if any.
+        @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+            let length = name.count
+            guard let other = name.baseAddress else {
+                for index in 0..<count where starts[index + 1] == starts[index] { return index }
+                return nil
+            }
+            for index in 0..<count where starts[index + 1] &- starts[index] == length {
+                if Self.equal(bytes + starts[index], other, length) { return index }
+            }
+            return nil
+        }
+
+        /// Whether the `length` bytes at `a` and `b` are equal: a word at a time, the last word
+        /// overlapping the one before (a name of 9 to 16 bytes takes two loads a side); a name
+        /// shorter than a word byte by byte (nothing is read past either end).
+        @inline(__always) private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+            guard length >= 8 else {
+                var offset = 0
+                while offset < length {
+                    if a[offset] != b[offset] { return false }
+                    offset += 1
+                }
+                return true
+            }
+            var offset = 0
+            while offset + 8 < length {
+                if UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + offset).loadUnaligned(as: UInt64.self) { return false }
+                offset += 8
+            }
+            let last = length - 8
+            return UnsafeRawPointer(a + last).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt64.self)
+        }
+
+        /// The position of the member named by the row's type column (`memberIndex`).
+        ///
+        /// - Throws: `ModelStoreError.unknownEntity` naming the column's text when no member has it.
+        @inline(__always) func index<Statement: StoreStatement>(_ statement: Statement) throws -> Int {
+            if let name = statement.textBytes(at: 1), let index = index(of: name) { return index }
+            throw ModelStoreError.unknownEntity(statement.text(at: 1))
         }
     }
 

@@ -193,3 +193,34 @@ import Testing
         #expect(Array(results.map(\.name)) == (try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))).map(\.name))
     }
 }
+
+/// The block gets each model borrowed from its batch (docs/Benchmarks.md, "Reads"): the batch keeps
+/// it alive through the call, whatever the block does with the context.
+@Suite struct BatchBorrowTests {
+    @Test(arguments: StoreKind.allCases) func aNestedEnumerationOfTheSameRowsGivesTheSameModels(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try BatchTests().seed(store, 40)
+        let context = store.context()
+        var outer = 0
+        var kept: [ObjectIdentifier: Trip] = [:]
+        try context.enumerate(FetchDescriptor<Trip>(), batchSize: 7) { trip in
+            outer += 1
+            let name = trip.name
+            // The inner enumeration registers and releases models of its own batches; the outer
+            // model is its row's one instance there too, and still whole after it.
+            var inner = 0
+            var sameInstance = false
+            try context.enumerate(FetchDescriptor<Trip>(), batchSize: 3) { other in
+                inner += 1
+                if other.persistentModelID == trip.persistentModelID { sameInstance = other === trip }
+            }
+            #expect(inner == 40 && sameInstance)
+            #expect(trip.name == name && trip.modelContext === context)
+            if outer.isMultiple(of: 5) { kept[ObjectIdentifier(trip)] = trip }
+        }
+        #expect(outer == 40)
+        // Models the block kept are still their rows' instances.
+        let all = try context.fetch(FetchDescriptor<Trip>())
+        #expect(kept.values.allSatisfy { model in all.contains { $0 === model } })
+    }
+}
