@@ -107,7 +107,7 @@ struct ErasedFetchDescriptor {
                       MemoryLayout<Erased>.offset(of: \.fetchOffset)!, MemoryLayout<Erased>.offset(of: \.propertiesToFetch)!,
                       MemoryLayout<Erased>.offset(of: \.includePendingChanges)!, MemoryLayout<Erased>.offset(of: \.relationshipKeyPathsForPrefetching)!,
                       MemoryLayout<Predicate<Never>?>.size]
-        precondition(real == erased && erased[2] == 0, "FetchDescriptor<\(T.self)>'s layout \(real) is not ErasedFetchDescriptor's \(erased)")
+        precondition(real == erased, "FetchDescriptor<\(T.self)>'s layout \(real) is not ErasedFetchDescriptor's \(erased)")
         withUnsafePointer(to: descriptor) { pointer in
             let view = UnsafeRawPointer(pointer).assumingMemoryBound(to: ErasedFetchDescriptor.self).pointee
             let window = view.fetchLimit == descriptor.fetchLimit && view.fetchOffset == descriptor.fetchOffset

@@ -26,13 +26,9 @@ extension ModelContext {
             let limit = view.pointee.fetchLimit, offset = view.pointee.fetchOffset
             try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
             guard view.pointee.propertiesToFetch.isEmpty, view.pointee.sortBy.isEmpty, hasNothingPending, view.pointee.includePendingChanges,
-                  view.pointee.relationshipKeyPathsForPrefetching.isEmpty, view.pointee.predicate != nil else { return nil }
-            // The predicate in place (an optional's payload is at its start): copying it out copied
-            // its expression through the expression type's value witnesses.
-            let predicate = UnsafeRawPointer(view).assumingMemoryBound(to: Predicate<Never>.self)
-            guard let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.pointee.expression,
-                                                 root: predicate.pointee.variable.key, cache: container.predicateCache,
-                                                 memo: &fastMemo) else { return nil }
+                  view.pointee.relationshipKeyPathsForPrefetching.isEmpty, let predicate = view.pointee.predicate,
+                  let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.variable.key,
+                                                 cache: container.predicateCache, dialect: container.driver.dialect, memo: &fastMemo) else { return nil }
             // A plain fetch: the whole select and its statement are the cache entry's
             // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
             // the entry's).
@@ -187,7 +183,7 @@ extension ModelContext {
     /// `LIMIT ? OFFSET ?` for a descriptor's `fetchLimit` and `fetchOffset`, when it has either.
     private func appendWindow<T>(of descriptor: FetchDescriptor<T>, to sql: inout String, _ bindings: inout [SQLValue]) {
         guard descriptor.fetchLimit != nil || descriptor.fetchOffset != nil else { return }
-        sql += " LIMIT ? OFFSET ?"
+        sql += container.driver.dialect.windowClause
         bindings.append(descriptor.fetchLimit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
         bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
     }
@@ -197,7 +193,7 @@ extension ModelContext {
         var conditions: [String] = []
         var bindings: [SQLValue] = []
         if entity.baseName != nil {
-            conditions.append("\(SQLQuote.identifier(StorageNames.type)) IN (\(entity.typeNames.map { _ in "?" }.joined(separator: ", ")))")
+            conditions.append(container.driver.dialect.typeFilter(entity.typeNames))
             bindings += entity.typeNames.map(SQLValue.text)
         }
         if let predicate = descriptor.predicate {

@@ -293,16 +293,16 @@ final class FastCacheEntry: @unchecked Sendable {
     /// The whole `SELECT` of a fetch of the entity with this predicate and no sort, without and
     /// with `LIMIT ? OFFSET ?`: made on the first plain fetch (a predicate only counted never
     /// needs them), then kept by the contexts' memos (`FastMemo`), read without the lock.
-    func plainSelects() -> (plain: String, windowed: String) {
+    func plainSelects(dialect: any SQLDialect) -> (plain: String, windowed: String) {
         lock.lock()
         defer { lock.unlock() }
         if let selects { return selects }
         var sql = entity.selectSQL + " WHERE "
         if entity.baseName != nil {
-            sql += "\(SQLQuote.identifier(StorageNames.type)) IN (\(entity.typeNames.map { _ in "?" }.joined(separator: ", "))) AND "
+            sql += dialect.typeFilter(entity.typeNames) + " AND "
         }
         sql += "(\(translation.sql))" + entity.keyOrderSQL
-        let made = (sql, sql + " LIMIT ? OFFSET ?")
+        let made = (sql, sql + dialect.windowClause)
         selects = made
         return made
     }
@@ -370,7 +370,7 @@ extension PredicateSQL {
     /// Not generic: a fetch hands over the predicate's parts (`expression`, its variable `root`)
     /// and the fetched model type (`model`), so nothing here looks `Predicate<T>` up at run time.
     static func fastHit(model: ObjectIdentifier, expression: any StandardPredicateExpression<Bool>, root: PredicateExpressions.VariableID,
-                        cache: PredicateTranslationCache, memo: inout FastMemo?) -> FastHit? {
+                        cache: PredicateTranslationCache, dialect: any SQLDialect, memo: inout FastMemo?) -> FastHit? {
         let typeKey = FastTypeKey(model: model, expression: ObjectIdentifier(type(of: expression)))
         if memo?.type != typeKey {
             guard case .entries(let opener, let entries)? = cache.fastEntries(typeKey) else { return nil }
@@ -391,7 +391,7 @@ extension PredicateSQL {
         if let kept = memo?.selects[index] {
             selects = kept
         } else {
-            selects = entry.plainSelects()
+            selects = entry.plainSelects(dialect: dialect)
             memo?.selects[index] = selects
         }
         return FastHit(entry: entry, inputs: walker.inputs, selects: selects)
