@@ -51,11 +51,81 @@ extension FetchDescriptor {
     /// Throws `ModelStoreError.invalidFetch` naming a negative `fetchLimit` or `fetchOffset`:
     /// every fetch refuses them alike on every store (docs/Runtime.md, "Fetch windows").
     func checkWindow() throws {
-        if let limit = fetchLimit, limit < 0 {
+        try ErasedFetchDescriptor.checkWindow(limit: fetchLimit, offset: fetchOffset)
+    }
+}
+
+/// `FetchDescriptor<T>`'s stored properties in its order, with types whose layout is that of
+/// theirs for every `T` (none of them depends on `T`: a predicate is an expression existential and
+/// a variable's identifier, an array one reference). `fetch`, which another module calls
+/// unspecialized, reads a descriptor through it (`view(of:)`): read as `FetchDescriptor<T>`, each
+/// access looked `FetchDescriptor<T>`'s, `Predicate<T>`'s and `Optional`'s metadata up in the
+/// runtime, and copying the predicate went through their value witnesses, about 1.6 k
+/// instructions a fetch (docs/Benchmarks.md, "Lookups"). Debug builds check the layout against
+/// `FetchDescriptor<T>`'s, and the values read, at each use.
+struct ErasedFetchDescriptor {
+    var predicate: Predicate<Never>?
+    var sortBy: [AnyObject]
+    var fetchLimit: Int?
+    var fetchOffset: Int?
+    var propertiesToFetch: [AnyObject]
+    var includePendingChanges: Bool
+    var relationshipKeyPathsForPrefetching: [AnyObject]
+
+    /// `descriptor` read as this layout, for the duration of `body`.
+    @inline(__always)
+    static func view<T, Result>(of descriptor: FetchDescriptor<T>, _ body: (UnsafePointer<ErasedFetchDescriptor>) throws -> Result) rethrows -> Result {
+        #if DEBUG
+        checkLayout(of: descriptor)
+        #endif
+        return try withUnsafePointer(to: descriptor) { try body(UnsafeRawPointer($0).assumingMemoryBound(to: ErasedFetchDescriptor.self)) }
+    }
+
+    /// `FetchDescriptor.checkWindow()`.
+    @inline(__always)
+    static func checkWindow(limit: Int?, offset: Int?) throws {
+        if let limit, limit < 0 {
             throw ModelStoreError.invalidFetch("fetchLimit \(limit): a limit is 0 or more (nil for none)")
         }
-        if let offset = fetchOffset, offset < 0 {
+        if let offset, offset < 0 {
             throw ModelStoreError.invalidFetch("fetchOffset \(offset): an offset is 0 or more (nil for none)")
         }
     }
+
+    #if DEBUG
+    /// Stops when `FetchDescriptor<T>`'s layout is not this one, or a value read through it differs.
+    static func checkLayout<T>(of descriptor: FetchDescriptor<T>) {
+        typealias Real = FetchDescriptor<T>
+        let real = [MemoryLayout<Real>.size, MemoryLayout<Real>.alignment, MemoryLayout<Real>.offset(of: \.predicate)!,
+                    MemoryLayout<Real>.offset(of: \.sortBy)!, MemoryLayout<Real>.offset(of: \.fetchLimit)!,
+                    MemoryLayout<Real>.offset(of: \.fetchOffset)!, MemoryLayout<Real>.offset(of: \.propertiesToFetch)!,
+                    MemoryLayout<Real>.offset(of: \.includePendingChanges)!, MemoryLayout<Real>.offset(of: \.relationshipKeyPathsForPrefetching)!,
+                    MemoryLayout<Predicate<T>?>.size]
+        typealias Erased = ErasedFetchDescriptor
+        let erased = [MemoryLayout<Erased>.size, MemoryLayout<Erased>.alignment, MemoryLayout<Erased>.offset(of: \.predicate)!,
+                      MemoryLayout<Erased>.offset(of: \.sortBy)!, MemoryLayout<Erased>.offset(of: \.fetchLimit)!,
+                      MemoryLayout<Erased>.offset(of: \.fetchOffset)!, MemoryLayout<Erased>.offset(of: \.propertiesToFetch)!,
+                      MemoryLayout<Erased>.offset(of: \.includePendingChanges)!, MemoryLayout<Erased>.offset(of: \.relationshipKeyPathsForPrefetching)!,
+                      MemoryLayout<Predicate<Never>?>.size]
+        precondition(real == erased, "FetchDescriptor<\(T.self)>'s layout \(real) is not ErasedFetchDescriptor's \(erased)")
+        withUnsafePointer(to: descriptor) { pointer in
+            let view = UnsafeRawPointer(pointer).assumingMemoryBound(to: ErasedFetchDescriptor.self).pointee
+            let window = view.fetchLimit == descriptor.fetchLimit && view.fetchOffset == descriptor.fetchOffset
+            let flags = view.includePendingChanges == descriptor.includePendingChanges
+            let sortCount: Bool = view.sortBy.count == descriptor.sortBy.count
+            let propertyCount: Bool = view.propertiesToFetch.count == descriptor.propertiesToFetch.count
+            let prefetchCount: Bool = view.relationshipKeyPathsForPrefetching.count == descriptor.relationshipKeyPathsForPrefetching.count
+            let viewKey: PredicateExpressions.VariableID? = view.predicate?.variable.key
+            let realKey: PredicateExpressions.VariableID? = descriptor.predicate?.variable.key
+            precondition(window && flags && sortCount && propertyCount && prefetchCount && viewKey == realKey,
+                         "FetchDescriptor<\(T.self)> read through ErasedFetchDescriptor differs")
+            if let predicate = view.predicate, let real = descriptor.predicate {
+                let same: Bool = type(of: predicate.expression) == type(of: real.expression)
+                precondition(same, "FetchDescriptor<\(T.self)>'s predicate read through ErasedFetchDescriptor differs")
+            } else {
+                precondition(view.predicate == nil && descriptor.predicate == nil, "FetchDescriptor<\(T.self)>'s predicate read through ErasedFetchDescriptor differs")
+            }
+        }
+    }
+    #endif
 }

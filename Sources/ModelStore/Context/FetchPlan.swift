@@ -47,7 +47,7 @@ struct FetchPlan {
     func window(_ dialect: any SQLDialect) -> SQLFragment {
         guard limit != nil || offset > 0 else { return "" }
         let count: SQLValue = limit.map { .integer(Int64($0)) } ?? dialect.noLimit
-        return " LIMIT \(SQLFragment.parameter(count)) OFFSET \(SQLFragment.parameter(.integer(Int64(offset))))"
+        return " LIMIT \(SQLFragment(dialect.windowPlaceholder, [count])) OFFSET \(SQLFragment(dialect.windowPlaceholder, [.integer(Int64(offset))]))"
     }
 }
 
@@ -56,7 +56,7 @@ extension ModelContext {
     func plan<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema) throws -> FetchPlan {
         var conditions: [SQLFragment] = []
         if entity.baseName != nil {
-            let names = SQLFragment.joined(entity.typeNames.map { .parameter(.text($0)) }, separator: ", ")
+            let names = SQLFragment.joined(entity.typeNames.map { SQLFragment(container.driver.dialect.typeNamePlaceholder, [.text($0)]) }, separator: ", ")
             conditions.append("\(identifier: entity.tableName).\(identifier: StorageNames.type) IN (\(names))")
         }
         var followed: [RelationshipSchema] = []

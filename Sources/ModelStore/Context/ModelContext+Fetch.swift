@@ -20,14 +20,19 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         guards.enter()
         defer { guards.leave() }
-        try descriptor.checkWindow()
-        if isEmptyArray(descriptor.propertiesToFetch), isEmptyArray(descriptor.sortBy), !fetchesThroughPlan(descriptor), let predicate = descriptor.predicate,
-           let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.variable.key,
-                                          cache: container.predicateCache, memo: &fastMemo) {
+        // Read through `ErasedFetchDescriptor`: without `T`'s generic types' metadata. The plain
+        // fetch runs inside, so its hit is not copied out.
+        let plain = try ErasedFetchDescriptor.view(of: descriptor) { view -> [ModelObject]? in
+            let limit = view.pointee.fetchLimit, offset = view.pointee.fetchOffset
+            try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
+            guard view.pointee.propertiesToFetch.isEmpty, view.pointee.sortBy.isEmpty, hasNothingPending, view.pointee.includePendingChanges,
+                  view.pointee.relationshipKeyPathsForPrefetching.isEmpty, let predicate = view.pointee.predicate,
+                  let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.variable.key,
+                                                 cache: container.predicateCache, dialect: container.driver.dialect, memo: &fastMemo) else { return nil }
             // A plain fetch: the whole select and its statement are the cache entry's
             // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
             // the entry's).
-            let entity = hit.entry.entity, limit = descriptor.fetchLimit, offset = descriptor.fetchOffset
+            let entity = hit.entry.entity
             #if DEBUG
             // Debug builds check the entry's entity, and the kept select and its bindings against
             // the ones the general path builds.
@@ -37,8 +42,9 @@ extension ModelContext {
             let general = try fetchQuery(descriptor, entity: entity, partial: nil)
             precondition(general.sql == kept.sql && general.bindings == kept.bindings, "plain fetch: kept \(kept) differs from \(general)")
             #endif
-            return try fetchPlain(hit, entity: entity, limit: limit, offset: offset).reinterpreted(as: T.self)
+            return try fetchPlain(hit, entity: entity, limit: limit, offset: offset)
         }
+        if let plain { return plain.reinterpreted(as: T.self) }
         let entity = try entity(for: T.self)
         let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
         // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
@@ -177,7 +183,7 @@ extension ModelContext {
     /// `LIMIT ? OFFSET ?` for a descriptor's `fetchLimit` and `fetchOffset`, when it has either.
     private func appendWindow<T>(of descriptor: FetchDescriptor<T>, to sql: inout String, _ bindings: inout [SQLValue]) {
         guard descriptor.fetchLimit != nil || descriptor.fetchOffset != nil else { return }
-        sql += " LIMIT ? OFFSET ?"
+        sql += container.driver.dialect.windowClause
         bindings.append(descriptor.fetchLimit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
         bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
     }
@@ -187,7 +193,7 @@ extension ModelContext {
         var conditions: [String] = []
         var bindings: [SQLValue] = []
         if entity.baseName != nil {
-            conditions.append("\(SQLQuote.identifier(StorageNames.type)) IN (\(entity.typeNames.map { _ in "?" }.joined(separator: ", ")))")
+            conditions.append(container.driver.dialect.typeFilter(entity.typeNames))
             bindings += entity.typeNames.map(SQLValue.text)
         }
         if let predicate = descriptor.predicate {

@@ -10,6 +10,10 @@ import Foundation
 /// whole (one cast per predicate).
 protocol FastShapeNode {
     func appendFastShape(to walker: inout FastShapeWalker)
+    /// `PredicateShapeNode.appendShape(to:)` through the children's static types: the same
+    /// tokens, without the cast to `PredicateShapeNode` per node, whose first use per node type
+    /// looked the conformance up in the runtime (docs/Predicates.md, "Translation cache").
+    func appendStaticShape(to walker: inout PredicateShapeWalker)
 }
 
 /// What a captured value gives the cached bindings, read once by the fast walk.
@@ -161,20 +165,40 @@ struct FastShapeWalker {
 
 extension PredicateExpressions.Value: FastShapeNode {
     func appendFastShape(to walker: inout FastShapeWalker) { walker.captured(value) }
+    func appendStaticShape(to walker: inout PredicateShapeWalker) { appendShape(to: &walker) }
 }
 
 extension PredicateExpressions.Variable: FastShapeNode {
     func appendFastShape(to walker: inout FastShapeWalker) { walker.variable(key) }
+    func appendStaticShape(to walker: inout PredicateShapeWalker) { appendShape(to: &walker) }
 }
 
 extension PredicateExpressions.NilLiteral: FastShapeNode {
     func appendFastShape(to walker: inout FastShapeWalker) {}
+    func appendStaticShape(to walker: inout PredicateShapeWalker) { appendShape(to: &walker) }
 }
 
 extension PredicateExpressions.KeyPath: FastShapeNode where Root: FastShapeNode {
     func appendFastShape(to walker: inout FastShapeWalker) {
         root.appendFastShape(to: &walker)
         walker.keyPath(keyPath)
+    }
+
+    func appendStaticShape(to walker: inout PredicateShapeWalker) {
+        walker.node(Self.self)
+        root.appendStaticShape(to: &walker)
+        walker.keyPath(keyPath)
+        walker.end()
+    }
+}
+
+extension FastShapeNode {
+    /// A node of two operands and nothing else (`PredicateShapeWalker.binary`).
+    func appendStaticBinary<L: FastShapeNode, R: FastShapeNode>(_ lhs: L, _ rhs: R, to walker: inout PredicateShapeWalker) {
+        walker.node(Self.self)
+        lhs.appendStaticShape(to: &walker)
+        rhs.appendStaticShape(to: &walker)
+        walker.end()
     }
 }
 
@@ -183,6 +207,8 @@ extension PredicateExpressions.Equal: FastShapeNode where LHS: FastShapeNode, RH
         lhs.appendFastShape(to: &walker)
         rhs.appendFastShape(to: &walker)
     }
+
+    func appendStaticShape(to walker: inout PredicateShapeWalker) { appendStaticBinary(lhs, rhs, to: &walker) }
 }
 
 extension PredicateExpressions.NotEqual: FastShapeNode where LHS: FastShapeNode, RHS: FastShapeNode {
@@ -190,6 +216,8 @@ extension PredicateExpressions.NotEqual: FastShapeNode where LHS: FastShapeNode,
         lhs.appendFastShape(to: &walker)
         rhs.appendFastShape(to: &walker)
     }
+
+    func appendStaticShape(to walker: inout PredicateShapeWalker) { appendStaticBinary(lhs, rhs, to: &walker) }
 }
 
 extension PredicateExpressions.Comparison: FastShapeNode where LHS: FastShapeNode, RHS: FastShapeNode {
@@ -203,6 +231,14 @@ extension PredicateExpressions.Comparison: FastShapeNode where LHS: FastShapeNod
         lhs.appendFastShape(to: &walker)
         rhs.appendFastShape(to: &walker)
     }
+
+    func appendStaticShape(to walker: inout PredicateShapeWalker) {
+        walker.node(Self.self)
+        walker.tokens.append(.leaf(op))
+        lhs.appendStaticShape(to: &walker)
+        rhs.appendStaticShape(to: &walker)
+        walker.end()
+    }
 }
 
 extension PredicateExpressions.Conjunction: FastShapeNode where LHS: FastShapeNode, RHS: FastShapeNode {
@@ -210,6 +246,8 @@ extension PredicateExpressions.Conjunction: FastShapeNode where LHS: FastShapeNo
         lhs.appendFastShape(to: &walker)
         rhs.appendFastShape(to: &walker)
     }
+
+    func appendStaticShape(to walker: inout PredicateShapeWalker) { appendStaticBinary(lhs, rhs, to: &walker) }
 }
 
 extension PredicateExpressions.Disjunction: FastShapeNode where LHS: FastShapeNode, RHS: FastShapeNode {
@@ -217,11 +255,19 @@ extension PredicateExpressions.Disjunction: FastShapeNode where LHS: FastShapeNo
         lhs.appendFastShape(to: &walker)
         rhs.appendFastShape(to: &walker)
     }
+
+    func appendStaticShape(to walker: inout PredicateShapeWalker) { appendStaticBinary(lhs, rhs, to: &walker) }
 }
 
 extension PredicateExpressions.Negation: FastShapeNode where Wrapped: FastShapeNode {
     func appendFastShape(to walker: inout FastShapeWalker) {
         wrapped.appendFastShape(to: &walker)
+    }
+
+    func appendStaticShape(to walker: inout PredicateShapeWalker) {
+        walker.node(Self.self)
+        wrapped.appendStaticShape(to: &walker)
+        walker.end()
     }
 }
 
@@ -247,16 +293,16 @@ final class FastCacheEntry: @unchecked Sendable {
     /// The whole `SELECT` of a fetch of the entity with this predicate and no sort, without and
     /// with `LIMIT ? OFFSET ?`: made on the first plain fetch (a predicate only counted never
     /// needs them), then kept by the contexts' memos (`FastMemo`), read without the lock.
-    func plainSelects() -> (plain: String, windowed: String) {
+    func plainSelects(dialect: any SQLDialect) -> (plain: String, windowed: String) {
         lock.lock()
         defer { lock.unlock() }
         if let selects { return selects }
         var sql = entity.selectSQL + " WHERE "
         if entity.baseName != nil {
-            sql += "\(SQLQuote.identifier(StorageNames.type)) IN (\(entity.typeNames.map { _ in "?" }.joined(separator: ", "))) AND "
+            sql += dialect.typeFilter(entity.typeNames) + " AND "
         }
         sql += "(\(translation.sql))" + entity.keyOrderSQL
-        let made = (sql, sql + " LIMIT ? OFFSET ?")
+        let made = (sql, sql + dialect.windowClause)
         selects = made
         return made
     }
@@ -324,7 +370,7 @@ extension PredicateSQL {
     /// Not generic: a fetch hands over the predicate's parts (`expression`, its variable `root`)
     /// and the fetched model type (`model`), so nothing here looks `Predicate<T>` up at run time.
     static func fastHit(model: ObjectIdentifier, expression: any StandardPredicateExpression<Bool>, root: PredicateExpressions.VariableID,
-                        cache: PredicateTranslationCache, memo: inout FastMemo?) -> FastHit? {
+                        cache: PredicateTranslationCache, dialect: any SQLDialect, memo: inout FastMemo?) -> FastHit? {
         let typeKey = FastTypeKey(model: model, expression: ObjectIdentifier(type(of: expression)))
         if memo?.type != typeKey {
             guard case .entries(let opener, let entries)? = cache.fastEntries(typeKey) else { return nil }
@@ -345,7 +391,7 @@ extension PredicateSQL {
         if let kept = memo?.selects[index] {
             selects = kept
         } else {
-            selects = entry.plainSelects()
+            selects = entry.plainSelects(dialect: dialect)
             memo?.selects[index] = selects
         }
         return FastHit(entry: entry, inputs: walker.inputs, selects: selects)
@@ -403,8 +449,15 @@ extension PredicateSQL {
             let fresh = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store)
             let root = predicate.variable.key
             cache.storeFastFirstUse(typeKey, walker.key, FirstUse {
+                // The full walk through the opener: its tree is the fast walk's, of known types.
                 var full = PredicateShapeWalker(root: root, model: T.self)
-                full.walk(expression)
+                walkShapeOpened(expression, opener, &full)
+                #if DEBUG
+                var dynamic = PredicateShapeWalker(root: root, model: T.self)
+                dynamic.walk(expression)
+                precondition(dynamic.cacheable == full.cacheable && (!full.cacheable || dynamic.tokens == full.tokens),
+                             "static shape walk \(full.tokens) differs from \(dynamic.tokens)")
+                #endif
                 guard full.cacheable else { return nil }
                 let shape = PredicateShape(tokens: full.tokens)
                 return FirstUse.Lesson(shape: shape, valueCount: full.values.count,
@@ -457,6 +510,8 @@ enum FastSlot {
 /// from the first expression of the type that casts to `FastShapeNode`.
 protocol FastShapeOpener: Sendable {
     func walk<X>(_ expression: X, into walker: inout FastShapeWalker)
+    /// The full walk (`PredicateShapeWalker`) of `expression`, through its static type.
+    func walkShape<X>(_ expression: X, into walker: inout PredicateShapeWalker)
 }
 
 struct FastShapeOpenerOf<E: FastShapeNode>: FastShapeOpener {
@@ -465,6 +520,13 @@ struct FastShapeOpenerOf<E: FastShapeNode>: FastShapeOpener {
         precondition(X.self == E.self, "fast shape opener of \(E.self) given \(X.self)")
         withUnsafePointer(to: expression) { pointer in
             pointer.withMemoryRebound(to: E.self, capacity: 1) { $0.pointee.appendFastShape(to: &walker) }
+        }
+    }
+
+    func walkShape<X>(_ expression: X, into walker: inout PredicateShapeWalker) {
+        precondition(X.self == E.self, "fast shape opener of \(E.self) given \(X.self)")
+        withUnsafePointer(to: expression) { pointer in
+            pointer.withMemoryRebound(to: E.self, capacity: 1) { $0.pointee.appendStaticShape(to: &walker) }
         }
     }
 }
@@ -476,4 +538,9 @@ private func makeOpener<E: FastShapeNode>(_ node: E) -> any FastShapeOpener {
 /// Opens the expression existential and hands its concrete value to `opener`.
 private func walkOpened<X: PredicateExpression>(_ expression: X, _ opener: any FastShapeOpener, _ walker: inout FastShapeWalker) {
     opener.walk(expression, into: &walker)
+}
+
+/// `walkOpened` for the full walk.
+private func walkShapeOpened<X: PredicateExpression>(_ expression: X, _ opener: any FastShapeOpener, _ walker: inout PredicateShapeWalker) {
+    opener.walkShape(expression, into: &walker)
 }

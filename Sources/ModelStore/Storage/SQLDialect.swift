@@ -77,6 +77,12 @@ protocol SQLDialect: PredicateSpelling {
     var insertsReturnKey: Bool { get }
     /// The value bound to `LIMIT ?` for "no limit".
     var noLimit: SQLValue { get }
+    /// The placeholder of an entity name compared with the type column `$type` in a fetch's type
+    /// filter, and of a `LIMIT` or `OFFSET` value: `?`, or (PostgreSQL) `?` cast to the type the
+    /// server infers for it there, so that such a read is prepared with its first execution
+    /// (docs/PostgreSQL.md, "Preparing with the first execution").
+    var typeNamePlaceholder: String { get }
+    var windowPlaceholder: String { get }
     /// `column` (of row keys) among `keys` (at most `KeyList.chunk` of them, not empty) in one
     /// array parameter, where the store takes one (PostgreSQL: `column = ANY(?::bigint[])`); nil
     /// for `KeyList`'s list of one placeholder per key (SQLite).
@@ -172,6 +178,18 @@ extension SQLDialect {
 
 extension SQLDialect {
     var schemaChangeStepPrologue: [String] { [] }
+
+    var typeNamePlaceholder: String { "?" }
+    var windowPlaceholder: String { "?" }
+
+    /// `"$type" IN (?, …)` for `names` (`typeNamePlaceholder`), the column qualified by `table` when given.
+    func typeFilter(_ names: [String], table: String? = nil) -> String {
+        let column = (table.map { SQLQuote.identifier($0) + "." } ?? "") + SQLQuote.identifier(StorageNames.type)
+        return "\(column) IN (\(names.map { _ in typeNamePlaceholder }.joined(separator: ", ")))"
+    }
+
+    /// ` LIMIT ? OFFSET ?` (`windowPlaceholder`).
+    var windowClause: String { " LIMIT \(windowPlaceholder) OFFSET \(windowPlaceholder)" }
 
     func keyArrayMembership(_ column: String, _ keys: ArraySlice<Int64>) -> SQLFragment? { nil }
 }

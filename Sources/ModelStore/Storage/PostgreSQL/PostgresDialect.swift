@@ -104,6 +104,12 @@ struct PostgresDialect: SQLDialect {
     /// `LIMIT NULL` is no limit.
     var noLimit: SQLValue { .null }
 
+    /// Cast to what the server infers uncast (`text`, the type column's type; `bigint` for
+    /// `LIMIT` and `OFFSET`): the same values in the same forms, prepared with the first execution
+    /// (`PostgreSQLCastPlaceholderTests`).
+    var typeNamePlaceholder: String { "CAST(? AS text)" }
+    var windowPlaceholder: String { "CAST(? AS bigint)" }
+
     /// One `bigint[]` parameter in its binary form (`PostgresColumnArrays.int8Array`): no text of
     /// thousands of placeholders to build, hash and send, no parameter per key to encode
     /// (docs/PostgreSQL.md, "Key sets").
