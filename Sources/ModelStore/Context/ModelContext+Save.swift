@@ -594,21 +594,3 @@ private final class PreparedInsert {
         rowsEncoder = rows.map { RowEncoder(statement: $0.rowStatement, positions: text.insertPositions) }
     }
 }
-
-extension Array where Element == ModelObject {
-    /// Calls `body` with each model of the list, borrowed: a model copied out of an array is
-    /// retained, and released at the end of the iteration (a retain and a release per model of a
-    /// save's loop: docs/Benchmarks.md, "Writes"). The list (this copy of it) holds every model
-    /// while `body` runs, whatever `body` does to the list it was copied from.
-    @inline(__always)
-    func forEachBorrowed(_ body: (ModelObject) throws -> Void) rethrows {
-        try withUnsafeBufferPointer { models in
-            guard let first = models.baseAddress else { return }
-            let references = UnsafeRawPointer(first)
-            for index in 0..<models.count {
-                let model = references.load(fromByteOffset: index * MemoryLayout<Unmanaged<ModelObject>>.stride, as: Unmanaged<ModelObject>.self)
-                try model._withUnsafeGuaranteedRef(body)
-            }
-        }
-    }
-}

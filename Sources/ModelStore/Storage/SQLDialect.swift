@@ -182,10 +182,9 @@ extension SQLDialect {
     var typeNamePlaceholder: String { "?" }
     var windowPlaceholder: String { "?" }
 
-    /// `"$type" IN (?, …)` for `names` (`typeNamePlaceholder`), the column qualified by `table` when given.
-    func typeFilter(_ names: [String], table: String? = nil) -> String {
-        let column = (table.map { SQLQuote.identifier($0) + "." } ?? "") + SQLQuote.identifier(StorageNames.type)
-        return "\(column) IN (\(names.map { _ in typeNamePlaceholder }.joined(separator: ", ")))"
+    /// `"$type" IN (?, …)` for `names` (`typeNamePlaceholder`).
+    func typeFilter(_ names: [String]) -> String {
+        "\(SQLQuote.identifier(StorageNames.type)) IN (\(names.map { _ in typeNamePlaceholder }.joined(separator: ", ")))"
     }
 
     /// ` LIMIT ? OFFSET ?` (`windowPlaceholder`).

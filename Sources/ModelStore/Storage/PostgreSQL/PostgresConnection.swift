@@ -448,35 +448,11 @@ package final class PostgresConnection {
         statementsParsed += 1
         // The prepare's result and a NULL, the description's and a NULL, then the synchronization
         // point (a failed prepare makes the description's `PGRES_PIPELINE_ABORTED`).
-        var failure: PostgresError?
         var description: OpaquePointer?
-        var command = 0
-        var nullsInARow = 0
-        while true {
-            guard let result = PQgetResult(handle) else {
-                nullsInARow += 1
-                if PQstatus(handle) != CONNECTION_OK || nullsInARow > 1 || command > 2 {
-                    failure = failure ?? (PQstatus(handle) != CONNECTION_OK ? error(from: nil, sql: sql)
-                        : PostgresError(kind: .connectionLost, message: "the server did not finish preparing a statement", sql: sql))
-                    break
-                }
-                command += 1
-                continue
-            }
-            nullsInARow = 0
-            let status = PQresultStatus(result)
-            if status == PGRES_PIPELINE_SYNC {
-                PQclear(result)
-                break
-            }
-            if status == PGRES_COMMAND_OK && command == 1 && description == nil {
-                description = result
-                continue
-            }
-            if status != PGRES_COMMAND_OK && status != PGRES_PIPELINE_ABORTED && failure == nil {
-                failure = error(from: result, sql: sql)
-            }
-            PQclear(result)
+        let failure = readPipelineResults(sql: sql, unfinished: "the server did not finish preparing a statement") { command, status, result in
+            guard status == PGRES_COMMAND_OK && command == 1 && description == nil else { return .unread }
+            description = result
+            return .kept
         }
         if let failure {
             if let description { PQclear(description) }
@@ -486,6 +462,56 @@ package final class PostgresConnection {
             throw PostgresError(kind: .connectionLost, message: "the server did not describe a prepared statement", sql: sql)
         }
         return description
+    }
+
+    /// What the caller of `readPipelineResults` did with a result.
+    enum PipelineResultUse {
+        /// It keeps the result, and clears it later.
+        case kept
+        /// It read what it needed: the result is cleared.
+        case read
+        /// Not read: the result is cleared, a failure's error noted.
+        case unread
+    }
+
+    /// Reads the results of the (at most three) commands sent in pipeline mode before one
+    /// synchronization point, through that point, for `prepareAndDescribe` and a statement
+    /// prepared with its first execution: each goes to `take` with its command's position (0 the
+    /// first; each command's results end with a NULL) and status. Returns the first failure: a
+    /// result left unread whose status is neither `PGRES_COMMAND_OK` nor `PGRES_PIPELINE_ABORTED`
+    /// (the commands after a failed one are aborted), or, when the connection broke or the results
+    /// end before the synchronization point, its error or `.connectionLost` saying `unfinished`.
+    func readPipelineResults(sql: String, unfinished: String,
+                             _ take: (_ command: Int, ExecStatusType, OpaquePointer) -> PipelineResultUse) -> PostgresError? {
+        var failure: PostgresError?
+        var command = 0
+        var nullsInARow = 0
+        while true {
+            guard let result = PQgetResult(handle) else {
+                nullsInARow += 1
+                if PQstatus(handle) != CONNECTION_OK || nullsInARow > 1 || command > 2 {
+                    return failure ?? (PQstatus(handle) != CONNECTION_OK ? error(from: nil, sql: sql)
+                        : PostgresError(kind: .connectionLost, message: unfinished, sql: sql))
+                }
+                command += 1
+                continue
+            }
+            nullsInARow = 0
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                return failure
+            }
+            switch take(command, status, result) {
+            case .kept: continue
+            case .read: break
+            case .unread:
+                if status != PGRES_COMMAND_OK && status != PGRES_PIPELINE_ABORTED && failure == nil {
+                    failure = error(from: result, sql: sql)
+                }
+            }
+            PQclear(result)
+        }
     }
 
     /// Notes a statement sent in pipeline mode (`PostgresStatement.sendInPipeline()`).

@@ -184,39 +184,19 @@ package final class PostgresStatement {
         preparingInFlight = false
         defer { if PQpipelineStatus(handle) != PQ_PIPELINE_OFF { _ = PQexitPipelineMode(handle) } }
         var kept: OpaquePointer?
-        var failure: PostgresError?
-        // Each command's results end with a NULL: 0 the preparation, 1 the description, 2 the execution.
-        var command = 0
-        var nullsInARow = 0
-        while true {
-            guard let result = PQgetResult(handle) else {
-                nullsInARow += 1
-                if PQstatus(handle) != CONNECTION_OK || nullsInARow > 1 || command > 2 {
-                    failure = failure ?? (PQstatus(handle) != CONNECTION_OK ? connection.error(from: nil, sql: sql)
-                        : PostgresError(kind: .connectionLost, message: "the server did not finish preparing and running a statement", sql: sql))
-                    break
-                }
-                command += 1
-                continue
-            }
-            nullsInARow = 0
-            let status = PQresultStatus(result)
-            if status == PGRES_PIPELINE_SYNC {
-                PQclear(result)
-                break
-            }
+        // 0 the preparation, 1 the description, 2 the execution.
+        let failure = connection.readPipelineResults(sql: sql, unfinished: "the server did not finish preparing and running a statement") { command, status, result in
             if command == 1 && status == PGRES_COMMAND_OK {
                 learn(result, name: inFlightName)
-            } else if command == 2 && (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK || status == PGRES_EMPTY_QUERY) {
-                affectedRowCount = Int(String(cString: PQcmdTuples(result))) ?? 0
-                if status == PGRES_TUPLES_OK && kept == nil {
-                    kept = result
-                    continue
-                }
-            } else if status != PGRES_COMMAND_OK && status != PGRES_PIPELINE_ABORTED && failure == nil {
-                failure = connection.error(from: result, sql: sql)
+                return .read
             }
-            PQclear(result)
+            guard command == 2 && (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK || status == PGRES_EMPTY_QUERY) else { return .unread }
+            affectedRowCount = Int(String(cString: PQcmdTuples(result))) ?? 0
+            if status == PGRES_TUPLES_OK && kept == nil {
+                kept = result
+                return .kept
+            }
+            return .read
         }
         return (kept, failure)
     }
