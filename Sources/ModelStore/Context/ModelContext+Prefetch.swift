@@ -210,7 +210,7 @@ extension ModelContext {
 
     /// The key a model's to-one slot holds in the store (its value before any unsaved change).
     private func storedKey(of object: ModelObject, slot: Int) -> Int64? {
-        if let record = object.changes, let entity = object.entity, let index = entity.keySlots.firstIndex(of: slot),
+        if let record = changeLog.record(of: object), let entity = object.entity, let index = entity.keySlots.firstIndex(of: slot),
            let saved = record.savedValue(of: entity.attributes.count + index) {
             if case .integer(let key) = saved { return key }
             return nil

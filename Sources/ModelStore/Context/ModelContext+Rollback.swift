@@ -13,9 +13,10 @@ extension ModelContext {
             object.status = .persisted
         }
         for object in dirty {
-            if let record = object.changes, let entity = object.entity { restore(object, entity: entity, from: record) }
-            object.changes = nil
+            if let record = changeLog.record(of: object), let entity = object.entity { restore(object, entity: entity, from: record) }
+            object.changeEntry = 0
         }
+        changeLog.removeAll()
         for object in touched.values {
             object.relationshipsChanged = false
             for index in object.slots.indices {

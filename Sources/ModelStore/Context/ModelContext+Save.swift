@@ -265,7 +265,7 @@ extension ModelContext {
         var prepared: [PartialUpdateKey: PreparedUpdate] = [:]
         for object in dirty where object.status == .persisted && !removed.contains(ObjectIdentifier(object)) {
             guard let entity = object.entity, !entity.uniqueColumnGroups.isEmpty, let rowID = object.rowID,
-                  let record = object.changes else { continue }
+                  let record = changeLog.record(of: object) else { continue }
             let changed = record.columns
             var columns = PositionSet()
             // Whole stored attributes (a struct's columns go together), those holding a unique column.
@@ -302,7 +302,7 @@ extension ModelContext {
         // Each model borrowed from the list (`forEachBorrowed`), not retained and released per row.
         try dirty.forEachBorrowed { object in
             guard object.status == .persisted, !removes || !removed.contains(ObjectIdentifier(object)),
-                  let entity = object.entity, let rowID = object.rowID, let record = object.changes else { return }
+                  let entity = object.entity, let rowID = object.rowID, let record = changeLog.record(of: object) else { return }
             let index = entity.index
             let update: Unmanaged<PreparedUpdate>
             if let last = latest[index], last._withUnsafeGuaranteedRef({ $0.writes(record) }) {
@@ -327,7 +327,7 @@ extension ModelContext {
         var counts = [Int](repeating: 0, count: schema.entities.count)
         var any = false
         dirty.forEachBorrowed { object in
-            guard object.status == .persisted, object.changes != nil, let index = object.home?.entity.index else { return }
+            guard object.status == .persisted, changeLog.record(of: object) != nil, let index = object.home?.entity.index else { return }
             counts[index] += 1
             if counts[index] == SaveBatch.fewestRowsTogether { any = true }
         }
@@ -464,7 +464,9 @@ extension ModelContext {
         // graph is updated below (its `onChange` runs at `willSet`) stays pending for the next save.
         let (saved, savedDirty, savedTouched) = (inserted, dirty, touched)
         clearPendingLists()
-        for object in savedDirty { object.changes = nil }
+        for object in savedDirty { object.changeEntry = 0 }
+        // Every record was a saved model's (`UnsavedChanges`' invariants): the log starts over.
+        changeLog.removeAll()
         for object in savedTouched.values { object.relationshipsChanged = false }
         // The saved models join their hierarchy's identity map together, in the save's order
         // (`IdentityMap.insertNew`: room made once, where a model at a time probed and grew the
@@ -488,7 +490,7 @@ extension ModelContext {
         for (previous, rowID) in upserted where previous.status == .persisted {
             previous.status = .detached
             previous.link = nil
-            previous.changes = nil
+            previous.changeEntry = 0
             previous.relationshipsChanged = false
             relinkDisplaced(previous, rowID: rowID)
         }

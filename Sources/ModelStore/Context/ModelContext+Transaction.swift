@@ -83,7 +83,7 @@ struct TransactionSnapshot {
         }
         for object in context.dirty where models[ObjectIdentifier(object)] == nil {
             if let record = object.changes, let entity = object.entity { context.restore(object, entity: entity, from: record) }
-            object.changes = nil
+            object.changeEntry = 0
         }
         for object in context.touched.values where models[ObjectIdentifier(object)] == nil {
             object.relationshipsChanged = false
@@ -98,9 +98,9 @@ struct TransactionSnapshot {
             object.rowID = state.rowID
             object.slots = state.slots
             object.relationshipsChanged = state.relationshipsChanged
-            object.changes = nil
+            object.changeEntry = 0
             if let changes = state.changes {
-                for (column, value) in zip(changes.order, changes.savedValues) { object.changes.record(column: Int(column), savedValue: value) }
+                for (column, value) in zip(changes.order, changes.savedValues) { context.changeLog.record(object, column: Int(column), savedValue: value) }
             }
             if let values = state.values, let entity = object.entity {
                 try? object._decode(from: RowDecoder(values: values, positions: entity.attributeValuePositions, entityName: entity.name))

@@ -148,7 +148,7 @@ extension ModelContext {
             if let tombstones = previousEncoder {
                 // The values as stored: a model changed before its deletion keeps its saved row's.
                 if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
-                try tombstones.encode(object) { try writer.write(.delete, entity: entity, row: rowID, tombstone: $0, rowExists: rowExists) }
+                try tombstones.encode(object, changes: changeLog.record(of: object)) { try writer.write(.delete, entity: entity, row: rowID, tombstone: $0, rowExists: rowExists) }
             } else {
                 try writer.write(.delete, entity: entity, row: rowID, rowExists: rowExists)
             }
@@ -193,7 +193,7 @@ extension ModelContext {
     /// before its first change (only its changed columns are encoded and compared), comma
     /// separated; nil when none did.
     private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ comparisons: inout UpdateComparisons) -> String? {
-        guard let record = object.changes else { return nil }
+        guard let record = changeLog.record(of: object) else { return nil }
         let comparison = comparisons.comparison(of: entity, record)
         // The comparison's own encoder: set up once, where one encoder shared by the comparisons
         // was set up again whenever the entity changed from one model to the next.
@@ -312,10 +312,10 @@ final class TombstoneEncoder {
     }
 
     /// Calls `body` with the tombstone of `object` (whose unfetched attributes are loaded): its
-    /// preserved values as stored (a column changed since the last save gives its saved value).
-    /// The bytes are valid only during `body`.
-    func encode<Result>(_ object: ModelObject, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        binds.start(object.changes)
+    /// preserved values as stored (a column changed since the last save, in `changes`, gives its
+    /// saved value). The bytes are valid only during `body`.
+    func encode<Result>(_ object: ModelObject, changes: ChangeRecord?, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        binds.start(changes)
         encoder.restartRow()
         object._encode(to: encoder)
         return try binds.finish(body)

@@ -100,90 +100,176 @@
 /// to-one key columns (`EntitySchema.keySlots`). `save()` writes only these columns, `rollback()`
 /// restores only these values, and history compares only these.
 ///
-/// Made by `Optional<ChangeRecord>.record(column:savedValue:)` at the first change. Most changes
-/// touch one column: then the record is this class alone, 40 bytes with the object header
-/// (glibc's 48-byte chunk; it was 56, a 64-byte chunk, with a pointer to the later columns in every
-/// record: 16 bytes less a changed model, docs/Benchmarks.md, "Writes"). A record given a second
-/// column is replaced by a `WideChangeRecord`, which keeps every column in a list.
-///
-/// Its fields are not checked for exclusive access at run time (as `ModelObject`'s bookkeeping):
-/// a record belongs to its model's context, used by one thread at a time, and no code outside
-/// these methods runs while one of them is being modified.
-class ChangeRecord {
-    /// The changed column's saved value (a one-column record; `.null` in a wide one).
-    final let firstValue: SQLValue
-    /// The changed column; -1 for a `WideChangeRecord`.
-    final let firstColumn: Int32
+/// A view of the model's entries in its context's `ChangeLog` (`ModelContext.changeLog`): valid
+/// while the log is not emptied, which a save or a rollback does once it has no use for them.
+struct ChangeRecord {
+    unowned(unsafe) let log: ChangeLog
+    /// The record's first entry in the log.
+    let head: Int
 
-    fileprivate init(column: Int32, value: SQLValue) {
-        firstColumn = column
-        firstValue = value
+    /// The changed column of a one-column record; -1 when more than one column changed.
+    var firstColumn: Int32 {
+        let first = log.entry(head)
+        return first.pointee.next < 0 ? first.pointee.column : -1
     }
 
-    /// The wide record this is, if it is one.
-    private final var wide: WideChangeRecord? {
-        firstColumn < 0 ? unsafeDowncast(self, to: WideChangeRecord.self) : nil
+    /// Calls `body` with each entry of the record, in the order of their first change.
+    @inline(__always) private func forEachEntry(_ body: (ChangeLog.Entry) -> Void) {
+        var index = head
+        while true {
+            let entry = log.entry(index)
+            body(entry.pointee)
+            let next = entry.pointee.next
+            if next < 0 { return }
+            index = Int(next)
+        }
     }
 
     /// The changed columns.
-    final var columns: PositionSet {
-        guard let wide else { return PositionSet([Int(firstColumn)]) }
+    var columns: PositionSet {
         var set = PositionSet()
-        for change in wide.changes { set.insert(Int(change.column)) }
+        forEachEntry { set.insert(Int($0.column)) }
         return set
     }
     /// The changed columns in the order of their first change.
-    final var order: [Int32] { wide?.changes.map(\.column) ?? [firstColumn] }
+    var order: [Int32] {
+        var order: [Int32] = []
+        forEachEntry { order.append($0.column) }
+        return order
+    }
     /// The value each changed column held before its first change, as stored (parallel to `order`).
-    final var savedValues: [SQLValue] { wide?.changes.map(\.value) ?? [firstValue] }
+    var savedValues: [SQLValue] {
+        var values: [SQLValue] = []
+        forEachEntry { values.append($0.value) }
+        return values
+    }
 
     /// Whether the changed columns are exactly `columns` (a one-column record without making a set).
-    final func changedColumnsAre(_ columns: PositionSet) -> Bool {
-        guard wide != nil else { return columns.isExactly(Int(firstColumn)) }
+    func changedColumnsAre(_ columns: PositionSet) -> Bool {
+        let only = firstColumn
+        guard only < 0 else { return columns.isExactly(Int(only)) }
         return self.columns == columns
     }
 
     /// Whether `column` changed.
-    final func contains(_ column: Int) -> Bool {
-        guard let wide else { return Int32(column) == firstColumn }
-        return wide.changes.contains { $0.column == Int32(column) }
+    func contains(_ column: Int) -> Bool {
+        entry(of: column) != nil
     }
 
     /// The saved value of `column`, if it changed.
-    final func savedValue(of column: Int) -> SQLValue? {
-        guard let wide else { return Int32(column) == firstColumn ? firstValue : nil }
-        return wide.changes.first { $0.column == Int32(column) }?.value
+    func savedValue(of column: Int) -> SQLValue? {
+        entry(of: column)?.pointee.value
+    }
+
+    /// The entry of `column`, if it changed.
+    @inline(__always) private func entry(of column: Int) -> UnsafeMutablePointer<ChangeLog.Entry>? {
+        let column = Int32(column)
+        var index = head
+        while true {
+            let entry = log.entry(index)
+            if entry.pointee.column == column { return entry }
+            let next = entry.pointee.next
+            if next < 0 { return nil }
+            index = Int(next)
+        }
     }
 }
 
-/// A change record of more than one column: each with its saved value, in the order of their
-/// first change.
-final class WideChangeRecord: ChangeRecord {
-    @exclusivity(unchecked) fileprivate(set) var changes: [(column: Int32, value: SQLValue)]
-
-    fileprivate init(_ changes: [(column: Int32, value: SQLValue)]) {
-        self.changes = changes
-        super.init(column: -1, value: .null)
+/// The change records of one context's models, in one list of entries: a model's record is a
+/// chain of entries (`ModelObject.changeEntry` names its first), one per changed column, in the
+/// order of their first change. One list for all, where a record was an object of its own per
+/// changed model: making and freeing one was about 580 instructions of a one-column update's
+/// 2,300 (docs/Benchmarks.md, "Writes"). The entries are kept in chunks of `chunkSize`, never
+/// moved: a list grown by doubling copied them and, while it grew, held the old and the new
+/// storage (more memory at its peak than an object per record). A save empties the list once its
+/// changes are written, a rollback once it restored them; entries a model dropped between (a
+/// transaction undone, an upsert's displaced model) wait for that.
+///
+/// An entry names its model: a model's `changeEntry` from before the list was emptied (a model
+/// left out of the context's lists by a bug) then finds no record, never another model's. Used on
+/// its context's thread only: not checked for exclusive access at run time.
+final class ChangeLog {
+    struct Entry {
+        /// The model whose record it belongs to.
+        let owner: ObjectIdentifier
+        /// The changed column.
+        let column: Int32
+        /// The record's next entry; -1 at its last.
+        var next: Int32
+        /// The column's saved value.
+        let value: SQLValue
     }
-}
 
-extension Optional where Wrapped == ChangeRecord {
-    /// Records `value` as the saved value of `column`, unless the column is already changed: a
-    /// missing record is made (then true), a one-column record given a second column is replaced
-    /// by a wide one holding both.
-    @discardableResult mutating func record(column: Int, savedValue value: @autoclosure () -> SQLValue) -> Bool {
-        guard let record = self else {
-            self = ChangeRecord(column: Int32(column), value: value())
+    /// Entries a chunk holds (40 bytes each: 10 KB a chunk).
+    static let chunkSize = 256
+    private static let chunkShift = chunkSize.trailingZeroBitCount
+
+    @exclusivity(unchecked) private var chunks: [UnsafeMutablePointer<Entry>] = []
+    /// How many entries the chunks hold.
+    @exclusivity(unchecked) private(set) var count = 0
+
+    deinit { removeAll() }
+
+    /// The entry at `index` (below `count`).
+    @inline(__always) func entry(_ index: Int) -> UnsafeMutablePointer<Entry> {
+        chunks[index >> Self.chunkShift] + (index & (Self.chunkSize - 1))
+    }
+
+    /// Appends `entry`; returns its index.
+    @inline(__always) private func append(_ entry: Entry) -> Int {
+        let index = count
+        if index & (Self.chunkSize - 1) == 0 { chunks.append(.allocate(capacity: Self.chunkSize)) }
+        self.entry(index).initialize(to: entry)
+        count = index + 1
+        return index
+    }
+
+    /// The change record of `object`; nil when its row is unchanged.
+    @inline(__always) func record(of object: ModelObject) -> ChangeRecord? {
+        let head = Int(object.changeEntry) - 1
+        guard head >= 0, head < count, entry(head).pointee.owner == ObjectIdentifier(object) else { return nil }
+        return ChangeRecord(log: self, head: head)
+    }
+
+    /// Records `value` as the saved value of `column` of `object`, unless the column is already
+    /// changed; returns whether the model's record was made (its first change).
+    @discardableResult func record(_ object: ModelObject, column: Int, savedValue value: @autoclosure () -> SQLValue) -> Bool {
+        guard let record = record(of: object) else {
+            makeRecord(of: object, column: column, savedValue: value())
             return true
         }
-        if record.firstColumn >= 0 {
-            guard Int32(column) != record.firstColumn else { return false }
-            self = WideChangeRecord([(record.firstColumn, record.firstValue), (Int32(column), value())])
-            return false
-        }
-        let wide = unsafeDowncast(record, to: WideChangeRecord.self)
-        guard !wide.contains(column) else { return false }
-        wide.changes.append((Int32(column), value()))
+        add(column, savedValue: value(), to: record)
         return false
+    }
+
+    /// Makes the record of `object`, which has none, with its first changed column.
+    @inline(__always) func makeRecord(of object: ModelObject, column: Int, savedValue value: SQLValue) {
+        let index = append(Entry(owner: ObjectIdentifier(object), column: Int32(column), next: -1, value: value))
+        object.changeEntry = Int32(index + 1)
+    }
+
+    /// Adds `column` to `record` with its saved value, unless the column is already changed.
+    func add(_ column: Int, savedValue value: @autoclosure () -> SQLValue, to record: ChangeRecord) {
+        let column = Int32(column)
+        var last = entry(record.head)
+        while true {
+            if last.pointee.column == column { return }
+            let next = last.pointee.next
+            if next < 0 { break }
+            last = entry(Int(next))
+        }
+        let index = append(Entry(owner: last.pointee.owner, column: column, next: -1, value: value()))
+        last.pointee.next = Int32(index)
+    }
+
+    /// Forgets every record (their models' `changeEntry` are cleared by the caller) and gives the
+    /// memory back.
+    func removeAll() {
+        for (number, chunk) in chunks.enumerated() {
+            chunk.deinitialize(count: min(Self.chunkSize, count - number * Self.chunkSize))
+            chunk.deallocate()
+        }
+        chunks = []
+        count = 0
     }
 }

@@ -151,7 +151,7 @@ extension ModelObject {
         let first = entity.storedAttributes[attribute].firstColumn
         if Value._columnCount == 1 {
             context.recordChange(of: self, column: first, savedValue: oldValue.sqlValue)
-        } else if changes?.contains(first) != true {
+        } else if context.changeLog.record(of: self)?.contains(first) != true {
             let values = RowEncoder.storedValues(of: oldValue)
             for (offset, value) in values.enumerated() { context.recordChange(of: self, column: first + offset, savedValue: value) }
         }

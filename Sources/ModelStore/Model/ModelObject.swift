@@ -36,8 +36,6 @@ open class ModelObject: Observable, Hashable {
     /// context's models of an entity (`ModelContext.home(for:)`), so a model carries one reference
     /// for both.
     @exclusivity(unchecked) final var home: ModelHome?
-    /// The columns changed since the last save and their saved values; nil when the row is unchanged.
-    @exclusivity(unchecked) final var changes: ChangeRecord?
     /// The attributes (by `AttributeIndex`) a fetch with `propertiesToFetch` left unread: they hold
     /// a placeholder until first accessed, which loads them. Nil when every attribute is loaded.
     @exclusivity(unchecked) @usableFromInline final var unfetched: UnfetchedAttributes?
@@ -57,8 +55,14 @@ open class ModelObject: Observable, Hashable {
     /// The to-one key of inline slots (`RelationshipSlots`): in what was padding before the
     /// registrar's word, so the model stays 72 bytes.
     @exclusivity(unchecked) final var inlineKey: Int32 = 0
+    /// The model's change record in its context's `ChangeLog`: its first entry's index + 1; 0 when
+    /// the row is unchanged since the last save. Read through `ChangeLog.record(of:)`.
+    @exclusivity(unchecked) final var changeEntry: Int32 = 0
     /// The Observation registrar, once made: a word the model destroys itself (`RegistrarStorage`).
     @exclusivity(unchecked) @usableFromInline final var registrarStorage = RegistrarStorage()
+
+    /// The columns changed since the last save and their saved values; nil when the row is unchanged.
+    final var changes: ChangeRecord? { home?.link?.changeLog.record(of: self) }
 
     /// Whether saved values were changed since the last save.
     final var isDirty: Bool { changes != nil }
@@ -282,7 +286,12 @@ struct RelationshipSlots {
 /// per context instead of one per model).
 final class ContextLink {
     weak var context: ModelContext?
-    init(_ context: ModelContext) { self.context = context }
+    /// The context's change records (`ModelContext.changeLog`).
+    let changeLog: ChangeLog
+    init(_ context: ModelContext) {
+        self.context = context
+        changeLog = context.changeLog
+    }
 }
 
 /// A model's context link, entity and store identifier (`ModelObject.home`), shared by the

@@ -10,12 +10,12 @@ import Testing
 @Suite struct TombstoneEncodingTests {
     /// The tombstone the values of `model` make when `preserved` columns are kept: each column's
     /// `SQLValue` as a values-mode encoder writes it (the saved value for a changed one).
-    static func expected(_ model: ModelObject, _ entity: EntitySchema, preserved: (AttributeColumn) -> Bool) -> [UInt8] {
+    static func expected(_ model: ModelObject, _ entity: EntitySchema, changes: ChangeRecord? = nil, preserved: (AttributeColumn) -> Bool) -> [UInt8] {
         let encoder = RowEncoder(valueCount: entity.attributes.count, positions: entity.attributeValuePositions)
         model._encode(to: encoder)
         let values = encoder.values
         return TombstoneCoding.bytes(entity.attributes.enumerated().filter { preserved($0.element) }.map { column in
-            (column.element.name, model.changes?.savedValue(of: column.offset) ?? values[column.offset])
+            (column.element.name, changes?.savedValue(of: column.offset) ?? values[column.offset])
         })
     }
 
@@ -42,9 +42,9 @@ import Testing
         for model in Self.models() {
             let entity = try Self.entity(of: model)
             let encoder = try #require(TombstoneEncoder(entity, preserves: { _ in true }))
-            #expect(encoder.encode(model) { Array($0) } == Self.expected(model, entity, preserved: { _ in true }), "\(entity.name)")
+            #expect(encoder.encode(model, changes: nil) { Array($0) } == Self.expected(model, entity, preserved: { _ in true }), "\(entity.name)")
             // The encoder's buffer is reused: a second model's tombstone holds nothing of the first's.
-            #expect(encoder.encode(model) { Array($0) } == Self.expected(model, entity, preserved: { _ in true }), "\(entity.name), again")
+            #expect(encoder.encode(model, changes: nil) { Array($0) } == Self.expected(model, entity, preserved: { _ in true }), "\(entity.name), again")
         }
     }
 
@@ -55,13 +55,13 @@ import Testing
             let names = Set(entity.attributes.enumerated().filter { $0.offset % 2 == 1 }.map(\.element.column))
             let some: (AttributeColumn) -> Bool = { names.contains($0.column) }
             if let encoder = TombstoneEncoder(entity, preserves: some) {
-                #expect(encoder.encode(model) { Array($0) } == Self.expected(model, entity, preserved: some), "\(entity.name)")
+                #expect(encoder.encode(model, changes: nil) { Array($0) } == Self.expected(model, entity, preserved: some), "\(entity.name)")
             } else {
                 #expect(names.isEmpty)
             }
             let own: (AttributeColumn) -> Bool = { $0.metadata.options.contains(.preserveValueOnDeletion) }
             if let encoder = TombstoneEncoder(entity) {
-                #expect(encoder.encode(model) { Array($0) } == Self.expected(model, entity, preserved: own), "\(entity.name)")
+                #expect(encoder.encode(model, changes: nil) { Array($0) } == Self.expected(model, entity, preserved: own), "\(entity.name)")
             } else {
                 #expect(!entity.attributes.contains(where: own), "\(entity.name) preserves nothing")
             }
@@ -74,12 +74,14 @@ import Testing
         for model in Self.models() {
             let entity = try Self.entity(of: model)
             let last = entity.attributes.count - 1
-            model.changes.record(column: 0, savedValue: .text("saved"))
-            model.changes.record(column: last, savedValue: .null)
-            defer { model.changes = nil }
+            let log = ChangeLog()
+            log.record(model, column: 0, savedValue: .text("saved"))
+            log.record(model, column: last, savedValue: .null)
+            defer { model.changeEntry = 0 }
+            let changes = try #require(log.record(of: model))
             let encoder = try #require(TombstoneEncoder(entity, preserves: { _ in true }))
-            let tombstone = encoder.encode(model) { Array($0) }
-            #expect(tombstone == Self.expected(model, entity, preserved: { _ in true }), "\(entity.name)")
+            let tombstone = encoder.encode(model, changes: changes) { Array($0) }
+            #expect(tombstone == Self.expected(model, entity, changes: changes, preserved: { _ in true }), "\(entity.name)")
             let values = try #require(TombstoneCoding.decode(Data(tombstone)))
             #expect(values.first?.value == .text("saved") && values.last?.value == .null, "\(entity.name)")
         }
