@@ -326,7 +326,7 @@ final class TombstoneEncoder {
 /// appends the value, in `TombstoneCoding`'s layout, to one buffer of bytes (reused from model to
 /// model; appending to an array of bytes cost about 200 instructions a call). It never runs and
 /// has no rows.
-private final class TombstoneBinds: StoreStatement {
+private final class TombstoneBinds: RowlessStatement {
     /// Each value column's name as `TombstoneCoding` writes it (its length, then its UTF-8) when
     /// it is preserved (a parameter is its column + 1).
     private let headers: [[UInt8]?]
@@ -465,21 +465,13 @@ private final class TombstoneBinds: StoreStatement {
         if takes(index) { data.withUnsafeBytes { appendBytes(4, $0) } }
     }
 
-    // Only binds: it never runs and has no rows.
+    // Only binds: it never runs and has no rows (`RowlessStatement`).
     var sql: String { "" }
     func reset() {}
     func step() throws -> Bool { false }
     var columnCount: Int32 { 0 }
     var bindingProblem: (position: Int32, reason: String)? { nil }
     var refusesBoundValues: Bool { false }
-    func isNull(at column: Int32) -> Bool { true }
-    func int64(at column: Int32) -> Int64? { nil }
-    func double(at column: Int32) -> Double? { nil }
-    func text(at column: Int32) -> String { "" }
-    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { nil }
-    func blob(at column: Int32) -> Data { Data() }
-    func uuid(at column: Int32) -> UUID? { nil }
-    func value(at column: Int32) -> SQLValue { .null }
 }
 
 /// Writes one save's transaction: the token first, each change as it comes (one prepared

@@ -317,6 +317,21 @@ extension StoreConnection {
     func value(at column: Int32) -> SQLValue
 }
 
+/// A statement that only takes binds and never has a row (a batch's row of values, a
+/// tombstone's encoder): its reads are these, written once.
+protocol RowlessStatement: StoreStatement {}
+
+extension RowlessStatement {
+    func isNull(at column: Int32) -> Bool { true }
+    func int64(at column: Int32) -> Int64? { nil }
+    func double(at column: Int32) -> Double? { nil }
+    func text(at column: Int32) -> String { "" }
+    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { nil }
+    func blob(at column: Int32) -> Data { Data() }
+    func uuid(at column: Int32) -> UUID? { nil }
+    func value(at column: Int32) -> SQLValue { .null }
+}
+
 extension StoreStatement {
     var refusesBoundValues: Bool { true }
 

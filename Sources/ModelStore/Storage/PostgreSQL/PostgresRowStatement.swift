@@ -6,7 +6,7 @@ import Foundation
 /// value of the lowest parameter number is kept for `add(key:from:)` to throw. It only takes
 /// binds: it never runs (the rows go out with their batch). A row bound to the single-row
 /// statement instead is added from its bound values. Errors name the single-row statement's SQL.
-final class PostgresRowStatement: StoreStatement {
+final class PostgresRowStatement: RowlessStatement {
     // The rows are one save's, on one thread (the context's, which `ContextGuards` checks): no
     // run-time exclusivity checks per value (docs/Benchmarks.md, "No run-time exclusivity checks
     // on per-row state").
@@ -158,14 +158,4 @@ final class PostgresRowStatement: StoreStatement {
     func bindBlob(_ data: Data, at index: Int32) {
         data.withUnsafeBytes { bindBytes($0, at: index) }
     }
-
-    // It never has a row.
-    func isNull(at column: Int32) -> Bool { true }
-    func int64(at column: Int32) -> Int64? { nil }
-    func double(at column: Int32) -> Double? { nil }
-    func text(at column: Int32) -> String { "" }
-    func textBytes(at column: Int32) -> UnsafeBufferPointer<UInt8>? { nil }
-    func blob(at column: Int32) -> Data { Data() }
-    func uuid(at column: Int32) -> UUID? { nil }
-    func value(at column: Int32) -> SQLValue { .null }
 }
