@@ -14,6 +14,8 @@ final class GeneratedSide: TripStoreSide {
     /// The workload's context and objects, kept until `finish()` so their release is not timed.
     private var context: ModelContext?
     private var trips: [Trip] = []
+    /// Whether the store holds the rows' new names (`TripRow.name(storedRenamed:)`): set by each update.
+    private var storedRenamed = false
     /// The lookup workloads' identifiers and names.
     private var lookupIDs: [PersistentIdentifier] = []
     private var lookupNames: [String] = []
@@ -25,6 +27,7 @@ final class GeneratedSide: TripStoreSide {
 
     func begin(stores: BenchStores) throws {
         self.stores = stores
+        storedRenamed = false
         container = try Self.openContainer(stores.url("generated"), history: false)
     }
 
@@ -97,10 +100,8 @@ final class GeneratedSide: TripStoreSide {
             let business = try newContext().fetch(descriptor)
             trips = business
             return business.count
-        case .updateNames:
-            return try updateNames(history: false)
-        case .updateNamesWithHistory:
-            return try updateNames(history: true)
+        case .updateNames, .updateNamesWithHistory:
+            return try updateNames()
         case .count:
             var descriptor = FetchDescriptor<Trip>()
             if let cutoff { descriptor.predicate = #Predicate<Trip> { $0.startDate < cutoff } }
@@ -117,14 +118,15 @@ final class GeneratedSide: TripStoreSide {
         }
     }
 
-    /// Renames every trip (back to its first name, with history), as the hand-written side's
+    /// Renames every trip (`TripRow.name(storedRenamed:)`), as the hand-written side's
     /// `updateNames(history:)` does, in a method of its own as there: inlined in `run(_:)`'s switch,
     /// the loop was left unspecialized and copied each `TripRow` (eight strings retained and
     /// released a row, 2 % of the workload's instructions) around the setter call.
-    private func updateNames(history: Bool) throws -> Int {
+    private func updateNames() throws -> Int {
         guard let context else { return 0 }
-        for (trip, row) in zip(trips, rows) { trip.name = history ? row.name : row.newName }
+        for (trip, row) in zip(trips, rows) { trip.name = row.name(storedRenamed: storedRenamed) }
         try context.save()
+        storedRenamed.toggle()
         return trips.count
     }
 

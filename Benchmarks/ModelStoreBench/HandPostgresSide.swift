@@ -15,6 +15,8 @@ final class HandPostgresSide: TripStoreSide {
     private var main: HandPQ?
     private var own: HandPQ?
     private var trips: [PlainTrip] = []
+    /// Whether the store holds the rows' new names (`TripRow.name(storedRenamed:)`): set by each update.
+    private var storedRenamed = false
     /// The lookup workloads' keys and names.
     private var lookupKeys: [Int64] = []
     private var lookupNames: [String] = []
@@ -29,6 +31,7 @@ final class HandPostgresSide: TripStoreSide {
 
     func begin(stores: BenchStores) throws {
         self.stores = stores
+        storedRenamed = false
         main = try open("hand-written")
     }
 
@@ -272,7 +275,7 @@ final class HandPostgresSide: TripStoreSide {
         try connection.execute("COMMIT")
     }
 
-    /// Renames every trip (back to its first name, with history): a multi-row statement per
+    /// Renames every trip (`TripRow.name(storedRenamed:)`, each change recorded when `history`): a multi-row statement per
     /// `HandPQ.batch` rows, as ModelStore does (docs/PostgreSQL.md, "Batched writes"); a trip
     /// whose row is gone is an error (the rows changed, from each statement's count).
     private func updateNames(_ connection: HandPQ, history: Bool) throws -> Int {
@@ -280,7 +283,7 @@ final class HandPostgresSide: TripStoreSide {
         var names = TripRows(Self.updateNameRows, [HandPQ.OID.int8Array, HandPQ.OID.textArray])
         var changed: Int32 = 0
         for (trip, row) in zip(trips, rows) {
-            trip.name = history ? row.name : row.newName
+            trip.name = row.name(storedRenamed: storedRenamed)
             names.columns[0].int64(trip.rowID)
             names.columns[1].text(trip.name)
             if names.count >= HandPQ.batch { try names.send(connection, parameters) }
@@ -294,6 +297,7 @@ final class HandPostgresSide: TripStoreSide {
             try record.finish()
         }
         try connection.execute("COMMIT")
+        storedRenamed.toggle()
         return trips.count
     }
 

@@ -14,6 +14,8 @@ final class HandWrittenSide: TripStoreSide {
     /// The workload's connection and objects, kept until `finish()` so their release is not timed.
     private var connection: HandConnection?
     private var trips: [PlainTrip] = []
+    /// Whether the store holds the rows' new names (`TripRow.name(storedRenamed:)`): set by each update.
+    private var storedRenamed = false
     /// The lookup workloads' keys and names.
     private var lookupKeys: [Int64] = []
     private var lookupNames: [String] = []
@@ -27,6 +29,7 @@ final class HandWrittenSide: TripStoreSide {
 
     func begin(stores: BenchStores) throws {
         self.stores = stores
+        storedRenamed = false
         // A repetition starts on its own stores: a workload's own store of the last one is gone.
         mainStoreURL = nil
         storeURL = try stores.url("hand-written")
@@ -166,14 +169,14 @@ final class HandWrittenSide: TripStoreSide {
         try connection.execute("COMMIT")
     }
 
-    /// Renames every trip (back to its first name, with history).
+    /// Renames every trip (`TripRow.name(storedRenamed:)`), recording each change when `history`.
     private func updateNames(history: Bool) throws -> Int {
         guard let connection else { return 0 }
         let update = try connection.prepare("UPDATE \"Trip\" SET \"name\" = ? WHERE \"$pk\" = ?")
         defer { sqlite3_finalize(update) }
         try connection.execute("BEGIN IMMEDIATE")
         for (trip, row) in zip(trips, rows) {
-            trip.name = history ? row.name : row.newName
+            trip.name = row.name(storedRenamed: storedRenamed)
             bindText(update, 1, trip.name)
             sqlite3_bind_int64(update, 2, trip.rowID)
             try connection.runAndReset(update)
@@ -184,6 +187,7 @@ final class HandWrittenSide: TripStoreSide {
             try record.finish()
         }
         try connection.execute("COMMIT")
+        storedRenamed.toggle()
         return trips.count
     }
 

@@ -10,7 +10,7 @@ enum TripKind {
 struct TripRow {
     let kind: TripKind
     let name: String
-    /// The name the update workload gives the row.
+    /// The name the update workloads give the row when it has its first one.
     let newName: String
     let startDate: Date
     let endDate: Date
@@ -19,6 +19,16 @@ struct TripRow {
     /// Index into the `Reason` cases (vacation, family, adventure).
     let reasonIndex: Int
     let companions: [String]
+
+    /// The name an update workload gives the row: `newName` when the store holds its first name
+    /// (`storedRenamed` false), the first name back when it holds `newName`. Each update changes
+    /// every stored name whichever ran before it (`--only updateNamesWithHistory` too: a name set to
+    /// the value stored is no change the history records, and both sides must write the same rows).
+    /// Each side tracks what its store holds, so neither reads the old name (a generated model's
+    /// getter would make its observation registrar).
+    func name(storedRenamed: Bool) -> String {
+        storedRenamed ? name : newName
+    }
 
     /// `count` mixed rows: a third of each kind, dates spread so that sorting has work to do.
     static func make(count: Int) -> [TripRow] {
