@@ -27,6 +27,8 @@ struct BenchmarkRun {
         var count: Int?
         /// The queries (`SELECT`s) the last repetition ran.
         var queries = 0
+        /// The changes the workload's save recorded in the history (workloads that record it).
+        var historyChanges: Int?
 
         /// The median wall-clock seconds.
         var wall: Double { Timing.median(samples.map(\.wall)) }
@@ -92,6 +94,7 @@ struct BenchmarkRun {
                     let queries = QueryCount.count
                     // What the workload needed above what was resident when it started.
                     let peak = max(0, PeakMemory.peakBytes() - resident)
+                    let historyChanges = workload.recordsHistory ? try sideCode.newestHistoryChangeCount() : nil
                     sideCode.finish()
                     var entry = samples[workload, default: [:]][side, default: Samples()]
                     entry.samples.append(sample)
@@ -101,6 +104,10 @@ struct BenchmarkRun {
                         throw HandSQLiteError(message: "\(workload): \(count) rows, \(previous) before")
                     }
                     entry.count = count
+                    if let previous = entry.historyChanges, previous != historyChanges {
+                        throw HandSQLiteError(message: "\(workload): \(historyChanges ?? 0) history changes, \(previous) before")
+                    }
+                    entry.historyChanges = historyChanges
                     samples[workload, default: [:]][side] = entry
                 }
                 sideCode.end()
@@ -113,6 +120,9 @@ struct BenchmarkRun {
             let handWritten = samples[workload]?[.handWritten]
             if let generated, let handWritten, generated.count != handWritten.count {
                 throw HandSQLiteError(message: "\(workload): generated code saw \(generated.count ?? 0) rows, hand-written \(handWritten.count ?? 0)")
+            }
+            if let generated, let handWritten, generated.historyChanges != handWritten.historyChanges {
+                throw HandSQLiteError(message: "\(workload): generated code recorded \(generated.historyChanges ?? 0) history changes, hand-written \(handWritten.historyChanges ?? 0)")
             }
             return Result(workload: workload, generated: generated, handWritten: handWritten)
         }

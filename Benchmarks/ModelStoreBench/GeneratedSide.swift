@@ -148,6 +148,12 @@ final class GeneratedSide: TripStoreSide {
         return trips.count
     }
 
+    func newestHistoryChangeCount() throws -> Int {
+        guard let container = workloadContainer ?? container else { return 0 }
+        let transactions = try ModelContext(container).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        return transactions.last?.changes.count ?? 0
+    }
+
     func finish() {
         trips = []
         context = nil

@@ -124,6 +124,13 @@ final class HandPostgresSide: TripStoreSide {
         }
     }
 
+    func newestHistoryChangeCount() throws -> Int {
+        parameters.removeAll()
+        let result = try connection().run(Self.newestHistoryChanges, parameters)
+        defer { PQclear(result) }
+        return Int(HandColumn.int64(result, 0, 0))
+    }
+
     func finish() {
         trips = []
         stays = [:]
@@ -143,6 +150,7 @@ final class HandPostgresSide: TripStoreSide {
     private static let selectBusiness = "select_business"
     private static let selectBusinessAfter = "select_business_after"
     private static let countAll = "count_all"
+    private static let newestHistoryChanges = "newest_history_changes"
     private static let selectByKey = "select_by_key"
     private static let selectByName = "select_by_name"
     private static let countBefore = "count_before"
@@ -167,6 +175,7 @@ final class HandPostgresSide: TripStoreSide {
             (selectBusiness, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"$type\" = 'BusinessTrip' ORDER BY \"startDate\", \"$pk\"", []),
             (selectBusinessAfter, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"$type\" = 'BusinessTrip' AND \"endDate\" > $1 ORDER BY \"startDate\", \"$pk\"", [T.float8]),
             (countAll, "SELECT count(*) FROM \"Trip\"", []),
+            (newestHistoryChanges, Workload.newestHistoryChangeCountSQL, []),
             (selectByKey, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"$pk\" = $1 ORDER BY \"$pk\"", [T.int8]),
             (selectByName, "SELECT \(tripColumns) FROM \"Trip\" WHERE \"name\" = $1 ORDER BY \"$pk\"", [T.text]),
             (countBefore, "SELECT count(*) FROM \"Trip\" WHERE \"startDate\" < $1", [T.float8]),

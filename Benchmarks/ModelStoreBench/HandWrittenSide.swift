@@ -120,6 +120,14 @@ final class HandWrittenSide: TripStoreSide {
         }
     }
 
+    func newestHistoryChangeCount() throws -> Int {
+        let connection = try newConnection()
+        let query = try connection.prepare(Workload.newestHistoryChangeCountSQL)
+        defer { sqlite3_finalize(query) }
+        guard sqlite3_step(query) == SQLITE_ROW else { throw connection.error(Workload.newestHistoryChangeCountSQL) }
+        return Int(sqlite3_column_int64(query, 0))
+    }
+
     func finish() {
         trips = []
         stays = [:]

@@ -65,6 +65,14 @@ enum Workload: String, CaseIterable {
         return allCases.filter(selected.contains)
     }
 
+    /// Whether the workload's save records persistent history.
+    var recordsHistory: Bool {
+        self == .insertWithHistory || self == .updateNamesWithHistory || self == .cascadeDelete
+    }
+
+    /// The hand-written sides' count of the changes of the history's newest transaction.
+    static let newestHistoryChangeCountSQL = "SELECT count(*) FROM \"$history_changes\" WHERE \"token\" = (SELECT max(\"token\") FROM \"$history\")"
+
     /// How many trips the lookup workloads fetch.
     static func lookupCount(rows: Int) -> Int { min(rows, 1_000) }
 
@@ -118,6 +126,10 @@ protocol TripStoreSide: AnyObject {
     func prepare(_ workload: Workload) throws
     /// The timed part of `workload`; returns how many rows it touched or read (checked equal on both sides).
     func run(_ workload: Workload) throws -> Int
+    /// Untimed, before `finish()`, after a workload whose save records history
+    /// (`Workload.recordsHistory`): how many changes the history's newest transaction holds
+    /// (checked equal on both sides).
+    func newestHistoryChangeCount() throws -> Int
     /// Untimed: lets go of the workload's connection and objects.
     func finish()
     /// Untimed: lets go of everything of the repetition (containers, connections) before its stores are removed.
