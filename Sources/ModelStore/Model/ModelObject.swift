@@ -64,8 +64,9 @@ open class ModelObject: Observable, Hashable {
     /// The columns changed since the last save and their saved values; nil when the row is unchanged.
     final var changes: ChangeRecord? { home?.link?.changeLog.record(of: self) }
 
-    /// Whether saved values were changed since the last save.
-    final var isDirty: Bool { changes != nil }
+    /// Whether saved values were changed since the last save (an unchanged model's answer is its
+    /// `changeEntry` alone, without reaching the log).
+    final var isDirty: Bool { changeEntry != 0 && changes != nil }
 
     /// Whether in-memory relationships changed since the last save.
     final var relationshipsChanged: Bool {
