@@ -194,12 +194,25 @@ extension ModelContext {
     /// separated; nil when none did.
     private func changedProperties(of object: ModelObject, _ entity: EntitySchema, _ comparisons: inout UpdateComparisons) -> String? {
         guard let record = changeLog.record(of: object) else { return nil }
-        let comparison = comparisons.comparison(of: entity, record)
+        // Borrowed from the save's comparisons, which hold it (no retain and release a model).
+        return comparisons.comparison(of: entity, record)._withUnsafeGuaranteedRef { comparison in
+            changedProperties(of: object, record, comparison)
+        }
+    }
+
+    /// `changedProperties(of:_:_:)` with the record and its comparison.
+    private func changedProperties(of object: ModelObject, _ record: ChangeRecord, _ comparison: UpdateComparison) -> String? {
         // The comparison's own encoder: set up once, where one encoder shared by the comparisons
         // was set up again whenever the entity changed from one model to the next.
         let encoder = comparison.encoder
         encoder.restartRow()
         if !comparison.attributes.isEmpty { object._encode(to: encoder) }
+        // One attribute of one column changed (a renamed model, as most updates): its value is
+        // compared with the record's one saved value in place, without walking the record or the
+        // comparison's lists (about 250 instructions a model: docs/Benchmarks.md, "Writes").
+        if let only = comparison.onlyAttribute {
+            return record.firstSavedValueIs(valueAt: only.firstValue, of: encoder) ? nil : only.name
+        }
         var names: String?
         func add(_ name: String) { names = names.map { $0 + "," + name } ?? name }
         for attribute in comparison.attributes {
@@ -232,6 +245,9 @@ private final class UpdateComparison {
     let attributes: [(name: String, columns: Range<Int>, firstValue: Int)]
     /// Each changed to-one key: the relationship's slot and name, and its column's number.
     let keys: [(slot: Int, name: String, column: Int)]
+    /// The one changed attribute when it has one column and no key changed: its name and the
+    /// position of its value (a record it compares then has that one column).
+    let onlyAttribute: (name: String, firstValue: Int)?
     /// Encodes a model's changed attributes into `valueCount` values at `positions` (each row
     /// writes every value it compares).
     let encoder: RowEncoder
@@ -264,6 +280,8 @@ private final class UpdateComparison {
         let valueColumns = entity.attributes.count
         keys = entity.keySlots.enumerated().filter { columns.contains(valueColumns + $0.offset) }
             .map { (slot: $0.element, name: entity.relationships[$0.element].name, column: valueColumns + $0.offset) }
+        onlyAttribute = attributes.count == 1 && attributes[0].columns.count == 1 && keys.isEmpty
+            ? (attributes[0].name, attributes[0].firstValue) : nil
         encoder = RowEncoder(valueCount: next, positions: positions)
     }
 }
@@ -271,23 +289,26 @@ private final class UpdateComparison {
 /// The comparisons of one save: each entity's last one found without hashing (models of one
 /// entity changed alike), the others by entity and column set.
 private struct UpdateComparisons {
-    private var latest: [UpdateComparison?]
+    /// Unretained: `all` holds each.
+    private var latest: [Unmanaged<UpdateComparison>?]
     private var all: [PartialUpdateKey: UpdateComparison] = [:]
 
     init(entityCount: Int) {
         latest = Array(repeating: nil, count: entityCount)
     }
 
-    mutating func comparison(of entity: EntitySchema, _ record: ChangeRecord) -> UpdateComparison {
+    /// The comparison of `record`'s columns, held by these comparisons.
+    mutating func comparison(of entity: EntitySchema, _ record: ChangeRecord) -> Unmanaged<UpdateComparison> {
         let index = entity.index
-        if let last = latest[index], last.compares(record) { return last }
+        if let last = latest[index], last._withUnsafeGuaranteedRef({ $0.compares(record) }) { return last }
         // Made from the record's list (ChangeRecord keeps no set): once here.
         let columns = record.columns
         let key = PartialUpdateKey(entity: index, columns: columns)
         let comparison = all[key] ?? UpdateComparison(entity: entity, columns: columns)
         all[key] = comparison
-        latest[index] = comparison
-        return comparison
+        let unretained = Unmanaged.passUnretained(comparison)
+        latest[index] = unretained
+        return unretained
     }
 }
 

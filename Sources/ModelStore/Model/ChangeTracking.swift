@@ -144,6 +144,13 @@ struct ChangeRecord {
         return values
     }
 
+    /// Whether the saved value of a one-column record is the value at `position` of `encoder`
+    /// (values mode), both compared where they are kept.
+    func firstSavedValueIs(valueAt position: Int, of encoder: RowEncoder) -> Bool {
+        let saved = UnsafeRawPointer(log.entry(head)) + ChangeLog.Entry.valueOffset
+        return encoder.value(at: position, is: saved.assumingMemoryBound(to: SQLValue.self))
+    }
+
     /// Whether the changed columns are exactly `columns` (a one-column record without making a set).
     func changedColumnsAre(_ columns: PositionSet) -> Bool {
         let only = firstColumn
@@ -198,6 +205,9 @@ final class ChangeLog {
         var next: Int32
         /// The column's saved value.
         let value: SQLValue
+
+        /// Where `value` is in an entry.
+        static let valueOffset = MemoryLayout<Entry>.offset(of: \Entry.value)!
     }
 
     /// Entries a chunk holds (40 bytes each: 10 KB a chunk).

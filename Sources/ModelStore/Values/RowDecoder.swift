@@ -287,6 +287,12 @@ import Foundation
     /// The value at `position` (values mode).
     func value(at position: Int) -> SQLValue { state.pointee.values[position] }
 
+    /// Whether the value at `position` is `other` (values mode), compared in place: no copy of
+    /// either (a copied text value was retained and released).
+    func value(at position: Int, is other: UnsafePointer<SQLValue>) -> Bool {
+        state.pointee.values.withUnsafeBufferPointer { $0[position] == other.pointee }
+    }
+
     /// The first attribute written since the last restart that the store cannot give back as it
     /// is (`SQLStorable.storageProblem`): its `AttributeIndex` and why.
     var problem: (attribute: Int, reason: String)? {
