@@ -107,6 +107,7 @@ struct TransactionSnapshot {
             }
         }
         context.unsaved = unsaved
+        context.changeLog.compact(keeping: context.dirty)
         context.unsaved.checkInvariants()
         context.deferredError = deferredError
     }

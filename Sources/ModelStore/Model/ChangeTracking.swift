@@ -189,8 +189,9 @@ struct ChangeRecord {
 /// 2,300 (docs/Benchmarks.md, "Writes"). The entries are kept in chunks of `chunkSize`, never
 /// moved: a list grown by doubling copied them and, while it grew, held the old and the new
 /// storage (more memory at its peak than an object per record). A save empties the list once its
-/// changes are written, a rollback once it restored them; entries a model dropped between (a
-/// transaction undone, an upsert's displaced model) wait for that.
+/// changes are written, a rollback once it restored them, and a throwing transaction's undo keeps
+/// only the records of the models it leaves changed; entries a model dropped between (an upsert's
+/// displaced model) wait for that.
 ///
 /// An entry names its model: a model's `changeEntry` from before the list was emptied (a model
 /// left out of the context's lists by a bug) then finds no record, never another model's. Used on
@@ -270,6 +271,18 @@ final class ChangeLog {
         }
         let index = append(Entry(owner: last.pointee.owner, column: column, next: -1, value: value()))
         last.pointee.next = Int32(index)
+    }
+
+    /// Keeps the records of `models` alone, in a new list, and forgets every other entry: a throwing
+    /// transaction's undo records its models' changes again, and the entries they had would
+    /// otherwise stay until the next save or rollback, one set more per undone transaction.
+    func compact(keeping models: [ModelObject]) {
+        let kept = models.compactMap { model in record(of: model).map { (model, $0.order, $0.savedValues) } }
+        removeAll()
+        for (model, order, values) in kept {
+            model.changeEntry = 0
+            for (column, value) in zip(order, values) { record(model, column: Int(column), savedValue: value) }
+        }
     }
 
     /// Forgets every record (their models' `changeEntry` are cleared by the caller) and gives the

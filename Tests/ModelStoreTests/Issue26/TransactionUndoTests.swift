@@ -111,4 +111,36 @@ import Testing
         let names = try ModelContext(fixture.container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name)
         #expect(names == ["Before", "Saved inside"])
     }
+
+    @Test("Undone transactions keep the change log to the pending records: saved values intact, no growth per undo", arguments: StoreKind.allCases)
+    func undoneTransactionsKeepTheChangeLogSmall(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let seed = ModelContext(fixture.container)
+        for index in 0..<10 { seed.insert(Trip(name: "T\(index)", startDate: Day.at(1), endDate: Day.at(2))) }
+        try seed.save()
+
+        let context = fixture.context
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        for trip in trips { trip.name += " changed" }
+        let pending = context.changeLog.count
+        #expect(pending == trips.count)
+        for round in 0..<50 {
+            #expect(throws: Failure.self) {
+                try context.transaction {
+                    for trip in trips {
+                        trip.name = "round \(round)"
+                        trip.startDate = Day.at(round + 3)
+                    }
+                    throw Failure()
+                }
+            }
+            #expect(context.changeLog.count == pending, "round \(round): the log holds the pending records alone")
+        }
+        #expect(trips.map(\.name) == (0..<10).map { "T\($0) changed" })
+        #expect(trips.allSatisfy { $0.changes?.order.count == 1 && $0.startDate == Day.at(1) }, "only the name is pending")
+        // The saved values the records keep are still the stored ones: a rollback gives them back.
+        context.rollback()
+        #expect(trips.map(\.name) == (0..<10).map { "T\($0)" })
+        #expect(context.changeLog.count == 0)
+    }
 }
