@@ -313,6 +313,7 @@ extension ModelContext {
             order = "\(ownerColumn), d.\(pk)"
         }
         let members = hierarchyMembers(of: destination)
+        let typeNames = container.memberTables[destination.index].typeNames
         // Preserved values (history): every member's preserved columns (by its place in
         // `members`), each selected once.
         var preservedColumns: [String] = []
@@ -327,7 +328,7 @@ extension ModelContext {
                     }
             }
         }
-        // Columns: 0 owner key, 1 type (as in a hierarchy select, for `memberIndex`), 2 row key, then preserved values.
+        // Columns: 0 owner key, 1 type (as in a hierarchy select, for `TypeNameTable.index(_:)`), 2 row key, then preserved values.
         let selected = [ownerColumn, "d." + SQLQuote.identifier(StorageNames.type), "d.\(pk)"]
             + preservedColumns.map { "d." + SQLQuote.identifier($0) }
         var result = RelatedRows()
@@ -346,7 +347,7 @@ extension ModelContext {
                     currentOwner = ownerKey
                     start = result.rows.count
                 }
-                let member = try memberIndex(statement, members)
+                let member = try typeNames.index(statement)
                 let entity = members[member].entity
                 let key = try statement.integer(at: 2)
                 if case let values = preserved[member], !values.isEmpty {

@@ -371,7 +371,7 @@ extension ModelContext {
         /// The result columns of their attributes and their names, as a decoder takes them (shared
         /// by the fetches' decoders).
         let decoderTables: RowDecoder.DecoderTables
-        /// Their type column's bytes, for `materialize`'s row by row `memberIndex`.
+        /// Their type column's bytes: which member a row is (`TypeNameTable.index(_:)`).
         let typeNames: TypeNameTable
 
         init(_ members: [Member]) {
@@ -383,10 +383,10 @@ extension ModelContext {
         }
     }
 
-    /// The type column's bytes of a hierarchy's members, one after the other in one allocation:
-    /// `memberIndex` without the members array (iterating `[Member]` and comparing each name through
-    /// `withUnsafeBufferPointer` and `memcmp`: docs/Benchmarks.md, "Reads"); a name is compared a
-    /// word at a time, in place.
+    /// The type column's bytes of a hierarchy's members (in `hierarchyMembers(of:)`'s order), one
+    /// after the other in one allocation: a row's member found without the members array
+    /// (iterating `[Member]` and comparing each name through `withUnsafeBufferPointer` and
+    /// `memcmp`: docs/Benchmarks.md, "Reads"); a name is compared a word at a time, in place.
     final class TypeNameTable: @unchecked Sendable {
         /// The names' bytes (never written after `init`).
         private let bytes: UnsafeMutablePointer<UInt8>
@@ -446,7 +446,8 @@ extension ModelContext {
             return UnsafeRawPointer(a + last).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt64.self)
         }
 
-        /// The position of the member named by the row's type column (`memberIndex`).
+        /// The position of the member named by the row's type column (compared as the store's
+        /// bytes, without making a String).
         ///
         /// - Throws: `ModelStoreError.unknownEntity` naming the column's text when no member has it.
         @inline(__always) func index<Statement: StoreStatement>(_ statement: Statement) throws -> Int {
@@ -464,23 +465,6 @@ extension ModelContext {
     static func hierarchyMembers(of entity: EntitySchema, in schema: Schema) -> [Member] {
         let root = entity.baseName.flatMap { schema.entity(named: $0) } ?? entity
         return root.typeNames.compactMap { name in schema.entity(named: name).map { Member(entity: $0, name: Array(name.utf8)) } }
-    }
-
-    /// The entity named by the row's type column.
-    func memberEntity<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> EntitySchema {
-        members[try memberIndex(statement, members)].entity
-    }
-
-    /// The position in `members` of the entity named by the row's type column (compared as the
-    /// store's bytes, without making a String).
-    func memberIndex<Statement: StoreStatement>(_ statement: Statement, _ members: [Member]) throws -> Int {
-        if let bytes = statement.textBytes(at: 1) {
-            let count = bytes.count
-            for (index, member) in members.enumerated() where member.name.count == count {
-                if count == 0 || member.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, count) == 0 }) { return index }
-            }
-        }
-        throw ModelStoreError.unknownEntity(statement.text(at: 1))
     }
 
     // MARK: Attributes a fetch did not read

@@ -146,7 +146,7 @@ struct ChangeRecord {
 
     /// Whether the saved value of a one-column record is the value at `position` of `encoder`
     /// (values mode), both compared where they are kept.
-    func firstSavedValueIs(valueAt position: Int, of encoder: RowEncoder) -> Bool {
+    @inline(__always) func firstSavedValueIs(valueAt position: Int, of encoder: RowEncoder) -> Bool {
         let saved = UnsafeRawPointer(log.entry(head)) + ChangeLog.Entry.valueOffset
         return encoder.value(at: position, is: saved.assumingMemoryBound(to: SQLValue.self))
     }

@@ -288,8 +288,10 @@ import Foundation
     func value(at position: Int) -> SQLValue { state.pointee.values[position] }
 
     /// Whether the value at `position` is `other` (values mode), compared in place: no copy of
-    /// either (a copied text value was retained and released).
-    func value(at position: Int, is other: UnsafePointer<SQLValue>) -> Bool {
+    /// either (a copied text value was retained and released). Always inlined: called out of line,
+    /// its caller retained and released the encoder around it (1.2 M of a 20,000-row update with
+    /// history).
+    @inline(__always) func value(at position: Int, is other: UnsafePointer<SQLValue>) -> Bool {
         state.pointee.values.withUnsafeBufferPointer { $0[position] == other.pointee }
     }
 
