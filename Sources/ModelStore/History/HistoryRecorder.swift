@@ -519,7 +519,7 @@ private final class HistoryWriter {
     @exclusivity(unchecked) private var unconditional = 0
 
     /// Where the rows go when the store takes them in batches (docs/PostgreSQL.md, "Batched writes").
-    fileprivate let batch: SaveBatch?
+    private let batch: SaveBatch?
 
     /// The change rows written several per statement, where the store takes them so.
     private let rows: (any RowBatch)?
@@ -554,14 +554,7 @@ private final class HistoryWriter {
             // The fields read in place, not copied per row.
             unconditional += 1
             bind(unconditionalTarget, kind, entity: entity, row: row, attributes: attributes, tombstone: tombstone)
-            if let batch, let rows {
-                try batch.add(rows, key: 0, from: unconditionalTarget)
-            } else if let batch {
-                try batch.send(unconditionalTarget, .other)
-            } else {
-                try unconditionalTarget.run()
-            }
-            unconditionalTarget.reset()
+            try send(unconditionalTarget, rows: rows)
             index += 1
             return
         }
@@ -619,15 +612,22 @@ private final class HistoryWriter {
                    tombstone: UnsafeRawBufferPointer?) throws {
             target.bindInt64(row, at: 8)
             writer.bind(target, kind, entity: entity, row: row, attributes: attributes, tombstone: tombstone)
-            if let batch = writer.batch, let rows {
-                try batch.add(rows, key: 0, from: target)
-            } else if let batch = writer.batch {
-                try batch.send(target, .other)
-            } else {
-                try target.run()
-            }
-            target.reset()
+            try writer.send(target, rows: rows)
         }
+    }
+
+    /// Sends the change bound into `statement` (`rows`' row statement, where the store takes
+    /// rows together): into `rows`, else with the save's batch, else at once; then resets it.
+    @inline(__always)
+    fileprivate func send(_ statement: any StoreStatement, rows: (any RowBatch)?) throws {
+        if let batch, let rows {
+            try batch.add(rows, key: 0, from: statement)
+        } else if let batch {
+            try batch.send(statement, .other)
+        } else {
+            try statement.run()
+        }
+        statement.reset()
     }
 
     /// Binds a change's values to `statement`, with typed binds: no `SQLValue` per parameter.
