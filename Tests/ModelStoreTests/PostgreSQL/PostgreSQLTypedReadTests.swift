@@ -133,6 +133,29 @@ import StoreTestSupport
         }, step: { try $0.step() })
     }
 
+    /// Reads outside the result (a column before the first or past the last, the row after the
+    /// last) read as NULL, by every typed read, without libpq's out-of-range notice.
+    @Test func readsOutsideTheResultAreNull() throws {
+        let store = try TestStore(.postgresql)
+        let connection = try ModelContainer.makeDriver(store.configuration).makeConnection()
+        let statement = try #require(try connection.statement("SELECT 7::bigint, 'x'::text, 2.5::float8") as? PostgresStoreStatement)
+        func reads(_ column: Int32) -> Reads {
+            Reads(isNull: statement.isNull(at: column), int64: statement.int64(at: column), double: statement.double(at: column)?.bitPattern,
+                  text: statement.text(at: column), blob: statement.blob(at: column), uuid: statement.uuid(at: column))
+        }
+        #expect(try statement.step())
+        #expect(reads(0) == Self.expected(.integer(7)) && reads(1) == Self.expected(.text("x")) && reads(2) == Self.expected(.real(2.5)))
+        for column: Int32 in [-1, 3, .max, .min] {
+            #expect(reads(column) == Self.expected(.null), "column \(column)")
+            #expect(statement.textBytes(at: column) == nil && statement.value(at: column) == .null, "column \(column)")
+        }
+        #expect(try !statement.step())
+        for column: Int32 in [0, 1, 2] {
+            #expect(reads(column) == Self.expected(.null), "after the last row, column \(column)")
+            #expect(statement.textBytes(at: column) == nil, "after the last row, column \(column)")
+        }
+    }
+
     /// Which statements may go to a standby (docs/Scaling.md, "Read routing"), decided in one pass
     /// over the bytes: the same answer as the definition (the text upper-cased, then searched for
     /// each row lock and writing function) on random statements made of their pieces in mixed case.

@@ -24,6 +24,19 @@ final class PostgresRows {
     /// The number of result columns.
     let columnCount: Int32
 
+    /// Each column's type and whether its bytes are its text (`PostgresDecoding.holdsText`), in
+    /// one allocation read without an array's bounds check and retain per value (the reads check
+    /// the column first); freed in `deinit`.
+    private let columns: UnsafeMutablePointer<Column>
+
+    /// A result column as the typed reads use it.
+    private struct Column {
+        let type: PostgresType
+        /// Where the text starts in the bytes (`PostgresDecoding.textOffset`), or -1 when the
+        /// bytes are not the text.
+        let textOffset: Int32
+    }
+
     init(result: OpaquePointer?, columnTypes: [PostgresType], binary: Bool, affectedRowCount: Int) {
         self.result = result
         self.rowCount = result.map { PQntuples($0) } ?? 0
@@ -31,19 +44,36 @@ final class PostgresRows {
         self.binary = binary
         self.affectedRowCount = affectedRowCount
         self.columnCount = Int32(columnTypes.count)
+        columns = .allocate(capacity: max(columnTypes.count, 1))
+        for (index, type) in columnTypes.enumerated() {
+            let offset = PostgresDecoding.holdsText(type, binary: binary) ? Int32(PostgresDecoding.textOffset(type, binary: binary)) : -1
+            (columns + index).initialize(to: Column(type: type, textOffset: offset))
+        }
     }
 
-    deinit { if let result { PQclear(result) } }
+    deinit {
+        if let result { PQclear(result) }
+        columns.deinitialize(count: columnTypes.count)
+        columns.deallocate()
+    }
 
+    /// Whether `row` and `column` are in range: one unsigned comparison each (a negative number
+    /// is a large unsigned one). libpq checks too, but reports a miss on stderr.
+    @inline(__always)
+    private func inRange(row: Int32, column: Int32) -> Bool {
+        UInt32(bitPattern: row) < UInt32(bitPattern: rowCount) && UInt32(bitPattern: column) < UInt32(bitPattern: columnCount)
+    }
+
+    @inline(__always)
     private func type(at column: Int32) -> PostgresType {
-        column >= 0 && column < columnCount ? columnTypes[Int(column)] : .unknown
+        UInt32(bitPattern: column) < UInt32(bitPattern: columnCount) ? columns[Int(column)].type : .unknown
     }
 
     /// The value's bytes in libpq's buffer, nil when NULL or out of range. libpq gives a NULL the
     /// length 0: only an empty value is asked whether it is NULL (a number or a UUID never is).
     @inline(__always)
     private func field(row: Int32, column: Int32) -> UnsafeRawBufferPointer? {
-        guard let result, row >= 0, row < rowCount, column >= 0, column < columnCount else { return nil }
+        guard let result, inRange(row: row, column: column) else { return nil }
         let length = PQgetlength(result, row, column)
         guard length > 0 || PQgetisnull(result, row, column) == 0, let pointer = PQgetvalue(result, row, column) else { return nil }
         return UnsafeRawBufferPointer(start: pointer, count: Int(length))
@@ -51,7 +81,7 @@ final class PostgresRows {
 
     /// Whether the value is NULL (also true out of range).
     func isNull(row: Int32, column: Int32) -> Bool {
-        guard let result, row >= 0, row < rowCount, column >= 0, column < columnCount else { return true }
+        guard let result, inRange(row: row, column: column) else { return true }
         return PQgetisnull(result, row, column) != 0
     }
 
@@ -78,7 +108,8 @@ final class PostgresRows {
     /// otherwise and when NULL.
     func textBytes(row: Int32, column: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let raw = field(row: row, column: column) else { return nil }
-        return PostgresDecoding.textBytes(raw, type: type(at: column), binary: binary)
+        let offset = Int(columns[Int(column)].textOffset)  // in range: `field` checked it
+        return offset >= 0 ? PostgresDecoding.text(in: raw, from: offset) : nil
     }
 
     /// The value as a UUID when it is a `uuid` or a 16-byte `bytea` (nil otherwise and when NULL).
@@ -96,6 +127,8 @@ final class PostgresRows {
     /// The value as text (numbers in decimal, bytes as UTF-8; "" when NULL).
     func text(row: Int32, column: Int32) -> String {
         guard let raw = field(row: row, column: column) else { return "" }
+        let offset = Int(columns[Int(column)].textOffset)  // in range: `field` checked it
+        if offset >= 0 { return String(decoding: PostgresDecoding.text(in: raw, from: offset), as: UTF8.self) }
         return PostgresDecoding.string(raw, type: type(at: column), binary: binary)
     }
 }

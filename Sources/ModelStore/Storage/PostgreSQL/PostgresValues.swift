@@ -395,8 +395,13 @@ enum PostgresDecoding {
     @inline(__always)
     static func textBytes(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> UnsafeBufferPointer<UInt8>? {
         guard holdsText(type, binary: binary) else { return nil }
-        let offset = min(textOffset(type, binary: binary), bytes.count)
-        return UnsafeRawBufferPointer(rebasing: bytes[offset...]).assumingMemoryBound(to: UInt8.self)
+        return text(in: bytes, from: textOffset(type, binary: binary))
+    }
+
+    /// The text of a column whose type holds it, from `offset` (`textOffset`) on.
+    @inline(__always)
+    static func text(in bytes: UnsafeRawBufferPointer, from offset: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeRawBufferPointer(rebasing: bytes[min(offset, bytes.count)...]).assumingMemoryBound(to: UInt8.self)
     }
 
     /// The value as text: a textual type's text as it is, numbers in decimal (numeric exactly as
@@ -416,9 +421,7 @@ enum PostgresDecoding {
     static func uuid(_ bytes: UnsafeRawBufferPointer, type: PostgresType, binary: Bool) -> UUID? {
         if binary && (type == .uuid || type == .bytea) {
             guard bytes.count == 16 else { return nil }
-            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: bytes) }
-            return UUID(uuid: value)
+            return UUID(uuid: bytes.loadUnaligned(as: uuid_t.self))
         }
         guard case .blob(let data) = binary ? self.binary(bytes, type: type) : self.text(bytes, type: type), data.count == 16 else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
