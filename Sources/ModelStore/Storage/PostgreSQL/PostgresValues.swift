@@ -74,9 +74,15 @@ struct PostgresParameters {
     private(set) var formats: [Int32] = []
 
     init(capacity: Int) {
-        offsets.reserveCapacity(capacity)
-        lengths.reserveCapacity(capacity)
-        formats.reserveCapacity(capacity)
+        reserve(capacity)
+    }
+
+    /// Makes room for `count` values (their bytes aside) unless there is.
+    mutating func reserve(_ count: Int) {
+        guard offsets.capacity < count else { return }
+        offsets.reserveCapacity(count)
+        lengths.reserveCapacity(count)
+        formats.reserveCapacity(count)
     }
 
     var count: Int { offsets.count }
@@ -235,6 +241,19 @@ struct PostgresParameters {
 
     private mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
         withUnsafeBytes(of: value.bigEndian) { appendBinary($0) }
+    }
+
+    /// Drops every value, keeping the arrays' storage for the next values.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
+        formats.removeAll(keepingCapacity: true)
+    }
+
+    /// The bytes the arrays hold room for.
+    var reservedBytes: Int {
+        bytes.capacity + offsets.capacity * MemoryLayout<Int>.stride + (lengths.capacity + formats.capacity) * MemoryLayout<Int32>.stride
     }
 
     /// Drops the last `n` values.
