@@ -44,7 +44,7 @@ final class HandHistory {
         sqlite3_bind_int64(change, 5, row)
         bindText(change, 6, attributes)
         if let tombstone {
-            _ = tombstone.withUnsafeBytes { sqlite3_bind_blob(change, 7, $0.baseAddress, Int32($0.count), transientDestructor) }
+            tombstone.withUnsafeBytes { bindBlob(change, 7, $0) }
         } else {
             sqlite3_bind_null(change, 7)
         }

@@ -55,6 +55,25 @@ struct HandSQLiteError: Error, CustomStringConvertible {
 /// `SQLITE_TRANSIENT`: SQLite copies the bound bytes.
 let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+/// The slots short text and blobs are bound from, parameter n's at slot n - 1, with
+/// `SQLITE_STATIC`: SQLite reads them in place instead of allocating a copy per bind, as the
+/// runtime's statements bind from buffers of their own (docs/Benchmarks.md, "Writes"), so this
+/// side stays the limit. Safe for this code's statements: each is bound completely right before
+/// it is stepped, and bound again before it is stepped again, so no slot is written while a
+/// statement that may still read it runs.
+nonisolated(unsafe) private let boundCopies = UnsafeMutableRawPointer.allocate(byteCount: boundCopySlots * longestBoundCopy, alignment: 8)
+private let boundCopySlots = 16
+private let longestBoundCopy = 256
+
+/// `bytes` copied into parameter `index`'s slot; nil (bind with `SQLITE_TRANSIENT`) when longer
+/// than a slot or past the slots.
+private func boundCopy(_ bytes: UnsafeRawBufferPointer, _ index: Int32) -> UnsafeRawPointer? {
+    guard index >= 1, index <= boundCopySlots, bytes.count <= longestBoundCopy, let base = bytes.baseAddress else { return nil }
+    let slot = boundCopies + Int(index - 1) * longestBoundCopy
+    slot.copyMemory(from: base, byteCount: bytes.count)
+    return UnsafeRawPointer(slot)
+}
+
 /// Binds `text` at the 1-based `index` (nil binds NULL).
 func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String?) {
     guard var text else {
@@ -62,21 +81,28 @@ func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String?) {
         return
     }
     text.withUTF8 { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { chars in
-            if let base = chars.baseAddress {
-                _ = sqlite3_bind_text(statement, index, base, Int32(chars.count), transientDestructor)
-            } else {
-                _ = sqlite3_bind_text(statement, index, "", 0, transientDestructor)
-            }
+        if let copy = boundCopy(UnsafeRawBufferPointer(buffer), index) {
+            _ = sqlite3_bind_text(statement, index, copy.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
+        } else if let base = buffer.baseAddress {
+            _ = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { sqlite3_bind_text(statement, index, $0, Int32(buffer.count), transientDestructor) }
+        } else {
+            _ = sqlite3_bind_text(statement, index, "", 0, transientDestructor)
         }
+    }
+}
+
+/// Binds `bytes` as a blob at the 1-based `index`.
+func bindBlob(_ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawBufferPointer) {
+    if let copy = boundCopy(bytes, index) {
+        _ = sqlite3_bind_blob(statement, index, copy, Int32(bytes.count), nil)
+    } else {
+        _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
     }
 }
 
 /// Binds a UUID as its 16 bytes.
 func bindUUID(_ statement: OpaquePointer, _ index: Int32, _ uuid: UUID) {
-    withUnsafeBytes(of: uuid.uuid) { bytes in
-        _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, 16, transientDestructor)
-    }
+    withUnsafeBytes(of: uuid.uuid) { bindBlob(statement, index, $0) }
 }
 
 /// The text of a column (nil for NULL).

@@ -36,6 +36,43 @@ struct StatementBindingTests {
         #expect(third.value(at: 1) == .null)
     }
 
+    /// Short text and blobs are bound from the statement's own copy of them (`SQLITE_STATIC`),
+    /// longer ones copied by SQLite: random values of lengths on both sides of the limit, bound
+    /// to two statements of one connection in turn (each bound, then both stepped, so a copy
+    /// shared between statements or parameters would show), read back as bound.
+    @Test("Text and blobs read back as bound, from the statement's copies or SQLite's")
+    func copiedBindsReadBack() throws {
+        let seed = ReliabilityRandom.runSeed()
+        var random = ReliabilityRandom(seed: seed)
+        let connection = try SQLiteConnection(path: ":memory:", isFile: false)
+        let sqlA = "SELECT ?1, ?2, ?3", sqlB = "SELECT ?1, ?2"
+        let limit = SQLiteStatement.longestBoundCopy
+        func value(_ index: Int) -> SQLValue {
+            let length = [0, 1, 15, 16, limit - 1, limit, limit + 1, 1_000][Int.random(in: 0..<8, using: &random)]
+            if index % 2 == 0 { return .blob(Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &random) })) }
+            return .text(String((0..<length).map { _ in "aé€😀".randomElement(using: &random)! }))
+        }
+        for round in 0..<300 {
+            let a = try connection.sqliteStatement(sqlA)
+            let valuesA = (0..<3).map { value($0 + round) }
+            for (index, value) in valuesA.enumerated() { a.bind(value, at: Int32(index + 1)) }
+            // Bound before the first statement steps: its copies must not be the other's.
+            let b = try connection.sqliteStatement(sqlB)
+            let valuesB = (0..<2).map { value($0 + round + 1) }
+            for (index, value) in valuesB.enumerated() { b.bind(value, at: Int32(index + 1)) }
+            #expect(try a.step())
+            for (index, value) in valuesA.enumerated() {
+                #expect(a.value(at: Int32(index)) == value, "seed \(seed), round \(round), A ?\(index + 1)")
+            }
+            #expect(try b.step())
+            for (index, value) in valuesB.enumerated() {
+                #expect(b.value(at: Int32(index)) == value, "seed \(seed), round \(round), B ?\(index + 1)")
+            }
+            a.reset()
+            b.reset()
+        }
+    }
+
     @Test("Statements with more than 64 parameters are cleared at reset")
     func manyParameters() throws {
         let connection = try SQLiteConnection(path: ":memory:", isFile: false)

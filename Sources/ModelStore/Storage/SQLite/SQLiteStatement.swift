@@ -23,16 +23,69 @@ final class SQLiteStatement: StoreStatement {
     /// The bits of all the statement's parameters, when it has 64 or fewer; nil for more.
     let allParameters: UInt64?
 
+    /// Parameter n's copy of the short text or blob last bound to it (`boundCopy(of:at:)`), for
+    /// parameters 1 to 64; made at the first such bind.
+    @exclusivity(unchecked) private var boundCopies: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    /// The number of the statement's parameters.
+    private let parameterCount: Int
+
+    /// The longest text or blob bound from the statement's own copy (`boundCopy(of:at:)`); SQLite
+    /// copies a longer one itself.
+    static let longestBoundCopy = 256
+
     init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
         self.handle = handle
         self.sql = sql
         self.connection = connection
         self.observesBinds = connection.observesBinds
         let count = Int(sqlite3_bind_parameter_count(handle))
+        parameterCount = count
         allParameters = count > 64 ? nil : count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        // After finalizing: until then SQLite may still point at the copies.
+        if let boundCopies {
+            for index in 0..<min(parameterCount, 64) { boundCopies[index]?.deallocate() }
+            boundCopies.deallocate()
+        }
+    }
+
+    /// `bytes` copied into parameter `index`'s own buffer, for binding with `SQLITE_STATIC`:
+    /// SQLite then reads the value where it is, instead of allocating a copy per bind and freeing
+    /// it at the next (`SQLITE_TRANSIENT`, about 450 instructions a value: docs/Benchmarks.md,
+    /// "Writes"). SQLite requires the bytes to stay unchanged until the parameter is bound again
+    /// or the statement is finalized: each parameter has a buffer of its own, of
+    /// `longestBoundCopy` bytes, never moved, written only by the bind that replaces its value,
+    /// and freed after `sqlite3_finalize`. Nil (bind with `SQLITE_TRANSIENT`) for a longer value
+    /// or a parameter past 64.
+    @inline(__always)
+    private func boundCopy(of bytes: UnsafeRawBufferPointer, at index: Int32) -> UnsafeRawPointer? {
+        guard bytes.count <= Self.longestBoundCopy, index >= 1, index <= 64, Int(index) <= parameterCount,
+              let base = bytes.baseAddress else { return nil }
+        let slot = copies() + Int(index - 1)
+        let buffer: UnsafeMutableRawPointer
+        if let made = slot.pointee {
+            buffer = made
+        } else {
+            buffer = .allocate(byteCount: Self.longestBoundCopy, alignment: 8)
+            slot.pointee = buffer
+        }
+        buffer.copyMemory(from: base, byteCount: bytes.count)
+        return UnsafeRawPointer(buffer)
+    }
+
+    /// The buffers of `boundCopy(of:at:)`, made at the first use (none made yet).
+    @inline(__always)
+    private func copies() -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        if let boundCopies { return boundCopies }
+        let count = min(parameterCount, 64)
+        let made = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: count)
+        made.initialize(repeating: nil, count: count)
+        boundCopies = made
+        return made
+    }
 
     /// Resets the statement, ready for a new execution: a parameter the next execution does not
     /// bind is NULL, as after `sqlite3_clear_bindings`.
@@ -75,16 +128,18 @@ final class SQLiteStatement: StoreStatement {
         }
     }
 
-    /// Binds text (copied by SQLite).
+    /// Binds text (from the statement's copy when short, else copied by SQLite).
     func bindText(_ text: String, at index: Int32) {
         var utf8 = text
         utf8.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                if let base = chars.baseAddress {
-                    checkBind(sqlite3_bind_text64(handle, index, base, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8)), at: index, .text(text))
-                } else {
-                    checkBind(sqlite3_bind_text(handle, index, "", 0, sqliteTransient), at: index, .text(text))
+            if let copy = boundCopy(of: UnsafeRawBufferPointer(buffer), at: index) {
+                checkBind(sqlite3_bind_text64(handle, index, copy.assumingMemoryBound(to: CChar.self), UInt64(buffer.count), nil, UInt8(SQLITE_UTF8)), at: index, .text(text))
+            } else if let base = buffer.baseAddress {
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                    checkBind(sqlite3_bind_text64(handle, index, chars, UInt64(buffer.count), sqliteTransient, UInt8(SQLITE_UTF8)), at: index, .text(text))
                 }
+            } else {
+                checkBind(sqlite3_bind_text(handle, index, "", 0, sqliteTransient), at: index, .text(text))
             }
         }
     }
@@ -108,20 +163,23 @@ final class SQLiteStatement: StoreStatement {
         checkBind(sqlite3_bind_double(handle, index, value), at: index, .real(value))
     }
 
-    /// Binds raw bytes as a blob (copied by SQLite).
+    /// Binds raw bytes as a blob (from the statement's copy when short, else copied by SQLite).
     func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        checkBind(sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sqliteTransient), at: index, .blob(Data(bytes)))
+        if let copy = boundCopy(of: bytes, at: index) {
+            checkBind(sqlite3_bind_blob64(handle, index, copy, UInt64(bytes.count), nil), at: index, .blob(Data(bytes)))
+        } else {
+            checkBind(sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sqliteTransient), at: index, .blob(Data(bytes)))
+        }
     }
 
-    /// Binds a blob (copied by SQLite). An empty blob binds as a zero-length blob, not NULL.
+    /// Binds a blob (from the statement's copy when short, else copied by SQLite). An empty blob
+    /// binds as a zero-length blob, not NULL.
     func bindBlob(_ data: Data, at index: Int32) {
         if data.isEmpty {
             checkBind(sqlite3_bind_zeroblob(handle, index, 0), at: index, .blob(Data()))
             return
         }
-        data.withUnsafeBytes { buffer in
-            checkBind(sqlite3_bind_blob64(handle, index, buffer.baseAddress, UInt64(buffer.count), sqliteTransient), at: index, .blob(data))
-        }
+        data.withUnsafeBytes { bindBytes($0, at: index) }
     }
 
     /// Steps once: true when a row is available, false when done.
