@@ -96,6 +96,13 @@ struct IdentityMap {
     /// read or wrote); the keys of the models something else references are appended to `held`.
     /// Whether it released any. A released model goes once the table is whole again.
     mutating func releaseUnreferenced(_ keys: [Int64], held: inout [Int64]) -> Bool {
+        var dropped: [ModelObject]? = nil
+        return releaseUnreferenced(keys, held: &held, keeping: &dropped)
+    }
+
+    /// `releaseUnreferenced(_:held:)`, the released models appended to `kept` (when not nil)
+    /// instead of let go of here: unregistered, and then deallocated when `kept` lets go of them.
+    mutating func releaseUnreferenced(_ keys: [Int64], held: inout [Int64], keeping kept: inout [ModelObject]?) -> Bool {
         guard count > 0 else { return false }
         let shift = self.shift
         var removed = 0
@@ -115,7 +122,7 @@ struct IdentityMap {
                 swap(&released, &slot.pointee.object)
                 Self.closeHole(at: bucket, in: base, mask: mask, shift: shift)
                 removed += 1
-                _ = consume released
+                if kept == nil { _ = consume released } else if let released { kept?.append(released) }
             }
         }
         count -= removed

@@ -18,7 +18,8 @@ extension ModelContext {
     /// Runs `block` on every model that matches `descriptor`, in its order, reading `batchSize`
     /// models at a time (SwiftData's `enumerate`). Pending changes count as in `fetch`, taken
     /// when the enumeration starts. After each batch, the models it read are released unless
-    /// something else holds them or they have unsaved changes.
+    /// something else holds them or they have unsaved changes; their memory goes back during the
+    /// next batch's block calls, one model after each.
     ///
     /// With `allowEscapingMutations` false (the default) the block must not leave the context
     /// with new unsaved changes: insert, delete or change models and `save()` inside the block,
@@ -41,10 +42,18 @@ extension ModelContext {
         registrationLog = []
         defer { registrationLog = outerLog }
 
+        // The models the batch before released, deallocated one after each block call of this
+        // batch (docs/Runtime.md, "Batches").
+        var released: [ModelObject]? = []
+        defer { released = nil }
+
         func run(_ batch: [ModelObject]) throws {
             if !fetch.prefetching.isEmpty {
                 try prefetch(fetch.prefetching, of: batch, owners: .keys(batch.compactMap { $0.status == .inserted ? nil : $0.rowID }))
             }
+            var dropping = released ?? []
+            released = nil
+            defer { dropping = [] }
             // The batch holds its models while the block runs: the block gets each one borrowed,
             // without a retain and a release around the call. The batch's storage is read as
             // `Unmanaged` references: a model loaded as a strong reference from the buffer was
@@ -53,6 +62,7 @@ extension ModelContext {
                 try models.withMemoryRebound(to: Unmanaged<ModelObject>.self) { references in
                     for reference in references {
                         try reference._withUnsafeGuaranteedRef { try block(unsafeDowncast($0, to: T.self)) }
+                        if !dropping.isEmpty { dropping.removeLast() }
                         try watch.check(self)
                     }
                 }
@@ -92,7 +102,8 @@ extension ModelContext {
                 if descriptor.includePendingChanges { batch.removeAll { $0.status == .deleted } }
                 try run(batch)
                 batch = []
-                releaseBatch()
+                released = isLast ? nil : []
+                releaseBatch(keeping: &released)
                 if isLast { break }
             }
         } else {
@@ -105,7 +116,8 @@ extension ModelContext {
                 if descriptor.includePendingChanges { batch.removeAll { $0.status == .deleted || $0.status == .removed } }
                 try run(batch)
                 batch = []
-                releaseBatch()
+                released = range.upperBound < keys.count ? [] : nil
+                releaseBatch(keeping: &released)
                 start = range.upperBound
             }
         }
@@ -155,26 +167,36 @@ extension ModelContext {
 
     // MARK: Releasing a batch's models
 
-    /// Lets go of the models registered since the log was started (and starts it again).
-    func releaseBatch() {
+    /// Lets go of the models registered since the log was started (and starts it again): those
+    /// released are appended to `kept` when it is not nil (`releaseUnreferenced(_:keeping:)`).
+    func releaseBatch(keeping kept: inout [ModelObject]?) {
         let log = registrationLog ?? []
         registrationLog = []
-        releaseUnreferenced(log)
+        releaseUnreferenced(log, keeping: &kept)
     }
 
     /// Removes from the identity map the logged models that nothing else holds and that have no
     /// unsaved change. A model held only by another released model goes in a later pass.
     func releaseUnreferenced(_ log: [RegistrationLog]) {
+        var dropped: [ModelObject]? = nil
+        releaseUnreferenced(log, keeping: &dropped)
+    }
+
+    /// `releaseUnreferenced(_:)`; the models released are appended to `kept` (when not nil) to be
+    /// deallocated later, unless a later pass is needed: a model held only by a released one is
+    /// released once that one is gone, so `kept` lets go of them then, and is made nil.
+    func releaseUnreferenced(_ log: [RegistrationLog], keeping kept: inout [ModelObject]?) {
         var waiting = log
         for _ in 0..<3 where !waiting.isEmpty {
             var held: [RegistrationLog] = []
             var released = false
             for entry in waiting {
                 var keys: [Int64] = []
-                if registered[entry.hierarchy].releaseUnreferenced(entry.keys, held: &keys) { released = true }
+                if registered[entry.hierarchy].releaseUnreferenced(entry.keys, held: &keys, keeping: &kept) { released = true }
                 if !keys.isEmpty { held.append(RegistrationLog(hierarchy: entry.hierarchy, keys: keys)) }
             }
             if !released { break }
+            if !held.isEmpty { kept = nil }
             waiting = held
         }
     }

@@ -97,6 +97,60 @@ import Testing
         #expect(most <= 101)
     }
 
+    /// A weak reference to a model.
+    struct WeakModel {
+        weak var model: Trip?
+    }
+
+    /// A finished batch's models leave the identity map at once, and are deallocated during the
+    /// next batch's block calls, one after each call (so the next batch's allocations reuse what
+    /// the allocator just got back: docs/Runtime.md, "Batches"); all are gone when `enumerate`
+    /// returns, and a sorted enumeration does the same.
+    @Test(arguments: StoreKind.allCases) func aFinishedBatchsModelsGoDuringTheNextBatch(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 30)
+        let context = store.context()
+        for descriptor in [FetchDescriptor<Trip>(), FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, order: .reverse)])] {
+            var weak: [WeakModel] = []
+            var calls = 0
+            try context.enumerate(descriptor, batchSize: 10) { trip in
+                let batch = calls / 10, position = calls % 10
+                if batch > 0 {
+                    let before = weak[(batch - 1) * 10..<batch * 10]
+                    // One of the batch before goes after each call of this one.
+                    #expect(before.filter { $0.model != nil }.count == 10 - position, "call \(calls)")
+                    // None of them is registered any more.
+                    #expect(before.allSatisfy { $0.model.map { context.registeredModel(for: $0.persistentModelID) as Trip? == nil } ?? true })
+                }
+                if batch > 1 { #expect(weak[(batch - 2) * 10..<(batch - 1) * 10].allSatisfy { $0.model == nil }) }
+                weak.append(WeakModel(model: trip))
+                calls += 1
+            }
+            #expect(calls == 30)
+            #expect(weak.allSatisfy { $0.model == nil })
+            #expect(context.registeredCount == 0)
+        }
+    }
+
+    /// Models held only by a released model (prefetched stays, held by their trip's to-many
+    /// relationship) are released with it after its batch, in the release's later pass: the
+    /// context never holds more than one batch's trips and their stays.
+    @Test(arguments: StoreKind.allCases) func modelsHeldByReleasedModelsGoAfterTheirBatch(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seedTrips(store.context(), names: (0..<40).map { "trip \($0)" }, stays: 2)
+        let context = store.context()
+        var descriptor = FetchDescriptor<Trip>()
+        descriptor.relationshipKeyPathsForPrefetching = [\.accommodations]
+        var most = 0, stays = 0
+        try context.enumerate(descriptor, batchSize: 8) { trip in
+            stays += trip.accommodations.count
+            most = max(most, context.registeredCount)
+        }
+        #expect(stays == 80)
+        #expect(most <= 8 * 3, "one batch's trips and their stays at most, not \(most)")
+        #expect(context.registeredCount == 0)
+    }
+
     @Test(arguments: StoreKind.allCases) func mutationsMustBeSavedUnlessAllowedToEscape(_ kind: StoreKind) throws {
         let store = try QueryStore(kind, TripStore.schema)
         try seed(store, 20)
