@@ -15,8 +15,6 @@ final class PostgresRows {
     private let result: OpaquePointer?
     /// The number of rows.
     let rowCount: Int32
-    /// The result column types.
-    let columnTypes: [PostgresType]
     /// Whether the values came in binary form (else text).
     private let binary: Bool
     /// Rows inserted, updated or deleted by the command.
@@ -24,9 +22,9 @@ final class PostgresRows {
     /// The number of result columns.
     let columnCount: Int32
 
-    /// Each column's type and whether its bytes are its text (`PostgresDecoding.holdsText`), in
-    /// one allocation read without an array's bounds check and retain per value (the reads check
-    /// the column first); freed in `deinit`.
+    /// The result columns' types and where their text starts (`Column`), in one allocation read
+    /// without an array's bounds check and retain per value (the reads check the column first);
+    /// freed in `deinit`.
     private let columns: UnsafeMutablePointer<Column>
 
     /// A result column as the typed reads use it.
@@ -40,7 +38,6 @@ final class PostgresRows {
     init(result: OpaquePointer?, columnTypes: [PostgresType], binary: Bool, affectedRowCount: Int) {
         self.result = result
         self.rowCount = result.map { PQntuples($0) } ?? 0
-        self.columnTypes = columnTypes
         self.binary = binary
         self.affectedRowCount = affectedRowCount
         self.columnCount = Int32(columnTypes.count)
@@ -53,7 +50,7 @@ final class PostgresRows {
 
     deinit {
         if let result { PQclear(result) }
-        columns.deinitialize(count: columnTypes.count)
+        columns.deinitialize(count: Int(columnCount))
         columns.deallocate()
     }
 
