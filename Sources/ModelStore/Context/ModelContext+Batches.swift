@@ -73,12 +73,14 @@ extension ModelContext {
             // Key order: each batch is the rows after the last key of the one before, up to the
             // largest key stored when the enumeration starts, so rows the block inserts (and saves)
             // are not visited and the enumeration ends (#26, item 2; docs/Runtime.md, "Batches").
+            // That bound is checked here, not in the SQL: a row past it ends the enumeration, and
+            // the store does not compare every row's key with it (docs/Benchmarks.md, "Enumerate
+            // and observation").
             guard let last = try largestKey(of: entity) else { return }
             /// The batch of at most `size` rows after the key `after` (from the start: nil),
             /// skipping `skip` rows.
             func batchQuery(after: Int64?, size: Int, skip: Int) -> SQLFragment {
-                let upTo: SQLFragment = "\(raw: plan.keyColumn) <= \(SQLFragment.parameter(.integer(last)))"
-                let next: SQLFragment = after.map { "\(raw: plan.keyColumn) > \(SQLFragment.parameter(.integer($0))) AND \(upTo)" } ?? upTo
+                let next: SQLFragment? = after.map { "\(raw: plan.keyColumn) > \(SQLFragment.parameter(.integer($0)))" }
                 let query: SQLFragment = "\(raw: entity.selectSQL)\(plan.whereClause(and: next))\(plan.orderBy) LIMIT \(SQLFragment.parameter(.integer(Int64(size))))"
                 return skip > 0 ? "\(query) OFFSET \(SQLFragment.parameter(.integer(Int64(skip))))" : query
             }
@@ -92,8 +94,13 @@ extension ModelContext {
             while remaining > 0 {
                 // Deleted models are read too (the block may delete some): rows read decide the end.
                 var batch = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: true)
+                let read = batch.count
+                // Rows stored since the start come last in key order: they are dropped, and end it.
+                if let key = batch.last?.rowID, key > last, let past = batch.firstIndex(where: { ($0.rowID ?? last) > last }) {
+                    batch.removeSubrange(past...)
+                }
                 remaining -= batch.count
-                let isLast = batch.count < size || remaining == 0
+                let isLast = read < size || batch.count < read || remaining == 0
                 if !isLast, let after = batch.last?.rowID {
                     size = min(batchSize, remaining)
                     query = batchQuery(after: after, size: size, skip: 0)

@@ -34,6 +34,37 @@ import Testing
         }
     }
 
+    /// The bound is checked as the rows are read, not in the SQL (docs/Runtime.md, "Batches"): a
+    /// batch that reaches rows stored since the start drops them and is the last, and no model of
+    /// them stays registered. Another context saves more rows than a batch holds, during the first
+    /// batch; with a window, the window is counted over the rows of the start.
+    @Test("Rows another context saves while enumerate runs are not visited, and none of their models is kept", arguments: StoreKind.allCases)
+    func rowsSavedElsewhereAreNotVisited(_ kind: StoreKind) throws {
+        let fixture = try seeded(kind, count: 10)
+        for (limit, offset) in [(nil, nil), (7, 2), (nil, 9), (3, 12)] as [(Int?, Int?)] {
+            let reader = ModelContext(fixture.container)
+            let writer = ModelContext(fixture.container)
+            var descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.name.starts(with: "seed") })
+            descriptor.fetchLimit = limit
+            descriptor.fetchOffset = offset
+            var visited: [String] = []
+            try reader.enumerate(descriptor, batchSize: 4) { trip in
+                visited.append(trip.name)
+                guard visited.count <= 100 else { throw Runaway() }
+                if visited.count == 1 {
+                    for number in 0..<6 { writer.insert(Trip(name: "seed late \(number)", startDate: Day.at(0), endDate: Day.at(1))) }
+                    try writer.save()
+                }
+            }
+            let start = min(offset ?? 0, 10)
+            let end = min(start + (limit ?? 10), 10)
+            #expect(visited == (start..<end).map { "seed \($0)" }, "limit \(String(describing: limit)), offset \(String(describing: offset))")
+            #expect(reader.registeredCount == 0)
+            for late in try writer.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name.starts(with: "seed late") })) { writer.delete(late) }
+            try writer.save()
+        }
+    }
+
     @Test("enumerate of an empty table visits nothing; one that deletes the last rows ends", arguments: StoreKind.allCases)
     func emptyAndShrinking(_ kind: StoreKind) throws {
         let empty = try StoreFixture(kind, TripStore.schema)
