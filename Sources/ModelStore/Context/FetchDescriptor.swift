@@ -64,13 +64,24 @@ extension FetchDescriptor {
 /// instructions a fetch (docs/Benchmarks.md, "Lookups"). Debug builds check the layout against
 /// `FetchDescriptor<T>`'s, and the values read, at each use.
 struct ErasedFetchDescriptor {
-    var predicate: Predicate<Never>?
+    var predicate: ErasedPredicate?
     var sortBy: [AnyObject]
     var fetchLimit: Int?
     var fetchOffset: Int?
     var propertiesToFetch: [AnyObject]
     var includePendingChanges: Bool
     var relationshipKeyPathsForPrefetching: [AnyObject]
+
+    /// `Predicate<T>`'s stored properties in its order: its expression, and its variable (a
+    /// `Predicate` of one input holds one `PredicateExpressions.Variable`, whose one stored
+    /// property is its identifier). Not generic, not variadic: its layout is known where it is
+    /// compiled, so copying it copies the expression existential alone, where copying a
+    /// `Predicate<Never>?` went through the runtime's value witnesses of `Optional` and of the
+    /// variadic `Predicate` (about 0.7 k instructions a fetch: docs/Benchmarks.md, "Lookups").
+    struct ErasedPredicate {
+        let expression: any StandardPredicateExpression<Bool>
+        let root: PredicateExpressions.VariableID
+    }
 
     /// `descriptor` read as this layout, for the duration of `body`.
     @inline(__always)
@@ -100,13 +111,13 @@ struct ErasedFetchDescriptor {
                     MemoryLayout<Real>.offset(of: \.sortBy)!, MemoryLayout<Real>.offset(of: \.fetchLimit)!,
                     MemoryLayout<Real>.offset(of: \.fetchOffset)!, MemoryLayout<Real>.offset(of: \.propertiesToFetch)!,
                     MemoryLayout<Real>.offset(of: \.includePendingChanges)!, MemoryLayout<Real>.offset(of: \.relationshipKeyPathsForPrefetching)!,
-                    MemoryLayout<Predicate<T>?>.size]
+                    MemoryLayout<Predicate<T>?>.size, MemoryLayout<Predicate<T>>.size, MemoryLayout<Predicate<T>>.offset(of: \.variable)!]
         typealias Erased = ErasedFetchDescriptor
         let erased = [MemoryLayout<Erased>.size, MemoryLayout<Erased>.alignment, MemoryLayout<Erased>.offset(of: \.predicate)!,
                       MemoryLayout<Erased>.offset(of: \.sortBy)!, MemoryLayout<Erased>.offset(of: \.fetchLimit)!,
                       MemoryLayout<Erased>.offset(of: \.fetchOffset)!, MemoryLayout<Erased>.offset(of: \.propertiesToFetch)!,
                       MemoryLayout<Erased>.offset(of: \.includePendingChanges)!, MemoryLayout<Erased>.offset(of: \.relationshipKeyPathsForPrefetching)!,
-                      MemoryLayout<Predicate<Never>?>.size]
+                      MemoryLayout<ErasedPredicate?>.size, MemoryLayout<ErasedPredicate>.size, MemoryLayout<ErasedPredicate>.offset(of: \.root)!]
         precondition(real == erased, "FetchDescriptor<\(T.self)>'s layout \(real) is not ErasedFetchDescriptor's \(erased)")
         withUnsafePointer(to: descriptor) { pointer in
             let view = UnsafeRawPointer(pointer).assumingMemoryBound(to: ErasedFetchDescriptor.self).pointee
@@ -115,7 +126,7 @@ struct ErasedFetchDescriptor {
             let sortCount: Bool = view.sortBy.count == descriptor.sortBy.count
             let propertyCount: Bool = view.propertiesToFetch.count == descriptor.propertiesToFetch.count
             let prefetchCount: Bool = view.relationshipKeyPathsForPrefetching.count == descriptor.relationshipKeyPathsForPrefetching.count
-            let viewKey: PredicateExpressions.VariableID? = view.predicate?.variable.key
+            let viewKey: PredicateExpressions.VariableID? = view.predicate?.root
             let realKey: PredicateExpressions.VariableID? = descriptor.predicate?.variable.key
             precondition(window && flags && sortCount && propertyCount && prefetchCount && viewKey == realKey,
                          "FetchDescriptor<\(T.self)> read through ErasedFetchDescriptor differs")

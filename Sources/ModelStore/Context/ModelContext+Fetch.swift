@@ -27,7 +27,7 @@ extension ModelContext {
             try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
             guard view.pointee.propertiesToFetch.isEmpty, view.pointee.sortBy.isEmpty, hasNothingPending, view.pointee.includePendingChanges,
                   view.pointee.relationshipKeyPathsForPrefetching.isEmpty, let predicate = view.pointee.predicate,
-                  let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.variable.key,
+                  let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.root,
                                                  cache: container.predicateCache, dialect: container.driver.dialect, memo: &fastMemo) else { return nil }
             // A plain fetch: the whole select and its statement are the cache entry's
             // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
