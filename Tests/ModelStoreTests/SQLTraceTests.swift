@@ -123,6 +123,29 @@ extension [SQLTraceEvent] {
         Self.expectPlausible(pages + history, hiding: "example.com")
     }
 
+    /// A batch that ends with the start's largest key is the last: no query is sent for the
+    /// empty batch after it (docs/Runtime.md, "Batches").
+    @Test(arguments: StoreKind.allCases) func anEnumerationEndsWithTheLargestKeyOfItsStart(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let log = TraceLog()
+        let container = try Self.container(store, log)
+        let context = ModelContext(container)
+        for number in 0..<6 { context.insert(Customer(name: "c\(number)", email: "c\(number)@example.com")) }
+        try context.save()
+
+        for (batchSize, batches) in [(2, 3), (3, 2), (6, 1), (4, 2), (7, 1)] {
+            let reader = ModelContext(container)
+            var seen = 0
+            let pages = try log.during {
+                try reader.enumerate(FetchDescriptor<Customer>(), batchSize: batchSize) { _ in seen += 1 }
+            }
+            #expect(seen == 6)
+            // The largest key, then one query per batch.
+            let selects = pages.starting(with: "SELECT")
+            #expect(selects.count == 1 + batches, "batch size \(batchSize): \(selects)")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func valuesAreShownWhenAskedFor(_ kind: StoreKind) throws {
         let store = try TestStore(kind)
         let log = TraceLog()

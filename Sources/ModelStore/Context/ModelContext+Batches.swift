@@ -100,7 +100,8 @@ extension ModelContext {
                     batch.removeSubrange(past...)
                 }
                 remaining -= batch.count
-                let isLast = read < size || batch.count < read || remaining == 0
+                // The start's largest key read: the rows of the start are all read.
+                let isLast = read < size || batch.count < read || remaining == 0 || batch.last?.rowID == last
                 if !isLast, let after = batch.last?.rowID {
                     size = min(batchSize, remaining)
                     query = batchQuery(after: after, size: size, skip: 0)
