@@ -1,8 +1,10 @@
 import BenchSupport
 import Foundation
 
-/// Runs the selected workloads on the selected sides, alternating which side goes first, and
-/// collects the time and the peak memory of each.
+/// Runs the selected workloads on the selected sides and collects the time and the peak memory of
+/// each. In each repetition both sides run each workload back to back (which side goes first
+/// alternates from one repetition to the next), so a ratio compares times taken a moment apart:
+/// `Result.ratio` is the median of the repetitions' own ratios (docs/Benchmarks.md, "Method").
 struct BenchmarkRun {
     let store: BenchStoreKind
     let rowCount: Int
@@ -44,16 +46,21 @@ struct BenchmarkRun {
         let generated: Samples?
         let handWritten: Samples?
 
-        /// Generated over hand-written wall-clock time (nil unless both sides ran).
-        var ratio: Double? {
-            guard let generated, let handWritten, handWritten.wall > 0 else { return nil }
-            return generated.wall / handWritten.wall
-        }
+        /// Generated over hand-written wall-clock time: the median of the repetitions' ratios,
+        /// each of the two sides' times of one repetition, taken back to back (nil unless both
+        /// sides ran).
+        var ratio: Double? { pairedRatio(\.wall) }
 
-        /// Generated over hand-written thread CPU time (nil unless both sides ran).
-        var cpuRatio: Double? {
-            guard let generated, let handWritten, handWritten.cpu > 0 else { return nil }
-            return generated.cpu / handWritten.cpu
+        /// Generated over hand-written thread CPU time, paired as `ratio` is.
+        var cpuRatio: Double? { pairedRatio(\.cpu) }
+
+        private func pairedRatio(_ time: KeyPath<Timing.Sample, Double>) -> Double? {
+            guard let generated, let handWritten, generated.samples.count == handWritten.samples.count else { return nil }
+            let ratios = zip(generated.samples, handWritten.samples).compactMap { pair -> Double? in
+                let hand = pair.1[keyPath: time]
+                return hand > 0 ? pair.0[keyPath: time] / hand : nil
+            }
+            return ratios.isEmpty ? nil : Timing.median(ratios)
         }
     }
 
@@ -77,10 +84,17 @@ struct BenchmarkRun {
         for repetition in 0..<repetitions {
             // Alternate which side runs first, so neither always gets the warmer caches.
             let order = repetition % 2 == 0 ? all : all.reversed()
+            var opened: [BenchStores] = []
+            defer { for stores in opened { stores.close() } }
             for (side, sideCode) in order {
                 let stores = try BenchStores(kind: store, directory: root.appending(path: "\(repetition)-\(side.rawValue)"))
+                opened.append(stores)
                 try sideCode.begin(stores: stores)
-                for workload in steps {
+            }
+            // Each workload on both sides, one right after the other: the machine's speed, which
+            // drifts on this kind of machine, is then about the same for the two times compared.
+            for workload in steps {
+                for (side, sideCode) in order {
                     try sideCode.prepare(workload)
                     guard selected.contains(workload) else {
                         _ = try sideCode.run(workload)
@@ -110,9 +124,8 @@ struct BenchmarkRun {
                     entry.historyChanges = historyChanges
                     samples[workload, default: [:]][side] = entry
                 }
-                sideCode.end()
-                stores.close()
             }
+            for (_, sideCode) in order { sideCode.end() }
             log("repetition \(repetition + 1) of \(repetitions) done")
         }
         return try workloads.map { workload in

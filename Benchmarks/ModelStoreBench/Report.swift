@@ -35,7 +35,7 @@ struct Report {
             cells.append(result.handWritten.map { String($0.minorFaults) } ?? "-")
             table.append(cells)
         }
-        var lines = ["store: \(store), N = \(rowCount), median of \(repetitions) repetitions (wall clock; CPU ratio: thread CPU time), load average "
+        var lines = ["store: \(store), N = \(rowCount), median of \(repetitions) repetitions (wall clock; CPU ratio: thread CPU time; ratios: the median of each repetition's ratio), load average "
             + Cell.fixed(loadAtStart, 1) + " at start, " + Cell.fixed(loadAtEnd, 1) + " at end"]
         lines.append(markdown ? table.markdown : table.text)
         // Queries are counted through SQLite's trace hook: on SQLite only.
