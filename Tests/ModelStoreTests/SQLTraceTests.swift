@@ -101,13 +101,19 @@ extension [SQLTraceEvent] {
         Self.expectPlausible(update + delete, hiding: "example.com")
     }
 
+    /// A container on `store` tracing to `log`, holding `count` customers ("c0"…).
+    static func container(_ store: TestStore, _ log: TraceLog, customers count: Int) throws -> ModelContainer {
+        let container = try Self.container(store, log)
+        let context = ModelContext(container)
+        for number in 0..<count { context.insert(Customer(name: "c\(number)", email: "c\(number)@example.com")) }
+        try context.save()
+        return container
+    }
+
     @Test(arguments: StoreKind.allCases) func enumerationPagesAndHistoryAreTraced(_ kind: StoreKind) throws {
         let store = try TestStore(kind)
         let log = TraceLog()
-        let container = try Self.container(store, log)
-        let context = ModelContext(container)
-        for number in 0..<5 { context.insert(Customer(name: "c\(number)", email: "c\(number)@example.com")) }
-        try context.save()
+        let container = try Self.container(store, log, customers: 5)
 
         let reader = ModelContext(container)
         var seen = 0
@@ -128,10 +134,7 @@ extension [SQLTraceEvent] {
     @Test(arguments: StoreKind.allCases) func anEnumerationEndsWithTheLargestKeyOfItsStart(_ kind: StoreKind) throws {
         let store = try TestStore(kind)
         let log = TraceLog()
-        let container = try Self.container(store, log)
-        let context = ModelContext(container)
-        for number in 0..<6 { context.insert(Customer(name: "c\(number)", email: "c\(number)@example.com")) }
-        try context.save()
+        let container = try Self.container(store, log, customers: 6)
 
         for (batchSize, batches) in [(2, 3), (3, 2), (6, 1), (4, 2), (7, 1)] {
             let reader = ModelContext(container)
