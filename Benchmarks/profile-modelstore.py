@@ -3,7 +3,7 @@
 run while unused cost in them.
 
     swift build -c release --product modelstore-bench
-    python3 Benchmarks/profile-modelstore.py [--store sqlite|postgresql] [--n 20000] [--only insert,fetchAll,updateNames,cascadeDelete] [--markdown] [--top 25]
+    python3 Benchmarks/profile-modelstore.py [--store sqlite|postgresql] [--n 20000] [--only insert,fetchAll,updateNames,cascadeDelete] [--markdown] [--top 25] [--later]
 
 For each workload, both sides run once under `valgrind --tool=callgrind`, collecting only the
 timed part (`BenchmarkRun.timedWorkloadBody`), on the same rows. Printed per workload: the
@@ -29,6 +29,11 @@ fails there). valgrind follows only the bench process (`--trace-children=no`) an
 outside it, so the counts are the client's instructions only (libpq's included, the server's work
 and the wait for it not). `--top N` prints, per workload and side, the
 N functions with the most inclusive instructions.
+
+The first repetition in a process also pays what the process does once (the Swift runtime's first
+conformance and metadata lookups of the types a workload meets), which the bench's medians over
+later repetitions do not. `--later` counts the second repetition instead: each side runs twice
+under callgrind, with `--repeat 1` and with `--repeat 2`, and the figures are the difference.
 """
 import argparse
 import os
@@ -54,11 +59,11 @@ FEATURES = [
 HISTORY_ON = {"insertWithHistory", "updateNamesWithHistory", "cascadeDelete"}
 
 
-def profile(workload, side, n, directory, store, bench):
-    out = os.path.join(directory, f"{workload}-{side}.out")
+def profile(workload, side, n, directory, store, bench, repeat=1):
+    out = os.path.join(directory, f"{workload}-{side}.out" if repeat == 1 else f"{workload}-{side}-{repeat}.out")
     # `--trace-children=no`: a server the bench starts (PostgreSQL) is not instrumented.
     command = ["valgrind", "--tool=callgrind", "--trace-children=no", f"--callgrind-out-file={out}", "--toggle-collect=*timedWorkloadBody*",
-               bench, "--store", store, "--n", str(n), "--repeat", "1", "--only", workload, "--side", side]
+               bench, "--store", store, "--n", str(n), "--repeat", str(repeat), "--only", workload, "--side", side]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return out
 
@@ -119,6 +124,7 @@ def main():
     parser.add_argument("--bench", default=BENCH, help="the modelstore-bench binary (default: the release build's)")
     parser.add_argument("--store", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--top", type=int, default=0, help="print the N functions of most inclusive instructions of each side")
+    parser.add_argument("--later", action="store_true", help="count the second repetition, not the first (see above)")
     arguments = parser.parse_args()
     if not os.path.exists(arguments.bench):
         sys.exit(f"{arguments.bench} is missing: swift build -c release --product modelstore-bench")
@@ -137,7 +143,8 @@ def main():
             subprocess.run(["rm", "-rf", server])
     for line in tops:
         print(line)
-    print(f"{arguments.store}, N = {arguments.n}, instructions (callgrind Ir) of the timed part, one repetition")
+    which = "the second repetition" if arguments.later else "one repetition"
+    print(f"{arguments.store}, N = {arguments.n}, instructions (callgrind Ir) of the timed part, {which}")
     if arguments.markdown:
         print("| " + " | ".join(header) + " |")
         print("| " + " | ".join(["---"] + ["---:"] * (len(header) - 1)) + " |")
@@ -161,6 +168,12 @@ def inclusive_by_name(inclusive, pattern):
     return by_name
 
 
+def second(two, one):
+    """The second repetition's total and functions: a run of two repetitions less a run of one."""
+    (two_total, two_functions), (one_total, one_functions) = two, one
+    return two_total - one_total, {key: count - one_functions.get(key, 0) for key, count in two_functions.items()}
+
+
 def profile_all(arguments, header, rows, tops):
     with tempfile.TemporaryDirectory() as temporary:
         directory = arguments.keep or temporary
@@ -171,6 +184,12 @@ def profile_all(arguments, header, rows, tops):
             total, inclusive = costs(generated, True)
             _, own = costs(generated, False)
             hand_total, hand_inclusive = costs(hand, True)
+            if arguments.later:
+                generated = profile(workload, "generated", arguments.n, directory, arguments.store, arguments.bench, repeat=2)
+                hand = profile(workload, "hand-written", arguments.n, directory, arguments.store, arguments.bench, repeat=2)
+                total, inclusive = second(costs(generated, True), (total, inclusive))
+                _, own = second(costs(generated, False), (0, own))
+                hand_total, hand_inclusive = second(costs(hand, True), (hand_total, hand_inclusive))
             if arguments.top:
                 for side, side_total, functions in (("generated", total, inclusive), ("hand-written", hand_total, hand_inclusive)):
                     tops.append(f"{workload}, {side}: {side_total:,} instructions; top {arguments.top} inclusive")
