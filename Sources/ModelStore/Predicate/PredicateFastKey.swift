@@ -34,6 +34,14 @@ struct CapturedInput {
             return row.map(SQLValue.integer)
         }
     }
+
+    /// Whether `value(form)` is not nil, without making the value (an identifier's text).
+    func hasValue(_ form: CapturedForm) -> Bool {
+        switch form {
+        case .stored: return stored != nil || identifier != nil
+        case .rowKey: return row != nil
+        }
+    }
 }
 
 /// A list whose first element is kept inline: the fast key of a one-node predicate
@@ -97,6 +105,14 @@ struct FastShapeWalker {
 
     init(root: PredicateExpressions.VariableID) {
         self.root = root
+    }
+
+    /// The inputs, moved out (the walker keeps none): a copy of them, and the walker's destroy of
+    /// its own, went through the runtime's value witnesses (docs/Benchmarks.md, "Lookups").
+    mutating func takeInputs() -> SmallList<CapturedInput> {
+        var taken = SmallList<CapturedInput>()
+        swap(&taken, &inputs)
+        return taken
     }
 
     mutating func keyPath(_ keyPath: AnyKeyPath) {
@@ -353,13 +369,15 @@ struct FastHit {
 }
 
 extension PredicateSQL {
-    /// The fast walk of a predicate's `expression` with `opener` (nil when a captured value is not
-    /// one it reads); `root` is the predicate's variable.
+    /// The fast walk of a predicate's `expression` with `opener` (`fast` false when a captured value
+    /// is not one it reads); `root` is the predicate's variable. Not an optional: the callers
+    /// destroyed a `FastShapeWalker?` through the runtime's value witnesses (docs/Benchmarks.md,
+    /// "Lookups").
     private static func fastWalk(of expression: any StandardPredicateExpression<Bool>, root: PredicateExpressions.VariableID,
-                                 _ opener: any FastShapeOpener) -> FastShapeWalker? {
+                                 _ opener: any FastShapeOpener) -> FastShapeWalker {
         var walker = FastShapeWalker(root: root)
         walkOpened(expression, opener, &walker)
-        return walker.fast ? walker : nil
+        return walker
     }
 
     /// The entry of a predicate whose fast key the cache knows and whose every captured binding
@@ -376,7 +394,9 @@ extension PredicateSQL {
             guard case .entries(let opener, let entries)? = cache.fastEntries(typeKey) else { return nil }
             memo = FastMemo(type: typeKey, opener: opener, entries: entries)
         }
-        guard let opener = memo?.opener, let walker = fastWalk(of: expression, root: root, opener) else { return nil }
+        guard let opener = memo?.opener else { return nil }
+        var walker = fastWalk(of: expression, root: root, opener)
+        guard walker.fast else { return nil }
         var found = memo?.entries.firstIndex { $0.key == walker.key }
         if found == nil, case .entries(let opener, let entries)? = cache.fastEntries(typeKey) {
             // Learnt since the memo was made (or the cache started over).
@@ -385,7 +405,7 @@ extension PredicateSQL {
         }
         guard let index = found, let entry = memo?.entries[index] else { return nil }
         for source in entry.translation.bindings {
-            if case .captured(let index, let form) = source, index >= walker.inputs.count || walker.inputs[index].value(form) == nil { return nil }
+            if case .captured(let index, let form) = source, index >= walker.inputs.count || !walker.inputs[index].hasValue(form) { return nil }
         }
         let selects: (plain: String, windowed: String)
         if let kept = memo?.selects[index] {
@@ -394,7 +414,7 @@ extension PredicateSQL {
             selects = entry.plainSelects(dialect: dialect)
             memo?.selects[index] = selects
         }
-        return FastHit(entry: entry, inputs: walker.inputs, selects: selects)
+        return FastHit(entry: entry, inputs: walker.takeInputs(), selects: selects)
     }
 
     /// `translation(of:…cache:)`, first through the fast key; with the fast entry that answered
@@ -414,7 +434,9 @@ extension PredicateSQL {
             }
             cache.storeFast(typeKey, slot!)
         }
-        guard case .entries(let opener, let entries)? = slot, let walker = fastWalk(of: expression, root: predicate.variable.key, opener) else {
+        var walker: FastShapeWalker?
+        if case .entries(let opener, _)? = slot { walker = fastWalk(of: expression, root: predicate.variable.key, opener) }
+        guard case .entries(let opener, let entries)? = slot, let walker, walker.fast else {
             let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
             return (full.filter, full.followed, nil)
         }
