@@ -434,9 +434,8 @@ extension PredicateSQL {
             }
             cache.storeFast(typeKey, slot!)
         }
-        var walker: FastShapeWalker?
-        if case .entries(let opener, _)? = slot { walker = fastWalk(of: expression, root: predicate.variable.key, opener) }
-        guard case .entries(let opener, let entries)? = slot, let walker, walker.fast else {
+        guard case .entries(let opener, let entries)? = slot, case let walker = fastWalk(of: expression, root: predicate.variable.key, opener),
+              walker.fast else {
             let full = try translation(of: predicate, entity: entity, schema: schema, dialect: dialect, store: store, cache: cache)
             return (full.filter, full.followed, nil)
         }
