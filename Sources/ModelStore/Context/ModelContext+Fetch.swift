@@ -28,7 +28,8 @@ extension ModelContext {
             guard view.pointee.propertiesToFetch.isEmpty, view.pointee.sortBy.isEmpty, hasNothingPending, view.pointee.includePendingChanges,
                   view.pointee.relationshipKeyPathsForPrefetching.isEmpty, let predicate = view.pointee.predicate,
                   let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.root,
-                                                 cache: container.predicateCache, dialect: container.driver.dialect, memo: &fastMemo) else { return nil }
+                                                 cache: container.predicateCache, dialect: container.driver.dialect, for: .fetch,
+                                                 memo: &fastMemo) else { return nil }
             // A plain fetch: the whole select and its statement are the cache entry's
             // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
             // the entry's).
@@ -58,10 +59,16 @@ extension ModelContext {
     /// A plain fetch's select: the entry's kept text, bound in the order `plainQuery` lists (the
     /// type filter's names, the predicate's values, the window), straight into the statement.
     private func fetchPlain(_ hit: FastHit, entity: EntitySchema, limit: Int?, offset: Int?) throws -> [ModelObject] {
-        let windowed = limit != nil || offset != nil
-        let sql = hit.select(windowed: windowed)
-        let statement = try connection().statement(sql, id: hit.entry.statementID(windowed: windowed))
+        let statement = try plainStatement(hit, .fetch, entity: entity, limit: limit, offset: offset)
         defer { statement.reset() }
+        return try materialize(bound: statement, entity: entity)
+    }
+
+    /// A plain fetch's or count's statement (`kind`), bound in the order `plainQuery` lists (the
+    /// type filter's names, the predicate's values, the window), straight into the statement.
+    private func plainStatement(_ hit: FastHit, _ kind: PlainQueryKind, entity: EntitySchema, limit: Int?, offset: Int?) throws -> any StoreStatement {
+        let windowed = limit != nil || offset != nil
+        let statement = try connection().statement(hit.texts.text(windowed: windowed), id: hit.entry.statementID(kind, windowed: windowed))
         var index: Int32 = 1
         if entity.baseName != nil {
             for name in entity.typeNames {
@@ -74,11 +81,11 @@ extension ModelContext {
             statement.bind(limit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit, at: index)
             statement.bind(.integer(Int64(offset ?? 0)), at: index + 1)
         }
-        return try materialize(bound: statement, entity: entity)
+        return statement
     }
 
     #if DEBUG
-    /// The select and bindings `fetchPlain` runs.
+    /// The text and bindings `plainStatement` runs.
     private func plainQuery(_ hit: FastHit, entity: EntitySchema, limit: Int?, offset: Int?) -> (sql: String, bindings: [SQLValue]) {
         let windowed = limit != nil || offset != nil
         var bindings: [SQLValue] = entity.baseName != nil ? entity.typeNames.map(SQLValue.text) : []
@@ -87,7 +94,7 @@ extension ModelContext {
             bindings.append(limit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
             bindings.append(.integer(Int64(offset ?? 0)))
         }
-        return (hit.select(windowed: windowed), bindings)
+        return (hit.texts.text(windowed: windowed), bindings)
     }
     #endif
 
@@ -128,14 +135,48 @@ extension ModelContext {
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         guards.enter()
         defer { guards.leave() }
-        try descriptor.checkWindow()
+        // A plain count, as a plain fetch (`fetch`): the store answers alone (nothing pending, or
+        // pending changes left out), and the predicate's entry keeps the statement.
+        let plain = try ErasedFetchDescriptor.view(of: descriptor) { view -> Int? in
+            let limit = view.pointee.fetchLimit, offset = view.pointee.fetchOffset
+            try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
+            guard hasNothingPending || !view.pointee.includePendingChanges, let predicate = view.pointee.predicate,
+                  let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.root,
+                                                 cache: container.predicateCache, dialect: container.driver.dialect, for: .count,
+                                                 memo: &fastMemo) else { return nil }
+            let entity = hit.entry.entity
+            #if DEBUG
+            let resolved = try self.entity(for: T.self)
+            precondition(resolved === entity, "plain count: the entry's entity \(entity.name) is not \(T.self)'s")
+            let kept = plainQuery(hit, entity: entity, limit: limit, offset: offset)
+            let general = try countQuery(descriptor, entity: entity)
+            precondition(general.sql == kept.sql && general.bindings == kept.bindings, "plain count: kept \(kept) differs from \(general)")
+            #endif
+            let statement = try plainStatement(hit, .count, entity: entity, limit: limit, offset: offset)
+            defer { statement.reset() }
+            return try Self.count(from: statement)
+        }
+        if let plain { return plain }
         let entity = try entity(for: T.self)
         // Pending changes: ModelContext+PendingChanges.swift.
         if descriptor.includePendingChanges && !hasNothingPending, let count = try pendingCount(descriptor, entity: entity) { return count }
-        var (sql, bindings) = try query(for: descriptor, entity: entity, select: "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)) FROM \(SQLQuote.identifier(entity.tableName))")
+        let (sql, bindings) = try countQuery(descriptor, entity: entity)
+        let statement = try connection().statement(sql)
+        statement.bind(bindings)
+        defer { statement.reset() }
+        return try Self.count(from: statement)
+    }
+
+    /// The statement `fetchCount` runs for `descriptor` when the store answers alone.
+    private func countQuery<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema) throws -> (sql: String, bindings: [SQLValue]) {
+        var (sql, bindings) = try query(for: descriptor, entity: entity, select: entity.keySelectSQL)
         appendWindow(of: descriptor, to: &sql, &bindings)
-        let rows = try connection().rows("SELECT count(*) FROM (\(sql)) AS \(SQLQuote.identifier("$rows"))", bindings)
-        guard case .integer(let count)? = rows.first?.first else { return 0 }
+        return (EntitySchema.countSQL(around: sql), bindings)
+    }
+
+    /// The one value of a count's one row (`EntitySchema.countSQL`), read from its bound statement.
+    private static func count(from statement: any StoreStatement) throws -> Int {
+        guard try statement.step(), case .integer(let count) = statement.value(at: 0) else { return 0 }
         return Int(count)
     }
 

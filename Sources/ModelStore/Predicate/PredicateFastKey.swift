@@ -287,17 +287,20 @@ extension PredicateExpressions.Negation: FastShapeNode where Wrapped: FastShapeN
     }
 }
 
-/// The cached translation of one fast key, and what a plain fetch of it runs: docs/Predicates.md,
-/// "Translation cache". Its fast key names the fetched model type, so its entity is one.
+/// The cached translation of one fast key, and what a plain fetch or count of it runs:
+/// docs/Predicates.md, "Translation cache". Its fast key names the fetched model type, so its
+/// entity is one.
 final class FastCacheEntry: @unchecked Sendable {
     let key: FastShapeKey
     let translation: CachedTranslation
-    /// Identifies `plainSelects()` in a connection's statement cache (unique in its container).
+    /// Identifies `plainTexts(_:dialect:)` in a connection's statement cache (unique in its
+    /// container): `statementID(_:windowed:)`.
     let statementID: Int
     /// The entity of the fast key's model type.
     let entity: EntitySchema
     private let lock = NSLock()
-    private var selects: (plain: String, windowed: String)?
+    private var selects: PlainTexts?
+    private var counts: PlainTexts?
 
     init(key: FastShapeKey, translation: CachedTranslation, statementID: Int, entity: EntitySchema) {
         self.key = key
@@ -306,25 +309,57 @@ final class FastCacheEntry: @unchecked Sendable {
         self.entity = entity
     }
 
-    /// The whole `SELECT` of a fetch of the entity with this predicate and no sort, without and
-    /// with `LIMIT ? OFFSET ?`: made on the first plain fetch (a predicate only counted never
-    /// needs them), then kept by the contexts' memos (`FastMemo`), read without the lock.
-    func plainSelects(dialect: any SQLDialect) -> (plain: String, windowed: String) {
+    /// The statement of a plain fetch of the entity with this predicate and no sort (the entity's
+    /// columns, its type filter, the predicate, the key order) or of a plain count (`fetchCount`'s
+    /// `EntitySchema.countSQL` around the entity's keys with the type filter and the predicate),
+    /// without and with `LIMIT ? OFFSET ?`: each made on its first use (a predicate only counted
+    /// never makes the select), then kept by the contexts' memos (`FastMemo`), read without the lock.
+    func plainTexts(_ kind: PlainQueryKind, dialect: any SQLDialect) -> PlainTexts {
         lock.lock()
         defer { lock.unlock() }
-        if let selects { return selects }
-        var sql = entity.selectSQL + " WHERE "
+        switch kind {
+        case .fetch:
+            if let selects { return selects }
+            let sql = entity.selectSQL + conditions(dialect) + entity.keyOrderSQL
+            let made = PlainTexts(plain: sql, windowed: sql + dialect.windowClause)
+            selects = made
+            return made
+        case .count:
+            if let counts { return counts }
+            let keys = entity.keySelectSQL + conditions(dialect)
+            let made = PlainTexts(plain: EntitySchema.countSQL(around: keys), windowed: EntitySchema.countSQL(around: keys + dialect.windowClause))
+            counts = made
+            return made
+        }
+    }
+
+    /// ` WHERE` the type filter (a subclass) `AND` the predicate, as the general path spells it.
+    private func conditions(_ dialect: any SQLDialect) -> String {
+        var sql = " WHERE "
         if entity.baseName != nil {
             sql += dialect.typeFilter(entity.typeNames) + " AND "
         }
-        sql += "(\(translation.sql))" + entity.keyOrderSQL
-        let made = (sql, sql + dialect.windowClause)
-        selects = made
-        return made
+        return sql + "(\(translation.sql))"
     }
 
-    /// The statement id of the windowed or plain select.
-    func statementID(windowed: Bool) -> Int { statementID * 2 + (windowed ? 1 : 0) }
+    /// The statement id of a plain fetch's or count's text, windowed or plain.
+    func statementID(_ kind: PlainQueryKind, windowed: Bool) -> Int {
+        statementID * 4 + (kind == .count ? 2 : 0) + (windowed ? 1 : 0)
+    }
+}
+
+/// What a plain query of a cached predicate is: a fetch of its models or their count.
+enum PlainQueryKind {
+    case fetch
+    case count
+}
+
+/// A plain query's text without and with `LIMIT ? OFFSET ?` (`FastCacheEntry.plainTexts`).
+struct PlainTexts {
+    let plain: String
+    let windowed: String
+
+    func text(windowed: Bool) -> String { windowed ? self.windowed : plain }
 }
 
 extension CachedTranslation {
@@ -340,16 +375,14 @@ struct FastTypeKey: Hashable {
     let expression: ObjectIdentifier
 }
 
-/// A predicate found by its fast key, with its captured values' inputs: a plain fetch binds them
-/// straight into the entry's statement (`bind(to:from:)`), without a `SQLFilter` or `[SQLValue]`.
+/// A predicate found by its fast key, with its captured values' inputs: a plain fetch or count
+/// binds them straight into the entry's statement (`bind(to:from:)`), without a `SQLFilter` or
+/// `[SQLValue]`.
 struct FastHit {
     let entry: FastCacheEntry
     let inputs: SmallList<CapturedInput>
-    /// The entry's `plainSelects()`.
-    let selects: (plain: String, windowed: String)
-
-    /// The plain fetch's select, with (`windowed`) or without `LIMIT ? OFFSET ?`.
-    func select(windowed: Bool) -> String { windowed ? selects.windowed : selects.plain }
+    /// The entry's `plainTexts` of the query asked for.
+    let texts: PlainTexts
 
     /// The entry's bindings for these inputs (what `bind(to:from:)` binds; Debug builds compare
     /// them with the general path's).
@@ -388,7 +421,8 @@ extension PredicateSQL {
     /// Not generic: a fetch hands over the predicate's parts (`expression`, its variable `root`)
     /// and the fetched model type (`model`), so nothing here looks `Predicate<T>` up at run time.
     static func fastHit(model: ObjectIdentifier, expression: any StandardPredicateExpression<Bool>, root: PredicateExpressions.VariableID,
-                        cache: PredicateTranslationCache, dialect: any SQLDialect, memo: inout FastMemo?) -> FastHit? {
+                        cache: PredicateTranslationCache, dialect: any SQLDialect, for kind: PlainQueryKind,
+                        memo: inout FastMemo?) -> FastHit? {
         let typeKey = FastTypeKey(model: model, expression: ObjectIdentifier(type(of: expression)))
         if memo?.type != typeKey {
             guard case .entries(let opener, let entries)? = cache.fastEntries(typeKey) else { return nil }
@@ -407,14 +441,14 @@ extension PredicateSQL {
         for source in entry.translation.bindings {
             if case .captured(let index, let form) = source, index >= walker.inputs.count || !walker.inputs[index].hasValue(form) { return nil }
         }
-        let selects: (plain: String, windowed: String)
-        if let kept = memo?.selects[index] {
-            selects = kept
+        let texts: PlainTexts
+        if let kept = memo?.texts[index].of(kind) {
+            texts = kept
         } else {
-            selects = entry.plainSelects(dialect: dialect)
-            memo?.selects[index] = selects
+            texts = entry.plainTexts(kind, dialect: dialect)
+            memo?.texts[index].keep(texts, of: kind)
         }
-        return FastHit(entry: entry, inputs: walker.takeInputs(), selects: selects)
+        return FastHit(entry: entry, inputs: walker.takeInputs(), texts: texts)
     }
 
     /// `translation(of:…cache:)`, first through the fast key; with the fast entry that answered
@@ -498,19 +532,31 @@ extension PredicateSQL {
 }
 
 /// A context's last expression type and what the cache knew of it (`PredicateSQL.fastHit`), with
-/// the entries' plain selects.
+/// the entries' plain texts.
 struct FastMemo {
     let type: FastTypeKey
     let opener: any FastShapeOpener
     let entries: [FastCacheEntry]
-    /// Each entry's `plainSelects()`, once a plain fetch asked for them.
-    var selects: [(plain: String, windowed: String)?]
+    /// Each entry's `plainTexts`, once a plain fetch or count asked for them.
+    var texts: [KeptTexts]
+
+    /// An entry's texts kept by the memo.
+    struct KeptTexts {
+        var fetch: PlainTexts?
+        var count: PlainTexts?
+
+        func of(_ kind: PlainQueryKind) -> PlainTexts? { kind == .fetch ? fetch : count }
+
+        mutating func keep(_ texts: PlainTexts, of kind: PlainQueryKind) {
+            if kind == .fetch { fetch = texts } else { count = texts }
+        }
+    }
 
     init(type: FastTypeKey, opener: any FastShapeOpener, entries: [FastCacheEntry]) {
         self.type = type
         self.opener = opener
         self.entries = entries
-        selects = Array(repeating: nil, count: entries.count)
+        texts = Array(repeating: KeptTexts(), count: entries.count)
     }
 }
 

@@ -50,6 +50,8 @@ public final class EntitySchema: @unchecked Sendable {
     /// ` ORDER BY` the row key: the order of a fetch with no sort descriptor
     /// (`SortSQL.orderBy` of no terms), made once.
     var keyOrderSQL = ""
+    /// `SELECT "$pk" FROM` the hierarchy's table: the rows `fetchCount` counts (`countSQL`).
+    var keySelectSQL: String { "SELECT \(SQLQuote.identifier(StorageNames.primaryKey)) FROM \(SQLQuote.identifier(tableName))" }
     /// The columns of `selectSQL`, in order (unquoted).
     var selectColumns: [String] = []
     /// The entity's position in `Schema.entities` (indexes per-container tables such as `EntitySQL`).
@@ -59,6 +61,12 @@ public final class EntitySchema: @unchecked Sendable {
         self.type = type
         self.metadata = type.schemaMetadata
         self.name = metadata.name
+    }
+
+    /// `fetchCount`'s statement: the number of rows of `select` (a `keySelectSQL` with its
+    /// conditions and window).
+    static func countSQL(around select: String) -> String {
+        "SELECT count(*) FROM (\(select)) AS \(SQLQuote.identifier("$rows"))"
     }
 
     /// The column of the attribute or to-one relationship named `property`, for SQL built

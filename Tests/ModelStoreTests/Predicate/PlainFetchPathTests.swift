@@ -170,6 +170,68 @@ import Testing
         }
     }
 
+    /// Plain counts (`fetchCount` through the entry's kept count) interleaved with plain fetches
+    /// of the same predicates and windows, on a base entity and a subclass, by value, nil and
+    /// identifier: each takes its own statement, and counts the rows `evaluate` keeps in the
+    /// window; pending changes count unless the descriptor leaves them out.
+    @Test(arguments: StoreKind.allCases) func plainCountsAndFetchesOfOnePredicateKeepTheirOwnStatements(_ kind: StoreKind) throws {
+        let fixture = try Fixture(kind)
+        let business = try fixture.context.fetch(FetchDescriptor<BusinessTrip>())
+        let cutoff = PredicateCacheTests.start.addingTimeInterval(5 * PredicateCacheTests.day)
+        let windows: [(Int?, Int?)] = [(nil, nil), (1, nil), (nil, 2), (3, 1), (0, nil), (2, 100)]
+        for round in 0..<3 {
+            let byDate = #Predicate<Trip> { $0.startDate < cutoff }
+            for (limit, offset) in round == 1 ? windows.reversed() : windows {
+                var descriptor = FetchDescriptor<Trip>(predicate: byDate)
+                descriptor.fetchLimit = limit
+                descriptor.fetchOffset = offset
+                let expected = try Self.expected(fixture.all, byDate, limit: limit, offset: offset ?? 0)
+                let label = "round \(round) limit \(String(describing: limit)) offset \(String(describing: offset))"
+                if round == 2 { #expect(try fixture.context.fetch(descriptor).map(\.persistentModelID) == expected, "\(label)") }
+                #expect(try fixture.context.fetchCount(descriptor) == expected.count, "\(label)")
+                #expect(try fixture.context.fetch(descriptor).map(\.persistentModelID) == expected, "\(label)")
+            }
+            for name in ["Trip 3", "Meeting 3", "Nowhere"] {
+                let onTrip = #Predicate<Trip> { $0.name == name }
+                let onBusiness = #Predicate<BusinessTrip> { $0.name == name }
+                #expect(try fixture.context.fetchCount(FetchDescriptor(predicate: onTrip)) == (try Self.expected(fixture.all, onTrip)).count, "\(name)")
+                #expect(try fixture.context.fetch(FetchDescriptor(predicate: onTrip)).map(\.persistentModelID) == (try Self.expected(fixture.all, onTrip)))
+                #expect(try fixture.context.fetchCount(FetchDescriptor(predicate: onBusiness)) == (try Self.expected(business, onBusiness)).count, "\(name)")
+            }
+            for report in [nil, "ER 1", "ER 2"] as [String?] {
+                let predicate = #Predicate<BusinessTrip> { $0.expenseReport == report }
+                #expect(try fixture.context.fetchCount(FetchDescriptor(predicate: predicate)) == (try Self.expected(business, predicate)).count,
+                        "expenseReport \(String(describing: report))")
+            }
+            for model in Array(fixture.all.prefix(3)) + business.prefix(2).map({ $0 as Trip }) {
+                let id = model.persistentModelID
+                #expect(try fixture.context.fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.persistentModelID == id })) == 1)
+                #expect(try fixture.context.fetchCount(FetchDescriptor<BusinessTrip>(predicate: #Predicate { $0.persistentModelID == id }))
+                        == (model is BusinessTrip ? 1 : 0))
+            }
+        }
+        // The counts took the plain path: the context's memo keeps a count's texts.
+        #expect(fixture.context.fastMemo?.texts.contains { $0.count != nil } == true)
+        // Pending: an unsaved trip that matches and a deleted one that matches count, unless left out.
+        let byDate = #Predicate<Trip> { $0.startDate < cutoff }
+        let stored = try Self.expected(fixture.all, byDate).count
+        let scratch = ModelContext(fixture.container)
+        #expect(try scratch.fetchCount(FetchDescriptor(predicate: byDate)) == stored)
+        scratch.insert(Trip(name: "Trip pending", startDate: PredicateCacheTests.start, endDate: PredicateCacheTests.start))
+        scratch.insert(Trip(name: "Trip pending later", startDate: cutoff, endDate: cutoff))
+        let deleted = try #require(try scratch.fetch(FetchDescriptor(predicate: byDate)).first)
+        scratch.delete(deleted)
+        #expect(try scratch.fetchCount(FetchDescriptor(predicate: byDate)) == stored)
+        scratch.delete(try #require(try scratch.fetch(FetchDescriptor(predicate: byDate)).first))
+        #expect(try scratch.fetchCount(FetchDescriptor(predicate: byDate)) == stored - 1)
+        var storeOnly = FetchDescriptor(predicate: byDate)
+        storeOnly.includePendingChanges = false
+        #expect(try scratch.fetchCount(storeOnly) == stored)
+        try scratch.save()
+        #expect(try scratch.fetchCount(storeOnly) == stored - 1)
+        #expect(try fixture.context.fetchCount(FetchDescriptor(predicate: byDate)) == stored - 1)
+    }
+
     /// A second container on the same store (its own cache, its ids from 1 again) and a store
     /// whose schema gained an index between fetches: the rows stay right.
     @Test(arguments: StoreKind.persistent) func aSecondContainerOnTheStoreTakesNoStatementOfTheFirst(_ kind: StoreKind) throws {
