@@ -57,6 +57,8 @@ final class GeneratedSide: TripStoreSide {
         case .lookupByName:
             try stores?.execute(Workload.nameIndexSQL, on: "generated")
             lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
+        case .count:
+            for _ in 0..<Workload.untimedCounts { _ = try countTrips() }
         case .cascadeDelete:
             guard let stores else { return }
             let container = try Self.openContainer(stores.url("generated-cascade"), history: true)
@@ -103,9 +105,7 @@ final class GeneratedSide: TripStoreSide {
         case .updateNames, .updateNamesWithHistory:
             return try updateNames()
         case .count:
-            var descriptor = FetchDescriptor<Trip>()
-            if let cutoff { descriptor.predicate = #Predicate<Trip> { $0.startDate < cutoff } }
-            return try newContext().fetchCount(descriptor)
+            return try countTrips()
         case .lookupByKey:
             return try lookUpByKey()
         case .lookupByName:
@@ -116,6 +116,13 @@ final class GeneratedSide: TripStoreSide {
             try context.save()
             return trips.count
         }
+    }
+
+    /// The count workload's count, on a new context.
+    private func countTrips() throws -> Int {
+        var descriptor = FetchDescriptor<Trip>()
+        if let cutoff { descriptor.predicate = #Predicate<Trip> { $0.startDate < cutoff } }
+        return try newContext().fetchCount(descriptor)
     }
 
     /// Renames every trip (`TripRow.name(storedRenamed:)`), as the hand-written side's

@@ -52,6 +52,8 @@ final class HandPostgresSide: TripStoreSide {
         case .lookupByName:
             try connection().execute(Workload.nameIndexSQL)
             lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
+        case .count:
+            for _ in 0..<Workload.untimedCounts { _ = try countTrips(try connection()) }
         case .cascadeDelete:
             let store = try open("hand-written-cascade")
             own = store
@@ -96,11 +98,7 @@ final class HandPostgresSide: TripStoreSide {
         case .updateNamesWithHistory:
             return try updateNames(connection, history: true)
         case .count:
-            parameters.removeAll()
-            if let cutoff { parameters.date(cutoff) }
-            let result = try connection.run(cutoff == nil ? Self.countAll : Self.countBefore, parameters)
-            defer { PQclear(result) }
-            return Int(HandColumn.int64(result, 0, 0))
+            return try countTrips(connection)
         case .lookupByKey:
             for key in lookupKeys {
                 parameters.removeAll()
@@ -282,6 +280,15 @@ final class HandPostgresSide: TripStoreSide {
             try record.finish()
         }
         try connection.execute("COMMIT")
+    }
+
+    /// The count workload's count, through its statement prepared at connection.
+    private func countTrips(_ connection: HandPQ) throws -> Int {
+        parameters.removeAll()
+        if let cutoff { parameters.date(cutoff) }
+        let result = try connection.run(cutoff == nil ? Self.countAll : Self.countBefore, parameters)
+        defer { PQclear(result) }
+        return Int(HandColumn.int64(result, 0, 0))
     }
 
     /// Renames every trip (`TripRow.name(storedRenamed:)`, each change recorded when `history`): a multi-row statement per

@@ -61,6 +61,8 @@ final class HandWrittenSide: TripStoreSide {
         case .lookupByName:
             try stores?.execute(Workload.nameIndexSQL, on: "hand-written")
             lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
+        case .count:
+            for _ in 0..<Workload.untimedCounts { _ = try count() }
         case .cascadeDelete:
             storeURL = try stores?.url("hand-written-cascade")
             try createTables()

@@ -25,7 +25,10 @@ enum Workload: String, CaseIterable {
     case updateNames
     /// Rename every trip back, in one save, history on.
     case updateNamesWithHistory
-    /// Count the trips that match a predicate on a date.
+    /// Count the trips that match a predicate on a date: a count the app has made before. Each side
+    /// counts `untimedCounts` times before the clock, so the timed count finds its predicate
+    /// translated and learnt (generated), its statement prepared, and the table's pages as a scan
+    /// left them (PostgreSQL sets the rows' hint bits at the first scan after their insert).
     case count
     /// Fetch 10,000 trips (fewer if N is smaller) with their accommodations, two each, loaded
     /// together (`relationshipKeyPathsForPrefetching`), reading every stay's name (hand-written:
@@ -46,6 +49,11 @@ enum Workload: String, CaseIterable {
     /// How many trips the cascade workload deletes: a third of the rows (each trip has two
     /// accommodations, so the store holds as many rows as the other workloads').
     static func cascadeTripCount(rows: Int) -> Int { max(1, rows / 3) }
+
+    /// How many times each side counts before the timed count: the generated side's first count
+    /// of a predicate translates it, the second learns its entry, the third makes the plain
+    /// count's statement (docs/Predicates.md, "Translation cache").
+    static let untimedCounts = 3
 
     /// How many trips the prefetch workload fetches.
     static func prefetchTripCount(rows: Int) -> Int { min(rows, 10_000) }
