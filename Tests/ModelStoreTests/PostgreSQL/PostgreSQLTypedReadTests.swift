@@ -167,7 +167,8 @@ import StoreTestSupport
             return !markers.contains { upper.contains($0) }
         }
         let pieces = markers + ["SELECT ", "select ", "FOR ", "UPDATE", "SHARE", "NEXTVAL", "(", "SETVAL ", "PG_", "ADVISORY", " ", "\"Trip\"",
-                                "FROM t", "f", "n", "s", "p", "WHERE \"for\" = ?", "é", "ß", "'for update'", "\"$pk\""]
+                                "FROM t", "f", "n", "s", "p", "WHERE \"for\" = ?", "é", "ß", "'for update'", "\"$pk\"",
+                                "FOR", "NEXT", "SET", "VAL(", "_", "PG", "KEY ", "NO "]
         var random = ReliabilityRandom(seed: ReliabilityRandom.runSeed())
         func mixedCase(_ text: String) -> String {
             String(text.map { Bool.random(using: &random) ? Character($0.lowercased()) : $0 })

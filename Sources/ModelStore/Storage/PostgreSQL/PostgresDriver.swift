@@ -211,14 +211,10 @@ final class PostgresStoreConnection: StoreConnection {
             cached.reset()
             return cached
         }
-        let statement: PostgresStoreStatement
-        if let known = statements[sql] {
-            known.reset()
-            statement = known
-        } else {
-            statement = PostgresStoreStatement(sql: sql, owner: self)
-            statements[sql] = statement
-        }
+        // Not looked up or kept by its text (hashing it cost about 2 k instructions at a context's
+        // first plain query of a predicate): asked for by its text, the same SQL gets a statement
+        // of its own, and both find the pooled connection's prepared statement.
+        let statement = PostgresStoreStatement(sql: sql, owner: self)
         statementsByID[id] = statement
         return statement
     }
@@ -446,27 +442,37 @@ final class PostgresStoreStatement: StoreStatement {
         var sql = sql
         return sql.withUTF8 { bytes in
             guard startsWith(bytes, at: 0, Self.select) else { return false }
-            var index = Self.select.count
-            while index < bytes.count {
-                // The first letters of the markers, in either case (ASCII letters differ by 0x20).
-                switch bytes[index] | 0x20 {
-                case UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "s"), UInt8(ascii: "p"):
-                    if Self.writeMarkers.contains(where: { startsWith(bytes, at: index, $0) }) { return false }
+            // Each marker holds a byte that is rare in a select, at a fixed place: the space after
+            // `FOR`, the parenthesis of `NEXTVAL(` and `SETVAL(`, the underscore of `PG_ADVISORY`.
+            // One compare a byte finds them; the marker is checked around it. (A marker cannot
+            // start inside the `SELECT ` checked above, so none is missed before it.)
+            for index in Self.select.count..<bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: " "):
+                    if Self.rowLocks.contains(where: { startsWith(bytes, at: index - 3, $0) }) { return false }
+                case UInt8(ascii: "("):
+                    if startsWith(bytes, at: index - 7, Self.nextval) || startsWith(bytes, at: index - 6, Self.setval) { return false }
+                case UInt8(ascii: "_"):
+                    if startsWith(bytes, at: index - 2, Self.advisory) { return false }
                 default: break
                 }
-                index += 1
             }
             return true
         }
     }
 
     private static let select = Array("SELECT ".utf8)
-    /// Row locks and functions that write (upper case).
-    private static let writeMarkers = ["FOR UPDATE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR KEY SHARE", "NEXTVAL(", "SETVAL(", "PG_ADVISORY"].map { Array($0.utf8) }
+    /// The markers of a statement that writes (upper case): row locks, each `FOR ` and more, and
+    /// functions that write.
+    private static let rowLocks = ["FOR UPDATE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR KEY SHARE"].map { Array($0.utf8) }
+    private static let nextval = Array("NEXTVAL(".utf8)
+    private static let setval = Array("SETVAL(".utf8)
+    private static let advisory = Array("PG_ADVISORY".utf8)
 
-    /// Whether `bytes` holds `marker` (upper case) at `index`, ignoring the case of ASCII letters.
+    /// Whether `bytes` holds `marker` (upper case) at `index` (false for an index before the
+    /// first byte), ignoring the case of ASCII letters.
     private static func startsWith(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ marker: [UInt8]) -> Bool {
-        guard bytes.count - index >= marker.count else { return false }
+        guard index >= 0, bytes.count - index >= marker.count else { return false }
         for (offset, expected) in marker.enumerated() {
             let byte = bytes[index + offset]
             let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
