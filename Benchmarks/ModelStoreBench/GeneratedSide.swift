@@ -59,6 +59,7 @@ final class GeneratedSide: TripStoreSide {
             lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
         case .count:
             for _ in 0..<Workload.untimedCounts { _ = try countTrips() }
+            context = nil  // let go of here: the timed count's `newContext()` would release it
         case .cascadeDelete:
             guard let stores else { return }
             let container = try Self.openContainer(stores.url("generated-cascade"), history: true)

@@ -63,6 +63,7 @@ final class HandWrittenSide: TripStoreSide {
             lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
         case .count:
             for _ in 0..<Workload.untimedCounts { _ = try count() }
+            connection = nil  // closed here: the timed count's `newConnection()` would close it
         case .cascadeDelete:
             storeURL = try stores?.url("hand-written-cascade")
             try createTables()
