@@ -309,7 +309,7 @@ final class FastCacheEntry: @unchecked Sendable {
         self.entity = entity
     }
 
-    /// The statement of a plain fetch of the entity with this predicate and no sort (the entity's
+    /// The SQL text of a plain fetch of the entity with this predicate and no sort (the entity's
     /// columns, its type filter, the predicate, the key order) or of a plain count (`fetchCount`'s
     /// `EntitySchema.countSQL` around the entity's keys with the type filter and the predicate),
     /// without and with `LIMIT ? OFFSET ?`: each made on its first use (a predicate only counted
