@@ -35,13 +35,7 @@ extension ModelContext {
             // the entry's).
             let entity = hit.entry.entity
             #if DEBUG
-            // Debug builds check the entry's entity, and the kept select and its bindings against
-            // the ones the general path builds.
-            let resolved = try self.entity(for: T.self)
-            precondition(resolved === entity, "plain fetch: the entry's entity \(entity.name) is not \(T.self)'s")
-            let kept = plainQuery(hit, entity: entity, limit: limit, offset: offset)
-            let general = try fetchQuery(descriptor, entity: entity, partial: nil)
-            precondition(general.sql == kept.sql && general.bindings == kept.bindings, "plain fetch: kept \(kept) differs from \(general)")
+            try checkPlain(hit, of: T.self, limit: limit, offset: offset, "fetch") { try fetchQuery(descriptor, entity: entity, partial: nil) }
             #endif
             return try fetchPlain(hit, entity: entity, limit: limit, offset: offset)
         }
@@ -85,6 +79,18 @@ extension ModelContext {
     }
 
     #if DEBUG
+    /// Debug builds check a plain fetch's or count's (`what`) entry: its entity is `T`'s, and its
+    /// kept text and bindings are the ones the general path builds (`general`).
+    private func checkPlain<T: PersistentModel>(_ hit: FastHit, of type: T.Type, limit: Int?, offset: Int?, _ what: String,
+                                                general: () throws -> (sql: String, bindings: [SQLValue])) throws {
+        let entity = hit.entry.entity
+        let resolved = try self.entity(for: T.self)
+        precondition(resolved === entity, "plain \(what): the entry's entity \(entity.name) is not \(T.self)'s")
+        let kept = plainQuery(hit, entity: entity, limit: limit, offset: offset)
+        let built = try general()
+        precondition(built.sql == kept.sql && built.bindings == kept.bindings, "plain \(what): kept \(kept) differs from \(built)")
+    }
+
     /// The text and bindings `plainStatement` runs.
     private func plainQuery(_ hit: FastHit, entity: EntitySchema, limit: Int?, offset: Int?) -> (sql: String, bindings: [SQLValue]) {
         let windowed = limit != nil || offset != nil
@@ -146,11 +152,7 @@ extension ModelContext {
                                                  memo: &fastMemo) else { return nil }
             let entity = hit.entry.entity
             #if DEBUG
-            let resolved = try self.entity(for: T.self)
-            precondition(resolved === entity, "plain count: the entry's entity \(entity.name) is not \(T.self)'s")
-            let kept = plainQuery(hit, entity: entity, limit: limit, offset: offset)
-            let general = try countQuery(descriptor, entity: entity)
-            precondition(general.sql == kept.sql && general.bindings == kept.bindings, "plain count: kept \(kept) differs from \(general)")
+            try checkPlain(hit, of: T.self, limit: limit, offset: offset, "count") { try countQuery(descriptor, entity: entity) }
             #endif
             let statement = try plainStatement(hit, .count, entity: entity, limit: limit, offset: offset)
             defer { statement.reset() }
