@@ -17,6 +17,9 @@ package final class PostgresConnection {
     /// libpq's handle (`PGconn *`).
     package let handle: OpaquePointer
     private var statements: [String: PostgresStatement] = [:]
+    /// The same statements, by the ids of `statement(_:id:)` (a pool belongs to one container,
+    /// whose cache hands the ids out: one id, one text). Used by one thread at a time.
+    @exclusivity(unchecked) private var statementsByID = StatementsByID<PostgresStatement>()
     private var statementCount = 0
     /// Bumped each time the connection is opened again: statements prepared before are prepared anew.
     private(set) var generation = 0
@@ -88,6 +91,7 @@ package final class PostgresConnection {
     deinit {
         activeStatement = nil
         statements.removeAll()
+        statementsByID.removeAll()
         PQfinish(handle)
     }
 
@@ -299,6 +303,20 @@ package final class PostgresConnection {
         statementCount += 1
         let statement = PostgresStatement(sql: sql, name: "modelstore_\(statementCount)", connection: self)
         statements[sql] = statement
+        return statement
+    }
+
+    /// `statement(sql)`, found by `id` (which names `sql` and nothing else for the connection's
+    /// container: `StoreConnection.statement(_:id:)`) rather than by hashing the text: a context's
+    /// first use of a plain query's statement finds the pooled connection's by it.
+    /// - Throws: `PostgresError` when the statement cannot be prepared.
+    func statement(_ sql: String, id: Int) throws -> PostgresStatement {
+        if let cached = statementsByID[id] {
+            cached.reset()
+            return cached
+        }
+        let statement = try statement(sql)
+        statementsByID[id] = statement
         return statement
     }
 

@@ -214,7 +214,7 @@ final class PostgresStoreConnection: StoreConnection {
         // Not looked up or kept by its text (hashing it cost about 2 k instructions at a context's
         // first plain query of a predicate): asked for by its text, the same SQL gets a statement
         // of its own, and both find the pooled connection's prepared statement.
-        let statement = PostgresStoreStatement(sql: sql, owner: self)
+        let statement = PostgresStoreStatement(sql: sql, owner: self, id: id)
         statementsByID[id] = statement
         return statement
     }
@@ -429,10 +429,21 @@ final class PostgresStoreStatement: StoreStatement {
     /// Whether the statement only reads (a `SELECT` without row locks), so it may run on a standby.
     let isRead: Bool
 
-    init(sql: String, owner: PostgresStoreConnection) {
+    /// The id `PostgresStoreConnection.statement(_:id:)` made it for (nil: asked for by its text),
+    /// which finds a pooled connection's statement without hashing the text.
+    private let id: Int?
+
+    init(sql: String, owner: PostgresStoreConnection, id: Int? = nil) {
         self.sql = sql
         self.owner = owner
+        self.id = id
         isRead = Self.onlyReads(sql)
+    }
+
+    /// The pooled connection's statement for this one's text.
+    private func pooled(on connection: PostgresConnection) throws -> PostgresStatement {
+        if let id { return try connection.statement(sql, id: id) }
+        return try connection.statement(sql)
     }
 
     /// `SELECT …` that locks no rows (`FOR UPDATE`, `FOR SHARE`) and calls no function that writes
@@ -537,7 +548,7 @@ final class PostgresStoreStatement: StoreStatement {
                     statement = prepared
                     statement.reset()
                 } else {
-                    statement = try connection.statement(sql)
+                    statement = try pooled(on: connection)
                     statement.mayPrepareInFlight = isRead
                     prepared = statement
                     preparedOn = ObjectIdentifier(connection)
@@ -613,7 +624,7 @@ final class PostgresStoreStatement: StoreStatement {
             statement = prepared
             statement.reset()
         } else {
-            statement = try connection.statement(sql)
+            statement = try pooled(on: connection)
             prepared = statement
             preparedOn = ObjectIdentifier(connection)
         }
