@@ -25,6 +25,18 @@ struct StatementsByID<Statement: AnyObject> {
         }
     }
 
+    /// The statement kept for `id`, after `reset`; else the one `make` makes, kept for `id`.
+    @inline(__always)
+    mutating func statement(_ id: Int, reset: (Statement) -> Void, make: () throws -> Statement) rethrows -> Statement {
+        if let kept = self[id] {
+            reset(kept)
+            return kept
+        }
+        let made = try make()
+        self[id] = made
+        return made
+    }
+
     mutating func removeAll() {
         byIndex.removeAll()
         others.removeAll()

@@ -311,13 +311,7 @@ package final class PostgresConnection {
     /// first use of a plain query's statement finds the pooled connection's by it.
     /// - Throws: `PostgresError` when the statement cannot be prepared.
     func statement(_ sql: String, id: Int) throws -> PostgresStatement {
-        if let cached = statementsByID[id] {
-            cached.reset()
-            return cached
-        }
-        let statement = try statement(sql)
-        statementsByID[id] = statement
-        return statement
+        try statementsByID.statement(id, reset: { $0.reset() }) { try statement(sql) }
     }
 
     /// Runs `sql` with `bindings`, ignoring any rows; returns the number of rows it inserted,

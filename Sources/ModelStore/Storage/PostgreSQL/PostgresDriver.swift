@@ -207,16 +207,10 @@ final class PostgresStoreConnection: StoreConnection {
     }
 
     func statement(_ sql: String, id: Int) throws -> any StoreStatement {
-        if let cached = statementsByID[id] {
-            cached.reset()
-            return cached
-        }
         // Not looked up or kept by its text (hashing it cost about 2 k instructions at a context's
         // first plain query of a predicate): asked for by its text, the same SQL gets a statement
         // of its own, and both find the pooled connection's prepared statement.
-        let statement = PostgresStoreStatement(sql: sql, owner: self, id: id)
-        statementsByID[id] = statement
-        return statement
+        statementsByID.statement(id, reset: { $0.reset() }) { PostgresStoreStatement(sql: sql, owner: self, id: id) }
     }
 
     func beginWriteTransaction() throws {

@@ -100,13 +100,7 @@ final class SQLiteConnection: StoreConnection {
     func statement(_ sql: String) throws -> any StoreStatement { try sqliteStatement(sql) }
 
     func statement(_ sql: String, id: Int) throws -> any StoreStatement {
-        if let cached = statementsByID[id] {
-            cached.reset()
-            return cached
-        }
-        let statement = try sqliteStatement(sql)
-        statementsByID[id] = statement
-        return statement
+        try statementsByID.statement(id, reset: { $0.reset() }) { try sqliteStatement(sql) }
     }
 
     /// A prepared statement for `sql` as SQLite's own type (the hot paths bind and read through it
