@@ -467,8 +467,8 @@ final class PostgresStoreStatement: StoreStatement {
     }
 
     private static let select = Array("SELECT ".utf8)
-    /// The markers of a statement that writes (upper case): row locks, each `FOR ` and more, and
-    /// functions that write.
+    /// The markers of a statement that writes (upper case): the row locks, each starting `FOR `,
+    /// and the functions that write.
     private static let rowLocks = ["FOR UPDATE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR KEY SHARE"].map { Array($0.utf8) }
     private static let nextval = Array("NEXTVAL(".utf8)
     private static let setval = Array("SETVAL(".utf8)
