@@ -130,6 +130,20 @@ struct ClusterStoreTests {
         for _ in 0..<4 { #expect(try ModelContext(even).fetchCount(FetchDescriptor<Trip>()) == 8) }
         #expect(try Self.router(even).readCounts == [standby1: 2, standby2: 2])
 
+        // Plain counts and fetches (a predicate's shape from its third use on: the statement its
+        // cache entry keeps, found by id on the standby's pooled connection), each on a new
+        // context: the right rows, read on the standbys.
+        let plain = try Self.container(set.storeURL(database: "app", query: "read_from=standby"))
+        for round in 0..<6 {
+            let name = "routed \(round % 5)"
+            let context = ModelContext(plain)
+            #expect(try context.fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })) == 1, "round \(round)")
+            #expect(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).map(\.name) == [name], "round \(round)")
+        }
+        let plainReads = try Self.router(plain).readCounts
+        #expect(plainReads["primary"] == nil && plainReads[primaryHost] == nil)
+        #expect((plainReads[standby1] ?? 0) + (plainReads[standby2] ?? 0) == 12)
+
         // 3. Read-your-writes under lag: standby 2 applies commits 1.5 s late. A container that can
         // read only there waits for it (bounded), or reads on the primary when the bound is shorter.
         try set.setApplyDelay(2, milliseconds: 1500)
