@@ -105,21 +105,28 @@ func bindUUID(_ statement: OpaquePointer, _ index: Int32, _ uuid: UUID) {
     withUnsafeBytes(of: uuid.uuid) { bindBlob(statement, index, $0) }
 }
 
+// Text and blob columns are read through `sqlite3_column_value`, found once per column, as the
+// runtime reads them (docs/Benchmarks.md, "Reads"): each `sqlite3_column_*` call finds the column
+// again, so the text-and-length pair cost two finds.
+
 /// The text of a column (nil for NULL).
 func columnText(_ statement: OpaquePointer, _ column: Int32) -> String? {
-    guard let pointer = sqlite3_column_text(statement, column) else { return nil }
-    return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+    let value = sqlite3_column_value(statement, column)
+    guard let pointer = sqlite3_value_text(value) else { return nil }
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
 }
 
 /// The bytes of a text column, without copying (valid until the next step).
 func columnBytes(_ statement: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
-    guard let pointer = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
-    return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
+    let value = sqlite3_column_value(statement, column)
+    guard let pointer = sqlite3_value_text(value) else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value)))
 }
 
 /// A 16-byte blob column as a UUID.
 func columnUUID(_ statement: OpaquePointer, _ column: Int32) throws -> UUID {
-    guard sqlite3_column_bytes(statement, column) == 16, let pointer = sqlite3_column_blob(statement, column) else {
+    let value = sqlite3_column_value(statement, column)
+    guard sqlite3_value_bytes(value) == 16, let pointer = sqlite3_value_blob(value) else {
         throw HandSQLiteError(message: "identifier is not a 16-byte blob")
     }
     var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
