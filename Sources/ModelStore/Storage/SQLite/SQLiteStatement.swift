@@ -233,7 +233,7 @@ final class SQLiteStatement: StoreStatement {
     /// The column's value, to read with `sqlite3_value_*`: a column read that takes several calls
     /// (text and its length, a type check then the bytes) finds the column once. Each
     /// `sqlite3_column_*` call finds the column again and checks the statement for an allocation
-    /// failure, about 45 instructions, where a `sqlite3_value_*` call on the found value is about
+    /// failure, about 50 instructions, where a `sqlite3_value_*` call on the found value is 5 to
     /// 15 (docs/Benchmarks.md, "Reads"). The value is SQLite's "unprotected" one, safe to read on
     /// the thread that steps the statement: a connection is opened without its mutex
     /// (`SQLITE_OPEN_NOMUTEX`) and used by one thread at a time. It stays valid until the next
