@@ -15,7 +15,7 @@ final class GeneratedSide: TripStoreSide {
     private var context: ModelContext?
     private var trips: [Trip] = []
     /// `fetchSubclass`'s result, kept as the fetch returns it: assigned to `trips`, `[BusinessTrip]`
-    /// was copied into a new `[Trip]` with a cast per element (about 60 instructions a row, the
+    /// was copied into a new `[Trip]` with a cast per element (about 130 instructions a row, the
     /// bench's bookkeeping, where the hand-written side keeps the array its read returns).
     private var businessTrips: [BusinessTrip] = []
     /// Whether the store holds the rows' new names (`TripRow.name(storedRenamed:)`): set by each update.

@@ -18,7 +18,7 @@ import Testing
     ]
 
     /// What SQLite's column API reads from column 0 of a new statement stepped onto `sql`'s row.
-    struct Oracle: Equatable {
+    struct Oracle {
         var type: Int32
         var text: [UInt8]?
         var blob: [UInt8]?
