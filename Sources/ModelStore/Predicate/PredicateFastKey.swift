@@ -299,8 +299,7 @@ final class FastCacheEntry: @unchecked Sendable {
     /// The entity of the fast key's model type.
     let entity: EntitySchema
     private let lock = NSLock()
-    private var selects: PlainTexts?
-    private var counts: PlainTexts?
+    private var kept = KeptPlainTexts()
 
     init(key: FastShapeKey, translation: CachedTranslation, statementID: Int, entity: EntitySchema) {
         self.key = key
@@ -317,20 +316,18 @@ final class FastCacheEntry: @unchecked Sendable {
     func plainTexts(_ kind: PlainQueryKind, dialect: any SQLDialect) -> PlainTexts {
         lock.lock()
         defer { lock.unlock() }
+        if let texts = kept.of(kind) { return texts }
+        let made: PlainTexts
         switch kind {
         case .fetch:
-            if let selects { return selects }
             let sql = entity.selectSQL + conditions(dialect) + entity.keyOrderSQL
-            let made = PlainTexts(plain: sql, windowed: sql + dialect.windowClause)
-            selects = made
-            return made
+            made = PlainTexts(plain: sql, windowed: sql + dialect.windowClause)
         case .count:
-            if let counts { return counts }
             let keys = entity.keySelectSQL + conditions(dialect)
-            let made = PlainTexts(plain: EntitySchema.countSQL(around: keys), windowed: EntitySchema.countSQL(around: keys + dialect.windowClause))
-            counts = made
-            return made
+            made = PlainTexts(plain: EntitySchema.countSQL(around: keys), windowed: EntitySchema.countSQL(around: keys + dialect.windowClause))
         }
+        kept.keep(made, of: kind)
+        return made
     }
 
     /// ` WHERE` the type filter (a subclass) `AND` the predicate, as the general path spells it.
@@ -360,6 +357,19 @@ struct PlainTexts {
     let windowed: String
 
     func text(windowed: Bool) -> String { windowed ? self.windowed : plain }
+}
+
+/// An entry's plain texts made or looked up so far, by kind (kept by the entry and by the
+/// contexts' memos).
+struct KeptPlainTexts {
+    var fetch: PlainTexts?
+    var count: PlainTexts?
+
+    func of(_ kind: PlainQueryKind) -> PlainTexts? { kind == .fetch ? fetch : count }
+
+    mutating func keep(_ texts: PlainTexts, of kind: PlainQueryKind) {
+        if kind == .fetch { fetch = texts } else { count = texts }
+    }
 }
 
 extension CachedTranslation {
@@ -538,25 +548,13 @@ struct FastMemo {
     let opener: any FastShapeOpener
     let entries: [FastCacheEntry]
     /// Each entry's `plainTexts`, once a plain fetch or count asked for them.
-    var texts: [KeptTexts]
-
-    /// An entry's texts kept by the memo.
-    struct KeptTexts {
-        var fetch: PlainTexts?
-        var count: PlainTexts?
-
-        func of(_ kind: PlainQueryKind) -> PlainTexts? { kind == .fetch ? fetch : count }
-
-        mutating func keep(_ texts: PlainTexts, of kind: PlainQueryKind) {
-            if kind == .fetch { fetch = texts } else { count = texts }
-        }
-    }
+    var texts: [KeptPlainTexts]
 
     init(type: FastTypeKey, opener: any FastShapeOpener, entries: [FastCacheEntry]) {
         self.type = type
         self.opener = opener
         self.entries = entries
-        texts = Array(repeating: KeptTexts(), count: entries.count)
+        texts = Array(repeating: KeptPlainTexts(), count: entries.count)
     }
 }
 
