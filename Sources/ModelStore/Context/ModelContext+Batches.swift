@@ -85,15 +85,26 @@ extension ModelContext {
                 return skip > 0 ? "\(query) OFFSET \(SQLFragment.parameter(.integer(Int64(skip))))" : query
             }
             let store = try connection()
-            // A batch's query is sent as soon as the batch before is read, so a server store runs
-            // it while the block runs (docs/Runtime.md, "Batches"); one not taken is dropped.
+            // A batch's query is sent as soon as the store has the batch before, so a server store
+            // runs it while that batch's models are made and the block runs (docs/Runtime.md,
+            // "Batches"); one not taken is dropped.
             defer { store.dropReadAhead() }
             var remaining = plan.limit ?? Int.max
             var size = min(batchSize, remaining)
             var query = batchQuery(after: nil, size: size, skip: plan.offset)
             while remaining > 0 {
+                // A store that reads the whole result at once tells its last key before the models
+                // are made: when the batch is full and ends before the start's largest key, the
+                // next one is sent then (the decision below, made early).
+                var sentAhead: SQLFragment?
                 // Deleted models are read too (the block may delete some): rows read decide the end.
-                var batch = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: true)
+                var batch = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: true) { statement in
+                    guard let result = try store.wholeResult(of: statement, integerAt: 0), let key = result.last,
+                          result.rows == size, key < last, remaining > result.rows else { return }
+                    let next = batchQuery(after: key, size: min(batchSize, remaining - result.rows), skip: 0)
+                    store.readAhead(next.sql, next.bindings)
+                    sentAhead = next
+                }
                 let read = batch.count
                 // Rows stored since the start come last in key order: they are dropped, and end it.
                 if let key = batch.last?.rowID, key > last, let past = batch.firstIndex(where: { ($0.rowID ?? last) > last }) {
@@ -105,7 +116,7 @@ extension ModelContext {
                 if !isLast, let after = batch.last?.rowID {
                     size = min(batchSize, remaining)
                     query = batchQuery(after: after, size: size, skip: 0)
-                    store.readAhead(query.sql, query.bindings)
+                    if sentAhead?.sql != query.sql || sentAhead?.bindings != query.bindings { store.readAhead(query.sql, query.bindings) }
                 }
                 if descriptor.includePendingChanges { batch.removeAll { $0.status == .deleted } }
                 try run(batch)

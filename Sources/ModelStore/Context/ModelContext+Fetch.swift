@@ -254,13 +254,15 @@ extension ModelContext {
 
     /// Runs a select of `entity`'s hierarchy columns (those of `partial`, when given) and returns
     /// its models (models deleted in the context left out, unless `includeDeleted`).
+    /// `beforeDecoding` gets the bound statement before its first row is stepped to.
     func materialize(sql: String, bindings: [SQLValue], entity: EntitySchema, includeDeleted: Bool = false,
-                     partial: PartialRow? = nil) throws -> [ModelObject] {
+                     partial: PartialRow? = nil, beforeDecoding: ((any StoreStatement) throws -> Void)? = nil) throws -> [ModelObject] {
         guards.enter()
         defer { guards.leave() }
         let statement = try connection().statement(sql)
         statement.bind(bindings)
         defer { statement.reset() }
+        try beforeDecoding?(statement)
         return try materialize(bound: statement, entity: entity, includeDeleted: includeDeleted, partial: partial)
     }
 

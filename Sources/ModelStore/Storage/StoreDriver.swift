@@ -150,12 +150,22 @@ protocol StoreConnection: AnyObject {
 
     /// Drops a read sent ahead and not taken (its result is read and dropped).
     func dropReadAhead()
+
+    /// Runs `statement` (bound, no row stepped yet) where the store reads a whole result at once,
+    /// and gives its number of rows and the integer in `column` of its last row (nil: no rows);
+    /// the rows are then stepped through as usual. Nil, running nothing, where rows are read one
+    /// at a time (SQLite). An enumeration learns from it where its next batch starts, and sends
+    /// that batch ahead before this one's models are made (docs/Runtime.md, "Batches").
+    /// - Throws: what the statement's first `step()` throws.
+    func wholeResult(of statement: any StoreStatement, integerAt column: Int32) throws -> (rows: Int, last: Int64?)?
 }
 
 extension StoreConnection {
     func readAhead(_ sql: String, _ bindings: [SQLValue]) {}
 
     func dropReadAhead() {}
+
+    func wholeResult(of statement: any StoreStatement, integerAt column: Int32) throws -> (rows: Int, last: Int64?)? { nil }
 }
 
 /// Rows written several per statement: an entity's inserted rows (`StoreConnection.rowBatch(forInsert:…)`),

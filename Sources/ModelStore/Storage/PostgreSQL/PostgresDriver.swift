@@ -385,6 +385,10 @@ final class PostgresStoreConnection: StoreConnection {
         }
     }
 
+    func wholeResult(of statement: any StoreStatement, integerAt column: Int32) throws -> (rows: Int, last: Int64?)? {
+        try (statement as? PostgresStoreStatement)?.wholeResult(integerAt: column)
+    }
+
     /// Drops the read sent ahead, if any: its connection goes back to the pool, which reads and
     /// drops its result, so no result stays pending there.
     func dropReadAhead() {
@@ -525,6 +529,14 @@ final class PostgresStoreStatement: StoreStatement {
         guard let rows = rowsReference else { return false }
         row += 1
         return row < rows._withUnsafeGuaranteedRef { $0.rowCount }
+    }
+
+    /// Runs the statement if it has not run, without stepping to a row, and gives its number of
+    /// rows and the integer in `column` of the last one (`StoreConnection.wholeResult`).
+    func wholeResult(integerAt column: Int32) throws -> (rows: Int, last: Int64?) {
+        if rowsReference == nil { try execute(on: owner) }
+        guard let rows, rows.rowCount > 0 else { return (0, nil) }
+        return (Int(rows.rowCount), rows.int64(row: rows.rowCount - 1, column: column))
     }
 
     /// Runs the statement on a connection of `owner` (passed once: each read of the `unowned`
