@@ -25,6 +25,17 @@ import Testing
         try context.save()
     }
 
+    /// A store of `trips` seeded trips and a container of it whose pool lends at most
+    /// `connections` connections (the store is kept with the container: it removes its database).
+    func pooledStore(_ kind: StoreKind, connections: Int, trips: Int) throws -> (store: TestStore, container: ModelContainer) {
+        let store = try TestStore(kind)
+        var configuration = store.configuration
+        configuration.maximumConnections = connections
+        let container = try ModelContainer(for: TripStore.schema, configurations: configuration)
+        try seed(container, trips)
+        return (store, container)
+    }
+
     /// The reads a PostgreSQL context sent ahead and took (nil on SQLite, which sends none).
     func readsAhead(_ context: ModelContext) throws -> (sent: Int, taken: Int)? {
         guard let postgres = try context.connection() as? PostgresStoreConnection else { return nil }
@@ -129,11 +140,8 @@ import Testing
     /// cannot be read (an entity the schema does not have) fails the enumeration with the next
     /// batch already sent, and the pool is left free and idle.
     @Test(arguments: StoreKind.allCases) func theNextBatchIsSentBeforeTheModelsAreMade(_ kind: StoreKind) throws {
-        let test = try TestStore(kind)
-        var configuration = test.configuration
-        configuration.maximumConnections = 2
-        let container = try ModelContainer(for: TripStore.schema, configurations: configuration)
-        try seed(container, 20)
+        let (test, container) = try pooledStore(kind, connections: 2, trips: 20)
+        defer { withExtendedLifetime(test) {} }
         try container.makeConnection().execute(#"UPDATE "Trip" SET "$type" = 'Gone' WHERE "name" = 'trip 0003'"#)
         let context = ModelContext(container)
         var visits = 0
@@ -154,11 +162,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases) func anErrorInTheBlockLeavesThePoolFreeAndIdle(_ kind: StoreKind) throws {
         struct Stop: Error {}
-        let test = try TestStore(kind)
-        var configuration = test.configuration
-        configuration.maximumConnections = 2
-        let container = try ModelContainer(for: TripStore.schema, configurations: configuration)
-        try seed(container, 20)
+        let (test, container) = try pooledStore(kind, connections: 2, trips: 20)
+        defer { withExtendedLifetime(test) {} }
         let context = ModelContext(container)
         var visits = 0
         #expect(throws: Stop.self) {
@@ -182,11 +187,8 @@ import Testing
     /// of another context while the read ahead held the connection): the block's other contexts
     /// read and save as before.
     @Test(arguments: StoreKind.allCases) func aPoolOfOneSendsNothingAhead(_ kind: StoreKind) throws {
-        let test = try TestStore(kind)
-        var configuration = test.configuration
-        configuration.maximumConnections = 1
-        let container = try ModelContainer(for: TripStore.schema, configurations: configuration)
-        try seed(container, 12)
+        let (test, container) = try pooledStore(kind, connections: 1, trips: 12)
+        defer { withExtendedLifetime(test) {} }
         let context = ModelContext(container)
         let other = ModelContext(container)
         var seen: [String] = []
