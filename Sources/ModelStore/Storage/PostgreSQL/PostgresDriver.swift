@@ -456,7 +456,7 @@ final class PostgresStoreStatement: StoreStatement {
             // One compare a byte finds them, and the letter before it (any case: `| 0x20` makes an
             // ASCII letter lower case) must be the marker's (`R`, `L`, `G`) before the marker is
             // checked around it: a select has many spaces, few after an R (a count's text, about
-            // 100 bytes, took 3.4 k instructions without that test). (A marker cannot start inside
+            // 100 bytes, took 3.5 k instructions without that test). (A marker cannot start inside
             // the `SELECT ` checked above, so none is missed before it.)
             for index in Self.select.count..<bytes.count {
                 switch bytes[index] {
