@@ -92,38 +92,43 @@ extension ModelContext {
             var remaining = plan.limit ?? Int.max
             var size = min(batchSize, remaining)
             var query = batchQuery(after: nil, size: size, skip: plan.offset)
+            /// The query and size of the batch after this one, of `read` rows ending with the key
+            /// `lastKey`; nil when this one is the last: not full, reaching the start's largest
+            /// key (rows past it were stored since the start: they come last in key order), or
+            /// ending the window.
+            func batchAfter(read: Int, lastKey: Int64?) -> (query: SQLFragment, size: Int)? {
+                guard read == size, let lastKey, lastKey < last, remaining > read else { return nil }
+                let nextSize = min(batchSize, remaining - read)
+                return (batchQuery(after: lastKey, size: nextSize, skip: 0), nextSize)
+            }
             while remaining > 0 {
-                // A store that reads the whole result at once tells its last key before the models
-                // are made: when the batch is full and ends before the start's largest key, the
-                // next one is sent then (the decision below, made early).
-                var sentAhead: SQLFragment?
+                // A store that reads the whole result at once tells its row count and last key
+                // before the models are made: the next batch is sent then.
+                var sentAhead = false
                 // Deleted models are read too (the block may delete some): rows read decide the end.
                 var batch = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: true) { statement in
-                    guard let result = try store.wholeResult(of: statement, integerAt: 0), let key = result.last,
-                          result.rows == size, key < last, remaining > result.rows else { return }
-                    let next = batchQuery(after: key, size: min(batchSize, remaining - result.rows), skip: 0)
-                    store.readAhead(next.sql, next.bindings)
-                    sentAhead = next
+                    guard let result = try store.wholeResult(of: statement, integerAt: 0),
+                          let next = batchAfter(read: result.rows, lastKey: result.last) else { return }
+                    store.readAhead(next.query.sql, next.query.bindings)
+                    sentAhead = true
                 }
-                let read = batch.count
-                // Rows stored since the start come last in key order: they are dropped, and end it.
+                let next = batchAfter(read: batch.count, lastKey: batch.last?.rowID)
+                // Rows stored since the start are dropped (and end the enumeration).
                 if let key = batch.last?.rowID, key > last, let past = batch.firstIndex(where: { ($0.rowID ?? last) > last }) {
                     batch.removeSubrange(past...)
                 }
                 remaining -= batch.count
-                // The start's largest key read: the rows of the start are all read.
-                let isLast = read < size || batch.count < read || remaining == 0 || batch.last?.rowID == last
-                if !isLast, let after = batch.last?.rowID {
-                    size = min(batchSize, remaining)
-                    query = batchQuery(after: after, size: size, skip: 0)
-                    if sentAhead?.sql != query.sql || sentAhead?.bindings != query.bindings { store.readAhead(query.sql, query.bindings) }
+                if let next {
+                    size = next.size
+                    query = next.query
+                    if !sentAhead { store.readAhead(query.sql, query.bindings) }
                 }
                 if descriptor.includePendingChanges { batch.removeAll { $0.status == .deleted } }
                 try run(batch)
                 batch = []
-                released = isLast ? nil : []
+                released = next == nil ? nil : []
                 releaseBatch(keeping: &released)
-                if isLast { break }
+                if next == nil { break }
             }
         } else {
             // The order needs the whole result: its keys first, then the models a batch at a time.
