@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
@@ -150,6 +151,44 @@ import Testing
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 0)
     }
+
+    /// Models kept after their context is gone find no context: `modelContext` is nil, and
+    /// changing an attribute (change tracking), a relationship and an observed property (the
+    /// two-thread guard) reach no context. The context's link does not keep it alive (it is not a
+    /// weak reference, but for a main context: `ContextLink`), so the context's `deinit` clears it;
+    /// the memory the context freed is reused in between, so a stale link would show here.
+    @Test(arguments: StoreKind.allCases) func modelsKeptAfterTheirContextFindNone(_ kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
+        try seed(fixture)
+        weak var gone: ModelContext?
+        func modelsOfAContext() throws -> (walk: Trip, inn: Accommodation, fair: BusinessTrip) {
+            let context = ModelContext(fixture.container)
+            gone = context
+            let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            let walk = try #require(trips.first { $0.name == "Walk" })
+            let fair = try #require(trips.first { $0 is BusinessTrip } as? BusinessTrip)
+            let inn = try #require(walk.accommodations.first)
+            fair.company = "Changed, not saved"
+            #expect(walk.modelContext === context && fair.hasChanges)
+            return (walk, inn, fair)
+        }
+        let (walk, inn, fair) = try modelsOfAContext()
+        #expect(gone == nil, "nothing but the test held the context")
+        let filler = (0..<2_000).map { ModelContext(fixture.container).author ?? "\($0) \(UUID().uuidString)" }
+        #expect(filler.count == 2_000)
+        #expect(walk.modelContext == nil && inn.modelContext == nil && fair.modelContext == nil)
+        let changes = Locked(0)
+        withObservationTracking { _ = walk.name } onChange: { changes.withLock { $0 += 1 } }
+        walk.name = "Walk, kept"
+        fair.company = "Changed again"
+        inn.trip = nil
+        #expect(walk.name == "Walk, kept" && fair.company == "Changed again" && inn.trip == nil)
+        #expect(changes.value == 1)
+        #expect(walk.modelContext == nil && inn.modelContext == nil && fair.modelContext == nil)
+        // The store holds what was saved.
+        let names = try ModelContext(fixture.container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+        #expect(names == ["Fair", "Walk"])
+    }
 }
 
 /// Looking models up by identifier.
@@ -189,5 +228,28 @@ import Testing
             released = container
         }
         #expect(released == nil, "the main context does not keep its container alive")
+    }
+
+    /// A main context's models kept after its container is gone find no context (its link stays
+    /// a weak reference: the container, `Sendable`, may go on another thread), and can still be
+    /// read and changed.
+    @MainActor @Test(arguments: StoreKind.allCases) func mainContextModelsKeptAfterTheContainerFindNone(_ kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        weak var released: ModelContainer?
+        weak var gone: ModelContext?
+        let trip = Trip(name: "Walk", startDate: Day.at(1), endDate: Day.at(2))
+        do {
+            let container = try ModelContainer(for: Trip.self, configurations: store.configuration)
+            container.mainContext.insert(trip)
+            try container.mainContext.save()
+            trip.name = "Walk, changed"
+            #expect(trip.modelContext === container.mainContext && trip.hasChanges)
+            released = container
+            gone = container.mainContext
+        }
+        #expect(released == nil && gone == nil)
+        #expect(trip.modelContext == nil)
+        trip.name = "Walk, kept"
+        #expect(trip.name == "Walk, kept" && trip.modelContext == nil)
     }
 }

@@ -28,7 +28,14 @@ public final class ModelContext {
     let schema: Schema
     /// Read by every fetch; not checked for exclusive access at run time, as the lists below.
     @exclusivity(unchecked) private var openConnection: (any StoreConnection)?
-    private(set) lazy var link = ContextLink(self)
+    /// The link models of this context point to (made on first use; `ContextLink`).
+    var link: ContextLink {
+        if let made = linkStorage { return made }
+        let made = ContextLink(self, weak: retainedContainer == nil)
+        linkStorage = made
+        return made
+    }
+    private var linkStorage: ContextLink?
     /// The change records of this context's changed saved models (ChangeTracking.swift).
     let changeLog = ChangeLog()
     // The lists below are read or written once per model that a fetch, an insert, a delete or a
@@ -93,6 +100,11 @@ public final class ModelContext {
         self.homes = Array(repeating: nil, count: container.schema.entities.count)
         self.memberHomes = Array(repeating: nil, count: container.schema.entities.count)
         if ownedByContainer { autosave = .mainContext(of: container) }
+    }
+
+    /// Models that outlive the context find no context through their link from here on.
+    deinit {
+        linkStorage?.contextEnded()
     }
 
     /// The context's connection, opened on first use.

@@ -283,15 +283,39 @@ struct RelationshipSlots {
     }
 }
 
-/// One per context: models point to it, it points weakly to the context (one weak reference
-/// per context instead of one per model).
+/// One per context: models point to it, it points to the context without keeping it alive, and
+/// the context's `deinit` sets that to nil, so a model outliving its context finds none.
+///
+/// Not a `weak` reference, but for a container's main context: a weakly referenced object keeps
+/// its reference counts in a side table, so every retain and release of the context took the
+/// slow path, and the weak load itself cost about 50 instructions, on each model's first change
+/// (`attributeDidChange`) and each guarded mutation (docs/Benchmarks.md, "Writes"). Unretained is
+/// safe because a context and its models are not `Sendable`: they stay in one isolation domain (a
+/// context belongs to one task or thread at a time), so the context's `deinit` does not run while
+/// one of its models reads the link. A main context is the exception: its container, which is
+/// `Sendable`, owns it, so it goes wherever the container's last reference goes, possibly while
+/// the main actor still uses its models; its link stays weak.
 final class ContextLink {
-    weak var context: ModelContext?
+    /// The context, unretained (any context but a container's main context).
+    private unowned(unsafe) var unretained: ModelContext?
+    /// A container's main context.
+    private weak var weakly: ModelContext?
+    private let isWeak: Bool
     /// The context's change records (`ModelContext.changeLog`).
     let changeLog: ChangeLog
-    init(_ context: ModelContext) {
-        self.context = context
+
+    init(_ context: ModelContext, weak: Bool) {
+        isWeak = weak
+        if weak { weakly = context } else { unretained = context }
         changeLog = context.changeLog
+    }
+
+    /// The context; nil once it is gone.
+    var context: ModelContext? { isWeak ? weakly : unretained }
+
+    /// Called by the context's `deinit`.
+    func contextEnded() {
+        unretained = nil
     }
 }
 
