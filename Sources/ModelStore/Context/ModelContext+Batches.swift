@@ -103,16 +103,17 @@ extension ModelContext {
             }
             while remaining > 0 {
                 // A store that reads the whole result at once tells its row count and last key
-                // before the models are made: the next batch is sent then.
-                var sentAhead = false
+                // before the models are made: the next batch is sent then (and not again).
+                var sentAhead: (query: SQLFragment, size: Int)?
                 // Deleted models are read too (the block may delete some): rows read decide the end.
                 var batch = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: true) { statement in
                     guard let result = try store.wholeResult(of: statement, integerAt: 0),
                           let next = batchAfter(read: result.rows, lastKey: result.last) else { return }
                     store.readAhead(next.query.sql, next.query.bindings)
-                    sentAhead = true
+                    sentAhead = next
                 }
-                let next = batchAfter(read: batch.count, lastKey: batch.last?.rowID)
+                // The rows read are the rows the store had: the same decision, taken once.
+                let next = sentAhead ?? batchAfter(read: batch.count, lastKey: batch.last?.rowID)
                 // Rows stored since the start are dropped (and end the enumeration).
                 if let key = batch.last?.rowID, key > last, let past = batch.firstIndex(where: { ($0.rowID ?? last) > last }) {
                     batch.removeSubrange(past...)
@@ -121,7 +122,7 @@ extension ModelContext {
                 if let next {
                     size = next.size
                     query = next.query
-                    if !sentAhead { store.readAhead(query.sql, query.bindings) }
+                    if sentAhead == nil { store.readAhead(query.sql, query.bindings) }
                 }
                 if descriptor.includePendingChanges { batch.removeAll { $0.status == .deleted } }
                 try run(batch)
