@@ -96,10 +96,22 @@ public final class ModelContext {
         self.unownedContainer = container
         self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
-        self.registered = Array(repeating: IdentityMap(), count: container.schema.hierarchyCount)
-        self.homes = Array(repeating: nil, count: container.schema.entities.count)
-        self.memberHomes = Array(repeating: nil, count: container.schema.entities.count)
+        // Made by appending: `Array(repeating:count:)` looks up its storage class's generic
+        // metadata in the runtime at each call (about 1 k instructions an array, a tenth of a
+        // PostgreSQL count's on a new context: docs/Benchmarks.md, "Reads").
+        let entityCount = container.schema.entities.count
+        self.registered = Self.array(of: IdentityMap(), count: container.schema.hierarchyCount)
+        self.homes = Self.array(of: nil, count: entityCount)
+        self.memberHomes = Self.array(of: nil, count: entityCount)
         if ownedByContainer { autosave = .mainContext(of: container) }
+    }
+
+    /// `count` copies of `value`, appended to an array that reserved them.
+    @inline(__always) private static func array<Element>(of value: Element, count: Int) -> [Element] {
+        var array: [Element] = []
+        array.reserveCapacity(count)
+        for _ in 0..<count { array.append(value) }
+        return array
     }
 
     /// Models that outlive the context find no context through their link from here on.
