@@ -62,7 +62,7 @@ extension ModelContext {
     /// type filter's names, the predicate's values, the window), straight into the statement.
     private func plainStatement(_ hit: FastHit, _ kind: PlainQueryKind, entity: EntitySchema, limit: Int?, offset: Int?) throws -> any StoreStatement {
         let windowed = limit != nil || offset != nil
-        let statement = try connection().statement(hit.texts.text(windowed: windowed), id: hit.entry.statementID(kind, windowed: windowed))
+        let statement = try connection().readStatement(hit.texts.text(windowed: windowed), id: hit.entry.statementID(kind, windowed: windowed))
         var index: Int32 = 1
         if entity.baseName != nil {
             for name in entity.typeNames {

@@ -1,4 +1,4 @@
-/// A connection's statements by the ids of `StoreConnection.statement(_:id:)`. Ids are small and
+/// A connection's statements by the ids of `StoreConnection.readStatement(_:id:)`. Ids are small and
 /// dense (a container's cache hands them out from 1: `FastCacheEntry.statementID`), so the first
 /// ones are found by index, without hashing (hashing the id in a dictionary cost about 0.5 k
 /// instructions a lookup: docs/Benchmarks.md, "Lookups"); ids past `indexed` (a cache that started

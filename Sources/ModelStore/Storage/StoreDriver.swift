@@ -59,9 +59,11 @@ protocol StoreConnection: AnyObject {
     /// - Throws: the store's error when the SQL does not prepare.
     func statement(_ sql: String) throws -> any StoreStatement
 
-    /// `statement(sql)`, found by `id` (which names `sql` and nothing else for the connection's
-    /// container: `FastCacheEntry.statementID`) rather than by hashing the text.
-    func statement(_ sql: String, id: Int) throws -> any StoreStatement
+    /// `statement(sql)` for a `sql` that only reads (a plain fetch's or count's `SELECT`, which
+    /// locks no rows and calls no function that writes), found by `id` (which names `sql` and
+    /// nothing else for the connection's container: `FastCacheEntry.statementID`) rather than by
+    /// hashing the text. A store that routes reads takes it as a read without scanning the text.
+    func readStatement(_ sql: String, id: Int) throws -> any StoreStatement
 
     /// Opens a write transaction (`SQLDialect.beginWriteTransaction`).
     func beginWriteTransaction() throws
@@ -219,7 +221,7 @@ struct SentResult {
 
 extension StoreConnection {
     /// Connections without a cache by id look the statement up by its text.
-    func statement(_ sql: String, id: Int) throws -> any StoreStatement { try statement(sql) }
+    func readStatement(_ sql: String, id: Int) throws -> any StoreStatement { try statement(sql) }
 
     /// Runs `sql` with `bindings`, ignoring any rows.
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws {

@@ -307,7 +307,7 @@ package final class PostgresConnection {
     }
 
     /// `statement(sql)`, found by `id` (which names `sql` and nothing else for the connection's
-    /// container: `StoreConnection.statement(_:id:)`) rather than by hashing the text: a context's
+    /// container: `StoreConnection.readStatement(_:id:)`) rather than by hashing the text: a context's
     /// first use of a plain query's statement finds the pooled connection's by it.
     /// - Throws: `PostgresError` when the statement cannot be prepared.
     func statement(_ sql: String, id: Int) throws -> PostgresStatement {

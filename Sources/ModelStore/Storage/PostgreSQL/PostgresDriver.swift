@@ -114,7 +114,7 @@ final class PostgresStoreConnection: StoreConnection {
     /// The connection of the open transaction.
     private(set) var held: PostgresConnection?
     private var statements: [String: PostgresStoreStatement] = [:]
-    /// The same statements, by the ids of `statement(_:id:)` (read by every plain fetch; one
+    /// The same statements, by the ids of `readStatement(_:id:)` (read by every plain fetch; one
     /// context uses the connection at a time: not checked for exclusive access at run time).
     @exclusivity(unchecked) private var statementsByID = StatementsByID<PostgresStoreStatement>()
     /// Called with the SQL text (`?` placeholders) of each statement as it is sent to the server
@@ -206,10 +206,12 @@ final class PostgresStoreConnection: StoreConnection {
         return statement
     }
 
-    func statement(_ sql: String, id: Int) throws -> any StoreStatement {
+    func readStatement(_ sql: String, id: Int) throws -> any StoreStatement {
         // Not looked up or kept by its text (hashing it cost about 2 k instructions at a context's
         // first plain query of a predicate): asked for by its text, the same SQL gets a statement
-        // of its own, and both find the pooled connection's prepared statement.
+        // of its own, and both find the pooled connection's prepared statement. A read by the
+        // seam's contract: not scanned by `onlyReads` (1.5 k instructions for a count's text, at
+        // each context's first use of it; checked in debug builds).
         statementsByID.statement(id, reset: { $0.reset() }) { PostgresStoreStatement(sql: sql, owner: self, id: id) }
     }
 
@@ -427,15 +429,22 @@ final class PostgresStoreStatement: StoreStatement {
     /// Whether the statement only reads (a `SELECT` without row locks), so it may run on a standby.
     let isRead: Bool
 
-    /// The id `PostgresStoreConnection.statement(_:id:)` made it for (nil: asked for by its text),
-    /// which finds a pooled connection's statement without hashing the text.
+    /// The id `PostgresStoreConnection.readStatement(_:id:)` made it for (nil: asked for by its
+    /// text), which finds a pooled connection's statement without hashing the text.
     private let id: Int?
 
+    /// A statement asked for by its text (`id` nil), whose text says whether it only reads, or a
+    /// read asked for by `id` (`StoreConnection.readStatement(_:id:)`).
     init(sql: String, owner: PostgresStoreConnection, id: Int? = nil) {
         self.sql = sql
         self.owner = owner
         self.id = id
-        isRead = Self.onlyReads(sql)
+        if id != nil {
+            assert(Self.onlyReads(sql), "readStatement(_:id:) for a statement that writes: \(sql)")
+            isRead = true
+        } else {
+            isRead = Self.onlyReads(sql)
+        }
     }
 
     /// The pooled connection's statement for this one's text.

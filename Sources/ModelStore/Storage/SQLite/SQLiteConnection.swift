@@ -7,7 +7,7 @@ final class SQLiteConnection: StoreConnection {
     let handle: OpaquePointer
     var dialect: any SQLDialect { SQLiteDialect() }
     private var statements: [String: SQLiteStatement] = [:]
-    /// The same statements, by the ids of `statement(_:id:)` (read by every plain fetch; one
+    /// The same statements, by the ids of `readStatement(_:id:)` (read by every plain fetch; one
     /// context uses the connection at a time: not checked for exclusive access at run time).
     @exclusivity(unchecked) private var statementsByID = StatementsByID<SQLiteStatement>()
     /// Test hook: fails the n-th step, bind or commit (see `FaultInjection.swift`); nil in normal use.
@@ -99,7 +99,7 @@ final class SQLiteConnection: StoreConnection {
     /// A prepared statement for `sql`, from the cache, reset and with no bindings.
     func statement(_ sql: String) throws -> any StoreStatement { try sqliteStatement(sql) }
 
-    func statement(_ sql: String, id: Int) throws -> any StoreStatement {
+    func readStatement(_ sql: String, id: Int) throws -> any StoreStatement {
         try statementsByID.statement(id, reset: { $0.reset() }) { try sqliteStatement(sql) }
     }
 
