@@ -2,10 +2,19 @@ import Foundation
 
 /// A row a delete rule reached in the store whose model the context does not hold: it is deleted
 /// by key, recorded in history and in `didSave`, and never made into a model.
+///
+/// It refers to its entity without counting: the context's schema holds every entity for as long
+/// as the context and its saves (copying a row then retains and releases nothing, which a cascade
+/// does several times a row: docs/Benchmarks.md, "Writes").
 struct DeletedRow {
     /// The row's own entity (its type column).
-    let entity: EntitySchema
+    unowned(unsafe) let entity: EntitySchema
     let key: Int64
+}
+
+/// A model of a save's deletions, referred to without counting: `Deletions.models` holds it.
+struct DeletedModel {
+    unowned(unsafe) let object: ModelObject
 }
 
 /// What a save deletes, in the order delete rules reached it: wave by wave (the models deleted in
@@ -13,9 +22,11 @@ struct DeletedRow {
 /// Within a wave, each owner's related models and rows follow the owner's order, by relationship
 /// and then by row key (as one-by-one loading of each relationship gives them).
 struct Deletions {
+    /// An entry copies without a retain or a release: both cases refer without counting
+    /// (`DeletedModel`, `DeletedRow`).
     enum Entry {
         /// A model the context holds (deleted in the context, or reached in memory or in the store).
-        case model(ModelObject)
+        case model(DeletedModel)
         /// A row reached in the store with no model in the context.
         case row(DeletedRow)
     }
@@ -87,7 +98,7 @@ struct Deletions {
     mutating func add(_ object: ModelObject) -> Bool {
         guard modelIDs.insert(ObjectIdentifier(object)).inserted else { return false }
         if let entity = object.entity, let rowID = object.rowID { keys[entity.hierarchyIndex].insert(rowID) }
-        entries.append(.model(object))
+        entries.append(.model(DeletedModel(object: object)))
         models.append(object)
         return true
     }
@@ -180,7 +191,8 @@ extension ModelContext {
             result.reserveCapacity(models: 0, rows: incoming)
             for entry in result.entries[wave] {
                 switch entry {
-                case .model(let object):
+                case .model(let deleted):
+                    let object = deleted.object
                     guard object.entity != nil else { continue }
                     for info in RelationshipGraph.infos(of: object) where info.deleteRule == .cascade || info.deleteRule == .deny {
                         var models: [ModelObject] = []
@@ -265,7 +277,8 @@ extension ModelContext {
         }
         for entry in entries {
             switch entry {
-            case .model(let object):
+            case .model(let deleted):
+                let object = deleted.object
                 guard let entity = object.entity, let rowID = object.rowID, object.link?.context === self,
                       object.status == .persisted || object.status == .deleted else { continue }
                 for info in RelationshipGraph.infos(of: object)

@@ -425,7 +425,8 @@ extension ModelContext {
                 let entity: EntitySchema
                 let key: Int64
                 switch entry {
-                case .model(let object):
+                case .model(let deleted):
+                    let object = deleted.object
                     guard let modelEntity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
                     entity = modelEntity
                     key = rowID

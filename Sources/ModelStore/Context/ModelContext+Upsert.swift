@@ -49,7 +49,8 @@ extension ModelContext {
         for entry in deletions.entries {
             let entity: EntitySchema, key: Int64
             switch entry {
-            case .model(let object):
+            case .model(let deleted):
+                let object = deleted.object
                 guard object.status != .inserted, let own = object.entity, let rowID = object.rowID else { continue }
                 (entity, key) = (own, rowID)
             case .row(let row):

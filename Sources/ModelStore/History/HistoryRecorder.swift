@@ -121,7 +121,7 @@ extension ModelContext {
         var previousEncoder: TombstoneEncoder?
         saved.deleted.reserveCapacity(deletions.entries.count)
         for entry in deletions.entries {
-            guard case .model(let object) = entry else {
+            guard case .model(let deleted) = entry else {
                 guard case .row(let row) = entry else { continue }
                 saved.deleted.append(PersistentIdentifier(names: home(for: row.entity).names, rowID: row.key))
                 if let tombstone = deletions.tombstone(of: row) {
@@ -131,6 +131,7 @@ extension ModelContext {
                 }
                 continue
             }
+            let object = deleted.object
             guard object.status != .inserted, let home = object.home, let rowID = object.rowID else { continue }
             let entity = home.entity
             saved.deleted.append(PersistentIdentifier(names: home.names, rowID: rowID))
