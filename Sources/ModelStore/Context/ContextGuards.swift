@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a context checks about how it is used (issue #20): that no two threads are inside it at
 /// once, and that no `save()` starts inside another (from an observer of a model change, or of a
@@ -7,22 +12,40 @@ final class ContextGuards {
     /// Held by the thread inside one of the context's entry points. Only ever tried, never waited
     /// for: a thread that finds it held by another thread has found the context used from two
     /// threads at once. Recursive, so a thread may re-enter (a fetch from inside `transaction`, a
-    /// relationship loaded during a save).
-    private let inUse = NSRecursiveLock()
+    /// relationship loaded during a save). A pthread mutex of its own, not an `NSRecursiveLock`
+    /// (the same mutex behind Foundation's wrapper, whose calls were about 40 instructions of the
+    /// 76 a guarded entry took: every insert, delete, fetch and model's first change enters;
+    /// docs/Benchmarks.md, "Writes").
+    private let inUse: UnsafeMutablePointer<pthread_mutex_t>
     /// Whether a `save()` of the context is running.
     var isSaving = false
     /// Changes of a model property of the context in progress (between Observation's `willSet`
     /// and `didSet`, when an observer's `onChange` runs): a save then would store the old value.
     var mutationsInProgress = 0
 
+    init() {
+        inUse = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        let made = pthread_mutex_init(inUse, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        precondition(made == 0, "ModelContext: its guard's mutex could not be made (pthread_mutex_init: \(made))")
+    }
+
+    deinit {
+        pthread_mutex_destroy(inUse)
+        inUse.deallocate()
+    }
+
     /// Enters an entry point of the context; stops the process when another thread is inside.
     @inline(__always) func enter() {
-        if !inUse.try() { Self.usedFromTwoThreads() }
+        if pthread_mutex_trylock(inUse) != 0 { Self.usedFromTwoThreads() }
     }
 
     /// Leaves an entry point entered with `enter()` (on the same thread).
     @inline(__always) func leave() {
-        inUse.unlock()
+        pthread_mutex_unlock(inUse)
     }
 
     /// The precondition failure of a context used from two threads at once.
