@@ -13,7 +13,7 @@ final class ContextGuards {
     /// for: a thread that finds it held by another thread has found the context used from two
     /// threads at once. Recursive, so a thread may re-enter (a fetch from inside `transaction`, a
     /// relationship loaded during a save). A pthread mutex of its own, not an `NSRecursiveLock`
-    /// (the same mutex behind Foundation's wrapper, whose calls were about 40 instructions of the
+    /// (the same mutex behind Foundation's wrapper, whose calls were about 20 instructions of the
     /// 76 a guarded entry took: every insert, delete, fetch and model's first change enters;
     /// docs/Benchmarks.md, "Writes").
     private let inUse: UnsafeMutablePointer<pthread_mutex_t>

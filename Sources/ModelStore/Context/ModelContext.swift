@@ -97,8 +97,8 @@ public final class ModelContext {
         self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
         // Made by appending: `Array(repeating:count:)` looks up its storage class's generic
-        // metadata in the runtime at each call (about 1 k instructions an array, a tenth of a
-        // PostgreSQL count's on a new context: docs/Benchmarks.md, "Reads").
+        // metadata in the runtime at each call (2 k instructions for the three, 7 % of a
+        // PostgreSQL count on a new context: docs/Benchmarks.md, "Reads").
         let entityCount = container.schema.entities.count
         self.registered = Self.array(of: IdentityMap(), count: container.schema.hierarchyCount)
         self.homes = Self.array(of: nil, count: entityCount)
