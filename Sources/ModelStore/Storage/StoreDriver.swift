@@ -284,6 +284,9 @@ extension StoreConnection {
     /// The first value bound since the last reset that the store cannot hold as it is: its
     /// `bind` index and why (nil: none; SQLite holds every value).
     var bindingProblem: (position: Int32, reason: String)? { get }
+    /// Whether there is a `bindingProblem`, asked per row by a save without copying it (a copy of
+    /// its text was a retain and a release a row).
+    var hasBindingProblem: Bool { get }
     /// Whether the store can refuse a bound value at all (`bindingProblem`): false where it holds
     /// every value (SQLite), so `save()` does not ask per row.
     var refusesBoundValues: Bool { get }
@@ -346,6 +349,7 @@ extension RowlessStatement {
 
 extension StoreStatement {
     var refusesBoundValues: Bool { true }
+    var hasBindingProblem: Bool { bindingProblem != nil }
 
     /// Binds every value in order, starting at index 1.
     func bind(_ values: [SQLValue]) {

@@ -308,7 +308,7 @@ import Foundation
     var hasProblem: Bool {
         if state.pointee.problem != nil { return true }
         guard statementRefusesValues, statement != nil else { return false }
-        return statement!.bindingProblem != nil
+        return statement!.hasBindingProblem
     }
 
     /// A value bound into the statement that the store cannot hold (`StoreStatement.bindingProblem`:
