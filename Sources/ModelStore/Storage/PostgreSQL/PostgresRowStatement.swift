@@ -21,7 +21,6 @@ final class PostgresRowStatement: RowlessStatement {
     /// encoding in order finds first.
     private var failure: PostgresError? { failures.min { $0.key < $1.key }?.value }
     @exclusivity(unchecked) private(set) var bindingProblem: (position: Int32, reason: String)?
-    var hasBindingProblem: Bool { bindingProblem != nil }
 
     init(_ arrays: PostgresColumnArrays, single: String) {
         self.arrays = arrays
