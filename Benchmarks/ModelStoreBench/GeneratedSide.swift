@@ -48,9 +48,9 @@ final class GeneratedSide: TripStoreSide {
             guard let stores else { return }
             workloadContainer = try Self.openContainer(stores.url("generated"), history: true)
             trips = try newContext().fetch(FetchDescriptor<Trip>())
-        case .prefetch:
+        case .prefetch, .prefetchObservable:
             guard let stores else { return }
-            let container = try Self.openContainer(stores.url("generated-prefetch"), history: false)
+            let container = try Self.openContainer(stores.url("generated-" + workload.rawValue), history: false)
             try Self.insertTripsWithStays(rows.prefix(Workload.prefetchTripCount(rows: rows.count)), into: container)
             workloadContainer = container
         case .lookupByKey:
@@ -92,7 +92,7 @@ final class GeneratedSide: TripStoreSide {
                 if !trip.name.isEmpty { count += 1 }
             }
             return count
-        case .prefetch:
+        case .prefetch, .prefetchObservable:
             var descriptor = FetchDescriptor<Trip>()
             descriptor.relationshipKeyPathsForPrefetching = [\.accommodations]
             trips = try newContext().fetch(descriptor)

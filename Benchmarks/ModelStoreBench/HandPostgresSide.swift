@@ -22,6 +22,8 @@ final class HandPostgresSide: TripStoreSide {
     private var lookupNames: [String] = []
     /// The prefetch workload's stays, by trip key.
     private var stays: [Int64: [PlainStay]] = [:]
+    /// The observable prefetch's registrars, kept with the objects.
+    private var registrars = ObservedReads()
     private let parameters = HandParameters()
 
     init(rows: [TripRow], cutoff: Date?) {
@@ -42,8 +44,8 @@ final class HandPostgresSide: TripStoreSide {
             own = try open("hand-written-history")
         case .updateNames, .updateNamesWithHistory:
             trips = try readTrips(try connection(), Self.selectAll, date: nil)
-        case .prefetch:
-            let store = try open("hand-written-prefetch")
+        case .prefetch, .prefetchObservable:
+            let store = try open("hand-written-" + workload.rawValue)
             own = store
             try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count), store)
         case .lookupByKey:
@@ -89,7 +91,9 @@ final class HandPostgresSide: TripStoreSide {
             }
             return count
         case .prefetch:
-            return try readTripsWithStays(connection)
+            return try readTripsWithStays(connection, observed: false)
+        case .prefetchObservable:
+            return try readTripsWithStays(connection, observed: true)
         case .fetchSubclass:
             trips = try readTrips(connection, cutoff == nil ? Self.selectBusiness : Self.selectBusinessAfter, date: cutoff)
             return trips.count
@@ -132,6 +136,7 @@ final class HandPostgresSide: TripStoreSide {
     func finish() {
         trips = []
         stays = [:]
+        registrars = ObservedReads()
         own = nil
     }
 
@@ -401,8 +406,9 @@ final class HandPostgresSide: TripStoreSide {
         }
     }
 
-    /// The trips and, in a second query, their stays (the prefetch workload); returns the stays read.
-    private func readTripsWithStays(_ connection: HandPQ) throws -> Int {
+    /// The trips and, in a second query, their stays (the prefetch workloads); returns the stays
+    /// read, each trip and stay read through a registrar kept beside it when `observed`.
+    private func readTripsWithStays(_ connection: HandPQ, observed: Bool) throws -> Int {
         trips = try readTrips(connection, Self.selectAll, date: nil)
         stays = Dictionary(uniqueKeysWithValues: trips.map { ($0.rowID, []) })
         parameters.removeAll()
@@ -412,11 +418,7 @@ final class HandPostgresSide: TripStoreSide {
             let stay = PlainStay(rowID: HandColumn.int64(result, row, 0), name: HandColumn.text(result, row, 1) ?? "")
             stays[HandColumn.int64(result, row, 2)]?.append(stay)
         }
-        var count = 0
-        for trip in trips {
-            for stay in stays[trip.rowID] ?? [] where !stay.name.isEmpty { count += 1 }
-        }
-        return count
+        return observed ? registrars.countStays(of: trips, stays) : ObservedReads.countStays(of: trips, stays)
     }
 
     // MARK: Setup

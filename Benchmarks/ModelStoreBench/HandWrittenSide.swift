@@ -21,6 +21,8 @@ final class HandWrittenSide: TripStoreSide {
     private var lookupNames: [String] = []
     /// The prefetch workload's stays, by trip key.
     private var stays: [Int64: [PlainStay]] = [:]
+    /// The observable prefetch's registrars, kept with the objects.
+    private var registrars = ObservedReads()
 
     init(rows: [TripRow], cutoff: Date?) {
         self.rows = rows
@@ -48,9 +50,9 @@ final class HandWrittenSide: TripStoreSide {
             try createTables()
         case .updateNames, .updateNamesWithHistory:
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
-        case .prefetch:
+        case .prefetch, .prefetchObservable:
             mainStoreURL = storeURL
-            storeURL = try stores?.url("hand-written-prefetch")
+            storeURL = try stores?.url("hand-written-" + workload.rawValue)
             try createTables()
             try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count))
         case .lookupByKey:
@@ -98,7 +100,9 @@ final class HandWrittenSide: TripStoreSide {
             }
             return count
         case .prefetch:
-            return try readTripsWithStays()
+            return try readTripsWithStays(observed: false)
+        case .prefetchObservable:
+            return try readTripsWithStays(observed: true)
         case .fetchSubclass:
             let filter = cutoff == nil ? "" : " AND \"endDate\" > ?"
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " WHERE \"$type\" = 'BusinessTrip'" + filter
@@ -134,6 +138,7 @@ final class HandWrittenSide: TripStoreSide {
     func finish() {
         trips = []
         stays = [:]
+        registrars = ObservedReads()
         connection = nil
     }
 
@@ -252,8 +257,9 @@ final class HandWrittenSide: TripStoreSide {
         return result
     }
 
-    /// The trips and, in a second query, their stays (the prefetch workload); returns the stays read.
-    private func readTripsWithStays() throws -> Int {
+    /// The trips and, in a second query, their stays (the prefetch workloads); returns the stays
+    /// read, each trip and stay read through a registrar kept beside it when `observed`.
+    private func readTripsWithStays(observed: Bool) throws -> Int {
         let connection = try newConnection()
         trips = try readTrips(connection, sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
         // Each trip's stays, by the trip's key (kept beside the trips, as their `accommodations`).
@@ -267,11 +273,7 @@ final class HandWrittenSide: TripStoreSide {
             let stay = PlainStay(rowID: sqlite3_column_int64(query, 0), name: columnText(query, 1) ?? "")
             stays[sqlite3_column_int64(query, 2)]?.append(stay)
         }
-        var count = 0
-        for trip in trips {
-            for stay in stays[trip.rowID] ?? [] where !stay.name.isEmpty { count += 1 }
-        }
-        return count
+        return observed ? registrars.countStays(of: trips, stays) : ObservedReads.countStays(of: trips, stays)
     }
 
     /// Runs a `selectAll` query `count` times, one statement prepared once, `bind` setting its

@@ -76,3 +76,39 @@ enum ObservedRead {
 }
 
 extension PlainTrip: Observable {}
+
+/// The registrars observable objects keep, for the observable prefetch baseline: each trip and
+/// stay read makes one (as a model's getter does at its first observed read) and reports the access
+/// through it, and the registrar is kept as long as the objects are (as the model keeps its own).
+struct ObservedReads {
+    private var kept: [ObservationRegistrar] = []
+
+    /// How many stays of `trips` have a name, each trip and stay read as an observable object.
+    mutating func countStays(of trips: [PlainTrip], _ stays: [Int64: [PlainStay]]) -> Int {
+        kept.reserveCapacity(kept.count + 3 * trips.count)
+        var count = 0
+        for trip in trips {
+            let registrar = ObservationRegistrar()
+            registrar.access(trip, keyPath: \.rowID)
+            kept.append(registrar)
+            for stay in stays[trip.rowID] ?? [] {
+                let registrar = ObservationRegistrar()
+                registrar.access(stay, keyPath: \.name)
+                kept.append(registrar)
+                if !stay.name.isEmpty { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// The same count over plain objects: no registrar.
+    static func countStays(of trips: [PlainTrip], _ stays: [Int64: [PlainStay]]) -> Int {
+        var count = 0
+        for trip in trips {
+            for stay in stays[trip.rowID] ?? [] where !stay.name.isEmpty { count += 1 }
+        }
+        return count
+    }
+}
+
+extension PlainStay: Observable {}

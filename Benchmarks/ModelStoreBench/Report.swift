@@ -39,7 +39,7 @@ struct Report {
             + Cell.fixed(loadAtStart, 1) + " at start, " + Cell.fixed(loadAtEnd, 1) + " at end"]
         lines.append(markdown ? table.markdown : table.text)
         // Queries are counted through SQLite's trace hook: on SQLite only.
-        for result in results where store == "sqlite" && [.enumerateAll, .enumerateAllObservable, .prefetch].contains(result.workload) {
+        for result in results where store == "sqlite" && [.enumerateAll, .enumerateAllObservable, .prefetch, .prefetchObservable].contains(result.workload) {
             let counts = [("generated", result.generated), ("hand-written", result.handWritten)].compactMap { name, samples in
                 samples.map { "\(name) \($0.queries)" }
             }
