@@ -118,11 +118,11 @@ struct IdentityMap {
                     held.append(key)
                     continue
                 }
-                var released: ModelObject?
-                swap(&released, &slot.pointee.object)
+                // Moved out of the slot and into `kept`: no retain and release of the model on the way.
+                let released = slot.pointee.object.take().unsafelyUnwrapped
                 Self.closeHole(at: bucket, in: base, mask: mask, shift: shift)
                 removed += 1
-                if kept == nil { _ = consume released } else if let released { kept?.append(released) }
+                if kept == nil { _ = consume released } else { kept!.append(consume released) }
             }
         }
         count -= removed
