@@ -296,13 +296,16 @@ extension ModelContext {
         // container (`MemberTables`), but the positions of a partial fetch; the homes once per
         // context (`memberHomes(of:)`): a fetch of one row makes no array but its result.
         let tables = container.memberTables[entity.index]
-        let decoder: RowDecoder
+        let reader: RowReader
         if let partial {
-            decoder = RowDecoder(statement: statement, tables: members.map { partial.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
-                                 entityNames: tables.names)
+            reader = RowReader(statement: statement, tables: members.map { partial.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
+                               entityNames: tables.names)
         } else {
-            decoder = RowDecoder(statement: statement, tables: tables.decoderTables)
+            reader = RowReader(statement: statement, tables: tables.decoderTables)
         }
+        // Unretained by the decoder (`RowDecoder`): kept alive here until the loop is done.
+        defer { withExtendedLifetime(reader) {} }
+        let decoder = RowDecoder(reader)
         let types = tables.types
         let keyed = tables.keyed
         let typeNames = tables.typeNames
@@ -337,8 +340,9 @@ extension ModelContext {
                     let positions = (partial?.positions[rowEntity.index] ?? rowEntity.attributeResultColumns).enumerated().map {
                         missing.contains($0.offset) ? $0.element : -1
                     }
-                    let missingDecoder = RowDecoder(statement: statement, positions: positions, entityName: rowEntity.name)
-                    try naming(rowID, of: rowEntity, missingDecoder) { try existing._decode(from: missingDecoder) }
+                    try RowReader(statement: statement, positions: positions, entityName: rowEntity.name).withDecoder { missingDecoder in
+                        try naming(rowID, of: rowEntity, missingDecoder) { try existing._decode(from: missingDecoder) }
+                    }
                 }
                 if existing.unfetched != nil { existing.unfetched = PartialRow.stillUnfetched(existing.unfetched, after: partial, entity: rowEntity) }
                 if existing.status != .deleted || includeDeleted { results.append(existing) }
@@ -415,7 +419,7 @@ extension ModelContext {
         let keyed: [Bool]
         /// The result columns of their attributes and their names, as a decoder takes them (shared
         /// by the fetches' decoders).
-        let decoderTables: RowDecoder.DecoderTables
+        let decoderTables: RowReader.DecoderTables
         /// Their type column's bytes: which member a row is (`TypeNameTable.index(_:)`).
         let typeNames: TypeNameTable
 
@@ -423,7 +427,7 @@ extension ModelContext {
             names = members.map(\.entity.name)
             types = members.map(\.entity.type)
             keyed = members.map { !$0.entity.keySlots.isEmpty }
-            decoderTables = RowDecoder.DecoderTables(members.map(\.entity.attributeResultColumns), entityNames: names)
+            decoderTables = RowReader.DecoderTables(members.map(\.entity.attributeResultColumns), entityNames: names)
             typeNames = TypeNameTable(members.map(\.name))
         }
     }
@@ -526,9 +530,8 @@ extension ModelContext {
         statement.bind(.integer(rowID), at: 1)
         defer { statement.reset() }
         guard (try? statement.step()) == true else { return }
-        let decoder = RowDecoder(statement: statement, positions: row.positions[entity.index] ?? [], entityName: entity.name)
         do {
-            try object._decode(from: decoder)
+            try RowReader(statement: statement, positions: row.positions[entity.index] ?? [], entityName: entity.name).withDecoder { try object._decode(from: $0) }
         } catch {
             deferredError = deferredError ?? error
         }

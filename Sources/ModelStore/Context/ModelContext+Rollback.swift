@@ -44,7 +44,7 @@ extension ModelContext {
             for column in attribute.columns { values[column] = record.savedValue(of: column) ?? .null }
         }
         if positions.contains(where: { $0 >= 0 }) {
-            try? object._decode(from: RowDecoder(values: values, positions: positions, entityName: entity.name))
+            try? RowReader(values: values, positions: positions, entityName: entity.name).withDecoder { try object._decode(from: $0) }
         }
         for (index, slot) in entity.keySlots.enumerated() where slot < object.slotCount {
             guard let saved = record.savedValue(of: entity.attributes.count + index) else { continue }

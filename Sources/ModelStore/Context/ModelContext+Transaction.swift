@@ -103,7 +103,7 @@ struct TransactionSnapshot {
                 for (column, value) in zip(changes.order, changes.savedValues) { context.changeLog.record(object, column: Int(column), savedValue: value) }
             }
             if let values = state.values, let entity = object.entity {
-                try? object._decode(from: RowDecoder(values: values, positions: entity.attributeValuePositions, entityName: entity.name))
+                try? RowReader(values: values, positions: entity.attributeValuePositions, entityName: entity.name).withDecoder { try object._decode(from: $0) }
             }
         }
         context.unsaved = unsaved

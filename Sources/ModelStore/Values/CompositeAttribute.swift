@@ -34,7 +34,7 @@ extension CompositeAttribute {
 
     /// Every field's placeholder; nil when a field has none.
     @_spi(ModelStoreGenerated) public static var _placeholder: Self? {
-        try? Self(_$from: RowDecoder(placeholdersFor: "struct \(Self.self)"))
+        try? RowReader(placeholdersFor: "struct \(Self.self)").withDecoder { try Self(_$from: $0) }
     }
 }
 

@@ -7,10 +7,81 @@ import Foundation
 /// requires; `_decode` reads the base's first); a struct's generated reader calls `readField()` per
 /// field. A hook of generated code (SPI `ModelStoreGenerated`), not API.
 ///
+/// A decoder is an unretained reference to its `RowReader`, which whoever makes the decoder keeps
+/// alive while it is used (`RowReader.withDecoder`); generated code only reads through it. An
+/// initializer takes its arguments owned, so a class passed to each model's `init(from:)` was
+/// retained and released per row read (docs/Benchmarks.md, "Reads"); this struct copies as a pointer.
+@_spi(ModelStoreGenerated) public struct RowDecoder {
+    /// The reader, unretained: used through `_withUnsafeGuaranteedRef`, which takes no retain
+    /// (an `unowned(unsafe)` reference was retained at each use).
+    @usableFromInline let reader: Unmanaged<RowReader>
+    /// The reader's per-row state.
+    @usableFromInline let state: UnsafeMutablePointer<RowReader.State>
+
+    @usableFromInline init(_ reader: RowReader) {
+        self.reader = .passUnretained(reader)
+        state = reader.state
+    }
+
+    /// The position of `attribute`'s first column (-1 when the row does not hold it).
+    @inlinable func position(of attribute: Int) -> Int32 {
+        // A bounds check, as an array's subscript makes: `positions` is a raw pointer.
+        precondition(UInt(bitPattern: attribute) < UInt(bitPattern: state.pointee.count), "attribute index out of range")
+        return state.pointee.positions[attribute]
+    }
+
+    /// The value of `attribute` (its type's placeholder when the row does not hold it).
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
+    @inlinable public func read<Value: SQLStorable>(_ attribute: AttributeIndex) throws -> Value {
+        let position = position(of: attribute.index)
+        state.pointee.attribute = attribute.index
+        guard position >= 0 else {
+            if let placeholder = Value._placeholder { return placeholder }
+            throw corrupt()
+        }
+        state.pointee.cursor = Int(position)
+        return try Value._read(from: self)
+    }
+
+    /// Sets `storage` to the value of `attribute` when the row holds it (else leaves it).
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
+    @inlinable public func read<Value: SQLStorable>(_ attribute: AttributeIndex, into storage: inout Value) throws {
+        let position = position(of: attribute.index)
+        guard position >= 0 else { return }
+        state.pointee.attribute = attribute.index
+        state.pointee.cursor = Int(position)
+        storage = try Value._read(from: self)
+    }
+
+    /// The next field of a struct being read.
+    ///
+    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
+    @inlinable public func readField<Value: SQLStorable>() throws -> Value {
+        try Value._read(from: self)
+    }
+
+    /// The error for the attribute being read (`RowReader.corrupt()`).
+    @usableFromInline func corrupt() -> ModelStoreError {
+        reader._withUnsafeGuaranteedRef { $0.corrupt() }
+    }
+
+    /// The attribute (`AttributeIndex`) being read, or last read.
+    var attributeIndex: Int { state.pointee.attribute }
+
+    /// Reads the next rows with the positions of table `table`.
+    func select(table: Int) {
+        reader._withUnsafeGuaranteedRef { $0.select(table: table) }
+    }
+}
+
+/// What a `RowDecoder` reads from: the statement or values, and the per-row state.
+///
 /// The per-row state lives behind a pointer: `read()` is inlined into generated code, where every
 /// access to a class's `var` would pay a dynamic exclusivity check (a profile of fetches showed
 /// them costing more than reading the column).
-@_spi(ModelStoreGenerated) public final class RowDecoder {
+@_spi(ModelStoreGenerated) public final class RowReader {
     /// What changes from row to row.
     @usableFromInline struct State {
         /// Where each attribute's first column is (a result column of the statement, or a position
@@ -145,36 +216,9 @@ import Foundation
         return state.pointee.positions[attribute]
     }
 
-    /// The value of `attribute` (its type's placeholder when the row does not hold it).
-    ///
-    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
-    @inlinable public func read<Value: SQLStorable>(_ attribute: AttributeIndex) throws -> Value {
-        let position = position(of: attribute.index)
-        state.pointee.attribute = attribute.index
-        guard position >= 0 else {
-            if let placeholder = Value._placeholder { return placeholder }
-            throw corrupt()
-        }
-        state.pointee.cursor = Int(position)
-        return try Value._read(from: self)
-    }
-
-    /// Sets `storage` to the value of `attribute` when the row holds it (else leaves it).
-    ///
-    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
-    @inlinable public func read<Value: SQLStorable>(_ attribute: AttributeIndex, into storage: inout Value) throws {
-        let position = position(of: attribute.index)
-        guard position >= 0 else { return }
-        state.pointee.attribute = attribute.index
-        state.pointee.cursor = Int(position)
-        storage = try Value._read(from: self)
-    }
-
-    /// The next field of a struct being read.
-    ///
-    /// - Throws: `ModelStoreError.corruptRow` when the stored value does not fit the type.
-    @inlinable public func readField<Value: SQLStorable>() throws -> Value {
-        try Value._read(from: self)
+    /// Runs `body` with a decoder of this reader, kept alive meanwhile.
+    func withDecoder<T>(_ body: (RowDecoder) throws -> T) rethrows -> T {
+        try withExtendedLifetime(self) { try body(RowDecoder(self)) }
     }
 
     /// The attribute (`AttributeIndex`) being read, or last read.

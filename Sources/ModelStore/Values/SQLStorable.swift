@@ -72,16 +72,19 @@ extension SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func _read(from row: RowDecoder) throws -> Self {
         let position = row.state.pointee.cursor
         row.state.pointee.cursor = position + 1
-        // Tested, then unwrapped in place: binding the optional (`if let`) copies the existential,
-        // a retain and a release per column read (docs/Benchmarks.md, "Reads").
-        if row.statement != nil {
-            if let value = Self.read(from: row.statement!, at: Int32(position)) { return value }
-        } else if row.makesPlaceholders {
-            if let value = Self._placeholder { return value }
-        } else if position < row.values.count, let value = Self(sqlValue: row.values[position]) {
-            return value
+        // The reader borrowed, without a retain; its statement tested, then unwrapped in place:
+        // binding the optional (`if let`) copies the existential, a retain and a release per column
+        // read (docs/Benchmarks.md, "Reads").
+        return try row.reader._withUnsafeGuaranteedRef { reader in
+            if reader.statement != nil {
+                if let value = Self.read(from: reader.statement!, at: Int32(position)) { return value }
+            } else if reader.makesPlaceholders {
+                if let value = Self._placeholder { return value }
+            } else if position < reader.values.count, let value = Self(sqlValue: reader.values[position]) {
+                return value
+            }
+            throw reader.corrupt()
         }
-        throw row.corrupt()
     }
 
     /// Writes one column (the fast path of saves: the statement's typed bind for the type).
@@ -142,14 +145,16 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
         guard Wrapped._compositeType != nil else {
             let position = row.state.pointee.cursor
             row.state.pointee.cursor = position + 1
-            if row.statement != nil {  // not bound: see `SQLStorable._read(from:)`
-                if let value = Self.read(from: row.statement!, at: Int32(position)) { return value }
-            } else if row.makesPlaceholders {
-                return nil
-            } else if position < row.values.count, let value = Self(sqlValue: row.values[position]) {
-                return value
+            return try row.reader._withUnsafeGuaranteedRef { reader in  // see `SQLStorable._read(from:)`
+                if reader.statement != nil {
+                    if let value = Self.read(from: reader.statement!, at: Int32(position)) { return value }
+                } else if reader.makesPlaceholders {
+                    return nil
+                } else if position < reader.values.count, let value = Self(sqlValue: reader.values[position]) {
+                    return value
+                }
+                throw reader.corrupt()
             }
-            throw row.corrupt()
         }
         let presence = try Int64?._read(from: row)
         if presence == nil {
