@@ -10,7 +10,7 @@ import Foundation
 /// A decoder is an unretained reference to its `RowReader`, which whoever makes the decoder keeps
 /// alive while it is used (`RowReader.withDecoder`); generated code only reads through it. An
 /// initializer takes its arguments owned, so a class passed to each model's `init(from:)` was
-/// retained and released per row read (docs/Benchmarks.md, "Reads"); this struct copies as a pointer.
+/// retained and released per row read (docs/Benchmarks.md, "Reads"); this struct is two plain words.
 @_spi(ModelStoreGenerated) public struct RowDecoder {
     /// The reader, unretained: used through `_withUnsafeGuaranteedRef`, which takes no retain
     /// (an `unowned(unsafe)` reference was retained at each use).
@@ -209,20 +209,10 @@ import Foundation
         Self.select(table: table, in: state)
     }
 
-    /// The position of `attribute`'s first column (-1 when the row does not hold it).
-    @inlinable func position(of attribute: Int) -> Int32 {
-        // A bounds check, as an array's subscript makes: `positions` is a raw pointer.
-        precondition(UInt(bitPattern: attribute) < UInt(bitPattern: state.pointee.count), "attribute index out of range")
-        return state.pointee.positions[attribute]
-    }
-
     /// Runs `body` with a decoder of this reader, kept alive meanwhile.
     func withDecoder<T>(_ body: (RowDecoder) throws -> T) rethrows -> T {
         try withExtendedLifetime(self) { try body(RowDecoder(self)) }
     }
-
-    /// The attribute (`AttributeIndex`) being read, or last read.
-    var attributeIndex: Int { state.pointee.attribute }
 
     /// The error for the attribute being read, whose stored value (the column before the cursor)
     /// does not fit its type. The row is not known here and the property only by index:
