@@ -18,7 +18,7 @@ import Foundation
     /// The reader's per-row state.
     @usableFromInline let state: UnsafeMutablePointer<RowReader.State>
 
-    @usableFromInline init(_ reader: RowReader) {
+    init(_ reader: RowReader) {
         self.reader = .passUnretained(reader)
         state = reader.state
     }
