@@ -18,8 +18,8 @@ extension ModelContext {
     /// Runs `block` on every model that matches `descriptor`, in its order, reading `batchSize`
     /// models at a time (SwiftData's `enumerate`). Pending changes count as in `fetch`, taken
     /// when the enumeration starts. After each batch, the models it read are released unless
-    /// something else holds them or they have unsaved changes; their memory goes back during the
-    /// next batch's block calls, one model after each.
+    /// something else holds them or they have unsaved changes; their memory goes back while the
+    /// next batch is read, their registrars during its block calls.
     ///
     /// With `allowEscapingMutations` false (the default) the block must not leave the context
     /// with new unsaved changes: insert, delete or change models and `save()` inside the block,
@@ -42,28 +42,69 @@ extension ModelContext {
         registrationLog = []
         defer { registrationLog = outerLog }
 
-        // The models the batch before released, deallocated one after each block call of this
-        // batch (docs/Runtime.md, "Batches").
+        // The models the batch before released, deallocated while the next batch is read, one
+        // before each model it makes; their registrars, taken out of them first, destroyed during
+        // the next batch's block calls, one after each call, as the block makes the new models'
+        // registrars. Each burst of allocations so reuses memory of its own kind just freed
+        // (docs/Runtime.md, "Batches").
         var released: [ModelObject]? = []
-        defer { released = nil }
+        var registrars: [RegistrarStorage] = []
+        defer {
+            released = nil
+            for index in registrars.indices { registrars[index].destroy() }
+        }
+        /// Reads a batch (`read`) while the batch before's models are deallocated.
+        func reading(_ read: () throws -> [ModelObject]) rethrows -> [ModelObject] {
+            deallocatingWhileReading = released ?? []
+            released = nil
+            defer { deallocatingWhileReading = [] }
+            return try read()
+        }
 
         func run(_ batch: [ModelObject]) throws {
             if !fetch.prefetching.isEmpty {
                 try prefetch(fetch.prefetching, of: batch, owners: .keys(batch.compactMap { $0.status == .inserted ? nil : $0.rowID }))
             }
-            var dropping = released ?? []
-            released = nil
-            defer { dropping = [] }
             // The batch holds its models while the block runs: the block gets each one borrowed,
             // without a retain and a release around the call. The batch's storage is read as
             // `Unmanaged` references: a model loaded as a strong reference from the buffer was
             // copied (retained and released around the call, the block being opaque to the compiler).
-            try batch.withUnsafeBufferPointer { models in
-                try models.withMemoryRebound(to: Unmanaged<ModelObject>.self) { references in
+            // Local while the block runs: the captured list is checked for exclusive access at
+            // run time at each use.
+            var dying: [RegistrarStorage] = []
+            swap(&dying, &registrars)
+            defer {
+                dying.removeAll(keepingCapacity: true)
+                swap(&dying, &registrars)
+            }
+            try dying.withUnsafeMutableBufferPointer { dying in
+                var left = dying.count
+                defer { while left > 0 { left -= 1; dying[left].destroy() } }
+                try batch.withUnsafeBufferPointer { models in
+                    try models.withMemoryRebound(to: Unmanaged<ModelObject>.self) { references in
+                        for reference in references {
+                            try reference._withUnsafeGuaranteedRef { try block(unsafeDowncast($0, to: T.self)) }
+                            if left > 0 { left -= 1; dying[left].destroy() }
+                            try watch.check(self)
+                        }
+                    }
+                }
+            }
+        }
+        /// Lets go of the batch's models (`releaseBatch`), keeping those released for the next
+        /// batch's read when there is one (`more`), their registrars taken out.
+        func release(more: Bool) {
+            released = more ? [] : nil
+            releaseBatch(keeping: &released)
+            guard let models = released else { return }
+            var taken: [RegistrarStorage] = []
+            swap(&taken, &registrars)
+            defer { swap(&taken, &registrars) }
+            taken.reserveCapacity(models.count)
+            models.withUnsafeBufferPointer { models in
+                models.withMemoryRebound(to: Unmanaged<ModelObject>.self) { references in
                     for reference in references {
-                        try reference._withUnsafeGuaranteedRef { try block(unsafeDowncast($0, to: T.self)) }
-                        if !dropping.isEmpty { dropping.removeLast() }
-                        try watch.check(self)
+                        if let registrar = reference._withUnsafeGuaranteedRef({ $0.takeRegistrar() }) { taken.append(registrar) }
                     }
                 }
             }
@@ -106,11 +147,13 @@ extension ModelContext {
                 // before the models are made: the next batch is sent then (and not again).
                 var sentAhead: (query: SQLFragment, size: Int)?
                 // Deleted models are read too (the block may delete some): rows read decide the end.
-                var batch = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: true) { statement in
-                    guard let result = try store.wholeResult(of: statement, integerAt: 0),
-                          let next = batchAfter(read: result.rows, lastKey: result.last) else { return }
-                    store.readAhead(next.query.sql, next.query.bindings)
-                    sentAhead = next
+                var batch = try reading {
+                    try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: true) { statement in
+                        guard let result = try store.wholeResult(of: statement, integerAt: 0),
+                              let next = batchAfter(read: result.rows, lastKey: result.last) else { return }
+                        store.readAhead(next.query.sql, next.query.bindings)
+                        sentAhead = next
+                    }
                 }
                 // The rows read are the rows the store had: the same decision, taken once.
                 let next = sentAhead ?? batchAfter(read: batch.count, lastKey: batch.last?.rowID)
@@ -127,8 +170,7 @@ extension ModelContext {
                 if descriptor.includePendingChanges { batch.removeAll { $0.status == .deleted } }
                 try run(batch)
                 batch = []
-                released = next == nil ? nil : []
-                releaseBatch(keeping: &released)
+                release(more: next != nil)
                 if next == nil { break }
             }
         } else {
@@ -137,12 +179,13 @@ extension ModelContext {
             var start = 0
             while start < keys.count {
                 let range = start..<min(start + batchSize, keys.count)
-                var batch = try models(in: keys, range: range, entity: entity, includeDeleted: !descriptor.includePendingChanges).compactMap { $0 }
+                var batch = try reading {
+                    try models(in: keys, range: range, entity: entity, includeDeleted: !descriptor.includePendingChanges).compactMap { $0 }
+                }
                 if descriptor.includePendingChanges { batch.removeAll { $0.status == .deleted || $0.status == .removed } }
                 try run(batch)
                 batch = []
-                released = range.upperBound < keys.count ? [] : nil
-                releaseBatch(keeping: &released)
+                release(more: range.upperBound < keys.count)
                 start = range.upperBound
             }
         }

@@ -323,6 +323,10 @@ extension ModelContext {
         let logging = registrationLog != nil
         var registeredKeys: [Int64] = []
         defer { if logging { registrationLog?.append(RegistrationLog(hierarchy: entity.hierarchyIndex, keys: registeredKeys)) } }
+        // Models of an enumeration's batch before, one deallocated before each model made here.
+        var deallocating: [ModelObject] = []
+        swap(&deallocating, &deallocatingWhileReading)
+        defer { swap(&deallocating, &deallocatingWhileReading) }
         while try statement.step() {
             let rowID = try statement.integer(at: 0)
             let member = members.count == 1 ? 0 : try typeNames.index(statement)
@@ -348,6 +352,7 @@ extension ModelContext {
                 if existing.status != .deleted || includeDeleted { results.append(existing) }
                 continue
             }
+            if !deallocating.isEmpty { deallocating.removeLast() }
             let object: ModelObject
             do {
                 object = try types[member].init(from: decoder)

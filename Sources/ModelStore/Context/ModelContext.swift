@@ -83,6 +83,10 @@ public final class ModelContext {
     /// let go of afterwards when nothing else holds them (ModelContext+Batches.swift). Read by
     /// every fetch: not checked for exclusive access at run time, as the lists above.
     @exclusivity(unchecked) var registrationLog: [RegistrationLog]?
+    /// While `enumerate` reads a batch: the models the batch before let go of, deallocated one
+    /// before each model the read makes, so its allocations reuse the memory just freed
+    /// (ModelContext+Batches.swift; docs/Runtime.md, "Batches").
+    @exclusivity(unchecked) var deallocatingWhileReading: [ModelObject] = []
     /// Checks against use from two threads at once and against nested saves.
     let guards = ContextGuards()
 

@@ -132,6 +132,16 @@ open class ModelObject: Observable, Hashable {
         if hasRegistrar { registrarStorage.destroy() }
     }
 
+    /// Moves the registrar out of the model (nil when none was made): the caller destroys it.
+    /// Only for a model nothing else can reach (a batch's released model): its observers would
+    /// no longer be told of its changes, and a later observed read makes a new registrar.
+    final func takeRegistrar() -> RegistrarStorage? {
+        guard hasRegistrar else { return nil }
+        hasRegistrar = false
+        defer { registrarStorage = RegistrarStorage() }
+        return registrarStorage
+    }
+
     /// Creates a model from a stored row (generated subclasses read their attributes, then call this).
     @_spi(ModelStoreGenerated) public required init(from row: RowDecoder) throws {
         status = .persisted

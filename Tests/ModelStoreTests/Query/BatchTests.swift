@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 @_spi(ModelStoreGenerated) @testable import ModelStore
 
@@ -102,33 +103,74 @@ import Testing
         weak var model: Trip?
     }
 
-    /// A finished batch's models leave the identity map at once, and are deallocated during the
-    /// next batch's block calls, one after each call (so the next batch's allocations reuse what
-    /// the allocator just got back: docs/Runtime.md, "Batches"); all are gone when `enumerate`
-    /// returns, and a sorted enumeration does the same.
-    @Test(arguments: StoreKind.allCases) func aFinishedBatchsModelsGoDuringTheNextBatch(_ kind: StoreKind) throws {
+    /// A finished batch's models leave the identity map at once, and are deallocated while the
+    /// next batch is read, one before each model the read makes (so the read's allocations reuse
+    /// what the allocator just got back: docs/Runtime.md, "Batches"); none is left when the block
+    /// sees the next batch, all are gone when `enumerate` returns, and a sorted enumeration does
+    /// the same.
+    @Test(arguments: StoreKind.allCases) func aFinishedBatchsModelsGoWhileTheNextBatchIsRead(_ kind: StoreKind) throws {
         let store = try QueryStore(kind, TripStore.schema)
-        try seed(store, 30)
+        try seed(store, 35)
         let context = store.context()
         for descriptor in [FetchDescriptor<Trip>(), FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, order: .reverse)])] {
             var weak: [WeakModel] = []
             var calls = 0
             try context.enumerate(descriptor, batchSize: 10) { trip in
                 let batch = calls / 10, position = calls % 10
-                if batch > 0 {
-                    let before = weak[(batch - 1) * 10..<batch * 10]
-                    // One of the batch before goes after each call of this one.
-                    #expect(before.filter { $0.model != nil }.count == 10 - position, "call \(calls)")
-                    // None of them is registered any more.
-                    #expect(before.allSatisfy { $0.model.map { context.registeredModel(for: $0.persistentModelID) as Trip? == nil } ?? true })
+                if batch > 0 && position == 0 {
+                    // Alive while their batch's block calls ran, gone once the next batch is read.
+                    #expect(weak[(batch - 1) * 10..<batch * 10].allSatisfy { $0.model == nil }, "call \(calls)")
                 }
-                if batch > 1 { #expect(weak[(batch - 2) * 10..<(batch - 1) * 10].allSatisfy { $0.model == nil }) }
+                if position == 9 { #expect(weak[batch * 10..<calls].allSatisfy { $0.model != nil }) }
                 weak.append(WeakModel(model: trip))
                 calls += 1
             }
-            #expect(calls == 30)
+            #expect(calls == 35)
             #expect(weak.allSatisfy { $0.model == nil })
             #expect(context.registeredCount == 0)
+        }
+    }
+
+    /// The registrar of a released model (made by an observed read) is taken out of it before
+    /// the model goes, and destroyed during the next batch's block calls, one after each call;
+    /// an observation of the model ends with it. Destroyed on every way out of `enumerate`: the
+    /// end, a block that throws.
+    @Test(arguments: StoreKind.allCases) func aReleasedModelsRegistrarGoesDuringTheNextBatchsBlockCalls(_ kind: StoreKind) throws {
+        let store = try QueryStore(kind, TripStore.schema)
+        try seed(store, 30)
+        let context = store.context()
+        /// Held by an observation's `onChange` only: alive while the registrar holding it is.
+        final class Token: Sendable {}
+        struct Stop: Error {}
+        for stopAt in [nil, 10, 11] as [Int?] {
+            weak var first: Token?, second: Token?
+            var calls = 0
+            do {
+                try context.enumerate(FetchDescriptor<Trip>(), batchSize: 10) { trip in
+                    // Observed reads of the batch's first two models only: two registrars to destroy.
+                    if calls == 0 || calls == 1 {
+                        let token = Token()
+                        if calls == 0 { first = token } else { second = token }
+                        withObservationTracking { _ = trip.name } onChange: { _ = token }
+                    }
+                    if calls == stopAt { throw Stop() }
+                    switch calls {
+                    case 2..<10: #expect(first != nil && second != nil, "call \(calls)")
+                    // The last taken goes first: after the first call of the next batch, then the other.
+                    case 10: #expect(first != nil && second != nil)
+                    case 11: #expect(first != nil && second == nil)
+                    case 12...: #expect(first == nil && second == nil, "call \(calls)")
+                    default: break
+                    }
+                    calls += 1
+                }
+                #expect(stopAt == nil && calls == 30)
+            } catch is Stop {
+                #expect(stopAt != nil)
+            }
+            #expect(first == nil && second == nil, "stopped at \(stopAt.map(String.init) ?? "none")")
+            // A block that throws leaves its batch registered, as a fetch would.
+            #expect(context.registeredCount == (stopAt == nil ? 0 : 10))
         }
     }
 
