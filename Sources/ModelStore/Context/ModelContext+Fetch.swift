@@ -323,10 +323,11 @@ extension ModelContext {
         let logging = registrationLog != nil
         var registeredKeys: [Int64] = []
         defer { if logging { registrationLog?.append(RegistrationLog(hierarchy: entity.hierarchyIndex, keys: registeredKeys)) } }
-        // Models of an enumeration's batch before, one deallocated before each model made here.
+        // Models of an enumeration's batch before, one deallocated before each model made here
+        // (taken only when there are some: a lookup's fetch does not swap two arrays).
         var deallocating: [ModelObject] = []
-        swap(&deallocating, &deallocatingWhileReading)
-        defer { swap(&deallocating, &deallocatingWhileReading) }
+        if !deallocatingWhileReading.isEmpty { swap(&deallocating, &deallocatingWhileReading) }
+        defer { if !deallocating.isEmpty { swap(&deallocating, &deallocatingWhileReading) } }
         while try statement.step() {
             let rowID = try statement.integer(at: 0)
             let member = members.count == 1 ? 0 : try typeNames.index(statement)
