@@ -147,14 +147,42 @@ extension ModelObject {
     /// A stored attribute of a saved model changed from `oldValue`: its columns join the model's
     /// change record (the first change of a column keeps the value the store holds).
     @usableFromInline final func attributeDidChange<Value: SQLStorable>(_ attribute: Int, from oldValue: Value) {
-        guard let entity, attribute < entity.storedAttributes.count, let context = link?.context else { return }
-        let first = entity.storedAttributes[attribute].firstColumn
         if Value._columnCount == 1 {
-            context.recordChange(of: self, column: first, savedValue: oldValue.sqlValue)
-        } else if context.changeLog.record(of: self)?.contains(first) != true {
-            let values = RowEncoder.storedValues(of: oldValue)
-            for (offset, value) in values.enumerated() { context.recordChange(of: self, column: first + offset, savedValue: value) }
+            recordChange(ofAttribute: attribute, savedValue: oldValue.sqlValue)
+        } else {
+            recordChanges(ofAttribute: attribute) { RowEncoder.storedValues(of: oldValue) }
         }
+    }
+
+    /// Records the change of a one-column attribute (`attributeDidChange`). Not generic, so the
+    /// context is borrowed in place (`ContextLink.withContext`), without a retain and a release
+    /// of the context or of the entity per change (docs/Benchmarks.md, "Writes").
+    private final func recordChange(ofAttribute attribute: Int, savedValue value: @autoclosure () -> SQLValue) {
+        guard let (first, link) = changedColumnAndLink(attribute) else { return }
+        link._withUnsafeGuaranteedRef { link in
+            link.withContext { $0.recordChange(of: self, column: first, savedValue: value()) }
+        }
+    }
+
+    /// Records the change of an attribute of several columns (a struct), each column with its
+    /// value in `values()`, unless the attribute is already changed.
+    private final func recordChanges(ofAttribute attribute: Int, savedValues values: () -> [SQLValue]) {
+        guard let (first, link) = changedColumnAndLink(attribute) else { return }
+        link._withUnsafeGuaranteedRef { link in
+            link.withContext { context in
+                guard context.changeLog.record(of: self)?.contains(first) != true else { return }
+                for (offset, value) in values().enumerated() { context.recordChange(of: self, column: first + offset, savedValue: value) }
+            }
+        }
+    }
+
+    /// The first column of stored attribute `attribute`, and the model's context link unretained
+    /// (its context holds it: one link per context); nil for a model not registered. A function
+    /// of its own, so the entity is not kept (retained) through the recording, as a variable of
+    /// the caller's was.
+    @inline(__always) private final func changedColumnAndLink(_ attribute: Int) -> (Int, Unmanaged<ContextLink>)? {
+        guard let home, attribute < home.entity.storedAttributes.count, let link = home.link else { return nil }
+        return (home.entity.storedAttributes[attribute].firstColumn, .passUnretained(link))
     }
 
     /// Loads the attributes a fetch left unread, in one query for this model.

@@ -306,8 +306,10 @@ struct RelationshipSlots {
 /// `Sendable`, owns it, so it goes wherever the container's last reference goes, possibly while
 /// the main actor still uses its models; its link stays weak.
 final class ContextLink {
-    /// The context, unretained (any context but a container's main context).
-    private unowned(unsafe) var unretained: ModelContext?
+    /// The context, unretained (any context but a container's main context): an `Unmanaged`, which
+    /// `withContext` borrows without a retain, where an `unowned(unsafe)` reference was retained
+    /// and released at each use.
+    private var unretained: Unmanaged<ModelContext>?
     /// A container's main context.
     private weak var weakly: ModelContext?
     private let isWeak: Bool
@@ -316,12 +318,25 @@ final class ContextLink {
 
     init(_ context: ModelContext, weak: Bool) {
         isWeak = weak
-        if weak { weakly = context } else { unretained = context }
+        if weak { weakly = context } else { unretained = .passUnretained(context) }
         changeLog = context.changeLog
     }
 
     /// The context; nil once it is gone.
-    var context: ModelContext? { isWeak ? weakly : unretained }
+    var context: ModelContext? { isWeak ? weakly : unretained?.takeUnretainedValue() }
+
+    /// Calls `body` with the context; nil without calling it once the context is gone. An
+    /// unretained context is borrowed for the call, without a retain and a release (about 40
+    /// instructions on each model's first change: docs/Benchmarks.md, "Writes"); a main context
+    /// is loaded strong, so it lives through the call.
+    @inline(__always) func withContext<Result>(_ body: (ModelContext) throws -> Result) rethrows -> Result? {
+        if isWeak {
+            guard let context = weakly else { return nil }
+            return try body(context)
+        }
+        guard let unretained else { return nil }
+        return try unretained._withUnsafeGuaranteedRef(body)
+    }
 
     /// Called by the context's `deinit`.
     func contextEnded() {
