@@ -226,7 +226,7 @@ final class HandPostgresSide: TripStoreSide {
             guard count > 0 else { return }
             parameters.removeAll()
             for index in columns.indices {
-                parameters.blob(columns[index].finished())
+                parameters.array(columns[index])
                 columns[index].removeAll()
             }
             try connection.sendInBatches(statement, parameters)
@@ -329,16 +329,15 @@ final class HandPostgresSide: TripStoreSide {
     private func cascadeDelete(_ connection: HandPQ) throws -> Int {
         try connection.execute("BEGIN")
         let history = try HandPostgresHistory(connection)
-        var keys = HandArray(HandPQ.OID.int8)
+        let keys = HandArray(HandPQ.OID.int8)
         var start = 0
         while start < trips.count {
             let batch = trips[start..<min(start + 4_096, trips.count)]
             start = batch.endIndex
             keys.removeAll()
             for model in batch { keys.int64(model.rowID) }
-            let keyArray = keys.finished()
             parameters.removeAll()
-            parameters.blob(keyArray)
+            parameters.array(keys)
             try connection.send(Self.deleteStays, parameters)
             var stays: [Int64: [Int64]] = [:]
             try connection.receive { deleted in
@@ -352,7 +351,7 @@ final class HandPostgresSide: TripStoreSide {
                 for stay in stays[model.rowID] ?? [] { try history.record(kind: 2, entity: "Accommodation", row: stay) }
             }
             parameters.removeAll()
-            parameters.blob(keyArray)
+            parameters.array(keys)
             try connection.send(Self.deleteTrips, parameters)
         }
         try connection.receive()
@@ -527,7 +526,7 @@ final class HandPostgresHistory {
         guard changes[0].count > 0 else { return }
         parameters.removeAll()
         for column in changes.indices {
-            parameters.blob(changes[column].finished())
+            parameters.array(changes[column])
             changes[column].removeAll()
         }
         try connection.sendInBatches("history_changes", parameters)
