@@ -95,6 +95,8 @@ extension ModelContext {
         // copying `EntitySQL` retained each of its strings), by `EntitySchema.index`: rows of
         // entities that alternate hash nothing.
         var prepared = [PreparedInsert?](repeating: nil, count: schema.entities.count)
+        // The same, unretained (`prepared` holds each): read per row without a retain and a release.
+        var unretained = [Unmanaged<PreparedInsert>?](repeating: nil, count: schema.entities.count)
         // The model of this save each upserted row went to so far (two new models with the same unique values share a row).
         var upsertedRows: [RowKey: ModelObject] = [:]
         let removes = !removed.isEmpty
@@ -112,79 +114,74 @@ extension ModelContext {
             assigned.append(object)
         }
         let rowBatches = try reserveKeysForRowsTogether(connection, batch, removed: removed, assigned: &assigned)
-        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity else { continue }
-            let sql: PreparedInsert
-            if let known = prepared[entity.index] {
-                sql = known
+        // Each model borrowed from the list (`forEachBorrowed`), its entity's insert unretained, and
+        // a row that goes with others of its entity bound by the insert's own method (its fields
+        // read without a retain each: `PreparedInsert.addRow`), as `writeUpdates` does.
+        try inserted.forEachBorrowed { object in
+            guard !removes || !removed.contains(ObjectIdentifier(object)), let index = object.entityIndex else { return }
+            let prepare: Unmanaged<PreparedInsert>
+            if let known = unretained[index] {
+                prepare = known
             } else {
+                guard let entity = object.entity else { return }
                 let text = container.entitySQL[entity.index]
-                sql = PreparedInsert(entity: entity, text: text, statement: try connection.statement(text.insert), rows: rowBatches[entity.index])
-                prepared[entity.index] = sql
+                let made = PreparedInsert(entity: entity, text: text, statement: try connection.statement(text.insert), rows: rowBatches[entity.index])
+                prepared[entity.index] = made
+                prepare = .passUnretained(made)
+                unretained[index] = prepare
             }
-            // A related model whose insert waits in the batch gets its key first (before the row
-            // is bound: reading the batch sends the rows bound so far).
-            if batch.isWaiting {
-                for slot in entity.keySlots {
-                    if case .object(let related?) = object.slot(slot), related.rowID == nil, batch.awaitsKey(of: related) {
-                        try batch.flush(inserted: keyReturned)
-                        break
+            try prepare._withUnsafeGuaranteedRef { sql in
+                // A related model whose insert waits in the batch gets its key first (before the
+                // row is bound: reading the batch sends the rows bound so far).
+                if batch.isWaiting {
+                    for slot in sql.entity.keySlots {
+                        if case .object(let related?) = object.slot(slot), related.rowID == nil, batch.awaitsKey(of: related) {
+                            try batch.flush(inserted: keyReturned)
+                            break
+                        }
                     }
                 }
-            }
-            // A row written with others of its entity is bound straight into them.
-            let rows = object.rowID == nil ? nil : rowBatches[entity.index]
-            let rowEncoder = rows == nil ? sql.encoder : sql.rowsEncoder ?? sql.encoder
-            let statement = rowEncoder.statement ?? sql.statement
-            rowEncoder.restartRow()
-            object._encode(to: rowEncoder)
-            try checkStorable(rowEncoder, entity: entity)
-            var index = Int32(1 + entity.attributes.count)
-            for slot in entity.keySlots {
-                if let key = keyValue(of: object, slot: slot) {
-                    statement.bindInt64(key, at: index)
-                } else {
-                    statement.bindNull(at: index)
-                    if RelationshipGraph.loadedToOne(of: object, slot: slot) != nil { fixups.append((object, slot)) }
+                // A row written with others of its entity is bound straight into them.
+                if sql.rows != nil, let key = object.rowID {
+                    try sql.addRow(object, key: key, in: self, batch, fixups: &fixups, inserted: keyReturned)
+                    return
                 }
-                index += 1
-            }
-            if let rows, let key = object.rowID {
-                try batch.add(rows, key: key, from: statement, inserted: keyReturned)
-                statement.reset()
-                continue
-            }
-            if batch.isOn && sql.text.conflict == nil {
-                try batch.send(statement, .insert(object), inserted: keyReturned)
-                statement.reset()
-                continue
-            }
-            // An upsert the store writes in two statements reads its answer at once (nothing
-            // waits where statements run at once: no call per row).
-            if batch.isOn { try batch.flush(inserted: keyReturned) }
-            let rowID: Int64
-            if sql.text.insertReturnsKey {
-                if try statement.step() {
-                    rowID = try statement.integer(at: 0)
-                    try statement.run()
-                } else if let conflict = sql.text.conflict {
+                // A row of its own: one statement, pipelined where the store takes it so.
+                let entity = sql.entity
+                let statement = sql.statement
+                try sql.bindRow(object, sql.encoder, statement, in: self, fixups: &fixups)
+                if batch.isOn && sql.text.conflict == nil {
+                    try batch.send(statement, .insert(object), inserted: keyReturned)
                     statement.reset()
-                    rowID = try upsertIntoConflictingRow(object, entity: entity, sql: sql.text, conflict: conflict, connection)
+                    return
+                }
+                // An upsert the store writes in two statements reads its answer at once (nothing
+                // waits where statements run at once: no call per row).
+                if batch.isOn { try batch.flush(inserted: keyReturned) }
+                let rowID: Int64
+                if sql.text.insertReturnsKey {
+                    if try statement.step() {
+                        rowID = try statement.integer(at: 0)
+                        try statement.run()
+                    } else if let conflict = sql.text.conflict {
+                        statement.reset()
+                        rowID = try upsertIntoConflictingRow(object, entity: entity, sql: sql.text, conflict: conflict, connection)
+                    } else {
+                        throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key")
+                    }
+                    if sql.text.isUpsert, let existing = upsertedRows[RowKey(entity, rowID)] ?? registered[entity.hierarchyIndex][rowID], existing !== object {
+                        upserted.append((existing, rowID))
+                    }
+                    if sql.text.isUpsert { upsertedRows[RowKey(entity, rowID)] = object }
                 } else {
-                    throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) returned no key")
+                    try statement.run()
+                    guard let key = connection.lastInsertedKey else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) reported no key") }
+                    rowID = key
                 }
-                if sql.text.isUpsert, let existing = upsertedRows[RowKey(entity, rowID)] ?? registered[entity.hierarchyIndex][rowID], existing !== object {
-                    upserted.append((existing, rowID))
-                }
-                if sql.text.isUpsert { upsertedRows[RowKey(entity, rowID)] = object }
-            } else {
-                try statement.run()
-                guard let key = connection.lastInsertedKey else { throw ModelStoreError.invalidSchema("an insert into \(entity.tableName) reported no key") }
-                rowID = key
+                statement.reset()
+                object.rowID = rowID
+                assigned.append(object)
             }
-            statement.reset()
-            object.rowID = rowID
-            assigned.append(object)
         }
         try batch.flush(inserted: keyReturned)
         // Keys to models inserted later in the same save (not for a model whose row a later insert took over).
@@ -221,9 +218,10 @@ extension ModelContext {
         var counts = [Int](repeating: 0, count: schema.entities.count)
         // Each entity's SQL read once, not per model (each read of the unowned container retained it).
         let upserts = container.entitySQL.map(\.isUpsert)
-        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity, !upserts[entity.index] else { continue }
-            counts[entity.index] += 1
+        // Each model borrowed, its entity's index read without holding the entity (as in `writeInserts`).
+        inserted.forEachBorrowed { object in
+            guard !removes || !removed.contains(ObjectIdentifier(object)), let index = object.entityIndex, !upserts[index] else { return }
+            counts[index] += 1
         }
         var tables: [String] = []
         var rowsPerTable: [String: Int] = [:]
@@ -245,10 +243,10 @@ extension ModelContext {
         var tableOf = [Int](repeating: -1, count: schema.entities.count)
         for entity in schema.entities where rowBatches[entity.index] != nil { tableOf[entity.index] = tables.firstIndex(of: entity.tableName) ?? -1 }
         assigned.reserveCapacity(assigned.count + rowsPerTable.values.reduce(0, +))
-        for object in inserted where !removes || !removed.contains(ObjectIdentifier(object)) {
-            guard let entity = object.entity else { continue }
-            let table = tableOf[entity.index]
-            guard table >= 0 else { continue }
+        inserted.forEachBorrowed { object in
+            guard !removes || !removed.contains(ObjectIdentifier(object)), let index = object.entityIndex else { return }
+            let table = tableOf[index]
+            guard table >= 0 else { return }
             object.rowID = keys[table][next[table]]
             next[table] += 1
             assigned.append(object)
@@ -586,14 +584,50 @@ private final class PreparedInsert {
     let statement: any StoreStatement
     /// The encoder of `statement` (an encoder binds one statement: `RowEncoder.statement`).
     let encoder: RowEncoder
-    /// The encoder of the entity's row batch of the save (`RowBatch.rowStatement`), if it has one.
+    /// The entity's row batch of the save, if it has one: its rows go several per statement.
+    let rows: (any RowBatch)?
+    /// The statement the rows are bound into (`RowBatch.rowStatement`), with `rows`.
+    let rowsStatement: (any StoreStatement)?
+    /// The encoder of `rowsStatement`, with `rows`.
     let rowsEncoder: RowEncoder?
 
     init(entity: EntitySchema, text: EntitySQL, statement: any StoreStatement, rows: (any RowBatch)?) {
         self.entity = entity
         self.text = text
         self.statement = statement
+        self.rows = rows
+        rowsStatement = rows?.rowStatement
         encoder = RowEncoder(statement: statement, positions: text.insertPositions)
         rowsEncoder = rows.map { RowEncoder(statement: $0.rowStatement, positions: text.insertPositions) }
+    }
+
+    /// Encodes the row of `object` with `encoder` (into `statement`, its statement), and binds the
+    /// to-one keys after the attributes: a key not known yet is bound NULL and listed in `fixups`
+    /// (its related model is inserted later in the save).
+    @inline(__always) func bindRow(_ object: ModelObject, _ encoder: RowEncoder, _ statement: any StoreStatement, in context: ModelContext,
+                                   fixups: inout [(ModelObject, Int)]) throws {
+        encoder.restartRow()
+        object._encode(to: encoder)
+        try context.checkStorable(encoder, entity: entity)
+        guard !entity.keySlots.isEmpty else { return }
+        var index = Int32(1 + entity.attributes.count)
+        for slot in entity.keySlots {
+            if let key = context.keyValue(of: object, slot: slot) {
+                statement.bindInt64(key, at: index)
+            } else {
+                statement.bindNull(at: index)
+                if RelationshipGraph.loadedToOne(of: object, slot: slot) != nil { fixups.append((object, slot)) }
+            }
+            index += 1
+        }
+    }
+
+    /// Binds the row of `object`, whose key is `key`, into `rows` (the caller checked it has them).
+    /// A method of the insert, so its fields (`let`s) are read without retaining them per row.
+    func addRow(_ object: ModelObject, key: Int64, in context: ModelContext, _ batch: SaveBatch, fixups: inout [(ModelObject, Int)],
+                inserted: (ModelObject, Int64?) throws -> Void) throws {
+        try bindRow(object, rowsEncoder!, rowsStatement!, in: context, fixups: &fixups)
+        try batch.add(rows!, key: key, from: rowsStatement!, inserted: inserted)
+        rowsStatement!.reset()
     }
 }

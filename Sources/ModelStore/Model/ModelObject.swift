@@ -125,6 +125,10 @@ open class ModelObject: Observable, Hashable {
     /// The resolved entity, once registered.
     final var entity: EntitySchema? { home?.entity }
 
+    /// The entity's `EntitySchema.index`, once registered: read without holding the entity (a
+    /// save's per-model loops find their prepared statements by it).
+    @inline(__always) final var entityIndex: Int? { home?.entity.index }
+
     /// Creates a new, unsaved model (called by generated initializers).
     public init() {}
 
