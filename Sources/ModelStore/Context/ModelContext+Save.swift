@@ -275,7 +275,7 @@ extension ModelContext {
             }
             guard !columns.isEmpty else { continue }
             let update = try preparedUpdate(of: entity, columns: columns, connection, prepared: &prepared, together: nil)
-            try update.write(object, rowID: rowID, entity: entity, order: 0, in: self, connection, batch)
+            try update.write(object, rowID: rowID, order: 0, in: self, connection, batch)
         }
         try batch.flush()
     }
@@ -299,19 +299,20 @@ extension ModelContext {
         var order = 0
         // Each model borrowed from the list (`forEachBorrowed`), not retained and released per row.
         try dirty.forEachBorrowed { object in
+            // The entity by index, not held through the row's write (the update has it).
             guard object.status == .persisted, !removes || !removed.contains(ObjectIdentifier(object)),
-                  let entity = object.entity, let rowID = object.rowID, let record = changeLog.record(of: object) else { return }
-            let index = entity.index
+                  let index = object.entityIndex, let rowID = object.rowID, let record = changeLog.record(of: object) else { return }
             let update: Unmanaged<PreparedUpdate>
             if let last = latest[index], last._withUnsafeGuaranteedRef({ $0.writes(record) }) {
                 update = last
             } else {
+                guard let entity = object.entity else { return }
                 let made = try preparedUpdate(of: entity, columns: record.columns, connection, prepared: &prepared,
                                               together: together?[index] == true ? batch : nil)
                 update = Unmanaged.passUnretained(made)
                 latest[index] = update
             }
-            try update._withUnsafeGuaranteedRef { try $0.write(object, rowID: rowID, entity: entity, order: order, in: self, connection, batch) }
+            try update._withUnsafeGuaranteedRef { try $0.write(object, rowID: rowID, order: order, in: self, connection, batch) }
             order += 1
         }
         try batch.flush()
@@ -356,7 +357,7 @@ extension ModelContext {
             batch.register(made)
             together = made
         }
-        let made = PreparedUpdate(columns: columns, update: update, keySlots: entity.keySlots, statement: statement, rows: together)
+        let made = PreparedUpdate(entity: entity, columns: columns, update: update, statement: statement, rows: together)
         prepared[key] = made
         return made
     }
@@ -498,6 +499,8 @@ extension ModelContext {
 
 /// A partial `UPDATE` prepared for one save, with what `writeUpdates` needs per row.
 private final class PreparedUpdate {
+    /// The entity whose rows it writes.
+    let entity: EntitySchema
     /// The changed value columns it writes.
     let columns: PositionSet
     /// The one column of `columns`; -1 when it has several.
@@ -521,7 +524,7 @@ private final class PreparedUpdate {
 
     /// Writes the changed columns of `object`, whose row is `rowID` (the `order`-th of the save's
     /// step). A method of the update so its fields (`let`s) are read without retaining them per row.
-    func write(_ object: ModelObject, rowID: Int64, entity: EntitySchema, order: Int,
+    func write(_ object: ModelObject, rowID: Int64, order: Int,
                in context: ModelContext, _ connection: any StoreConnection, _ batch: SaveBatch) throws {
         encoder.restartRow()
         object._encode(to: encoder)
@@ -560,12 +563,13 @@ private final class PreparedUpdate {
         return record.changedColumnsAre(columns)
     }
 
-    init(columns: PositionSet, update: PartialUpdate, keySlots: [Int], statement: any StoreStatement, rows: SaveBatch.UpdateRows?) {
+    init(entity: EntitySchema, columns: PositionSet, update: PartialUpdate, statement: any StoreStatement, rows: SaveBatch.UpdateRows?) {
+        self.entity = entity
         self.columns = columns
         let sorted = columns.sorted
         onlyColumn = sorted.count == 1 ? Int32(sorted[0]) : -1
         self.positions = update.positions
-        let keyBindings = zip(keySlots, update.keyParameters).filter { $0.1 > 0 }.map { (slot: $0.0, parameter: $0.1) }
+        let keyBindings = zip(entity.keySlots, update.keyParameters).filter { $0.1 > 0 }.map { (slot: $0.0, parameter: $0.1) }
         self.keyBindings = keyBindings
         self.bindsKeys = !keyBindings.isEmpty
         self.keyParameter = update.keyParameter
