@@ -255,11 +255,11 @@ final class HandBytes {
     }
 
     private func grow(_ extra: Int) {
-        let grown = UnsafeMutableRawPointer.allocate(byteCount: max(2 * capacity, count + extra), alignment: 16)
+        capacity = max(2 * capacity, count + extra)
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         grown.copyMemory(from: base, byteCount: count)
         base.deallocate()
         base = grown
-        capacity = max(2 * capacity, count + extra)
     }
 
     @inline(__always) func append(_ byte: UInt8) {

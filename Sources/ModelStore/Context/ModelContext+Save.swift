@@ -91,12 +91,12 @@ extension ModelContext {
     private func writeInserts(_ connection: any StoreConnection, _ batch: SaveBatch, removed: Set<ObjectIdentifier>, assigned: inout [ModelObject],
                               upserted: inout [(ModelObject, Int64)]) throws {
         var fixups: [(ModelObject, Int)] = []
-        // Each entity's insert, prepared at its first row (a class: one retain per row, where
-        // copying `EntitySQL` retained each of its strings), by `EntitySchema.index`: rows of
-        // entities that alternate hash nothing.
-        var prepared = [PreparedInsert?](repeating: nil, count: schema.entities.count)
-        // The same, unretained (`prepared` holds each): read per row without a retain and a release.
+        // Each entity's insert, prepared at its first row (a class, where copying `EntitySQL`
+        // retained each of its strings), by `EntitySchema.index`: rows of entities that alternate
+        // hash nothing. Unretained, read per row without a retain and a release; `kept` holds each
+        // until the function returns.
         var unretained = [Unmanaged<PreparedInsert>?](repeating: nil, count: schema.entities.count)
+        var kept: [PreparedInsert] = []
         // The model of this save each upserted row went to so far (two new models with the same unique values share a row).
         var upsertedRows: [RowKey: ModelObject] = [:]
         let removes = !removed.isEmpty
@@ -126,7 +126,7 @@ extension ModelContext {
                 guard let entity = object.entity else { return }
                 let text = container.entitySQL[entity.index]
                 let made = PreparedInsert(entity: entity, text: text, statement: try connection.statement(text.insert), rows: rowBatches[entity.index])
-                prepared[entity.index] = made
+                kept.append(made)
                 prepare = .passUnretained(made)
                 unretained[index] = prepare
             }
