@@ -5,16 +5,49 @@ import Foundation
 ///
 /// It refers to its entity without counting: the context's schema holds every entity for as long
 /// as the context and its saves (copying a row then retains and releases nothing, which a cascade
-/// does several times a row: docs/Benchmarks.md, "Writes").
+/// does several times a row: docs/Benchmarks.md, "Writes"). The per-row loops read its hierarchy
+/// from the row and borrow its entity (`withEntity`): an `unowned(unsafe)` reference was retained
+/// and released at each use.
 struct DeletedRow {
-    /// The row's own entity (its type column).
-    unowned(unsafe) let entity: EntitySchema
+    private let reference: Unmanaged<EntitySchema>
     let key: Int64
+    /// The entity's `hierarchyIndex`.
+    let hierarchy: Int32
+
+    init(entity: EntitySchema, key: Int64) {
+        self.init(.passUnretained(entity), hierarchy: entity.hierarchyIndex, key: key)
+    }
+
+    /// The row `key` of the entity `entity` refers to, whose `hierarchyIndex` is `hierarchy`.
+    init(_ entity: Unmanaged<EntitySchema>, hierarchy: Int, key: Int64) {
+        reference = entity
+        self.key = key
+        self.hierarchy = Int32(hierarchy)
+    }
+
+    /// The row's own entity (its type column).
+    var entity: EntitySchema { reference.takeUnretainedValue() }
+
+    /// Calls `body` with the row's entity, borrowed.
+    @inline(__always) func withEntity<Result>(_ body: (EntitySchema) throws -> Result) rethrows -> Result {
+        try reference._withUnsafeGuaranteedRef(body)
+    }
 }
 
 /// A model of a save's deletions, referred to without counting: `Deletions.models` holds it.
 struct DeletedModel {
-    unowned(unsafe) let object: ModelObject
+    private let reference: Unmanaged<ModelObject>
+
+    init(object: ModelObject) {
+        reference = .passUnretained(object)
+    }
+
+    var object: ModelObject { reference.takeUnretainedValue() }
+
+    /// Calls `body` with the model, borrowed.
+    @inline(__always) func withObject<Result>(_ body: (ModelObject) throws -> Result) rethrows -> Result {
+        try reference._withUnsafeGuaranteedRef(body)
+    }
 }
 
 /// What a save deletes, in the order delete rules reached it: wave by wave (the models deleted in
@@ -39,7 +72,7 @@ struct Deletions {
     /// `models` by identity.
     private(set) var modelIDs: Set<ObjectIdentifier> = []
     /// The row keys of the entries (models with a key, and rows), by hierarchy index.
-    private var keys: [Set<Int64>]
+    private var keys: [RowKeySet]
     /// The `preserveValueOnDeletion` values of rows, as stored, by hierarchy index and key: read
     /// only when the save records history, for the entities that preserve values (kept apart, so
     /// an entry takes 24 bytes).
@@ -64,11 +97,11 @@ struct Deletions {
 
     /// The preserved values of a row (nil when none were read).
     func tombstone(of row: DeletedRow) -> [UInt8]? {
-        tombstones.isEmpty ? nil : tombstones[TombstoneKey(hierarchy: row.entity.hierarchyIndex, key: row.key)]
+        tombstones.isEmpty ? nil : tombstones[TombstoneKey(hierarchy: Int(row.hierarchy), key: row.key)]
     }
 
     init(hierarchyCount: Int) {
-        keys = Array(repeating: [], count: hierarchyCount)
+        keys = Array(repeating: RowKeySet(), count: hierarchyCount)
     }
 
     /// Makes room for `models` more models, and for `rows[h]` more row keys (models' or rows') in
@@ -106,7 +139,7 @@ struct Deletions {
     /// Adds a row with no model in memory unless its key is there already; true when added.
     @discardableResult
     mutating func add(_ row: DeletedRow) -> Bool {
-        guard keys[row.entity.hierarchyIndex].insert(row.key).inserted else { return false }
+        guard keys[Int(row.hierarchy)].insert(row.key) else { return false }
         entries.append(.row(row))
         return true
     }
@@ -116,7 +149,7 @@ struct Deletions {
     func contains(hierarchy: Int, key: Int64) -> Bool { keys[hierarchy].contains(key) }
 
     /// The row keys of the entries in hierarchy `hierarchy` (models with a key, and rows).
-    func keys(inHierarchy hierarchy: Int) -> Set<Int64> { hierarchy < keys.count ? keys[hierarchy] : [] }
+    func keys(inHierarchy hierarchy: Int) -> Set<Int64> { hierarchy < keys.count ? keys[hierarchy].keys : [] }
 
     /// Closes the current wave.
     mutating func endWave() {
@@ -133,16 +166,21 @@ struct Deletions {
     }
 }
 
-/// The rows related to a set of owners through one relationship, read from the store in one
-/// statement (per chunk of owner keys).
+/// The rows a wave's owners relate to in the store, read one statement per relationship (per
+/// chunk of owner keys). Each relationship's owners are looked up in a table of their own, found
+/// in place by the relationship's place: a table copied out of a dictionary by relationship was
+/// two retains per owner, and one table keyed by relationship and owner hashed both.
 private struct RelatedRows {
-    /// Every row read, grouped by owner, each owner's rows in key order.
+    /// Every row read, grouped by relationship and owner, each owner's rows in key order.
     var rows: [DeletedRow] = []
-    /// Each owner's rows in `rows`.
-    var byOwner: [Int64: Range<Int>] = [:]
+    /// The relationships read (a wave reads few), by identity.
+    var relationships: [ObjectIdentifier] = []
+    /// Per relationship (as `relationships`), each owner's rows in `rows`.
+    var owners: [[Int64: Range<Int>]] = []
 
-    subscript(owner: Int64) -> ArraySlice<DeletedRow> {
-        guard let range = byOwner[owner] else { return [] }
+    /// The rows `relationship` relates `owner` to (none when they were not read).
+    subscript(relationship: RelationshipSchema, owner owner: Int64) -> ArraySlice<DeletedRow> {
+        guard let place = relationships.firstIndex(of: ObjectIdentifier(relationship)), let range = owners[place][owner] else { return [] }
         return rows[range]
     }
 }
@@ -151,6 +189,33 @@ private struct RelatedRows {
 private struct RelatedLookup {
     let relationship: RelationshipSchema
     var owners: [Int64] = []
+}
+
+/// A wave's lookups, in the order met; each relationship's place found by identity, the last
+/// one's without hashing (the entries of a wave come entity by entity). A value the loops call
+/// mutating methods of, not variables captured by a local function: those were checked for
+/// exclusive access at run time at each use (about 100 instructions an owner).
+private struct RelatedLookups {
+    private(set) var list: [RelatedLookup] = []
+    private var places: [ObjectIdentifier: Int] = [:]
+    private var last: (id: ObjectIdentifier, place: Int)?
+
+    /// Adds `owner` to the lookup of `relationship`.
+    mutating func need(_ relationship: RelationshipSchema, owner: Int64) {
+        let id = ObjectIdentifier(relationship)
+        let place: Int
+        if let last, last.id == id {
+            place = last.place
+        } else if let known = places[id] {
+            place = known
+        } else {
+            place = list.count
+            places[id] = place
+            list.append(RelatedLookup(relationship: relationship))
+        }
+        last = (id, place)
+        list[place].owners.append(owner)
+    }
 }
 
 extension ModelContext {
@@ -185,39 +250,42 @@ extension ModelContext {
             waveStart = wave.upperBound
             let related = try readRelatedRows(of: result.entries[wave], connection, tombstones: history, into: &result.tombstones)
             for index in incoming.indices { incoming[index] = 0 }
-            for rows in related.values {
-                if let first = rows.rows.first { incoming[first.entity.hierarchyIndex] += rows.rows.count }
-            }
+            for row in related.rows { incoming[Int(row.hierarchy)] += 1 }
             result.reserveCapacity(models: 0, rows: incoming)
-            for entry in result.entries[wave] {
-                switch entry {
+            // By index, not through a slice of the entries: a slice holds their storage, and the
+            // wave's first addition then copied every entry.
+            for index in wave {
+                switch result.entries[index] {
                 case .model(let deleted):
-                    let object = deleted.object
-                    guard object.entity != nil else { continue }
-                    for info in RelationshipGraph.infos(of: object) where info.deleteRule == .cascade || info.deleteRule == .deny {
-                        var models: [ModelObject] = []
-                        var rows: ArraySlice<DeletedRow> = []
-                        if !info.isToMany {
-                            if let model = RelationshipGraph.toOne(of: object, slot: info.slot) { models = [model] }
-                        } else if let loaded = RelationshipGraph.loadedToMany(of: object, slot: info.slot) {
-                            models = loaded
-                        } else if let entity = object.entity, info.slot < entity.relationships.count, let rowID = object.rowID,
-                                  let found = related[ObjectIdentifier(entity.relationships[info.slot])] {
-                            rows = found[rowID]
-                        }
-                        if info.deleteRule == .deny {
-                            denied.append((object.entity?.name ?? "\(type(of: object))", info.name, models, Array(rows)))
-                        } else {
-                            cascade(to: models, rows, into: &result)
+                    deleted.withObject { object in
+                        guard let entity = object.entity else { return }
+                        for route in entity.followedOnDelete {
+                            var models: [ModelObject] = []
+                            var rows: ArraySlice<DeletedRow> = []
+                            if !route.isToMany {
+                                if let model = RelationshipGraph.toOne(of: object, slot: route.slot) { models = [model] }
+                            } else if let loaded = RelationshipGraph.loadedToMany(of: object, slot: route.slot) {
+                                models = loaded
+                            } else if route.slot < entity.relationships.count, let rowID = object.rowID {
+                                rows = related[entity.relationships[route.slot], owner: rowID]
+                            }
+                            if route.deleteRule == .deny {
+                                denied.append((entity.name, entity.relationshipInfos[route.slot].name, models, Array(rows)))
+                            } else {
+                                cascade(to: models, rows, into: &result)
+                            }
                         }
                     }
                 case .row(let row):
-                    for relationship in row.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
-                        let rows = related[ObjectIdentifier(relationship)]?[row.key] ?? []
-                        if relationship.deleteRule == .deny {
-                            denied.append((row.entity.name, relationship.name, [], Array(rows)))
-                        } else {
-                            cascade(to: [], rows, into: &result)
+                    row.withEntity { entity in
+                        for route in entity.followedOnDelete where route.slot < entity.relationships.count {
+                            let relationship = entity.relationships[route.slot]
+                            let rows = related[relationship, owner: row.key]
+                            if route.deleteRule == .deny {
+                                denied.append((entity.name, relationship.name, [], Array(rows)))
+                            } else {
+                                cascade(to: [], rows, into: &result)
+                            }
                         }
                     }
                 }
@@ -228,7 +296,7 @@ extension ModelContext {
             // A model that left the context (inserted and deleted before any save, or taken
             // over by an upsert) may still sit in a loaded list: it relates to nothing stored.
             let outside = models.contains { $0.status != .removed && $0.status != .detached && !result.contains($0) }
-                || rows.contains { !result.contains(hierarchy: $0.entity.hierarchyIndex, key: $0.key) }
+                || rows.contains { !result.contains(hierarchy: Int($0.hierarchy), key: $0.key) }
             if outside { throw ModelStoreError.deleteDenied(entity: owner, relationship: relationship) }
         }
         return result
@@ -241,7 +309,7 @@ extension ModelContext {
             result.add(model)
         }
         for row in rows {
-            if let model = registered[row.entity.hierarchyIndex][row.key] {
+            if let model = registered[Int(row.hierarchy)][row.key] {
                 if model.status == .persisted || model.status == .deleted { result.add(model) }
             } else {
                 result.add(row)
@@ -252,59 +320,44 @@ extension ModelContext {
     /// Reads, one statement per relationship (per chunk of owner keys), the rows that the
     /// `.cascade` and `.deny` relationships of `entries` relate to in the store where the context
     /// does not hold them in memory: the unloaded to-many relationships of saved models, and every
-    /// such relationship of rows. Keyed by the relationship's identity.
+    /// such relationship of rows.
     private func readRelatedRows(of entries: ArraySlice<Deletions.Entry>, _ connection: any StoreConnection,
-                                 tombstones: Bool, into preserved: inout [Deletions.TombstoneKey: [UInt8]]) throws -> [ObjectIdentifier: RelatedRows] {
-        // In the order met; each relationship's place found by identity, the last one's without
-        // hashing (the entries of a wave come entity by entity).
-        var lookups: [RelatedLookup] = []
-        var places: [ObjectIdentifier: Int] = [:]
-        var last: (id: ObjectIdentifier, place: Int)?
-        func need(_ relationship: RelationshipSchema, owner: Int64) {
-            let id = ObjectIdentifier(relationship)
-            let place: Int
-            if let last, last.id == id {
-                place = last.place
-            } else if let known = places[id] {
-                place = known
-            } else {
-                place = lookups.count
-                places[id] = place
-                lookups.append(RelatedLookup(relationship: relationship))
-            }
-            last = (id, place)
-            lookups[place].owners.append(owner)
-        }
+                                 tombstones: Bool, into preserved: inout [Deletions.TombstoneKey: [UInt8]]) throws -> RelatedRows {
+        var lookups = RelatedLookups()
         for entry in entries {
             switch entry {
             case .model(let deleted):
-                let object = deleted.object
-                guard let entity = object.entity, let rowID = object.rowID, object.link?.context === self,
-                      object.status == .persisted || object.status == .deleted else { continue }
-                for info in RelationshipGraph.infos(of: object)
-                where info.isToMany && (info.deleteRule == .cascade || info.deleteRule == .deny) && info.slot < entity.relationships.count {
-                    if RelationshipGraph.loadedToMany(of: object, slot: info.slot) == nil { need(entity.relationships[info.slot], owner: rowID) }
+                deleted.withObject { object in
+                    guard let entity = object.entity, let rowID = object.rowID, object.link?.context === self,
+                          object.status == .persisted || object.status == .deleted else { return }
+                    for route in entity.followedOnDelete where route.isToMany && route.slot < entity.relationships.count {
+                        if RelationshipGraph.loadedToMany(of: object, slot: route.slot) == nil {
+                            lookups.need(entity.relationships[route.slot], owner: rowID)
+                        }
+                    }
                 }
             case .row(let row):
-                for relationship in row.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
-                    need(relationship, owner: row.key)
+                row.withEntity { entity in
+                    for route in entity.followedOnDelete where route.slot < entity.relationships.count {
+                        lookups.need(entity.relationships[route.slot], owner: row.key)
+                    }
                 }
             }
         }
-        var result: [ObjectIdentifier: RelatedRows] = [:]
-        for lookup in lookups {
-            result[ObjectIdentifier(lookup.relationship)] = try readRelatedRows(lookup, connection, tombstones: tombstones, into: &preserved)
+        var result = RelatedRows()
+        for lookup in lookups.list {
+            try readRelatedRows(lookup, connection, tombstones: tombstones, into: &result, tombstoneValues: &preserved)
         }
         return result
     }
 
-    /// The rows `lookup.relationship` relates its owners to in the store, grouped by owner; with
-    /// `tombstones`, their preserved values go to `tombstoneValues`.
-    private func readRelatedRows(_ lookup: RelatedLookup, _ connection: any StoreConnection,
-                                 tombstones: Bool, into tombstoneValues: inout [Deletions.TombstoneKey: [UInt8]]) throws -> RelatedRows {
+    /// Adds to `result` the rows `lookup.relationship` relates its owners to in the store, grouped
+    /// by owner; with `tombstones`, their preserved values go to `tombstoneValues`.
+    private func readRelatedRows(_ lookup: RelatedLookup, _ connection: any StoreConnection, tombstones: Bool,
+                                 into result: inout RelatedRows, tombstoneValues: inout [Deletions.TombstoneKey: [UInt8]]) throws {
         let relationship = lookup.relationship
         guard let destination = schema.entity(named: relationship.destinationName),
-              let owner = schema.entity(named: relationship.entityName) else { return RelatedRows() }
+              let owner = schema.entity(named: relationship.entityName) else { return }
         let pk = SQLQuote.identifier(StorageNames.primaryKey)
         let destinationTable = SQLQuote.identifier(destination.tableName)
         // `owner column` (the owner's key), then the related row's key and type, from `source`.
@@ -344,8 +397,13 @@ extension ModelContext {
         // Columns: 0 owner key, 1 type (as in a hierarchy select, for `TypeNameTable.index(_:)`), 2 row key, then preserved values.
         let selected = [ownerColumn, "d." + SQLQuote.identifier(StorageNames.type), "d.\(pk)"]
             + preservedColumns.map { "d." + SQLQuote.identifier($0) }
-        var result = RelatedRows()
-        result.byOwner.reserveCapacity(lookup.owners.count)
+        // Per member: its entity, unretained (the schema holds it; reading it out of `members` was
+        // a retain a row), and whether it preserves values.
+        let memberEntities = members.map { Unmanaged.passUnretained($0.entity) }
+        let preserves = preserved.map { !$0.isEmpty }
+        let place = result.relationships.count
+        result.relationships.append(ObjectIdentifier(relationship))
+        result.owners.append(Dictionary(minimumCapacity: lookup.owners.count))
         for chunk in KeyList.chunks(lookup.owners) {
             let filter = KeyList.membership(ownerColumn, chunk, connection.dialect)
             let statement = try connection.statement("SELECT \(selected.joined(separator: ", ")) FROM \(source) WHERE \(filter.sql) ORDER BY \(order)")
@@ -356,22 +414,20 @@ extension ModelContext {
             while try statement.step() {
                 let ownerKey = try statement.integer(at: 0)
                 if ownerKey != currentOwner {
-                    if let currentOwner { result.byOwner[currentOwner] = start..<result.rows.count }
+                    if let currentOwner { result.owners[place][currentOwner] = start..<result.rows.count }
                     currentOwner = ownerKey
                     start = result.rows.count
                 }
                 let member = try typeNames.index(statement)
-                let entity = members[member].entity
                 let key = try statement.integer(at: 2)
-                if case let values = preserved[member], !values.isEmpty {
-                    tombstoneValues[Deletions.TombstoneKey(hierarchy: entity.hierarchyIndex, key: key)] =
-                        TombstoneCoding.bytes(values.map { ($0.name, statement.value(at: $0.column)) })
+                if preserves[member] {
+                    tombstoneValues[Deletions.TombstoneKey(hierarchy: destination.hierarchyIndex, key: key)] =
+                        TombstoneCoding.bytes(preserved[member].map { ($0.name, statement.value(at: $0.column)) })
                 }
-                result.rows.append(DeletedRow(entity: entity, key: key))
+                result.rows.append(DeletedRow(memberEntities[member], hierarchy: destination.hierarchyIndex, key: key))
             }
-            if let currentOwner { result.byOwner[currentOwner] = start..<result.rows.count }
+            if let currentOwner { result.owners[place][currentOwner] = start..<result.rows.count }
         }
-        return result
     }
 
     // MARK: In memory, after the commit
@@ -390,17 +446,18 @@ extension ModelContext {
         // its next models skip both lookups.
         var lastEmptyScan: InverseScan.Key?
         for object in removals {
-            for info in RelationshipGraph.infos(of: object) where info.deleteRule != .noAction {
-                guard let inverse = info.inverse else { continue }
+            // The routes (copied without retains); a relationship's `RelationshipInfo` (its
+            // destination and inverse's observation) only where there is something to detach.
+            for route in RelationshipGraph.routes(of: object) where route.deleteRule != .noAction && route.inverseSlot >= 0 {
                 var related: [ModelObject] = []
-                if info.isToMany {
-                    if let loaded = RelationshipGraph.loadedToMany(of: object, slot: info.slot) {
+                if route.isToMany {
+                    if let loaded = RelationshipGraph.loadedToMany(of: object, slot: route.slot) {
                         related = loaded
                     } else if let rowID = object.rowID {
-                        let key = InverseScan.Key(destination: ObjectIdentifier(info.destination), slot: inverse.slot)
+                        let key = InverseScan.Key(destination: ObjectIdentifier(route.destination), slot: route.inverseSlot)
                         if key == lastEmptyScan { continue }
-                        if scans[key] == nil {
-                            let entity = schema.entity(for: info.destination)
+                        if scans[key] == nil, let inverse = RelationshipGraph.infos(of: object)[route.slot].inverse {
+                            let entity = schema.entity(for: route.destination)
                             scans[key] = InverseScan(entity: entity.flatMap { registered[$0.hierarchyIndex].isEmpty ? nil : $0 }, inverse: inverse)
                         }
                         if scans[key]?.entity != nil {
@@ -410,13 +467,15 @@ extension ModelContext {
                             lastEmptyScan = key
                         }
                     }
-                } else if info.slot < object.slotCount {
-                    switch object.slot(info.slot) {
+                } else if route.slot < object.slotCount {
+                    switch object.slot(route.slot) {
                     case .object(let model?): related = [model]
-                    case .key(let key?): related = registeredModel(of: info.destination, key: key).map { [$0] } ?? []
+                    case .key(let key?):
+                        related = registeredModel(of: route.destination, key: key).map { [$0] } ?? []
                     default: break
                     }
                 }
+                guard !related.isEmpty, let inverse = RelationshipGraph.infos(of: object)[route.slot].inverse else { continue }
                 for model in related where !removed.contains(ObjectIdentifier(model)) {
                     detach(object, from: model, inverse: inverse)
                 }

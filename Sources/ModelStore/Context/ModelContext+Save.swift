@@ -420,22 +420,21 @@ extension ModelContext {
         var keys = [[Int64]](repeating: [], count: schema.hierarchyCount)
         for wave in deletions.waves.reversed() {
             var tables: [EntitySchema] = []
-            for entry in deletions.entries[wave] {
-                let entity: EntitySchema
-                let key: Int64
-                switch entry {
+            for index in wave {
+                // Models and rows borrowed; a row's hierarchy read from the row (its entity only
+                // for a hierarchy's first key).
+                switch deletions.entries[index] {
                 case .model(let deleted):
-                    let object = deleted.object
-                    guard let modelEntity = object.entity, let rowID = object.rowID, object.status != .inserted else { continue }
-                    entity = modelEntity
-                    key = rowID
+                    deleted.withObject { object in
+                        guard let entity = object.entity, let rowID = object.rowID, object.status != .inserted else { return }
+                        if keys[entity.hierarchyIndex].isEmpty { tables.append(entity) }
+                        keys[entity.hierarchyIndex].append(rowID)
+                    }
                 case .row(let row):
-                    entity = row.entity
-                    key = row.key
+                    let hierarchy = Int(row.hierarchy)
+                    if keys[hierarchy].isEmpty { tables.append(row.entity) }
+                    keys[hierarchy].append(row.key)
                 }
-                let hierarchy = entity.hierarchyIndex
-                if keys[hierarchy].isEmpty { tables.append(entity) }
-                keys[hierarchy].append(key)
             }
             for entity in tables {
                 let hierarchy = entity.hierarchyIndex

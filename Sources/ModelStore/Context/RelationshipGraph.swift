@@ -5,6 +5,11 @@ enum RelationshipGraph {
         object.entity?.relationshipInfos ?? RelationshipInfo.all(for: type(of: object))
     }
 
+    /// The routes of `object`'s relationships (`RelationshipRoute`), in slot order.
+    static func routes(of object: ModelObject) -> [RelationshipRoute] {
+        object.entity?.relationshipRoutes ?? RelationshipRoute.routes(RelationshipInfo.all(for: type(of: object)))
+    }
+
     static func ensureSlots(_ object: ModelObject, count: Int) {
         // A model without slots takes its entity's unloaded ones: a shared array, copied on the
         // first write, so a model whose relationships are never set allocates none.

@@ -120,14 +120,25 @@ extension ModelContext {
         var previousEntity: EntitySchema?
         var previousEncoder: TombstoneEncoder?
         saved.deleted.reserveCapacity(deletions.entries.count)
+        // Per entity: whether its rows preserve values (nil until its first deleted row).
+        var rowsPreserve = [Bool?](repeating: nil, count: schema.entities.count)
         for entry in deletions.entries {
             guard case .model(let deleted) = entry else {
                 guard case .row(let row) = entry else { continue }
-                saved.deleted.append(PersistentIdentifier(names: home(for: row.entity).names, rowID: row.key))
-                if let tombstone = deletions.tombstone(of: row) {
-                    try tombstone.withUnsafeBytes { try record()?.write(.delete, entity: row.entity, row: row.key, tombstone: $0, rowExists: true) }
-                } else {
-                    try record()?.write(.delete, entity: row.entity, row: row.key, rowExists: true)
+                // The entity borrowed from the row (no retain and release a row); the row's
+                // preserved values looked up only for an entity that preserves some.
+                try row.withEntity { entity in
+                    saved.deleted.append(PersistentIdentifier(names: home(for: entity).names, rowID: row.key))
+                    let preserves = rowsPreserve[entity.index] ?? {
+                        let preserves = entity.attributes.contains { $0.metadata.options.contains(.preserveValueOnDeletion) }
+                        rowsPreserve[entity.index] = preserves
+                        return preserves
+                    }()
+                    if preserves, let tombstone = deletions.tombstone(of: row) {
+                        try tombstone.withUnsafeBytes { try record()?.write(.delete, entity: entity, row: row.key, tombstone: $0, rowExists: true) }
+                    } else {
+                        try record()?.write(.delete, entity: entity, row: row.key, rowExists: true)
+                    }
                 }
                 continue
             }

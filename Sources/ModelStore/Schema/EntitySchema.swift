@@ -33,6 +33,10 @@ public final class EntitySchema: @unchecked Sendable {
     var unloadedSlots: ContiguousArray<RelationshipValue> = []
     /// Relationship details for the in-memory graph, in slot order.
     var relationshipInfos: [RelationshipInfo] = []
+    /// What delete rules read of each relationship, in slot order (`relationshipInfos`' routes).
+    var relationshipRoutes: [RelationshipRoute] = []
+    /// The routes a save follows from a deleted model or row (`.cascade` and `.deny`), in slot order.
+    var followedOnDelete: [RelationshipRoute] = []
     /// The result column of each stored attribute's first column in the hierarchy's select list,
     /// by `AttributeIndex` (a `RowDecoder`'s positions for a full row).
     var attributeResultColumns: [Int32] = []

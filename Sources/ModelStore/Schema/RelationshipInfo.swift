@@ -54,3 +54,30 @@ struct RelationshipInfo {
         return result
     }
 }
+
+/// What a save's delete rules and its detaching of deleted models read of a relationship, copied
+/// without a retain: a `RelationshipInfo` copy retains and releases its names and its observation
+/// closures (four of each a copy), which those loops paid per deleted model (docs/Benchmarks.md,
+/// "Writes").
+struct RelationshipRoute {
+    /// The slot in models of the declaring entity and its subclasses.
+    let slot: Int
+    let isToMany: Bool
+    /// The destination class (a metatype: copied without a retain).
+    let destination: ModelObject.Type
+    let deleteRule: DeleteRule
+    /// The inverse relationship's slot in models of the destination; -1 without an inverse.
+    let inverseSlot: Int
+    let inverseIsToMany: Bool
+
+    /// Whether a save follows it from a deleted model (`.cascade`, `.deny`).
+    var isFollowedOnDelete: Bool { deleteRule == .cascade || deleteRule == .deny }
+
+    /// The routes of `infos`, in their order.
+    static func routes(_ infos: [RelationshipInfo]) -> [RelationshipRoute] {
+        infos.map { info in
+            RelationshipRoute(slot: info.slot, isToMany: info.isToMany, destination: info.destination, deleteRule: info.deleteRule,
+                              inverseSlot: info.inverse?.slot ?? -1, inverseIsToMany: info.inverse?.isToMany ?? false)
+        }
+    }
+}

@@ -157,6 +157,8 @@ struct SchemaBuilder {
                             + "of \(entity.name)'s relationships (the base's first): the generated code does not fit this ModelStore, regenerate it")
         }
         entity.relationshipInfos = RelationshipInfo.all(for: entity.type)
+        entity.relationshipRoutes = RelationshipRoute.routes(entity.relationshipInfos)
+        entity.followedOnDelete = entity.relationshipRoutes.filter(\.isFollowedOnDelete)
         entity.keySlots = relationships.indices.filter { !relationships[$0].isToMany }
         entity.unloadedSlots = ContiguousArray(repeating: .unloaded, count: relationships.count)
     }
