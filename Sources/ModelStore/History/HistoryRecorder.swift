@@ -142,27 +142,29 @@ extension ModelContext {
                 }
                 continue
             }
-            let object = deleted.object
-            guard object.status != .inserted, let home = object.home, let rowID = object.rowID else { continue }
-            let entity = home.entity
-            saved.deleted.append(PersistentIdentifier(names: home.names, rowID: rowID))
-            guard let writer = try record() else { continue }
-            if previousEntity !== entity {
-                if let known = tombstoneEncoders[entity.index] {
-                    previousEncoder = known
-                } else {
-                    previousEncoder = TombstoneEncoder(entity)
-                    tombstoneEncoders[entity.index] = .some(previousEncoder)
+            // The model borrowed from the deletions, which hold it.
+            try deleted.withObject { object in
+                guard object.status != .inserted, let home = object.home, let rowID = object.rowID else { return }
+                let entity = home.entity
+                saved.deleted.append(PersistentIdentifier(names: home.names, rowID: rowID))
+                guard let writer = try record() else { return }
+                if previousEntity !== entity {
+                    if let known = tombstoneEncoders[entity.index] {
+                        previousEncoder = known
+                    } else {
+                        previousEncoder = TombstoneEncoder(entity)
+                        tombstoneEncoders[entity.index] = .some(previousEncoder)
+                    }
+                    previousEntity = entity
                 }
-                previousEntity = entity
-            }
-            let rowExists = deletions.wasDeletedEarly(entity, key: rowID)
-            if let tombstones = previousEncoder {
-                // The values as stored: a model changed before its deletion keeps its saved row's.
-                if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
-                try tombstones.encode(object, changes: changeLog.record(of: object)) { try writer.write(.delete, entity: entity, row: rowID, tombstone: $0, rowExists: rowExists) }
-            } else {
-                try writer.write(.delete, entity: entity, row: rowID, rowExists: rowExists)
+                let rowExists = deletions.wasDeletedEarly(entity, key: rowID)
+                if let tombstones = previousEncoder {
+                    // The values as stored: a model changed before its deletion keeps its saved row's.
+                    if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
+                    try tombstones.encode(object, changes: changeLog.record(of: object)) { try writer.write(.delete, entity: entity, row: rowID, tombstone: $0, rowExists: rowExists) }
+                } else {
+                    try writer.write(.delete, entity: entity, row: rowID, rowExists: rowExists)
+                }
             }
         }
 
