@@ -26,6 +26,13 @@ import Testing
         return deleted.value
     }
 
+    /// A deletion's entry and a related row are plain bytes, 16 of them: the model, or the row's
+    /// entity, unretained (whose spare bits hold the entry's case) and the row's key.
+    @Test func entriesAndRowsArePlainBytes() {
+        #expect(MemoryLayout<Deletions.Entry>.stride == 16 && _isPOD(Deletions.Entry.self))
+        #expect(MemoryLayout<DeletedRow>.stride == 16 && _isPOD(DeletedRow.self))
+    }
+
     @Test func rowsNotInMemoryAreReadAndDeletedBySetWithHistoryAndNotifications() throws {
         let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
         let names = (0..<40).map { "Trip \($0)" }

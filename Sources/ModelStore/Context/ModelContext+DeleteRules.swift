@@ -5,28 +5,28 @@ import Foundation
 ///
 /// It refers to its entity without counting: the context's schema holds every entity for as long
 /// as the context and its saves (copying a row then retains and releases nothing, which a cascade
-/// does several times a row: docs/Benchmarks.md, "Writes"). The per-row loops read its hierarchy
-/// from the row and borrow its entity (`withEntity`): an `unowned(unsafe)` reference was retained
-/// and released at each use.
+/// does several times a row: docs/Benchmarks.md, "Writes"). The per-row loops borrow its entity
+/// (`withEntity`, `hierarchy`): an `unowned(unsafe)` reference was retained and released at each
+/// use. 16 bytes, as a wave's related rows are kept in an array of them.
 struct DeletedRow {
     private let reference: Unmanaged<EntitySchema>
     let key: Int64
-    /// The entity's `hierarchyIndex`.
-    let hierarchy: Int32
 
     init(entity: EntitySchema, key: Int64) {
-        self.init(.passUnretained(entity), hierarchy: entity.hierarchyIndex, key: key)
+        self.init(.passUnretained(entity), key: key)
     }
 
-    /// The row `key` of the entity `entity` refers to, whose `hierarchyIndex` is `hierarchy`.
-    init(_ entity: Unmanaged<EntitySchema>, hierarchy: Int, key: Int64) {
+    /// The row `key` of the entity `entity` refers to.
+    init(_ entity: Unmanaged<EntitySchema>, key: Int64) {
         reference = entity
         self.key = key
-        self.hierarchy = Int32(hierarchy)
     }
 
     /// The row's own entity (its type column).
     var entity: EntitySchema { reference.takeUnretainedValue() }
+
+    /// The entity's `hierarchyIndex`, read through the borrowed entity.
+    var hierarchy: Int { withEntity { $0.hierarchyIndex } }
 
     /// Calls `body` with the row's entity, borrowed.
     @inline(__always) func withEntity<Result>(_ body: (EntitySchema) throws -> Result) rethrows -> Result {
@@ -75,7 +75,7 @@ struct Deletions {
     private var keys: [RowKeySet]
     /// The `preserveValueOnDeletion` values of rows, as stored, by hierarchy index and key: read
     /// only when the save records history, for the entities that preserve values (kept apart, so
-    /// an entry takes 24 bytes).
+    /// an entry takes 16 bytes).
     var tombstones: [TombstoneKey: [UInt8]] = [:]
 
     struct TombstoneKey: Hashable {
@@ -97,7 +97,7 @@ struct Deletions {
 
     /// The preserved values of a row (nil when none were read).
     func tombstone(of row: DeletedRow) -> [UInt8]? {
-        tombstones.isEmpty ? nil : tombstones[TombstoneKey(hierarchy: Int(row.hierarchy), key: row.key)]
+        tombstones.isEmpty ? nil : tombstones[TombstoneKey(hierarchy: row.hierarchy, key: row.key)]
     }
 
     init(hierarchyCount: Int) {
@@ -139,7 +139,7 @@ struct Deletions {
     /// Adds a row with no model in memory unless its key is there already; true when added.
     @discardableResult
     mutating func add(_ row: DeletedRow) -> Bool {
-        guard keys[Int(row.hierarchy)].insert(row.key) else { return false }
+        guard keys[row.hierarchy].insert(row.key) else { return false }
         entries.append(.row(row))
         return true
     }
@@ -250,7 +250,7 @@ extension ModelContext {
             waveStart = wave.upperBound
             let related = try readRelatedRows(of: result.entries[wave], connection, tombstones: history, into: &result.tombstones)
             for index in incoming.indices { incoming[index] = 0 }
-            for row in related.rows { incoming[Int(row.hierarchy)] += 1 }
+            for row in related.rows { incoming[row.hierarchy] += 1 }
             result.reserveCapacity(models: 0, rows: incoming)
             // By index, not through a slice of the entries: a slice holds their storage, and the
             // wave's first addition then copied every entry.
@@ -296,7 +296,7 @@ extension ModelContext {
             // A model that left the context (inserted and deleted before any save, or taken
             // over by an upsert) may still sit in a loaded list: it relates to nothing stored.
             let outside = models.contains { $0.status != .removed && $0.status != .detached && !result.contains($0) }
-                || rows.contains { !result.contains(hierarchy: Int($0.hierarchy), key: $0.key) }
+                || rows.contains { !result.contains(hierarchy: $0.hierarchy, key: $0.key) }
             if outside { throw ModelStoreError.deleteDenied(entity: owner, relationship: relationship) }
         }
         return result
@@ -309,7 +309,7 @@ extension ModelContext {
             result.add(model)
         }
         for row in rows {
-            if let model = registered[Int(row.hierarchy)][row.key] {
+            if let model = registered[row.hierarchy][row.key] {
                 if model.status == .persisted || model.status == .deleted { result.add(model) }
             } else {
                 result.add(row)
@@ -424,7 +424,7 @@ extension ModelContext {
                     tombstoneValues[Deletions.TombstoneKey(hierarchy: destination.hierarchyIndex, key: key)] =
                         TombstoneCoding.bytes(preserved[member].map { ($0.name, statement.value(at: $0.column)) })
                 }
-                result.rows.append(DeletedRow(memberEntities[member], hierarchy: destination.hierarchyIndex, key: key))
+                result.rows.append(DeletedRow(memberEntities[member], key: key))
             }
             if let currentOwner { result.owners[place][currentOwner] = start..<result.rows.count }
         }

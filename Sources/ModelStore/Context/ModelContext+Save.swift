@@ -431,7 +431,7 @@ extension ModelContext {
                         keys[entity.hierarchyIndex].append(rowID)
                     }
                 case .row(let row):
-                    let hierarchy = Int(row.hierarchy)
+                    let hierarchy = row.hierarchy
                     if keys[hierarchy].isEmpty { tables.append(row.entity) }
                     keys[hierarchy].append(row.key)
                 }
