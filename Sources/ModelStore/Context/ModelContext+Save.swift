@@ -421,8 +421,7 @@ extension ModelContext {
         for wave in deletions.waves.reversed() {
             var tables: [EntitySchema] = []
             for index in wave {
-                // Models and rows borrowed; a row's hierarchy read from the row (its entity only
-                // for a hierarchy's first key).
+                // Models and rows borrowed (a row's entity retained only for a hierarchy's first key).
                 switch deletions.entries[index] {
                 case .model(let deleted):
                     deleted.withObject { object in
