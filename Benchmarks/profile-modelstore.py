@@ -14,9 +14,11 @@ the instructions the generated side spends, with the feature unused, in the code
   (`recordSave`, which with history off only collects them; with history on it is history's
   work, counted as used, not here);
 - autosave: noting the first pending change (`noteChange`);
-- pending changes: the fetch paths that merge unsaved changes (`fetchPlanned`, `pendingState`, ...);
-  with nothing pending a fetch only checks five lists for emptiness, inlined, so this is 0 unless
-  the path runs;
+- pending changes: the code that merges unsaved changes into a fetch (`pendingView`,
+  `pendingState`, `pendingCount`, ...); with nothing pending a fetch only checks five lists for
+  emptiness, inlined, and a planned fetch (`fetchPlanned`: prefetching, a store-only fetch) asks
+  `pendingView`, which returns at that test, so this is about 0 unless the path runs. The planned
+  fetch itself is not counted: it is the fetch, with or without pending changes;
 - store seam: the dispatch through the storage protocols (`StoreStatement`, `StoreConnection`,
   `StoreDriver`, `SQLDialect`) to the store's driver: the witness thunks' own instructions.
 
@@ -51,7 +53,7 @@ BENCH = os.path.join(ROOT, ".build", "release", "modelstore-bench")
 FEATURES = [
     ("notifications", r"^ModelContext\.(postWillSave|saveDidFinish|recordSave)\(", True),
     ("autosave", r"^ModelContext\.noteChange\(", True),
-    ("pending changes", r"^ModelContext\.(fetchPlanned|pendingState|pendingView|pendingCount|influencedKeys|resultKeys)[(<]", True),
+    ("pending changes", r"^ModelContext\.(pendingState|pendingView|pendingCount|influencedKeys|resultKeys)[(<]", True),
     ("store seam", r"^protocol witness for (StoreStatement|StoreConnection|StoreDriver|SQLDialect)\..* in conformance (SQLite\w+|Postgres\w+)", False),
 ]
 
