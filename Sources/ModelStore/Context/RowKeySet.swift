@@ -1,7 +1,7 @@
 /// A set of row keys, as a save's deletions keep per hierarchy (`Deletions`): an open-addressing
 /// table with linear probing whose bucket is found by Fibonacci hashing, as `IdentityMap`'s (one
-/// multiplication a key, where `Set<Int64>` runs SipHash: about 100 instructions an insert, one
-/// per model or row a cascade deletes). Keys are only added, never removed.
+/// multiplication a key, where `Set<Int64>` runs SipHash: an insert took about 195 instructions
+/// against 67, one insert per model or row a cascade deletes). Keys are only added, never removed.
 struct RowKeySet {
     /// The buckets (a power of two of them, or none); an empty one holds `empty`.
     private var slots: [Int64] = []
