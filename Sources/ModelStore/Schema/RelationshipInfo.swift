@@ -68,7 +68,6 @@ struct RelationshipRoute {
     let deleteRule: DeleteRule
     /// The inverse relationship's slot in models of the destination; -1 without an inverse.
     let inverseSlot: Int
-    let inverseIsToMany: Bool
 
     /// Whether a save follows it from a deleted model (`.cascade`, `.deny`).
     var isFollowedOnDelete: Bool { deleteRule == .cascade || deleteRule == .deny }
@@ -77,7 +76,7 @@ struct RelationshipRoute {
     static func routes(_ infos: [RelationshipInfo]) -> [RelationshipRoute] {
         infos.map { info in
             RelationshipRoute(slot: info.slot, isToMany: info.isToMany, destination: info.destination, deleteRule: info.deleteRule,
-                              inverseSlot: info.inverse?.slot ?? -1, inverseIsToMany: info.inverse?.isToMany ?? false)
+                              inverseSlot: info.inverse?.slot ?? -1)
         }
     }
 }
