@@ -44,7 +44,7 @@ struct IdentityMap {
 
     /// Makes room for `capacity` models without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
-        let needed = Self.bucketCount(for: capacity)
+        let needed = FibonacciBuckets.bucketCount(for: capacity)
         if needed > slots.count { resize(to: needed) }
     }
 
@@ -60,7 +60,7 @@ struct IdentityMap {
         slots.withUnsafeMutableBufferPointer { buffer in
             for object in objects {
                 guard let key = object.rowID else { continue }
-                var bucket = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> shift)
+                var bucket = FibonacciBuckets.home(of: key, shift: shift)
                 var replaced = false
                 while buffer[bucket].object != nil {
                     if buffer[bucket].key == key {
@@ -110,7 +110,7 @@ struct IdentityMap {
             guard let base = buffer.baseAddress else { return }
             let mask = buffer.count - 1
             for key in keys {
-                var bucket = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> shift)
+                var bucket = FibonacciBuckets.home(of: key, shift: shift)
                 while base[bucket].object != nil && base[bucket].key != key { bucket = (bucket + 1) & mask }
                 let slot = base + bucket
                 guard Self.isReleasable(slot) else { continue }
@@ -142,7 +142,7 @@ struct IdentityMap {
         var hole = bucket
         var next = (bucket + 1) & mask
         while base[next].object != nil {
-            let home = Int(truncatingIfNeeded: (UInt64(bitPattern: base[next].key) &* multiplier) >> shift)
+            let home = FibonacciBuckets.home(of: base[next].key, shift: shift)
             // The entry stays unless its home is cyclically outside (hole, next].
             if (hole - home) & mask < (next - home) & mask {
                 // The hole holds no model: overwriting it destroys nothing.
@@ -156,11 +156,8 @@ struct IdentityMap {
 
     // MARK: Table
 
-    /// Fibonacci hashing's multiplier: 2^64 divided by the golden ratio.
-    private static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
-
     @inline(__always) private func home(of key: Int64) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> shift)
+        FibonacciBuckets.home(of: key, shift: shift)
     }
 
     /// The bucket holding `key`, if any.
@@ -177,7 +174,7 @@ struct IdentityMap {
     }
 
     private mutating func insert(_ object: ModelObject, for key: Int64) {
-        if (count + 1) * 5 > slots.count * 4 { resize(to: Swift.max(Self.bucketCount(for: count + 1), slots.count * 2)) }
+        if FibonacciBuckets.isFull(count: count, bucketCount: slots.count) { resize(to: Swift.max(FibonacciBuckets.bucketCount(for: count + 1), slots.count * 2)) }
         let mask = slots.count - 1
         var bucket = home(of: key)
         while slots[bucket].object != nil {
@@ -215,7 +212,7 @@ struct IdentityMap {
             UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: 0)
             initialized = bucketCount
         }
-        shift = UInt64(64 - bucketCount.trailingZeroBitCount)
+        shift = FibonacciBuckets.shift(forBucketCount: bucketCount)
         count = 0
         let mask = bucketCount - 1
         for slot in old {
@@ -225,12 +222,5 @@ struct IdentityMap {
             slots[bucket] = Slot(key: slot.key, object: object)
             count += 1
         }
-    }
-
-    /// The power of two of buckets that holds `capacity` models at no more than 80 % load.
-    private static func bucketCount(for capacity: Int) -> Int {
-        var buckets = 8
-        while capacity * 5 > buckets * 4 { buckets *= 2 }
-        return buckets
     }
 }

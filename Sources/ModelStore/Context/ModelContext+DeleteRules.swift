@@ -388,7 +388,7 @@ extension ModelContext {
         if tombstones {
             for (index, member) in members.enumerated() {
                 preserved[index] = member.entity.attributes
-                    .filter { $0.metadata.options.contains(.preserveValueOnDeletion) }
+                    .filter(\.isPreservedOnDeletion)
                     .map { attribute in
                         if !preservedColumns.contains(attribute.column) { preservedColumns.append(attribute.column) }
                         return (attribute.name, Int32(3 + preservedColumns.firstIndex(of: attribute.column)!))

@@ -1,5 +1,5 @@
 /// A set of row keys, as a save's deletions keep per hierarchy (`Deletions`): an open-addressing
-/// table with linear probing whose bucket is found by Fibonacci hashing, as `IdentityMap`'s (one
+/// table with linear probing whose buckets are `FibonacciBuckets`, as `IdentityMap`'s (one
 /// multiplication a key, where `Set<Int64>` runs SipHash: an insert took about 195 instructions
 /// against 67, one insert per model or row a cascade deletes). Keys are only added, never removed.
 struct RowKeySet {
@@ -14,14 +14,12 @@ struct RowKeySet {
 
     /// An empty bucket's value.
     private static let empty = Int64.min
-    /// Fibonacci hashing's multiplier: 2^64 divided by the golden ratio.
-    private static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     var isEmpty: Bool { count == 0 }
 
     /// Makes room for `capacity` keys without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
-        let needed = Self.bucketCount(for: capacity)
+        let needed = FibonacciBuckets.bucketCount(for: capacity)
         if needed > slots.count { resize(to: needed) }
     }
 
@@ -34,7 +32,7 @@ struct RowKeySet {
             count += 1
             return true
         }
-        if (count + 1) * 5 > slots.count * 4 { resize(to: Swift.max(Self.bucketCount(for: count + 1), slots.count * 2)) }
+        if FibonacciBuckets.isFull(count: count, bucketCount: slots.count) { resize(to: Swift.max(FibonacciBuckets.bucketCount(for: count + 1), slots.count * 2)) }
         let mask = slots.count - 1
         var bucket = home(of: key)
         while true {
@@ -69,25 +67,18 @@ struct RowKeySet {
     }
 
     @inline(__always) private func home(of key: Int64) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> shift)
+        FibonacciBuckets.home(of: key, shift: shift)
     }
 
     private mutating func resize(to bucketCount: Int) {
         let old = slots
         slots = [Int64](repeating: Self.empty, count: bucketCount)
-        shift = UInt64(64 - bucketCount.trailingZeroBitCount)
+        shift = FibonacciBuckets.shift(forBucketCount: bucketCount)
         let mask = bucketCount - 1
         for key in old where key != Self.empty {
             var bucket = home(of: key)
             while slots[bucket] != Self.empty { bucket = (bucket + 1) & mask }
             slots[bucket] = key
         }
-    }
-
-    /// The power of two of buckets that holds `capacity` keys at no more than 80 % load.
-    private static func bucketCount(for capacity: Int) -> Int {
-        var buckets = 8
-        while capacity * 5 > buckets * 4 { buckets *= 2 }
-        return buckets
     }
 }

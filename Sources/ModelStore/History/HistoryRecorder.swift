@@ -120,8 +120,6 @@ extension ModelContext {
         var previousEntity: EntitySchema?
         var previousEncoder: TombstoneEncoder?
         saved.deleted.reserveCapacity(deletions.entries.count)
-        // Per entity: whether its rows preserve values (nil until its first deleted row).
-        var rowsPreserve = [Bool?](repeating: nil, count: schema.entities.count)
         for entry in deletions.entries {
             guard case .model(let deleted) = entry else {
                 guard case .row(let row) = entry else { continue }
@@ -129,12 +127,7 @@ extension ModelContext {
                 // preserved values looked up only for an entity that preserves some.
                 try row.withEntity { entity in
                     saved.deleted.append(PersistentIdentifier(names: home(for: entity).names, rowID: row.key))
-                    let preserves = rowsPreserve[entity.index] ?? {
-                        let preserves = entity.attributes.contains { $0.metadata.options.contains(.preserveValueOnDeletion) }
-                        rowsPreserve[entity.index] = preserves
-                        return preserves
-                    }()
-                    if preserves, let tombstone = deletions.tombstone(of: row) {
+                    if entity.preservesValuesOnDeletion, let tombstone = deletions.tombstone(of: row) {
                         try tombstone.withUnsafeBytes { try record()?.write(.delete, entity: entity, row: row.key, tombstone: $0, rowExists: true) }
                     } else {
                         try record()?.write(.delete, entity: entity, row: row.key, rowExists: true)
@@ -335,7 +328,7 @@ final class TombstoneEncoder {
     private let encoder: RowEncoder
 
     /// Nil when `entity` preserves no value (`preserves` tells which value columns it preserves).
-    init?(_ entity: EntitySchema, preserves: (AttributeColumn) -> Bool = { $0.metadata.options.contains(.preserveValueOnDeletion) }) {
+    init?(_ entity: EntitySchema, preserves: (AttributeColumn) -> Bool = \.isPreservedOnDeletion) {
         let names = entity.attributes.map { preserves($0) ? $0.name : nil }
         guard names.contains(where: { $0 != nil }) else { return nil }
         binds = TombstoneBinds(names: names)

@@ -37,6 +37,8 @@ public final class EntitySchema: @unchecked Sendable {
     var relationshipRoutes: [RelationshipRoute] = []
     /// The routes a save follows from a deleted model or row (`.cascade` and `.deny`), in slot order.
     var followedOnDelete: [RelationshipRoute] = []
+    /// Whether a column of the entity is preserved on deletion (a deleted row has a tombstone).
+    var preservesValuesOnDeletion = false
     /// The result column of each stored attribute's first column in the hierarchy's select list,
     /// by `AttributeIndex` (a `RowDecoder`'s positions for a full row).
     var attributeResultColumns: [Int32] = []
@@ -131,6 +133,8 @@ struct AttributeColumn: Sendable {
     let entityName: String
     /// The attribute's details.
     let metadata: AttributeMetadata
+    /// Whether its value is kept in history when its row is deleted (`preserveValueOnDeletion`).
+    var isPreservedOnDeletion: Bool { metadata.options.contains(.preserveValueOnDeletion) }
     /// The key path on the declaring class (for a struct's column, to the field's value; for a
     /// presence column, to the struct).
     let keyPath: AnyKeyPath & Sendable

@@ -117,6 +117,7 @@ struct SchemaBuilder {
             let isRoot = entity === root
             entity.storedAttributes = isRoot ? ownAttributes[entity.name] ?? [] : (ownAttributes[root.name] ?? []) + (ownAttributes[entity.name] ?? [])
             entity.attributes = isRoot ? ownColumns[entity.name] ?? [] : (ownColumns[root.name] ?? []) + (ownColumns[entity.name] ?? [])
+            entity.preservesValuesOnDeletion = entity.attributes.contains(where: \.isPreservedOnDeletion)
             entity.attributeResultColumns = entity.storedAttributes.map { positions[entity.attributes[$0.firstColumn].column] ?? 0 }
             entity.attributeValuePositions = entity.storedAttributes.map { Int32($0.firstColumn) }
             var names: [AnyKeyPath: String] = [:]
