@@ -3,20 +3,27 @@
 
     swift build -c release --product modelstore-bench
     python3 Benchmarks/growth.py [--sqlite 20000,200000,1000000] [--postgresql 20000,200000]
-                                 [--only insert,fetchAll] [--keep DIR] [--from DIR]
+                                 [--rounds 3] [--only insert,fetchAll] [--keep DIR] [--from DIR]
 
-Runs the release bench with `--json` once per store and size (`--repeat 3`, `--repeat 1` from
-1,000,000 rows on), then prints, per store, a Markdown table: each side's wall-clock microseconds
-per row (per fetch for the lookups, which fetch the same 1,000 trips at every size) at each size,
-and the growth: the per-row cost at the largest size over the one at the smallest (the target is
-at most 1.2; below 1, a fixed cost spread over more rows). `--keep`
-saves the JSON reports (STORE-N.json); `--from` prints the tables of reports saved before, running
-nothing. docs/Benchmarks.md, "Growth".
+Runs the release bench with `--json` per store and size (`--repeat 3`, `--repeat 1` from
+1,000,000 rows on), in rounds: each round runs every size of the store once, in increasing order
+in even rounds and decreasing order in odd ones, so a drift of the machine's speed during the run
+(which moves this machine's timings by up to a third within minutes) falls on every size alike
+instead of on the sizes run last. Then it prints, per store, a Markdown table: each side's
+wall-clock microseconds per row (per fetch for the lookups, which fetch the same 1,000 trips at
+every size) at each size, the median of every repetition of every round at that size, and the
+growth: the per-row cost at the largest size over the one at the smallest (the target is at most
+1.2; below 1, a fixed cost spread over more rows), and the generated side's growth over the
+hand-written side's (above 1: the runtime's cost per row grows more than the store's own).
+`--keep` saves the JSON reports (STORE-N-rR.json, R the round); `--from` prints the tables of
+reports saved before, running nothing. docs/Benchmarks.md, "Growth".
 """
 
 import argparse
+import glob
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -28,7 +35,7 @@ def sizes(text):
     return [int(part) for part in text.split(",") if part]
 
 
-def run(store, rows, only, keep):
+def run(store, rows, only, keep, round_):
     repeat = "1" if rows >= 1_000_000 else "3"
     command = [BENCH, "--store", store, "--n", str(rows), "--repeat", repeat, "--json"]
     if only:
@@ -37,50 +44,71 @@ def run(store, rows, only, keep):
     done = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True)
     report = json.loads(done.stdout)
     if keep:
-        with open(os.path.join(keep, f"{store}-{rows}.json"), "w") as file:
+        with open(os.path.join(keep, f"{store}-{rows}-r{round_}.json"), "w") as file:
             file.write(done.stdout)
     return report
 
 
 def saved(folder, store, rows):
-    path = os.path.join(folder, f"{store}-{rows}.json")
-    if not os.path.exists(path):
+    """The reports of one store and size saved with --keep, every round's."""
+    reports = []
+    for path in sorted(glob.glob(os.path.join(folder, f"{store}-{rows}-r*.json"))):
+        with open(path) as file:
+            reports.append(json.load(file))
+    return reports
+
+
+def cost_per_row(reports, name, side):
+    """Microseconds per row of `side` on workload `name`: the median of every repetition of
+    every report (round) of one size; None where the side did not run."""
+    walls = []
+    rows = None
+    for report in reports:
+        match = next((w for w in report["workloads"] if w["name"] == name), None)
+        if match and match.get(side) and match[side]["rows"]:
+            rows = match[side]["rows"]
+            walls += [sample["wallSeconds"] for sample in match[side]["samples"]]
+    if not walls:
         return None
-    with open(path) as file:
-        return json.load(file)
+    return statistics.median(walls) / rows * 1e6
 
 
-def table(store, reports):
-    """A Markdown table of per-row costs for one store's reports (in size order)."""
-    lines = [f"{store}: " + ", ".join(
-        f"N = {r['rowCount']:,} (load {r['loadAverageAtStart']:.1f}–{r['loadAverageAtEnd']:.1f}, "
-        f"median of {r['repetitions']})" for r in reports)]
-    lines.append("")
-    sizes_ = [f"{r['rowCount'] // 1000:,}k" for r in reports]
+def table(store, sized):
+    """A Markdown table of per-row costs for one store: `sized` holds, per size in increasing
+    order, the reports of its rounds."""
+    def describe(reports):
+        first = reports[0]
+        loads = [value for r in reports for value in (r["loadAverageAtStart"], r["loadAverageAtEnd"])]
+        count = sum(r["repetitions"] for r in reports)
+        return (f"N = {first['rowCount']:,} (load {min(loads):.1f}–{max(loads):.1f}, "
+                f"median of {count} repetitions in {len(reports)} round{'s' if len(reports) > 1 else ''})")
+    lines = [f"{store}: " + ", ".join(describe(reports) for reports in sized), ""]
+    sizes_ = [f"{reports[0]['rowCount'] // 1000:,}k" for reports in sized]
     header = (["workload"] + [f"generated µs/row {s}" for s in sizes_] + ["growth"]
-              + [f"hand-written µs/row {s}" for s in sizes_] + ["growth"])
+              + [f"hand-written µs/row {s}" for s in sizes_] + ["growth", "generated growth / hand-written growth"])
     lines.append("| " + " | ".join(header) + " |")
     lines.append("| --- |" + " ---: |" * (len(header) - 1))
-    worst = 0.0
-    for workload in reports[0]["workloads"]:
+    worst = {"generated": (0.0, ""), "handWritten": (0.0, "")}
+    for workload in sized[0][0]["workloads"]:
         name = workload["name"]
         row = [name]
+        growths = {}
         for side in ("generated", "handWritten"):
-            costs = []
-            for report in reports:
-                match = next((w for w in report["workloads"] if w["name"] == name), None)
-                if match and side in match and match[side]["rows"]:
-                    costs.append(match[side]["wallSeconds"] / match[side]["rows"] * 1e6)
-                else:
-                    costs.append(None)
+            costs = [cost_per_row(reports, name, side) for reports in sized]
             row += ["–" if c is None else f"{c:.2f}" for c in costs]
             known = [c for c in costs if c]
             growth = known[-1] / known[0] if len(known) > 1 else None
-            if growth:
-                worst = max(worst, growth)
+            growths[side] = growth
+            if growth and growth > worst[side][0]:
+                worst[side] = (growth, name)
             row.append("–" if growth is None else f"{growth:.2f}")
+        relative = growths["generated"] / growths["handWritten"] if growths["generated"] and growths["handWritten"] else None
+        row.append("–" if relative is None else f"{relative:.2f}")
         lines.append("| " + " | ".join(row) + " |")
-    lines.append(f"largest growth: {worst:.2f}")
+    if worst["generated"][1] or worst["handWritten"][1]:
+        lines.append("largest growth: " + ", ".join(
+            f"{label} {worst[side][0]:.2f} ({worst[side][1]})" for side, label in (("generated", "generated"), ("handWritten", "hand-written"))
+            if worst[side][1]))
     return "\n".join(lines)
 
 
@@ -88,6 +116,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sqlite", type=sizes, default=[20_000, 200_000, 1_000_000])
     parser.add_argument("--postgresql", type=sizes, default=[20_000, 200_000])
+    parser.add_argument("--rounds", type=int, default=3, help="times each size runs, in alternating order (default 3)")
     parser.add_argument("--only", default="")
     parser.add_argument("--keep", help="a folder to save the JSON reports in (STORE-N.json)")
     parser.add_argument("--from", dest="source", help="print the tables of reports saved with --keep")
@@ -98,11 +127,15 @@ def main():
         os.makedirs(arguments.keep, exist_ok=True)
     for store, rows in (("sqlite", arguments.sqlite), ("postgresql", arguments.postgresql)):
         if arguments.source:
-            reports = [r for r in (saved(arguments.source, store, n) for n in rows) if r]
+            sized = [r for r in (saved(arguments.source, store, n) for n in rows) if r]
         else:
-            reports = [run(store, n, arguments.only, arguments.keep) for n in rows]
-        if reports:
-            print(table(store, reports))
+            sized = [[] for _ in rows]
+            for round_ in range(arguments.rounds):
+                order = list(range(len(rows))) if round_ % 2 == 0 else list(reversed(range(len(rows))))
+                for index in order:
+                    sized[index].append(run(store, rows[index], arguments.only, arguments.keep, round_))
+        if sized:
+            print(table(store, sized))
             print()
 
 
