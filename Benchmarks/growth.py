@@ -4,6 +4,7 @@
     swift build -c release --product modelstore-bench
     python3 Benchmarks/growth.py [--sqlite 20000,200000,1000000] [--postgresql 20000,200000]
                                  [--rounds 3] [--only insert,fetchAll] [--keep DIR] [--from DIR]
+                                 [--pooled 200000]
 
 Runs the release bench with `--json` per store and size (`--repeat 3`, `--repeat 1` from
 1,000,000 rows on), in rounds: each round runs every size of the store once, in increasing order
@@ -16,7 +17,10 @@ growth: the per-row cost at the largest size over the one at the smallest (the t
 1.2; below 1, a fixed cost spread over more rows), and the generated side's growth over the
 hand-written side's (above 1: the runtime's cost per row grows more than the store's own).
 `--keep` saves the JSON reports (STORE-N-rR.json, R the round); `--from` prints the tables of
-reports saved before, running nothing. docs/Benchmarks.md, "Growth".
+reports saved before, running nothing. `--pooled N` also prints, per store, the table of size N
+in `modelstore-bench --markdown`'s columns with its rounds pooled: times and ratios over every
+repetition of every round (a ratio is the median of the repetitions' own ratios, as the bench's),
+peak memory and page faults the rounds' median. docs/Benchmarks.md, "Growth" and "Current figures".
 """
 
 import argparse
@@ -112,15 +116,50 @@ def table(store, sized):
     return "\n".join(lines)
 
 
+def pooled(reports):
+    """The Markdown table of one size's rounds pooled (`--pooled`), with the bench's columns."""
+    loads = [value for r in reports for value in (r["loadAverageAtStart"], r["loadAverageAtEnd"])]
+    count = sum(r["repetitions"] for r in reports)
+    lines = [f"N = {reports[0]['rowCount']:,}, median of {count} repetitions in {len(reports)} rounds; "
+             f"load average {min(loads):.1f}–{max(loads):.1f}.", "",
+             "| workload | generated s | hand-written s | ratio | CPU ratio | peak +memory generated / hand-written | page faults generated / hand-written |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    worst = worst_cpu = None
+    for first in reports[0]["workloads"]:
+        name = first["name"]
+        matches = [next(w for w in r["workloads"] if w["name"] == name) for r in reports]
+        if not all(m.get("generated") and m.get("handWritten") for m in matches):
+            continue
+        pairs = [(g, h) for m in matches for g, h in zip(m["generated"]["samples"], m["handWritten"]["samples"])]
+        ratio = statistics.median(g["wallSeconds"] / h["wallSeconds"] for g, h in pairs)
+        cpu = statistics.median(g["cpuSeconds"] / h["cpuSeconds"] for g, h in pairs)
+        if first.get("hasTarget"):
+            worst = max(worst or 0, ratio)
+            worst_cpu = max(worst_cpu or 0, cpu)
+
+        def median(side, key):
+            return statistics.median_low(m[side][key] for m in matches)
+        memory = f"{median('generated', 'peakAdditionalBytes') / 1048576:.1f} / {median('handWritten', 'peakAdditionalBytes') / 1048576:.1f} MB"
+        lines.append(f"| `{name}`: {first['title']} | {statistics.median(g['wallSeconds'] for g, _ in pairs):.3f} | "
+                     f"{statistics.median(h['wallSeconds'] for _, h in pairs):.3f} | {ratio:.2f} | {cpu:.2f} | {memory} | "
+                     f"{median('generated', 'minorFaults')} / {median('handWritten', 'minorFaults')} |")
+    if worst is not None:
+        lines += ["", f"max ratio (workloads with a target): {worst:.2f}; max CPU ratio: {worst_cpu:.2f}."]
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sqlite", type=sizes, default=[20_000, 200_000, 1_000_000])
     parser.add_argument("--postgresql", type=sizes, default=[20_000, 200_000])
     parser.add_argument("--rounds", type=int, default=3, help="times each size runs, in alternating order (default 3)")
     parser.add_argument("--only", default="")
-    parser.add_argument("--keep", help="a folder to save the JSON reports in (STORE-N.json)")
+    parser.add_argument("--keep", help="a folder to save the JSON reports in (STORE-N-rR.json)")
+    parser.add_argument("--pooled", type=int, help="also print the table of this size, its rounds pooled")
     parser.add_argument("--from", dest="source", help="print the tables of reports saved with --keep")
     arguments = parser.parse_args()
+    if arguments.rounds < 1:
+        parser.error("--rounds must be at least 1")
     if not arguments.source and not os.path.exists(BENCH):
         sys.exit(f"{BENCH} is missing: swift build -c release --product modelstore-bench")
     if arguments.keep:
@@ -137,6 +176,11 @@ def main():
         if sized:
             print(table(store, sized))
             print()
+            for reports in sized:
+                if arguments.pooled == reports[0]["rowCount"]:
+                    print(f"{store}:")
+                    print(pooled(reports))
+                    print()
 
 
 if __name__ == "__main__":

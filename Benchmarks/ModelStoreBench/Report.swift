@@ -95,6 +95,8 @@ private struct JSONReport: Encodable {
         /// The name `--only` takes.
         let name: String
         let title: String
+        /// Whether the workload is held to the target (`Workload.hasTarget`): `maxRatio` counts only these.
+        let hasTarget: Bool
         /// Nil where that side did not run (`--side`).
         let generated: Side?
         let handWritten: Side?
@@ -130,7 +132,7 @@ private struct JSONReport: Encodable {
                 memoryRatio = Double(generated.peakBytes) / Double(handWritten.peakBytes)
             }
             return Workload(name: result.workload.rawValue, title: result.workload.title(rows: report.rowCount, predicates: report.predicates),
-                            generated: result.generated.map(Side.init), handWritten: result.handWritten.map(Side.init),
+                            hasTarget: result.workload.hasTarget, generated: result.generated.map(Side.init), handWritten: result.handWritten.map(Side.init),
                             ratio: result.ratio, cpuRatio: result.cpuRatio, peakMemoryRatio: memoryRatio)
         }
     }
