@@ -11,7 +11,9 @@
 //     valgrind --tool=callgrind --toggle-collect='*renameTracked*' --callgrind-out-file=/tmp/tracked.out /tmp/change-tracking-floor
 //     callgrind_annotate /tmp/plain.out | grep TOTALS; callgrind_annotate /tmp/tracked.out | grep TOTALS
 //
-// Prints each loop's wall-clock time too (the median of 11 runs), per model.
+// Each loop runs 11 times over the same 20,000 models, so a total over 220,000 is its instructions
+// a model (614 tracked, 179 plain when measured for the docs). Prints each loop's wall-clock time
+// too (the median of the 11 runs), per model.
 
 import Foundation
 
