@@ -18,9 +18,9 @@ growth: the per-row cost at the largest size over the one at the smallest (the t
 hand-written side's (above 1: the runtime's cost per row grows more than the store's own).
 `--keep` saves the JSON reports (STORE-N-rR.json, R the round); `--from` prints the tables of
 reports saved before, running nothing. `--pooled N` also prints, per store, the table of size N
-in `modelstore-bench --markdown`'s columns with its rounds pooled: times and ratios over every
-repetition of every round (a ratio is the median of the repetitions' own ratios, as the bench's),
-peak memory and page faults the rounds' median. docs/Benchmarks.md, "Growth" and "Current figures".
+with its rounds pooled (`tables.py`'s columns): times and ratios over every repetition of every
+round (a ratio is the median of the repetitions' own ratios, as the bench's), peak memory and page
+faults the rounds' median. docs/Benchmarks.md, "Growth" and "Current figures".
 """
 
 import argparse
@@ -30,6 +30,9 @@ import os
 import statistics
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the import below
+from tables import pooled  # Benchmarks/tables.py: the tables' layout  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, ".build", "release", "modelstore-bench")
@@ -113,38 +116,6 @@ def table(store, sized):
         lines.append("largest growth: " + ", ".join(
             f"{label} {worst[side][0]:.2f} ({worst[side][1]})" for side, label in (("generated", "generated"), ("handWritten", "hand-written"))
             if worst[side][1]))
-    return "\n".join(lines)
-
-
-def pooled(reports):
-    """The Markdown table of one size's rounds pooled (`--pooled`), with the bench's columns."""
-    loads = [value for r in reports for value in (r["loadAverageAtStart"], r["loadAverageAtEnd"])]
-    count = sum(r["repetitions"] for r in reports)
-    lines = [f"N = {reports[0]['rowCount']:,}, median of {count} repetitions in {len(reports)} rounds; "
-             f"load average {min(loads):.1f}–{max(loads):.1f}.", "",
-             "| workload | generated s | hand-written s | ratio | CPU ratio | peak +memory generated / hand-written | page faults generated / hand-written |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    worst = worst_cpu = None
-    for first in reports[0]["workloads"]:
-        name = first["name"]
-        matches = [next(w for w in r["workloads"] if w["name"] == name) for r in reports]
-        if not all(m.get("generated") and m.get("handWritten") for m in matches):
-            continue
-        pairs = [(g, h) for m in matches for g, h in zip(m["generated"]["samples"], m["handWritten"]["samples"])]
-        ratio = statistics.median(g["wallSeconds"] / h["wallSeconds"] for g, h in pairs)
-        cpu = statistics.median(g["cpuSeconds"] / h["cpuSeconds"] for g, h in pairs)
-        if first.get("hasTarget"):
-            worst = max(worst or 0, ratio)
-            worst_cpu = max(worst_cpu or 0, cpu)
-
-        def median(side, key):
-            return statistics.median_low(m[side][key] for m in matches)
-        memory = f"{median('generated', 'peakAdditionalBytes') / 1048576:.1f} / {median('handWritten', 'peakAdditionalBytes') / 1048576:.1f} MB"
-        lines.append(f"| `{name}`: {first['title']} | {statistics.median(g['wallSeconds'] for g, _ in pairs):.3f} | "
-                     f"{statistics.median(h['wallSeconds'] for _, h in pairs):.3f} | {ratio:.2f} | {cpu:.2f} | {memory} | "
-                     f"{median('generated', 'minorFaults')} / {median('handWritten', 'minorFaults')} |")
-    if worst is not None:
-        lines += ["", f"max ratio (workloads with a target): {worst:.2f}; max CPU ratio: {worst_cpu:.2f}."]
     return "\n".join(lines)
 
 

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 
-/// `Benchmarks/growth.py` (docs/Benchmarks.md, "Growth") on reports made here, whose figures this
-/// test computes itself: each size's cost per row is the median of every repetition of every
-/// round, the growth is the largest size's cost over the smallest's, the generated growth is
-/// divided by the hand-written one, and `--pooled` pools a size's rounds (times over every
-/// repetition, ratios the median of the repetitions' own ratios, the maxima over the workloads with
-/// a target only).
-@Suite struct GrowthScriptTests {
+/// The scripts that turn `modelstore-bench --json` reports into docs/Benchmarks.md's tables, on
+/// reports made here whose figures the tests compute themselves. `growth.py`: each size's cost per
+/// row is the median of every repetition of every round, the growth is the largest size's cost
+/// over the smallest's, the generated growth is divided by the hand-written one, and `--pooled`
+/// pools a size's rounds (times over every repetition, ratios the median of the repetitions' own
+/// ratios, the maxima over the workloads with a target only). `tables.py`: two runs' figures side
+/// by side, the first run's memory and page faults.
+@Suite struct BenchmarkScriptTests {
     /// One side's repetitions of a workload: wall and CPU seconds each.
     struct Samples {
         var wall: [Double]
@@ -15,11 +16,12 @@ import Testing
     }
 
     /// A report as `modelstore-bench --json` writes it, with the fields the script reads.
-    static func report(rows: Int, workloads: [(name: String, hasTarget: Bool, generated: Samples, handWritten: Samples)]) -> [String: Any] {
+    static func report(rows: Int, workloads: [(name: String, hasTarget: Bool, generated: Samples, handWritten: Samples)],
+                       faults: Int = 10, bytes: Int = 1_048_576) -> [String: Any] {
         func side(_ samples: Samples) -> [String: Any] {
             [
-                "wallSeconds": median(samples.wall), "cpuSeconds": median(samples.cpu), "minorFaults": 10,
-                "peakAdditionalBytes": 1_048_576, "queries": 0, "rows": rows,
+                "wallSeconds": median(samples.wall), "cpuSeconds": median(samples.cpu), "minorFaults": faults,
+                "peakAdditionalBytes": bytes, "queries": 0, "rows": rows,
                 "samples": zip(samples.wall, samples.cpu).map { ["wallSeconds": $0.0, "cpuSeconds": $0.1, "minorFaults": 10] },
             ]
         }
@@ -29,7 +31,9 @@ import Testing
             "workloads": workloads.map { workload -> [String: Any] in
                 ["name": workload.name, "title": workload.name, "hasTarget": workload.hasTarget,
                  "generated": side(workload.generated), "handWritten": side(workload.handWritten),
-                 "ratio": 1.0, "cpuRatio": 1.0, "peakMemoryRatio": 1.0]
+                 "ratio": median(zip(workload.generated.wall, workload.handWritten.wall).map { $0 / $1 }),
+                 "cpuRatio": median(zip(workload.generated.cpu, workload.handWritten.cpu).map { $0 / $1 }),
+                 "peakMemoryRatio": 1.0]
             },
         ]
     }
@@ -119,5 +123,37 @@ import Testing
         let result = try await Shell.run("python3", ["Benchmarks/growth.py", "--rounds", "0"], in: Workspace.root)
         #expect(result.status != 0)
         #expect(result.output.contains("--rounds must be at least 1"), "\(result.output)")
+    }
+
+    /// Two runs of one store side by side: each cell is the reports' own figure, run 1 then run 2;
+    /// memory and page faults are the first run's.
+    @Test func tablesPutTwoRunsSideBySide() async throws {
+        let runs = (0..<2).map { run in
+            Self.report(rows: 20_000, workloads: [
+                (name: "insert", hasTarget: true,
+                 generated: Samples(wall: [0.21 + 0.01 * Double(run), 0.22, 0.25], cpu: [0.2, 0.21, 0.23]),
+                 handWritten: Samples(wall: [0.2, 0.2, 0.21], cpu: [0.19, 0.2, 0.2])),
+            ], faults: 100 + run, bytes: 3 * 1_048_576 * (run + 1))
+        }
+        let folder = FileManager.default.temporaryDirectory.appending(path: "tables-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (index, run) in runs.enumerated() {
+            try JSONSerialization.data(withJSONObject: run).write(to: folder.appending(path: "run\(index + 1).json"))
+        }
+        let result = try await Shell.run("python3", ["Benchmarks/tables.py", folder.appending(path: "run1.json").path,
+                                                      folder.appending(path: "run2.json").path], in: Workspace.root)
+        try #require(result.status == 0, "\(result.output)")
+        func both(_ value: ([String: Any]) -> Double, _ digits: Int) -> String {
+            runs.map { Self.fixed(value($0), digits) }.joined(separator: " / ")
+        }
+        func insert(_ report: [String: Any]) -> [String: Any] { (report["workloads"] as! [[String: Any]])[0] }
+        func side(_ report: [String: Any], _ name: String) -> [String: Any] { insert(report)[name] as! [String: Any] }
+        let expected = "| `insert`: insert | \(both({ side($0, "generated")["wallSeconds"] as! Double }, 3)) | "
+            + "\(both({ side($0, "handWritten")["wallSeconds"] as! Double }, 3)) | \(both({ insert($0)["ratio"] as! Double }, 2)) | "
+            + "\(both({ insert($0)["cpuRatio"] as! Double }, 2)) | 3.0 / 3.0 MB | 100 / 100 |"
+        #expect(result.output.split(separator: "\n").contains { $0 == expected }, "\(expected) not in:\n\(result.output)")
+        #expect(result.output.hasPrefix("N = 20,000, median of 3 repetitions each run; load average 0.5–0.6 (run 1), load average 0.5–0.6 (run 2)."),
+                "\(result.output)")
     }
 }
