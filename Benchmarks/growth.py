@@ -18,9 +18,7 @@ growth: the per-row cost at the largest size over the one at the smallest (the t
 hand-written side's (above 1: the runtime's cost per row grows more than the store's own).
 `--keep` saves the JSON reports (STORE-N-rR.json, R the round); `--from` prints the tables of
 reports saved before, running nothing. `--pooled N` also prints, per store, the table of size N
-with its rounds pooled (`tables.py`'s columns): times and ratios over every repetition of every
-round (a ratio is the median of the repetitions' own ratios, as the bench's), peak memory and page
-faults the rounds' median. docs/Benchmarks.md, "Growth" and "Current figures".
+with its rounds pooled (`tables.pooled`). docs/Benchmarks.md, "Growth" and "Current figures".
 """
 
 import argparse

@@ -83,15 +83,14 @@ def pooled(reports):
         if first.get("hasTarget"):
             worst = max(worst or 0, ratio)
             worst_cpu = max(worst_cpu or 0, cpu)
-
-        def median(side, key):
-            return statistics.median_low(m[side][key] for m in matches)
+        rounds = {(side, key): statistics.median_low(m[side][key] for m in matches)
+                  for side in ("generated", "handWritten") for key in ("peakAdditionalBytes", "minorFaults")}
         lines.append(row(name, first["title"],
                          f"{statistics.median(g['wallSeconds'] for g, _ in pairs):.3f}",
                          f"{statistics.median(h['wallSeconds'] for _, h in pairs):.3f}",
                          f"{ratio:.2f}", f"{cpu:.2f}",
-                         memory(median("generated", "peakAdditionalBytes"), median("handWritten", "peakAdditionalBytes")),
-                         f"{median('generated', 'minorFaults')} / {median('handWritten', 'minorFaults')}"))
+                         memory(rounds["generated", "peakAdditionalBytes"], rounds["handWritten", "peakAdditionalBytes"]),
+                         f"{rounds['generated', 'minorFaults']} / {rounds['handWritten', 'minorFaults']}"))
     if worst is not None:
         lines += ["", f"max ratio (workloads with a target): {worst:.2f}; max CPU ratio: {worst_cpu:.2f}."]
     return "\n".join(lines)
