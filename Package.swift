@@ -189,10 +189,11 @@ let package = Package(
             dependencies: ["ModelStore", "SchemaEvolution", "CrashWriter", "CrashMigrator", "HistoryProbe", "UpsertWriter", "StoreTestSupport", "MisuseProbe", "GoldenFiles"],
             exclude: ["Goldens", "Fixtures/Zoo.model", "Fixtures/Badges.model", "Fixtures/Warehouse.model", "Fixtures/Walkers.model"]
         ),
-        // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`.
+        // Builds and runs Samples/TripsDemo and the fixture packages with `swift build`; runs the
+        // benchmark executables' debug builds at a small size.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["modelgen", "TemplateEmbedder", "GoldenFiles", "StoreTestSupport"],
+            dependencies: ["modelgen", "TemplateEmbedder", "GoldenFiles", "StoreTestSupport", "ModelStoreBench"],
             exclude: ["Fixtures"]
         ),
         // Timing, peak memory, arguments and tables shared by the benchmarks.

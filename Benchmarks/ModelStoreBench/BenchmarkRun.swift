@@ -76,7 +76,7 @@ struct BenchmarkRun {
         }
         let selected = Set(workloads)
         // `insert` stores the rows most workloads read: it runs (untimed) when they are selected without it.
-        let needsRows = !selected.isDisjoint(with: [.fetchAll, .enumerateAll, .enumerateAllObservable, .fetchSubclass, .updateNames, .updateNamesWithHistory, .count, .lookupByKey, .lookupByName])
+        let needsRows = !selected.isDisjoint(with: [.fetchAll, .enumerateAll, .enumerateAllObservable, .fetchSubclass, .updateNames, .updateNamesWithHistory, .updateNamesTracked, .count, .lookupByKey, .lookupByName])
         let steps = Workload.allCases.filter { selected.contains($0) || ($0 == .insert && needsRows) }
         var samples: [Workload: [Side: Samples]] = [:]
         let root = FileManager.default.temporaryDirectory.appending(path: "modelstore-bench-\(getpid())")
@@ -114,6 +114,9 @@ struct BenchmarkRun {
                     entry.samples.append(sample)
                     entry.peakBytes = max(entry.peakBytes, peak)
                     entry.queries = queries
+                    if let expected = workload.expectedCount(rows: rowCount), count != expected {
+                        throw HandSQLiteError(message: "\(workload), \(side.rawValue): \(count) rows, not \(expected)")
+                    }
                     if let previous = entry.count, previous != count {
                         throw HandSQLiteError(message: "\(workload): \(count) rows, \(previous) before")
                     }

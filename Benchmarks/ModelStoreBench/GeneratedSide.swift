@@ -41,7 +41,7 @@ final class GeneratedSide: TripStoreSide {
         case .insertWithHistory:
             guard let stores else { return }
             workloadContainer = try Self.openContainer(stores.url("generated-history"), history: true)
-        case .updateNames:
+        case .updateNames, .updateNamesTracked:
             let context = try newContext()
             trips = try context.fetch(FetchDescriptor<Trip>())
         case .updateNamesWithHistory:
@@ -60,7 +60,7 @@ final class GeneratedSide: TripStoreSide {
             lookupIDs = Workload.lookupIndices(rows: all.count).map { all[$0].persistentModelID }
         case .lookupByName:
             try stores?.execute(Workload.nameIndexSQL, on: "generated")
-            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
+            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].storedName(storedRenamed: storedRenamed) }
         case .count:
             for _ in 0..<Workload.untimedCounts { _ = try countTrips() }
             context = nil  // let go of here: the timed count's `newContext()` would release it
@@ -106,7 +106,7 @@ final class GeneratedSide: TripStoreSide {
             if let cutoff { descriptor.predicate = #Predicate<BusinessTrip> { $0.endDate > cutoff } }
             businessTrips = try newContext().fetch(descriptor)
             return businessTrips.count
-        case .updateNames, .updateNamesWithHistory:
+        case .updateNames, .updateNamesWithHistory, .updateNamesTracked:
             return try updateNames()
         case .count:
             return try countTrips()

@@ -24,6 +24,8 @@ final class HandPostgresSide: TripStoreSide {
     private var stays: [Int64: [PlainStay]] = [:]
     /// The observable prefetch's registrars, kept with the objects.
     private var registrars = ObservedReads()
+    /// The tracked update's bookkeeping, kept between its saves as a context's is.
+    private var tracking = ChangeTracking()
     private let parameters = HandParameters()
 
     init(rows: [TripRow], cutoff: Date?) {
@@ -42,8 +44,9 @@ final class HandPostgresSide: TripStoreSide {
         switch workload {
         case .insertWithHistory:
             own = try open("hand-written-history")
-        case .updateNames, .updateNamesWithHistory:
+        case .updateNames, .updateNamesWithHistory, .updateNamesTracked:
             trips = try readTrips(try connection(), Self.selectAll, date: nil)
+            tracking.track(count: trips.count)
         case .prefetch, .prefetchObservable:
             let store = try open("hand-written-" + workload.rawValue)
             own = store
@@ -53,7 +56,7 @@ final class HandPostgresSide: TripStoreSide {
             lookupKeys = Workload.lookupIndices(rows: all.count).map { all[$0].rowID }
         case .lookupByName:
             try connection().execute(Workload.nameIndexSQL)
-            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
+            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].storedName(storedRenamed: storedRenamed) }
         case .count:
             for _ in 0..<Workload.untimedCounts { _ = try countTrips(try connection()) }
         case .cascadeDelete:
@@ -98,9 +101,16 @@ final class HandPostgresSide: TripStoreSide {
             trips = try readTrips(connection, cutoff == nil ? Self.selectBusiness : Self.selectBusinessAfter, date: cutoff)
             return trips.count
         case .updateNames:
-            return try updateNames(connection, history: false)
+            var untracked = NoChangeTracking()
+            return try updateNames(connection, history: false, tracking: &untracked)
         case .updateNamesWithHistory:
-            return try updateNames(connection, history: true)
+            var untracked = NoChangeTracking()
+            return try updateNames(connection, history: true, tracking: &untracked)
+        case .updateNamesTracked:
+            // One access to the property for the whole loop, not one checked at run time per change.
+            let renamed = try updateNames(connection, history: false, tracking: &tracking)
+            guard tracking.didSave() == renamed else { throw HandSQLiteError(message: "tracked fewer than \(renamed) renamed trips") }
+            return renamed
         case .count:
             return try countTrips(connection)
         case .lookupByKey:
@@ -296,14 +306,18 @@ final class HandPostgresSide: TripStoreSide {
         return Int(HandColumn.int64(result, 0, 0))
     }
 
-    /// Renames every trip (`TripRow.name(storedRenamed:)`, each change recorded when `history`): a multi-row statement per
+    /// Renames every trip (`TripRow.name(storedRenamed:)`, each change recorded when `history`,
+    /// `tracking` told of each): a multi-row statement per
     /// `HandPQ.batch` rows, as ModelStore does (docs/PostgreSQL.md, "Batched writes"); a trip
     /// whose row is gone is an error (the rows changed, from each statement's count).
-    private func updateNames(_ connection: HandPQ, history: Bool) throws -> Int {
+    private func updateNames<Tracker: ChangeTracker>(_ connection: HandPQ, history: Bool, tracking: inout Tracker) throws -> Int {
         try connection.execute("BEGIN")
         var names = TripRows(Self.updateNameRows, [HandPQ.OID.int8Array, HandPQ.OID.textArray])
         var changed: Int32 = 0
+        var position = 0
         for (trip, row) in zip(trips, rows) {
+            tracking.willRename(trip, at: position)
+            position += 1
             trip.name = row.name(storedRenamed: storedRenamed)
             names.columns[0].int64(trip.rowID)
             names.columns[1].text(trip.name)

@@ -23,6 +23,8 @@ final class HandWrittenSide: TripStoreSide {
     private var stays: [Int64: [PlainStay]] = [:]
     /// The observable prefetch's registrars, kept with the objects.
     private var registrars = ObservedReads()
+    /// The tracked update's bookkeeping, kept between its saves as a context's is.
+    private var tracking = ChangeTracking()
 
     init(rows: [TripRow], cutoff: Date?) {
         self.rows = rows
@@ -48,8 +50,9 @@ final class HandWrittenSide: TripStoreSide {
             mainStoreURL = storeURL
             storeURL = try stores?.url("hand-written-history")
             try createTables()
-        case .updateNames, .updateNamesWithHistory:
+        case .updateNames, .updateNamesWithHistory, .updateNamesTracked:
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+            tracking.track(count: trips.count)
         case .prefetch, .prefetchObservable:
             mainStoreURL = storeURL
             storeURL = try stores?.url("hand-written-" + workload.rawValue)
@@ -62,7 +65,7 @@ final class HandWrittenSide: TripStoreSide {
             lookupKeys = Workload.lookupIndices(rows: all.count).map { all[$0].rowID }
         case .lookupByName:
             try stores?.execute(Workload.nameIndexSQL, on: "hand-written")
-            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].name }
+            lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].storedName(storedRenamed: storedRenamed) }
         case .count:
             for _ in 0..<Workload.untimedCounts { _ = try count() }
             connection = nil  // closed here: the timed count's `newConnection()` would close it
@@ -109,9 +112,16 @@ final class HandWrittenSide: TripStoreSide {
                                   + " ORDER BY \"startDate\", \"$pk\"", date: cutoff)
             return trips.count
         case .updateNames:
-            return try updateNames(history: false)
+            var untracked = NoChangeTracking()
+            return try updateNames(history: false, tracking: &untracked)
         case .updateNamesWithHistory:
-            return try updateNames(history: true)
+            var untracked = NoChangeTracking()
+            return try updateNames(history: true, tracking: &untracked)
+        case .updateNamesTracked:
+            // One access to the property for the whole loop, not one checked at run time per change.
+            let renamed = try updateNames(history: false, tracking: &tracking)
+            guard tracking.didSave() == renamed else { throw HandSQLiteError(message: "tracked fewer than \(renamed) renamed trips") }
+            return renamed
         case .count:
             return try count()
         case .lookupByKey:
@@ -185,13 +195,17 @@ final class HandWrittenSide: TripStoreSide {
         try connection.execute("COMMIT")
     }
 
-    /// Renames every trip (`TripRow.name(storedRenamed:)`), recording each change when `history`.
-    private func updateNames(history: Bool) throws -> Int {
+    /// Renames every trip (`TripRow.name(storedRenamed:)`), recording each change when `history`,
+    /// telling `tracking` of each.
+    private func updateNames<Tracker: ChangeTracker>(history: Bool, tracking: inout Tracker) throws -> Int {
         guard let connection else { return 0 }
         let update = try connection.prepare("UPDATE \"Trip\" SET \"name\" = ? WHERE \"$pk\" = ?")
         defer { sqlite3_finalize(update) }
         try connection.execute("BEGIN IMMEDIATE")
+        var position = 0
         for (trip, row) in zip(trips, rows) {
+            tracking.willRename(trip, at: position)
+            position += 1
             trip.name = row.name(storedRenamed: storedRenamed)
             bindText(update, 1, trip.name)
             sqlite3_bind_int64(update, 2, trip.rowID)

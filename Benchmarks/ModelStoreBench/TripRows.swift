@@ -30,6 +30,12 @@ struct TripRow {
         storedRenamed ? name : newName
     }
 
+    /// The name the store holds (`newName` after an odd number of updates): what the lookup by
+    /// name looks for, so that it finds its row whichever updates ran before it.
+    func storedName(storedRenamed: Bool) -> String {
+        storedRenamed ? newName : name
+    }
+
     /// `count` mixed rows: a third of each kind, dates spread so that sorting has work to do.
     static func make(count: Int) -> [TripRow] {
         (0..<count).map { index in
