@@ -51,7 +51,8 @@ enum Workload: String, CaseIterable {
     /// (`#Predicate { $0.persistentModelID == id }`; hand-written: `WHERE "$pk" = ?`), a new
     /// fetch per trip, the identifiers spread over the table.
     case lookupByKey
-    /// The same trips, each fetched by its name (`#Predicate { $0.name == name }`; hand-written:
+    /// The same trips, each fetched by the name its store holds (`TripRow.storedName`: after the
+    /// updates of a full run, their new names; `#Predicate { $0.name == name }`; hand-written:
     /// `WHERE "name" = ?`), an index on `name` made before (untimed, the same on both sides;
     /// `Trips.model` declares none, so the other workloads do not maintain it).
     case lookupByName
