@@ -17,7 +17,8 @@ struct NoChangeTracking: ChangeTracker {
 /// restores), the object into the list of changed objects (what `hasChanges` and the save read)
 /// and marked as listed; after the commit, `didSave`'s identifiers (24 bytes each, as a
 /// `PersistentIdentifier`), then the marks cleared and the log and the list emptied, keeping their
-/// capacity as a context's lists do. It binds and sends nothing: the write is the plain update's.
+/// capacity for the next save (cheaper than the runtime, whose change log gives its memory back at
+/// each save). It binds and sends nothing: the write is the plain update's.
 struct ChangeTracking: ChangeTracker {
     /// A saved value kept for `rollback()`: the object, the changed column, the value.
     struct SavedValue {

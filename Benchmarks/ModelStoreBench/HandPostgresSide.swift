@@ -24,7 +24,7 @@ final class HandPostgresSide: TripStoreSide {
     private var stays: [Int64: [PlainStay]] = [:]
     /// The observable prefetch's registrars, kept with the objects.
     private var registrars = ObservedReads()
-    /// The tracked update's bookkeeping, kept between its saves as a context's is.
+    /// The tracked update's bookkeeping, kept from one of its saves to the next with its lists' capacity.
     private var tracking = ChangeTracking()
     private let parameters = HandParameters()
 
