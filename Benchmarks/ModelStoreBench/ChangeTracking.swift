@@ -62,9 +62,11 @@ struct ChangeTracking: ChangeTracker {
         listed[position] = true
     }
 
-    /// After the commit: `didSave`'s identifiers of the changed objects, then the marks cleared and
-    /// the lists emptied. Returns how many objects were saved.
-    mutating func didSave() -> Int {
+    /// After the commit of `renamed` renames: `didSave`'s identifiers of the changed objects, then
+    /// the marks cleared and the lists emptied.
+    ///
+    /// - Throws: `HandSQLiteError` when the changed list did not hold every renamed object.
+    mutating func didSave(renamed: Int) throws {
         for entry in changed {
             saved.append(Identifier(entity: ObjectIdentifier(type(of: entry.object)), rowID: entry.object.rowID, store: 0))
             listed[entry.position] = false
@@ -73,6 +75,6 @@ struct ChangeTracking: ChangeTracker {
         undo.removeAll(keepingCapacity: true)
         changed.removeAll(keepingCapacity: true)
         saved.removeAll(keepingCapacity: true)
-        return count
+        guard count == renamed else { throw HandSQLiteError(message: "tracked \(count) of \(renamed) renamed trips") }
     }
 }

@@ -46,7 +46,7 @@ final class HandPostgresSide: TripStoreSide {
             own = try open("hand-written-history")
         case .updateNames, .updateNamesWithHistory, .updateNamesTracked:
             trips = try readTrips(try connection(), Self.selectAll, date: nil)
-            tracking.track(count: trips.count)
+            if workload == .updateNamesTracked { tracking.track(count: trips.count) }
         case .prefetch, .prefetchObservable:
             let store = try open("hand-written-" + workload.rawValue)
             own = store
@@ -109,7 +109,7 @@ final class HandPostgresSide: TripStoreSide {
         case .updateNamesTracked:
             // One access to the property for the whole loop, not one checked at run time per change.
             let renamed = try updateNames(connection, history: false, tracking: &tracking)
-            guard tracking.didSave() == renamed else { throw HandSQLiteError(message: "tracked fewer than \(renamed) renamed trips") }
+            try tracking.didSave(renamed: renamed)
             return renamed
         case .count:
             return try countTrips(connection)

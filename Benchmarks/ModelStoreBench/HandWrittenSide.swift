@@ -52,7 +52,7 @@ final class HandWrittenSide: TripStoreSide {
             try createTables()
         case .updateNames, .updateNamesWithHistory, .updateNamesTracked:
             trips = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
-            tracking.track(count: trips.count)
+            if workload == .updateNamesTracked { tracking.track(count: trips.count) }
         case .prefetch, .prefetchObservable:
             mainStoreURL = storeURL
             storeURL = try stores?.url("hand-written-" + workload.rawValue)
@@ -120,7 +120,7 @@ final class HandWrittenSide: TripStoreSide {
         case .updateNamesTracked:
             // One access to the property for the whole loop, not one checked at run time per change.
             let renamed = try updateNames(history: false, tracking: &tracking)
-            guard tracking.didSave() == renamed else { throw HandSQLiteError(message: "tracked fewer than \(renamed) renamed trips") }
+            try tracking.didSave(renamed: renamed)
             return renamed
         case .count:
             return try count()
