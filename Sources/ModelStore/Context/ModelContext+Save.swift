@@ -536,9 +536,11 @@ private final class PreparedUpdate {
                 }
             }
         }
-        if let rows {
+        // Tested and unwrapped in place: bound to a name (`if let`), the rows were retained and
+        // released per row.
+        if rows != nil {
             defer { target.reset() }
-            try batch.add(rows, object: object, order: order, key: rowID, from: target)
+            try batch.add(rows!, object: object, order: order, key: rowID, from: target)
             return
         }
         statement.bindInt64(rowID, at: keyParameter)

@@ -89,17 +89,27 @@ extension ModelContext {
         var comparisons = UpdateComparisons(entityCount: schema.entities.count)
         if history {
             saved.updated.reserveCapacity(dirty.count + linkedOrder.count)
+            // The writer unretained once made (`writer` holds it), and each model's entity borrowed
+            // from its home (the schema holds it): taken as strong references, both were retained
+            // and released per model (docs/Benchmarks.md, "Writes").
+            var unretainedWriter: Unmanaged<HistoryWriter>?
             try dirty.withUnsafeBufferPointer { models in
                 for model in models {
                     try Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { object in
                         guard object.status == .persisted, !removes || !removed.contains(ObjectIdentifier(object)),
-                              let home = object.home, let rowID = object.rowID else { return }
-                        saved.updated.append(PersistentIdentifier(names: home.names, rowID: rowID))
-                        let links = linked.isEmpty ? [] : linked.removeValue(forKey: ObjectIdentifier(object))?.names ?? []
-                        let entity = home.entity
-                        var names = changedProperties(of: object, entity, &comparisons)
-                        if !links.isEmpty { names = ((names.map { [$0] } ?? []) + links).joined(separator: ",") }
-                        if let names { try record()?.write(.update, entity: entity, row: rowID, attributes: names) }
+                              let home = object.home.map(Unmanaged.passUnretained), let rowID = object.rowID else { return }
+                        let (names, entity) = home._withUnsafeGuaranteedRef { ($0.names, Unmanaged.passUnretained($0.entity)) }
+                        saved.updated.append(PersistentIdentifier(names: names, rowID: rowID))
+                        try entity._withUnsafeGuaranteedRef { entity in
+                            var changed = changedProperties(of: object, entity, &comparisons)
+                            // No list of links made for a model without (an empty one was a retain and a release).
+                            if !linked.isEmpty, let links = linked.removeValue(forKey: ObjectIdentifier(object))?.names, !links.isEmpty {
+                                changed = ((changed.map { [$0] } ?? []) + links).joined(separator: ",")
+                            }
+                            guard let changed else { return }
+                            if unretainedWriter == nil, let made = try record() { unretainedWriter = .passUnretained(made) }
+                            try unretainedWriter?._withUnsafeGuaranteedRef { try $0.write(.update, entity: entity, row: rowID, attributes: changed) }
+                        }
                     }
                 }
             }
@@ -625,12 +635,14 @@ private final class HistoryWriter {
 
     /// Sends the change bound into `statement` (`rows`' row statement, where the store takes
     /// rows together): into `rows`, else with the save's batch, else at once; then resets it.
+    /// The optionals are tested and unwrapped in place: bound to names (`if let`), the batch and
+    /// the rows were retained and released per change (docs/Benchmarks.md, "Writes").
     @inline(__always)
     fileprivate func send(_ statement: any StoreStatement, rows: (any RowBatch)?) throws {
-        if let batch, let rows {
-            try batch.add(rows, key: 0, from: statement)
-        } else if let batch {
-            try batch.send(statement, .other)
+        if batch != nil && rows != nil {
+            try batch!.add(rows!, key: 0, from: statement)
+        } else if batch != nil {
+            try batch!.send(statement, .other)
         } else {
             try statement.run()
         }

@@ -103,13 +103,25 @@
 /// A view of the model's entries in its context's `ChangeLog` (`ModelContext.changeLog`): valid
 /// while the log is not emptied, which a save or a rollback does once it has no use for them.
 struct ChangeRecord {
-    unowned(unsafe) let log: ChangeLog
+    /// The log, unretained and read through `entry(_:)`: an `unowned(unsafe)` reference was
+    /// retained and released around each call on it (docs/Benchmarks.md, "Writes").
+    let unretainedLog: Unmanaged<ChangeLog>
     /// The record's first entry in the log.
     let head: Int
 
+    init(log: ChangeLog, head: Int) {
+        unretainedLog = .passUnretained(log)
+        self.head = head
+    }
+
+    /// The log's entry at `index`.
+    @inline(__always) private func entry(_ index: Int) -> UnsafeMutablePointer<ChangeLog.Entry> {
+        unretainedLog._withUnsafeGuaranteedRef { $0.entry(index) }
+    }
+
     /// The changed column of a one-column record; -1 when more than one column changed.
     var firstColumn: Int32 {
-        let first = log.entry(head)
+        let first = entry(head)
         return first.pointee.next < 0 ? first.pointee.column : -1
     }
 
@@ -117,9 +129,9 @@ struct ChangeRecord {
     @inline(__always) private func forEachEntry(_ body: (ChangeLog.Entry) -> Void) {
         var index = head
         while true {
-            let entry = log.entry(index)
-            body(entry.pointee)
-            let next = entry.pointee.next
+            let current = entry(index)
+            body(current.pointee)
+            let next = current.pointee.next
             if next < 0 { return }
             index = Int(next)
         }
@@ -147,7 +159,7 @@ struct ChangeRecord {
     /// Whether the saved value of a one-column record is the value at `position` of `encoder`
     /// (values mode), both compared where they are kept.
     @inline(__always) func firstSavedValueIs(valueAt position: Int, of encoder: RowEncoder) -> Bool {
-        let saved = UnsafeRawPointer(log.entry(head)) + ChangeLog.Entry.valueOffset
+        let saved = UnsafeRawPointer(entry(head)) + ChangeLog.Entry.valueOffset
         return encoder.value(at: position, is: saved.assumingMemoryBound(to: SQLValue.self))
     }
 
@@ -173,9 +185,9 @@ struct ChangeRecord {
         let column = Int32(column)
         var index = head
         while true {
-            let entry = log.entry(index)
-            if entry.pointee.column == column { return entry }
-            let next = entry.pointee.next
+            let current = entry(index)
+            if current.pointee.column == column { return current }
+            let next = current.pointee.next
             if next < 0 { return nil }
             index = Int(next)
         }
