@@ -324,13 +324,16 @@ extension ModelContext {
     private func entitiesUpdatedTogether(removed: Set<ObjectIdentifier>) -> [Bool]? {
         guard dirty.count >= SaveBatch.fewestRowsTogether else { return nil }
         var counts = [Int](repeating: 0, count: schema.entities.count)
-        var any = false
-        dirty.forEachBorrowed { object in
-            guard object.status == .persisted, changeLog.record(of: object) != nil, let index = object.home?.entity.index else { return }
-            counts[index] += 1
-            if counts[index] == SaveBatch.fewestRowsTogether { any = true }
+        // Counted in place (the array's uniqueness checked once, not per model); every model of
+        // `dirty` has a change record (`UnsavedChanges`' invariants).
+        counts.withUnsafeMutableBufferPointer { counts in
+            dirty.forEachBorrowed { object in
+                guard object.status == .persisted, let index = object.home?.entity.index else { return }
+                counts[index] &+= 1
+            }
         }
-        return any ? counts.map { $0 >= SaveBatch.fewestRowsTogether } : nil
+        guard counts.contains(where: { $0 >= SaveBatch.fewestRowsTogether }) else { return nil }
+        return counts.map { $0 >= SaveBatch.fewestRowsTogether }
     }
 
     /// The update of `columns` of a row of `entity`, prepared on `connection` (once per save; its

@@ -297,7 +297,8 @@ import Foundation
     /// Starts writing a new row at the encoder's positions (its `init`'s, or the last `restart`'s
     /// in values mode).
     func restartRow() {
-        state.pointee.problem = nil
+        // Cleared only when set: assigning nil destroyed the old value, a call per row.
+        if state.pointee.problem != nil { state.pointee.problem = nil }
     }
 
     /// Starts writing a new row of `count` values at `positions` (values mode).
