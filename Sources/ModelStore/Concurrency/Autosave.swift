@@ -57,10 +57,16 @@ extension ModelContext {
     }
 
     /// Hook of every change (insert, delete, first change of a saved model, join-table link):
-    /// schedules one autosave for the changes made until it runs.
-    func noteChange() {
-        guard autosave.isEnabled, !autosave.isScheduled, let executor = autosave.executor,
-              let container = autosave.container else { return }
+    /// schedules one autosave for the changes made until it runs. Its test inlined where a change
+    /// is recorded (a call per changed model when autosave is off, as for a context of your own).
+    @inline(__always) func noteChange() {
+        guard autosave.isEnabled, !autosave.isScheduled else { return }
+        scheduleAutosave()
+    }
+
+    /// Schedules the autosave `noteChange()` asked for, where the context has an executor.
+    private func scheduleAutosave() {
+        guard let executor = autosave.executor, let container = autosave.container else { return }
         autosave.isScheduled = true
         let target = AutosaveTarget(context: self, container: container)
         switch executor {

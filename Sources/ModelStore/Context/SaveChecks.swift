@@ -23,9 +23,10 @@ extension ModelContext {
     /// context: its key or link would be stored wrong, or not at all. The check holds as long as
     /// such a relationship does, so no later save stores it half either.
     func checkRelationshipsStayInContext() throws {
-        // Borrowed: no retain and release per model (`forEachBorrowed`).
-        try inserted.forEachBorrowed { try checkRelated(of: $0) }
-        try dirty.forEachBorrowed { try checkRelated(of: $0) }
+        // Borrowed: no retain and release per model (`forEachBorrowed`); a model without
+        // relationship slots is passed over without a call.
+        try inserted.forEachBorrowed { if !$0.slotsAreEmpty { try checkRelated(of: $0) } }
+        try dirty.forEachBorrowed { if !$0.slotsAreEmpty { try checkRelated(of: $0) } }
         for object in touched.values { try checkRelated(of: object) }
         for key in linkOrder {
             guard let change = linkChanges[key] else { continue }
@@ -63,8 +64,13 @@ extension ModelContext {
 
     /// Throws `ModelStoreError.unstorableValue` when the row `encoder` just wrote holds a value the
     /// store cannot give back as it is (`SQLStorable.storageProblem`).
-    func checkStorable(_ encoder: RowEncoder, entity: EntitySchema) throws {
-        guard encoder.hasProblem, let problem = encoder.problem else { return }
+    @inline(__always) func checkStorable(_ encoder: RowEncoder, entity: EntitySchema) throws {
+        if encoder.hasProblem { try throwUnstorable(encoder, entity: entity) }
+    }
+
+    /// `checkStorable`'s error, out of the per-row path.
+    private func throwUnstorable(_ encoder: RowEncoder, entity: EntitySchema) throws {
+        guard let problem = encoder.problem else { return }
         let property = problem.attribute < entity.storedAttributes.count ? entity.storedAttributes[problem.attribute].name : "attribute \(problem.attribute)"
         throw ModelStoreError.unstorableValue(entity: entity.name, property: property, reason: problem.reason)
     }

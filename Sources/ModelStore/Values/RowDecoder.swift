@@ -340,7 +340,7 @@ import Foundation
     /// Whether the row written since the last restart holds a value the store cannot give back:
     /// `problem`'s test, asked per row by a save, without making its answer (the statement is
     /// tested and unwrapped in place, with no retain; `problem` then names the attribute).
-    var hasProblem: Bool {
+    @inline(__always) var hasProblem: Bool {
         if state.pointee.problem != nil { return true }
         guard statementRefusesValues, statement != nil else { return false }
         return statement!.hasBindingProblem
