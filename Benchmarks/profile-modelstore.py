@@ -13,7 +13,9 @@ the instructions the generated side spends, with the feature unused, in the code
 - notifications: posting `willSave`/`didSave`, and collecting the identifiers `didSave` carries
   (`recordSave`, which with history off only collects them; with history on it is history's
   work, counted as used, not here);
-- autosave: noting the first pending change (`noteChange`);
+- autosave: scheduling a save at the first pending change (`scheduleAutosave`; `noteChange`'s
+  test of whether autosave is on and not yet scheduled is inlined where a change is recorded, a
+  few instructions no profile can attribute, so `noteChange` appears only where not inlined);
 - pending changes: the code that merges unsaved changes into a fetch (`pendingView`,
   `pendingState`, `pendingCount`, ...); with nothing pending a fetch only checks five lists for
   emptiness, inlined, and a planned fetch (`fetchPlanned`: prefetching, a store-only fetch) asks
@@ -52,7 +54,7 @@ BENCH = os.path.join(ROOT, ".build", "release", "modelstore-bench")
 # `<compiler-generated>` (False: a witness thunk's own dispatch, not the driver code inlined into it)).
 FEATURES = [
     ("notifications", r"^ModelContext\.(postWillSave|saveDidFinish|recordSave)\(", True),
-    ("autosave", r"^ModelContext\.noteChange\(", True),
+    ("autosave", r"^ModelContext\.(noteChange|scheduleAutosave)\(", True),
     ("pending changes", r"^ModelContext\.(pendingState|pendingView|pendingCount|influencedKeys|resultKeys)[(<]", True),
     ("store seam", r"^protocol witness for (StoreStatement|StoreConnection|StoreDriver|SQLDialect)\..* in conformance (SQLite\w+|Postgres\w+)", False),
 ]

@@ -57,8 +57,9 @@ extension ModelContext {
     }
 
     /// Hook of every change (insert, delete, first change of a saved model, join-table link):
-    /// schedules one autosave for the changes made until it runs. Its test inlined where a change
-    /// is recorded (a call per changed model when autosave is off, as for a context of your own).
+    /// schedules one autosave for the changes made until it runs. Its test is inlined where a
+    /// change is recorded: as a call, it cost a call per change with autosave off too (every
+    /// context of your own; docs/Benchmarks.md, "Writes").
     @inline(__always) func noteChange() {
         guard autosave.isEnabled, !autosave.isScheduled else { return }
         scheduleAutosave()
