@@ -76,7 +76,7 @@ struct BenchmarkRun {
         }
         let selected = Set(workloads)
         // `insert` stores the rows most workloads read: it runs (untimed) when they are selected without it.
-        let needsRows = !selected.isDisjoint(with: [.fetchAll, .enumerateAll, .enumerateAllObservable, .fetchSubclass, .updateNames, .updateNamesWithHistory, .updateNamesTracked, .count, .lookupByKey, .lookupByName])
+        let needsRows = selected.contains { $0.readsInsertedRows }
         let steps = Workload.allCases.filter { selected.contains($0) || ($0 == .insert && needsRows) }
         var samples: [Workload: [Side: Samples]] = [:]
         let root = FileManager.default.temporaryDirectory.appending(path: "modelstore-bench-\(getpid())")

@@ -115,6 +115,18 @@ enum Workload: String, CaseIterable {
     /// `maxRatio` count only these.
     var hasTarget: Bool { ![.enumerateAll, .prefetchObservable, .updateNamesTracked].contains(self) }
 
+    /// Whether the workload reads the rows `insert` stores (the run inserts them, untimed, when
+    /// such a workload is selected without `insert`); the others store rows of their own.
+    var readsInsertedRows: Bool {
+        switch self {
+        case .fetchAll, .enumerateAll, .enumerateAllObservable, .fetchSubclass, .updateNames, .updateNamesWithHistory,
+             .updateNamesTracked, .count, .lookupByKey, .lookupByName:
+            return true
+        case .insert, .insertWithHistory, .prefetch, .prefetchObservable, .cascadeDelete:
+            return false
+        }
+    }
+
     /// How many rows the workload touches on either side, where that follows from N alone (nil for
     /// the fetches whose count the rows' dates decide): a count the run checks, so that a workload
     /// that finds nothing (a lookup of names the store no longer holds) stops it instead of timing

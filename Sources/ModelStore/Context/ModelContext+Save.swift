@@ -295,7 +295,7 @@ extension ModelContext {
         // alike find it without a dictionary lookup, even when the entities alternate. Unretained
         // (`prepared` holds each): taking one was a retain and a release per row.
         var latest = [Unmanaged<PreparedUpdate>?](repeating: nil, count: schema.entities.count)
-        let together = batch.updatesTogether ? entitiesUpdatedTogether(removed: removed) : nil
+        let together = batch.updatesTogether ? entitiesUpdatedTogether() : nil
         var order = 0
         // Each model borrowed from the list (`forEachBorrowed`), not retained and released per row.
         try dirty.forEachBorrowed { object in
@@ -321,7 +321,7 @@ extension ModelContext {
     /// Where the store changes several rows per statement (docs/PostgreSQL.md, "Batched writes"):
     /// whether each entity (by index) has at least `SaveBatch.fewestRowsTogether` changed models
     /// to update; nil when no entity has.
-    private func entitiesUpdatedTogether(removed: Set<ObjectIdentifier>) -> [Bool]? {
+    private func entitiesUpdatedTogether() -> [Bool]? {
         guard dirty.count >= SaveBatch.fewestRowsTogether else { return nil }
         var counts = [Int](repeating: 0, count: schema.entities.count)
         // Counted in place (the array's uniqueness checked once, not per model); every model of

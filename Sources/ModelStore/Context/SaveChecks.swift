@@ -23,10 +23,9 @@ extension ModelContext {
     /// context: its key or link would be stored wrong, or not at all. The check holds as long as
     /// such a relationship does, so no later save stores it half either.
     func checkRelationshipsStayInContext() throws {
-        // Borrowed: no retain and release per model (`forEachBorrowed`); a model without
-        // relationship slots is passed over without a call.
-        try inserted.forEachBorrowed { if !$0.slotsAreEmpty { try checkRelated(of: $0) } }
-        try dirty.forEachBorrowed { if !$0.slotsAreEmpty { try checkRelated(of: $0) } }
+        // Borrowed: no retain and release per model (`forEachBorrowed`).
+        try inserted.forEachBorrowed { try checkRelated(of: $0) }
+        try dirty.forEachBorrowed { try checkRelated(of: $0) }
         for object in touched.values { try checkRelated(of: object) }
         for key in linkOrder {
             guard let change = linkChanges[key] else { continue }
@@ -36,8 +35,13 @@ extension ModelContext {
         }
     }
 
-    private func checkRelated(of object: ModelObject) throws {
-        guard !object.slotsAreEmpty else { return }
+    /// Inlined where a save walks its models: a model without relationship slots (most changed
+    /// models) is passed over without a call.
+    @inline(__always) private func checkRelated(of object: ModelObject) throws {
+        if !object.slotsAreEmpty { try checkRelatedSlots(of: object) }
+    }
+
+    private func checkRelatedSlots(of object: ModelObject) throws {
         for index in object.slots.indices {
             switch object.slot(index) {
             case .object(let related?):
