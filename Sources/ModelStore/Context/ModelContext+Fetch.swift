@@ -306,6 +306,11 @@ extension ModelContext {
         // Unretained by the decoder (`RowDecoder`): kept alive here until the loop is done.
         defer { withExtendedLifetime(reader) {} }
         let decoder = RowDecoder(reader)
+        // A full row's values come from its cells where the store loads them (`StoreCell`): the
+        // member's value columns, loaded per row before it is decoded. (A partial fetch's rows
+        // are read through the statement.)
+        let loadsCells = Statement.loadsCells && partial == nil
+        let cellColumns = tables.cellColumns
         let types = tables.types
         let keyed = tables.keyed
         let typeNames = tables.typeNames
@@ -334,6 +339,10 @@ extension ModelContext {
             if member != table {
                 decoder.select(table: member)
                 table = member
+            }
+            if loadsCells {
+                let start = cellColumns.starts[member]
+                decoder.useCells(statement.loadCells(cellColumns.storage + start, count: cellColumns.starts[member + 1] - start))
             }
             if !mapWasEmpty, let existing = map[rowID] {
                 let rowEntity = members[member].entity
@@ -428,6 +437,8 @@ extension ModelContext {
         let decoderTables: RowReader.DecoderTables
         /// Their type column's bytes: which member a row is (`TypeNameTable.index(_:)`).
         let typeNames: TypeNameTable
+        /// The result columns of their value columns, a full row's cells (`StoreStatement.loadCells`).
+        let cellColumns: RowReader.DecoderTables
 
         init(_ members: [Member]) {
             names = members.map(\.entity.name)
@@ -435,6 +446,7 @@ extension ModelContext {
             keyed = members.map { !$0.entity.keySlots.isEmpty }
             decoderTables = RowReader.DecoderTables(members.map(\.entity.attributeResultColumns), entityNames: names)
             typeNames = TypeNameTable(members.map(\.name))
+            cellColumns = RowReader.DecoderTables(members.map(\.entity.valueResultColumns), entityNames: names)
         }
     }
 

@@ -42,6 +42,9 @@ public final class EntitySchema: @unchecked Sendable {
     /// The result column of each stored attribute's first column in the hierarchy's select list,
     /// by `AttributeIndex` (a `RowDecoder`'s positions for a full row).
     var attributeResultColumns: [Int32] = []
+    /// The result column of each value column (`attributes`, in order) in the hierarchy's select
+    /// list: what a full row's decoder reads (the cells a fetch loads: `StoreStatement.loadCells`).
+    var valueResultColumns: [Int32] = []
     /// Each stored attribute's first column among the value columns, by `AttributeIndex` (a
     /// `RowDecoder`'s or `RowEncoder`'s positions for a row's values).
     var attributeValuePositions: [Int32] = []

@@ -120,6 +120,7 @@ struct SchemaBuilder {
             entity.preservesValuesOnDeletion = entity.attributes.contains(where: \.isPreservedOnDeletion)
             entity.attributeResultColumns = entity.storedAttributes.map { positions[entity.attributes[$0.firstColumn].column] ?? 0 }
             entity.attributeValuePositions = entity.storedAttributes.map { Int32($0.firstColumn) }
+            entity.valueResultColumns = entity.attributes.compactMap { positions[$0.column] }
             var names: [AnyKeyPath: String] = [:]
             var metadata: EntityMetadata? = entity.metadata
             while let current = metadata {

@@ -330,6 +330,18 @@ extension StoreConnection {
     func uuid(at column: Int32) -> UUID?
     /// The column as a value.
     func value(at column: Int32) -> SQLValue
+
+    // MARK: Cells (a fetch's rows)
+
+    /// Whether the store decodes a row's columns into cells at once (`loadCells`), for a fetch to
+    /// read its models' values from without a call per column: where a typed read is a long way
+    /// into the store (PostgreSQL: libpq's getters and the type's decoding behind the protocol's
+    /// dynamic call), not where it is one call into the store's library (SQLite).
+    static var loadsCells: Bool { get }
+    /// Decodes `count` result columns of the current row, `columns`, into cells, and gives the
+    /// cells by result column (a column not asked for holds `other`): valid until the next step
+    /// or reset. Nil where the store does not load cells.
+    func loadCells(_ columns: UnsafePointer<Int32>, count: Int) -> UnsafePointer<StoreCell>?
 }
 
 /// A statement that only takes binds and never has a row (a batch's row of values, a
@@ -349,6 +361,8 @@ extension RowlessStatement {
 
 extension StoreStatement {
     var refusesBoundValues: Bool { true }
+    static var loadsCells: Bool { false }
+    func loadCells(_ columns: UnsafePointer<Int32>, count: Int) -> UnsafePointer<StoreCell>? { nil }
     var hasBindingProblem: Bool { bindingProblem != nil }
 
     /// Binds every value in order, starting at index 1.

@@ -74,6 +74,13 @@ import Foundation
     func select(table: Int) {
         reader._withUnsafeGuaranteedRef { $0.select(table: table) }
     }
+
+    /// Reads the current row's values from `cells` (`StoreStatement.loadCells`, by result column),
+    /// or through the statement again when nil. Whoever steps the statement sets them for each row
+    /// before decoding it: cells left from another row would be read as this one's.
+    func useCells(_ cells: UnsafePointer<StoreCell>?) {
+        state.pointee.cells = cells
+    }
 }
 
 /// What a `RowDecoder` reads from: the statement or values, and the per-row state.
@@ -94,6 +101,9 @@ import Foundation
         @usableFromInline var cursor: Int
         /// The attribute being read (named by errors).
         @usableFromInline var attribute: Int
+        /// The current row's cells by result column, when the store loaded them for this row
+        /// (`RowDecoder.useCells(_:)`); nil: every value is read through the statement.
+        @usableFromInline var cells: UnsafePointer<StoreCell>?
         /// The table in use (its entity is named by errors).
         var table: Int
         /// The position tables (shared: a fetch of a hierarchy takes its container's, made once),
@@ -191,7 +201,7 @@ import Foundation
 
     private static func makeState(_ tables: DecoderTables) -> UnsafeMutablePointer<State> {
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(positions: UnsafePointer(tables.storage), count: tables.starts[1], cursor: 0, attribute: 0, table: 0,
+        state.initialize(to: State(positions: UnsafePointer(tables.storage), count: tables.starts[1], cursor: 0, attribute: 0, cells: nil, table: 0,
                                    tables: tables, storage: UnsafePointer(tables.storage), starts: UnsafePointer(tables.starts)))
         return state
     }

@@ -21,6 +21,11 @@ public protocol SQLStorable {
     /// holds (one dynamic call into the store's read: a generic statement parameter, opened from
     /// it per value, cost generic metadata look-ups per value; docs/Architecture.md, "The storage seam").
     @_spi(ModelStoreGenerated) static func read(from statement: any StoreStatement, at column: Int32) -> Self?
+    /// The value from a column the store loaded into a cell (`StoreCell`, the fast path of a
+    /// fetch's rows on stores that load them), or nil when the cell does not hold the value in a
+    /// form this type takes: the value is then read with `read(from:at:)`, which gives it or
+    /// reports it, so the two reads never differ. Inlinable, as `read(from:at:)`.
+    @_spi(ModelStoreGenerated) static func read(cell: StoreCell) -> Self?
     /// Binds the value straight into a statement parameter with the statement's typed binds (the
     /// fast path of saves).
     @_spi(ModelStoreGenerated) func bind(to statement: any StoreStatement, at index: Int32)
@@ -62,6 +67,9 @@ extension SQLStorable {
         statement.bind(sqlValue, at: index)
     }
 
+    /// No cell read: the statement's read (`read(from:at:)`).
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Self? { nil }
+
     @_spi(ModelStoreGenerated) public static var _columnCount: Int { 1 }
 
     @_spi(ModelStoreGenerated) public static var _placeholder: Self? { nil }
@@ -72,6 +80,8 @@ extension SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func _read(from row: RowDecoder) throws -> Self {
         let position = row.state.pointee.cursor
         row.state.pointee.cursor = position + 1
+        // The row's cells first, when the store loaded them (`StoreCell`): no call into the store.
+        if row.state.pointee.cells != nil, let value = Self.read(cell: row.state.pointee.cells![position]) { return value }
         // The reader borrowed, without a retain; its statement tested, then unwrapped in place:
         // binding the optional (`if let`) copies the existential, a retain and a release per column
         // read (docs/Benchmarks.md, "Reads").
@@ -130,6 +140,12 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
         if let self { self.bind(to: statement, at: index) } else { statement.bindNull(at: index) }
     }
 
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Self? {
+        if cell.form == .null { return .some(.none) }
+        guard let wrapped = Wrapped.read(cell: cell) else { return nil }
+        return .some(.some(wrapped))
+    }
+
     /// An optional struct has a presence column before its fields' columns.
     @_spi(ModelStoreGenerated) public static var _columnCount: Int {
         Wrapped._compositeType == nil ? 1 : 1 + Wrapped._columnCount
@@ -145,6 +161,7 @@ extension Optional: SQLStorable where Wrapped: SQLStorable {
         guard Wrapped._compositeType != nil else {
             let position = row.state.pointee.cursor
             row.state.pointee.cursor = position + 1
+            if row.state.pointee.cells != nil, let value = Self.read(cell: row.state.pointee.cells![position]) { return value }
             return try row.reader._withUnsafeGuaranteedRef { reader in  // see `SQLStorable._read(from:)`
                 if reader.statement != nil {
                     if let value = Self.read(from: reader.statement!, at: Int32(position)) { return value }
@@ -198,6 +215,9 @@ extension Int: SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Int? {
         statement.int64(at: column).flatMap { Int(exactly: $0) }
     }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Int? {
+        cell.integer.flatMap { Int(exactly: $0) }
+    }
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindInt64(Int64(self), at: index)
     }
@@ -213,6 +233,7 @@ extension Int64: SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Int64? {
         statement.int64(at: column)
     }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Int64? { cell.integer }
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindInt64(self, at: index)
     }
@@ -226,6 +247,9 @@ extension SQLStorable where Self: FixedWidthInteger {
         self = value
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(Int64(self)) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Self? {
+        cell.integer.flatMap { Self(exactly: $0) }
+    }
 }
 
 extension Int8: SQLStorable {}
@@ -242,6 +266,7 @@ extension Bool: SQLStorable {
         self = number != 0
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Bool? { cell.integer.map { $0 != 0 } }
 }
 
 // MARK: Floating point
@@ -259,6 +284,7 @@ extension Double: SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Double? {
         statement.double(at: column)
     }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Double? { cell.real }
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(self, at: index)
     }
@@ -279,6 +305,7 @@ extension CGFloat: SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> CGFloat? {
         statement.double(at: column).map { CGFloat($0) }
     }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> CGFloat? { cell.real.map { CGFloat($0) } }
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(Double(self), at: index)
     }
@@ -296,6 +323,7 @@ extension Float: SQLStorable {
         self = Float(number)
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(Double(self)) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Float? { cell.real.map { Float($0) } }
     /// NaN: SQLite has no NaN (it would store NULL).
     @_spi(ModelStoreGenerated) @inlinable public var storageProblem: String? {
         isNaN ? ValueProblem.nan : nil
@@ -314,6 +342,9 @@ extension String: SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> String? {
         statement.text(at: column)
     }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> String? {
+        cell.text.map { String(decoding: $0, as: UTF8.self) }
+    }
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindText(self, at: index)
     }
@@ -329,6 +360,11 @@ extension Data: SQLStorable {
         }
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .blob(self) }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Data? {
+        if let bytes = cell.byteBuffer { return Data(bytes) }
+        // Text as the statement's read gives it: decoded (invalid UTF-8 repaired), then its UTF-8.
+        return cell.text.map { Data(String(decoding: $0, as: UTF8.self).utf8) }
+    }
 }
 
 // MARK: Foundation values
@@ -344,6 +380,9 @@ extension Date: SQLStorable {
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue { .real(timeIntervalSinceReferenceDate) }
     @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> Date? {
         statement.double(at: column).map { Date(timeIntervalSinceReferenceDate: $0) }
+    }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Date? {
+        cell.real.map { Date(timeIntervalSinceReferenceDate: $0) }
     }
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         statement.bindDouble(timeIntervalSinceReferenceDate, at: index)
@@ -375,6 +414,10 @@ extension UUID: SQLStorable {
     @_spi(ModelStoreGenerated) @inlinable public static func read(from statement: any StoreStatement, at column: Int32) -> UUID? {
         if let uuid = statement.uuid(at: column) { return uuid }
         return UUID(sqlValue: statement.value(at: column))
+    }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> UUID? {
+        guard let bytes = cell.byteBuffer, bytes.count == 16 else { return nil }
+        return UUID(uuid: bytes.loadUnaligned(as: uuid_t.self))
     }
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         withUnsafeBytes(of: uuid) { statement.bindBytes($0, at: index) }
@@ -430,6 +473,10 @@ extension SQLStorable where Self: RawRepresentable, RawValue: SQLStorable {
         guard let raw = RawValue.read(from: statement, at: column) else { return nil }
         return Self(rawValue: raw)
     }
+    @_spi(ModelStoreGenerated) @inlinable public static func read(cell: StoreCell) -> Self? {
+        guard let raw = RawValue.read(cell: cell) else { return nil }
+        return Self(rawValue: raw)
+    }
     /// Binds the raw value straight into the parameter.
     @_spi(ModelStoreGenerated) @inlinable public func bind(to statement: any StoreStatement, at index: Int32) {
         rawValue.bind(to: statement, at: index)
@@ -456,6 +503,11 @@ extension Array: SQLStorable where Element: Codable {
             return unsafeBitCast(strings, to: [Element].self)
         }
         return Self(sqlValue: statement.value(at: column))
+    }
+    /// `[String]` without escapes from the cell's text; anything else through `read(from:at:)`.
+    @_spi(ModelStoreGenerated) public static func read(cell: StoreCell) -> Self? {
+        guard Element.self == String.self, let bytes = cell.text, let strings = StringArrayJSON.decode(bytes) else { return nil }
+        return unsafeBitCast(strings, to: [Element].self)
     }
     @_spi(ModelStoreGenerated) public var sqlValue: SQLValue {
         if Element.self == String.self, let text = StringArrayJSON.encode(unsafeBitCast(self, to: [String].self)) {

@@ -62,7 +62,18 @@ import StoreTestSupport
               text: text(of: value), blob: blob(of: value), uuid: uuid(of: value))
     }
 
-    @Test(arguments: [false, true]) func typedReadsAgreeWithTheValue(textResults: Bool) throws {
+    /// A table of random values of every column type the runtime uses (NULLs among them), and the
+    /// select of its rows (with a column that makes results come as text, when `textResults`).
+    struct RandomTable {
+        let seed: UInt64
+        let store: TestStore
+        let connection: any StoreConnection
+        let cases: [PostgreSQLValueRoundTripTests.Case]
+        let written: [[SQLValue]]
+        let select: String
+    }
+
+    static func randomTable(textResults: Bool) throws -> RandomTable {
         let seed = ReliabilityRandom.runSeed()
         var values = RandomValues(seed: seed)
         let store = try TestStore(.postgresql)
@@ -84,6 +95,12 @@ import StoreTestSupport
             }
         }
         let select = "SELECT k, " + columns.joined(separator: ", ") + (textResults ? ", now()" : "") + " FROM t ORDER BY k"
+        return RandomTable(seed: seed, store: store, connection: connection, cases: cases, written: written, select: select)
+    }
+
+    @Test(arguments: [false, true]) func typedReadsAgreeWithTheValue(textResults: Bool) throws {
+        let table = try Self.randomTable(textResults: textResults)
+        let (seed, store, connection, cases, written, select) = (table.seed, table.store, table.connection, table.cases, table.written, table.select)
         func check<S>(_ statement: S, reader: String, read: (S, Int32) -> (Reads, SQLValue, UnsafeBufferPointer<UInt8>?), step: (S) throws -> Bool) throws {
             var row = 0
             var mismatches: [String] = []
@@ -131,6 +148,84 @@ import StoreTestSupport
                 : PostgresDecoding.textBytes(statement.bytes(at: column), type: statement.columnTypes[Int(column)], binary: !textResults)
             return (reads, value, bytes)
         }, step: { try $0.step() })
+    }
+
+    enum Mood: String, SQLStorable, CaseIterable { case calm, curious }
+    enum Level: Int, SQLStorable, CaseIterable { case low = 1, high = 2 }
+
+    /// What reading `Value` from `column` of `decoder`'s row gives: the value (numbers bit for bit),
+    /// or the error's text.
+    static func outcome<Value: SQLStorable>(_ type: Value.Type, _ decoder: RowDecoder, column: Int, _ key: (Value) -> String) -> String {
+        do {
+            let value: Value = try decoder.read(AttributeIndex(column, "value"))
+            return key(value)
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    /// Every attribute type's read of one column, by name.
+    static func outcomes(_ decoder: RowDecoder, column: Int) -> [String] {
+        func text<Value>(_ value: Value) -> String { String(reflecting: value) }
+        return [
+            outcome(Int64.self, decoder, column: column, text), outcome(Int.self, decoder, column: column, text),
+            outcome(Int32.self, decoder, column: column, text), outcome(Int16.self, decoder, column: column, text),
+            outcome(Int8.self, decoder, column: column, text), outcome(UInt8.self, decoder, column: column, text),
+            outcome(UInt16.self, decoder, column: column, text), outcome(UInt32.self, decoder, column: column, text),
+            outcome(Bool.self, decoder, column: column, text),
+            outcome(Double.self, decoder, column: column) { "\($0.bitPattern)" },
+            outcome(Float.self, decoder, column: column) { "\($0.bitPattern)" },
+            outcome(CGFloat.self, decoder, column: column) { "\(Double($0).bitPattern)" },
+            outcome(Date.self, decoder, column: column) { "\($0.timeIntervalSinceReferenceDate.bitPattern)" },
+            outcome(String.self, decoder, column: column, text), outcome(Data.self, decoder, column: column, text),
+            outcome(UUID.self, decoder, column: column, text), outcome([String].self, decoder, column: column, text),
+            outcome(Mood.self, decoder, column: column, text), outcome(Level.self, decoder, column: column, text),
+            outcome(Int64?.self, decoder, column: column, text), outcome(Int?.self, decoder, column: column, text),
+            outcome(Bool?.self, decoder, column: column, text),
+            outcome(Double?.self, decoder, column: column) { "\(String(describing: $0?.bitPattern))" },
+            outcome(Date?.self, decoder, column: column) { "\(String(describing: $0?.timeIntervalSinceReferenceDate.bitPattern))" },
+            outcome(String?.self, decoder, column: column, text), outcome(Data?.self, decoder, column: column, text),
+            outcome(UUID?.self, decoder, column: column, text), outcome(Mood?.self, decoder, column: column, text),
+        ]
+    }
+
+    /// A fetch's rows are read from cells on PostgreSQL (`StoreCell`, `PostgresRows.loadCells`):
+    /// every attribute type read from a row's cells must give exactly what it gives read through
+    /// the statement's typed reads — the value, or the same corrupt-row error — on every column
+    /// type, NULLs included, in binary and in text result form. The oracle is the statement's read
+    /// of the same row.
+    @Test(arguments: [false, true]) func cellReadsAgreeWithTheStatementReads(textResults: Bool) throws {
+        let table = try Self.randomTable(textResults: textResults)
+        let statement = try #require(try table.connection.statement(table.select) as? PostgresStoreStatement)
+        defer { statement.reset() }
+        let columnCount = table.cases.count + 1
+        let columns = (0..<Int32(columnCount)).map { $0 }
+        let reader = RowReader(statement: statement, positions: columns, entityName: "T")
+        var row = 0
+        var mismatches: [String] = []
+        var cellsRead = 0
+        try reader.withDecoder { decoder in
+            while try statement.step() {
+                let cells = try #require(columns.withUnsafeBufferPointer { statement.loadCells($0.baseAddress!, count: columnCount) })
+                for column in 0..<columnCount {
+                    decoder.useCells(nil)
+                    let throughStatement = Self.outcomes(decoder, column: column)
+                    decoder.useCells(cells)
+                    let fromCells = Self.outcomes(decoder, column: column)
+                    if cells[column].form != .other { cellsRead += 1 }
+                    if fromCells != throughStatement {
+                        let type = column == 0 ? "bigint" : table.cases[column - 1].column
+                        let differing = zip(fromCells, throughStatement).filter { $0 != $1 }.prefix(2)
+                        mismatches.append("#\(row) \(type): \(differing.map { "cells \($0.0.prefix(120)) vs statement \($0.1.prefix(120))" })")
+                    }
+                }
+                row += 1
+            }
+        }
+        #expect(row == Self.rowCount)
+        // Most columns have a cell (in text results, the textual ones).
+        #expect(cellsRead > row * (textResults ? 3 : 10), "\(cellsRead) cells read")
+        #expect(mismatches.count == 0, "mismatches (seed \(table.seed)): \(mismatches.prefix(6))")
     }
 
     /// Reads outside the result (a column before the first or past the last, the row after the

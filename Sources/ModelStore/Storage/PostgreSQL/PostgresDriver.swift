@@ -627,6 +627,15 @@ final class PostgresStoreStatement: StoreStatement {
         return rows._withUnsafeGuaranteedRef { $0.value(row: row, column: column) }
     }
 
+    /// A typed read here is the protocol's dynamic call, then libpq's getters and the type's
+    /// decoding: a fetch's rows are loaded into cells instead (`PostgresRows.loadCells`).
+    static var loadsCells: Bool { true }
+
+    func loadCells(_ columns: UnsafePointer<Int32>, count: Int) -> UnsafePointer<StoreCell>? {
+        guard let rows = rowsReference else { return nil }
+        return rows._withUnsafeGuaranteedRef { $0.loadCells(row: row, columns: columns, count: count) }
+    }
+
     // Typed binds: kept as values until the first `step()` sends them (PostgresParameters encodes
     // each in the form of its parameter's type).
 

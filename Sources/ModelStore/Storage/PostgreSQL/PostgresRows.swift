@@ -27,12 +27,46 @@ final class PostgresRows {
     /// freed in `deinit`.
     private let columns: UnsafeMutablePointer<Column>
 
+    /// The current row's cells (`loadCells`), by result column: made at the first load, freed in
+    /// `deinit`.
+    private var cells: UnsafeMutablePointer<StoreCell>?
+
     /// A result column as the typed reads use it.
     private struct Column {
         let type: PostgresType
         /// Where the text starts in the bytes (`PostgresDecoding.textOffset`), or -1 when the
         /// bytes are not the text.
         let textOffset: Int32
+        /// How a cell holds the column's value (`loadCells`).
+        let cellForm: CellForm
+    }
+
+    /// How a column's value goes into a cell: only the forms whose typed reads decode the bytes
+    /// directly (binary integers, floats, booleans, uuid and bytea; text), each as that read
+    /// decodes it; any other column's cell is `other`, read through the statement.
+    private enum CellForm: UInt8 {
+        case other, int8, int4, int2, bool, float8, float4, bytes, text
+
+        init(_ type: PostgresType, binary: Bool) {
+            if PostgresDecoding.holdsText(type, binary: binary) {
+                self = .text
+                return
+            }
+            guard binary else {
+                self = .other
+                return
+            }
+            switch type {
+            case .int8: self = .int8
+            case .int4: self = .int4
+            case .int2: self = .int2
+            case .bool: self = .bool
+            case .float8: self = .float8
+            case .float4: self = .float4
+            case .uuid, .bytea: self = .bytes
+            default: self = .other
+            }
+        }
     }
 
     init(result: OpaquePointer?, columnTypes: [PostgresType], binary: Bool, affectedRowCount: Int) {
@@ -44,7 +78,7 @@ final class PostgresRows {
         columns = .allocate(capacity: max(columnTypes.count, 1))
         for (index, type) in columnTypes.enumerated() {
             let offset = PostgresDecoding.holdsText(type, binary: binary) ? Int32(PostgresDecoding.textOffset(type, binary: binary)) : -1
-            (columns + index).initialize(to: Column(type: type, textOffset: offset))
+            (columns + index).initialize(to: Column(type: type, textOffset: offset, cellForm: CellForm(type, binary: binary)))
         }
     }
 
@@ -52,6 +86,7 @@ final class PostgresRows {
         if let result { PQclear(result) }
         columns.deinitialize(count: Int(columnCount))
         columns.deallocate()
+        cells?.deallocate()
     }
 
     /// Whether `row` and `column` are in range: one unsigned comparison each (a negative number
@@ -82,6 +117,71 @@ final class PostgresRows {
         return PQgetisnull(result, row, column) != 0
     }
 
+    /// Decodes `count` result columns of `row`, `columns`, into the cells (`StoreStatement.loadCells`),
+    /// each as the typed reads decode it: an integer of the wrong width, and any form without a
+    /// cell, is `other`, read through those reads. Nil when the row or a column is out of range.
+    func loadCells(row: Int32, columns wanted: UnsafePointer<Int32>, count: Int) -> UnsafePointer<StoreCell>? {
+        guard let result, UInt32(bitPattern: row) < UInt32(bitPattern: rowCount) else { return nil }
+        if cells == nil {
+            cells = .allocate(capacity: max(Int(columnCount), 1))
+            cells!.initialize(repeating: .other, count: max(Int(columnCount), 1))
+        }
+        // Held in locals: read through `self` after each call into libpq, they were loaded again.
+        let cells = cells!
+        let columns = columns
+        let columnCount = UInt32(bitPattern: columnCount)
+        for index in 0..<count {
+            let column = wanted[index]
+            guard UInt32(bitPattern: column) < columnCount else { return nil }
+            let description = columns + Int(column)
+            let cell = cells + Int(column)
+            let form = description.pointee.cellForm
+            if form == .other {
+                cell.pointee = .other
+                continue
+            }
+            let length = PQgetlength(result, row, column)
+            // libpq gives a NULL the length 0: only an empty value is asked whether it is NULL.
+            if length == 0 && PQgetisnull(result, row, column) != 0 {
+                cell.pointee = .null
+                continue
+            }
+            guard let value = PQgetvalue(result, row, column) else {
+                cell.pointee = .other
+                continue
+            }
+            cell.pointee = Self.cell(form, UnsafeRawPointer(value), length: Int(length), textOffset: Int(description.pointee.textOffset))
+        }
+        return UnsafePointer(cells)
+    }
+
+    /// A value's cell, decoded as the typed reads decode it (an integer or a float of another
+    /// width than its type's, which those reads give as 0, is `other`: read through them).
+    @inline(__always)
+    private static func cell(_ form: CellForm, _ bytes: UnsafeRawPointer, length: Int, textOffset: Int) -> StoreCell {
+        switch form {
+        case .int8:
+            return length == 8 ? StoreCell(form: .integer, bits: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))) : .other
+        case .int4:
+            return length == 4 ? StoreCell(form: .integer, bits: UInt64(bitPattern: Int64(Int32(bigEndian: bytes.loadUnaligned(as: Int32.self))))) : .other
+        case .int2:
+            return length == 2 ? StoreCell(form: .integer, bits: UInt64(bitPattern: Int64(Int16(bigEndian: bytes.loadUnaligned(as: Int16.self))))) : .other
+        case .bool:
+            return StoreCell(form: .integer, bits: length == 0 || bytes.load(as: UInt8.self) == 0 ? 0 : 1)
+        case .float8:
+            return length == 8 ? StoreCell(form: .real, bits: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))) : .other
+        case .float4:
+            return length == 4 ? StoreCell(form: .real, bits: Double(Float(bitPattern: UInt32(bigEndian: bytes.loadUnaligned(as: UInt32.self)))).bitPattern) : .other
+        case .bytes:
+            return StoreCell(form: .bytes, bits: UInt64(length), bytes: bytes)
+        case .text:
+            let offset = min(textOffset, length)
+            return StoreCell(form: .text, bits: UInt64(length - offset), bytes: bytes + offset)
+        case .other:
+            return .other
+        }
+    }
+
     /// The value, decoded as `PostgresStatement.value(at:)` decodes it.
     func value(row: Int32, column: Int32) -> SQLValue {
         guard let raw = field(row: row, column: column) else { return .null }
@@ -92,6 +192,8 @@ final class PostgresRows {
     /// The value as a 64-bit integer (`PostgresDecoding.int64`: nil when it is not one; 0 when NULL).
     func int64(row: Int32, column: Int32) -> Int64? {
         guard let raw = field(row: row, column: column) else { return 0 }
+        // A row's key (binary int8), decoded here: the decoder's call and type switch cost more.
+        if columns[Int(column)].cellForm == .int8 && raw.count == 8 { return Int64(bigEndian: raw.loadUnaligned(as: Int64.self)) }  // in range: `field` checked it
         return PostgresDecoding.int64(raw, type: type(at: column), binary: binary)
     }
 
