@@ -410,7 +410,10 @@ final class PostgresStoreStatement: StoreStatement {
     // value read (docs/Benchmarks.md, "No run-time exclusivity checks on per-row state").
     @exclusivity(unchecked) private var bindings: [SQLValue] = []
     @exclusivity(unchecked) private var rows: PostgresRows? {
-        didSet { rowsReference = rows.map { Unmanaged.passUnretained($0) } }
+        didSet {
+            rowsReference = rows.map { Unmanaged.passUnretained($0) }
+            if let rows, Int(rows.columnCount) > cellCapacity { makeCells(Int(rows.columnCount)) }
+        }
     }
     /// `rows`, read without a retain and a release per value (about 25 instructions a column of a
     /// row, 11 % of a fetch all's client instructions): `rows` keeps it alive, and no read of a
@@ -631,9 +634,24 @@ final class PostgresStoreStatement: StoreStatement {
     /// decoding: a fetch's rows are loaded into cells instead (`PostgresRows.loadCells`).
     static var loadsCells: Bool { true }
 
+    /// The current row's cells (`loadCells`), by result column: kept from one execution to the
+    /// next (a lookup's fetch allocates none), grown to each result's columns when `rows` is set
+    /// (not per row), freed in `deinit`.
+    @exclusivity(unchecked) private var cells: UnsafeMutablePointer<StoreCell>?
+    @exclusivity(unchecked) private var cellCapacity = 0
+
+    deinit { cells?.deallocate() }
+
     func loadCells(_ columns: UnsafePointer<Int32>, count: Int) -> UnsafePointer<StoreCell>? {
-        guard let rows = rowsReference else { return nil }
-        return rows._withUnsafeGuaranteedRef { $0.loadCells(row: row, columns: columns, count: count) }
+        guard let rows = rowsReference, let cells else { return nil }
+        return rows._withUnsafeGuaranteedRef { $0.loadCells(row: row, columns: columns, count: count, into: cells) }
+    }
+
+    private func makeCells(_ count: Int) {
+        cells?.deallocate()
+        cellCapacity = count
+        cells = .allocate(capacity: count)
+        cells!.initialize(repeating: .other, count: count)
     }
 
     // Typed binds: kept as values until the first `step()` sends them (PostgresParameters encodes

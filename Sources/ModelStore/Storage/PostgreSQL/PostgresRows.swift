@@ -27,10 +27,6 @@ final class PostgresRows {
     /// freed in `deinit`.
     private let columns: UnsafeMutablePointer<Column>
 
-    /// The current row's cells (`loadCells`), by result column: made at the first load, freed in
-    /// `deinit`.
-    private var cells: UnsafeMutablePointer<StoreCell>?
-
     /// A result column as the typed reads use it.
     private struct Column {
         let type: PostgresType
@@ -86,7 +82,6 @@ final class PostgresRows {
         if let result { PQclear(result) }
         columns.deinitialize(count: Int(columnCount))
         columns.deallocate()
-        cells?.deallocate()
     }
 
     /// Whether `row` and `column` are in range: one unsigned comparison each (a negative number
@@ -117,17 +112,13 @@ final class PostgresRows {
         return PQgetisnull(result, row, column) != 0
     }
 
-    /// Decodes `count` result columns of `row`, `columns`, into the cells (`StoreStatement.loadCells`),
-    /// each as the typed reads decode it: an integer of the wrong width, and any form without a
-    /// cell, is `other`, read through those reads. Nil when the row or a column is out of range.
-    func loadCells(row: Int32, columns wanted: UnsafePointer<Int32>, count: Int) -> UnsafePointer<StoreCell>? {
+    /// Decodes `count` result columns of `row`, `columns`, into `cells` (by result column: at
+    /// least `columnCount` of them; `StoreStatement.loadCells`), each as the typed reads decode it:
+    /// an integer of the wrong width, and any form without a cell, is `other`, read through those
+    /// reads. Gives `cells`, or nil when the row or a column is out of range.
+    func loadCells(row: Int32, columns wanted: UnsafePointer<Int32>, count: Int, into cells: UnsafeMutablePointer<StoreCell>) -> UnsafePointer<StoreCell>? {
         guard let result, UInt32(bitPattern: row) < UInt32(bitPattern: rowCount) else { return nil }
-        if cells == nil {
-            cells = .allocate(capacity: max(Int(columnCount), 1))
-            cells!.initialize(repeating: .other, count: max(Int(columnCount), 1))
-        }
         // Held in locals: read through `self` after each call into libpq, they were loaded again.
-        let cells = cells!
         let columns = columns
         let columnCount = UInt32(bitPattern: columnCount)
         for index in 0..<count {
