@@ -34,35 +34,7 @@ final class PostgresRows {
         /// bytes are not the text.
         let textOffset: Int32
         /// How a cell holds the column's value (`loadCells`).
-        let cellForm: CellForm
-    }
-
-    /// How a column's value goes into a cell: only the forms whose typed reads decode the bytes
-    /// directly (binary integers, floats, booleans, uuid and bytea; text), each as that read
-    /// decodes it; any other column's cell is `other`, read through the statement.
-    private enum CellForm: UInt8 {
-        case other, int8, int4, int2, bool, float8, float4, bytes, text
-
-        init(_ type: PostgresType, binary: Bool) {
-            if PostgresDecoding.holdsText(type, binary: binary) {
-                self = .text
-                return
-            }
-            guard binary else {
-                self = .other
-                return
-            }
-            switch type {
-            case .int8: self = .int8
-            case .int4: self = .int4
-            case .int2: self = .int2
-            case .bool: self = .bool
-            case .float8: self = .float8
-            case .float4: self = .float4
-            case .uuid, .bytea: self = .bytes
-            default: self = .other
-            }
-        }
+        let cellForm: PostgresDecoding.CellForm
     }
 
     init(result: OpaquePointer?, columnTypes: [PostgresType], binary: Bool, affectedRowCount: Int) {
@@ -74,7 +46,7 @@ final class PostgresRows {
         columns = .allocate(capacity: max(columnTypes.count, 1))
         for (index, type) in columnTypes.enumerated() {
             let offset = PostgresDecoding.holdsText(type, binary: binary) ? Int32(PostgresDecoding.textOffset(type, binary: binary)) : -1
-            (columns + index).initialize(to: Column(type: type, textOffset: offset, cellForm: CellForm(type, binary: binary)))
+            (columns + index).initialize(to: Column(type: type, textOffset: offset, cellForm: PostgresDecoding.CellForm(type, binary: binary)))
         }
     }
 
@@ -141,36 +113,10 @@ final class PostgresRows {
                 cell.pointee = .other
                 continue
             }
-            cell.pointee = Self.cell(form, UnsafeRawPointer(value), length: Int(length), textOffset: Int(description.pointee.textOffset))
+            cell.pointee = PostgresDecoding.cell(UnsafeRawBufferPointer(start: value, count: Int(length)), form: form,
+                                                 textOffset: Int(description.pointee.textOffset))
         }
         return UnsafePointer(cells)
-    }
-
-    /// A value's cell, decoded as the typed reads decode it (an integer or a float of another
-    /// width than its type's, which those reads give as 0, is `other`: read through them).
-    @inline(__always)
-    private static func cell(_ form: CellForm, _ bytes: UnsafeRawPointer, length: Int, textOffset: Int) -> StoreCell {
-        switch form {
-        case .int8:
-            return length == 8 ? StoreCell(form: .integer, bits: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))) : .other
-        case .int4:
-            return length == 4 ? StoreCell(form: .integer, bits: UInt64(bitPattern: Int64(Int32(bigEndian: bytes.loadUnaligned(as: Int32.self))))) : .other
-        case .int2:
-            return length == 2 ? StoreCell(form: .integer, bits: UInt64(bitPattern: Int64(Int16(bigEndian: bytes.loadUnaligned(as: Int16.self))))) : .other
-        case .bool:
-            return StoreCell(form: .integer, bits: length == 0 || bytes.load(as: UInt8.self) == 0 ? 0 : 1)
-        case .float8:
-            return length == 8 ? StoreCell(form: .real, bits: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))) : .other
-        case .float4:
-            return length == 4 ? StoreCell(form: .real, bits: Double(Float(bitPattern: UInt32(bigEndian: bytes.loadUnaligned(as: UInt32.self)))).bitPattern) : .other
-        case .bytes:
-            return StoreCell(form: .bytes, bits: UInt64(length), bytes: bytes)
-        case .text:
-            let offset = min(textOffset, length)
-            return StoreCell(form: .text, bits: UInt64(length - offset), bytes: bytes + offset)
-        case .other:
-            return .other
-        }
     }
 
     /// The value, decoded as `PostgresStatement.value(at:)` decodes it.
@@ -184,7 +130,7 @@ final class PostgresRows {
     func int64(row: Int32, column: Int32) -> Int64? {
         guard let raw = field(row: row, column: column) else { return 0 }
         // A row's key (binary int8), decoded here: the decoder's call and type switch cost more.
-        if columns[Int(column)].cellForm == .int8 && raw.count == 8 { return Int64(bigEndian: raw.loadUnaligned(as: Int64.self)) }  // in range: `field` checked it
+        if columns[Int(column)].cellForm == .int8 && raw.count == 8 { return PostgresDecoding.bigEndian(raw, as: Int64.self) }  // in range: `field` checked it
         return PostgresDecoding.int64(raw, type: type(at: column), binary: binary)
     }
 

@@ -458,6 +458,69 @@ enum PostgresDecoding {
         }
     }
 
+    /// A binary boolean as an integer: 0 for false (or no byte), else 1.
+    @inline(__always)
+    static func bool(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+        bytes.first == 0 || bytes.isEmpty ? 0 : 1
+    }
+
+    /// How a column's value goes into a cell (`PostgresRows.loadCells`): only the forms whose typed
+    /// reads decode the bytes directly (binary integers, floats, booleans, uuid and bytea; text),
+    /// each as `cell(_:form:textOffset:)` decodes it; any other column's cell is `other`, read
+    /// through the statement.
+    enum CellForm: UInt8 {
+        case other, int8, int4, int2, bool, float8, float4, bytes, text
+
+        init(_ type: PostgresType, binary: Bool) {
+            if PostgresDecoding.holdsText(type, binary: binary) {
+                self = .text
+                return
+            }
+            guard binary else {
+                self = .other
+                return
+            }
+            switch type {
+            case .int8: self = .int8
+            case .int4: self = .int4
+            case .int2: self = .int2
+            case .bool: self = .bool
+            case .float8: self = .float8
+            case .float4: self = .float4
+            case .uuid, .bytea: self = .bytes
+            default: self = .other
+            }
+        }
+    }
+
+    /// A non-NULL value's cell, decoded as `binary(_:type:)` decodes it (text from `textOffset`,
+    /// as `text(in:from:)`). A number of another width than its type's, which the typed reads give
+    /// as 0, is `other`: read through them.
+    @inline(__always)
+    static func cell(_ bytes: UnsafeRawBufferPointer, form: CellForm, textOffset: Int) -> StoreCell {
+        switch form {
+        case .int8:
+            return bytes.count == 8 ? StoreCell(form: .integer, bits: bigEndian(bytes, as: UInt64.self)) : .other
+        case .int4:
+            return bytes.count == 4 ? StoreCell(form: .integer, bits: UInt64(bitPattern: Int64(bigEndian(bytes, as: Int32.self)))) : .other
+        case .int2:
+            return bytes.count == 2 ? StoreCell(form: .integer, bits: UInt64(bitPattern: Int64(bigEndian(bytes, as: Int16.self)))) : .other
+        case .bool:
+            return StoreCell(form: .integer, bits: UInt64(bool(bytes)))
+        case .float8:
+            return bytes.count == 8 ? StoreCell(form: .real, bits: bigEndian(bytes, as: UInt64.self)) : .other
+        case .float4:
+            return bytes.count == 4 ? StoreCell(form: .real, bits: Double(Float(bitPattern: bigEndian(bytes, as: UInt32.self))).bitPattern) : .other
+        case .bytes:
+            return StoreCell(form: .bytes, bits: UInt64(bytes.count), bytes: bytes.baseAddress)
+        case .text:
+            let text = self.text(in: bytes, from: textOffset)
+            return StoreCell(form: .text, bits: UInt64(text.count), bytes: text.baseAddress.map(UnsafeRawPointer.init))
+        case .other:
+            return .other
+        }
+    }
+
     /// The value of a binary-format column.
     static func binary(_ bytes: UnsafeRawBufferPointer, type: PostgresType) -> SQLValue {
         switch type {
@@ -465,7 +528,7 @@ enum PostgresDecoding {
         case .int4: return .integer(Int64(bigEndian(bytes, as: Int32.self)))
         case .int2: return .integer(Int64(bigEndian(bytes, as: Int16.self)))
         case .oid: return .integer(Int64(bigEndian(bytes, as: UInt32.self)))
-        case .bool: return .integer(bytes.first == 0 || bytes.isEmpty ? 0 : 1)
+        case .bool: return .integer(bool(bytes))
         case .float8: return .real(Double(bitPattern: bigEndian(bytes, as: UInt64.self)))
         case .float4: return .real(Double(Float(bitPattern: bigEndian(bytes, as: UInt32.self))))
         case .numeric: return .text(numericText(bytes))
