@@ -25,6 +25,51 @@ import Testing
         #expect(trips.map { "\(type(of: $0))" } == ["PersonalTrip", "BusinessTrip", "Trip", "PersonalTrip", "BusinessTrip"])
     }
 
+    /// Lookups one after the other on one context run one statement through one kept decoder
+    /// (`ModelContext.spareReader`): each fetch reads its rows from the first entity's positions
+    /// on, whatever entity the fetch before ended on, with the fetch's own cells (PostgreSQL), and
+    /// a fetch of another entity or statement in between reads through its own. Each name is
+    /// looked up twice, the second time on another context, whose models are new.
+    @Test(arguments: StoreKind.allCases) func consecutiveLookupsReadEachRowWithItsOwnEntitysColumns(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, TripStore.schema)
+        let setup = fixture.context
+        for index in 0..<3 {
+            setup.insert(Trip(name: "trip \(index)", startDate: Day.at(index), endDate: Day.at(index + 1)))
+            setup.insert(BusinessTrip(name: "business \(index)", startDate: Day.at(index), endDate: Day.at(index + 2), company: "company \(index)"))
+            let personal = PersonalTrip(name: "personal \(index)", startDate: Day.at(index), endDate: Day.at(index + 3), reason: .adventure)
+            personal.companions = ["friend \(index)"]
+            setup.insert(personal)
+        }
+        try setup.save()
+        // Each entity after each other one.
+        let order = ["personal 0", "trip 0", "business 0", "personal 1", "business 1", "trip 1", "personal 2", "trip 2", "business 2", "trip 0"]
+        for context in [ModelContext(fixture.container), ModelContext(fixture.container)] {
+            for name in order {
+                let found = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name }))
+                let trip = try #require(found.first, "\(name)")
+                #expect(found.count == 1 && trip.name == name)
+                let index = try #require(Int(name.split(separator: " ")[1]))
+                switch name.split(separator: " ")[0] {
+                case "trip":
+                    #expect(type(of: trip) == Trip.self && trip.endDate == Day.at(index + 1), "\(name)")
+                case "business":
+                    let business = try #require(trip as? BusinessTrip, "\(name)")
+                    #expect(business.company == "company \(index)" && business.endDate == Day.at(index + 2), "\(name)")
+                default:
+                    let personal = try #require(trip as? PersonalTrip, "\(name)")
+                    #expect(personal.reason == .adventure && personal.companions == ["friend \(index)"] && personal.endDate == Day.at(index + 3), "\(name)")
+                }
+                // Between two lookups, a fetch of another entity of the hierarchy (its own
+                // statement and positions), and one by identifier (another statement).
+                let company = "company \(index)"
+                let business = try context.fetch(FetchDescriptor<BusinessTrip>(predicate: #Predicate { $0.company == company }))
+                #expect(business.map(\.name) == ["business \(index)"] && business.first?.company == company, "\(name)")
+                let id = trip.persistentModelID
+                #expect(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.persistentModelID == id })).map(\.name) == [name])
+            }
+        }
+    }
+
     /// Rows of the three entities interleaved in key order (each row switches the decoder to its
     /// entity's positions): every model is of its row's class with its row's values, a second
     /// fetch gives the same instances (unchanged ones refreshed, a changed one kept), and an

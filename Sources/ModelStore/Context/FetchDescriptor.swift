@@ -57,12 +57,13 @@ extension FetchDescriptor {
 
 /// `FetchDescriptor<T>`'s stored properties in its order, with types whose layout is that of
 /// theirs for every `T` (none of them depends on `T`: a predicate is an expression existential and
-/// a variable's identifier, an array one reference). `fetch`, which another module calls
-/// unspecialized, reads a descriptor through it (`view(of:)`): read as `FetchDescriptor<T>`, each
-/// access looked `FetchDescriptor<T>`'s, `Predicate<T>`'s and `Optional`'s metadata up in the
-/// runtime, and copying the predicate went through their value witnesses, about 1.6 k
-/// instructions a fetch (docs/Benchmarks.md, "Lookups"). Debug builds check the layout against
-/// `FetchDescriptor<T>`'s, and the values read, at each use.
+/// a variable's identifier, an array one reference). A plain fetch or count, which runs without
+/// `T` (`ModelContext.fetchIfPlain`, `countIfPlain`), reads the caller's descriptor through it, by
+/// address: read as `FetchDescriptor<T>` in code not specialized for `T`, each access looked
+/// `FetchDescriptor<T>`'s, `Predicate<T>`'s and `Optional`'s metadata up in the runtime, and
+/// copying the predicate went through their value witnesses, about 1.6 k instructions a fetch
+/// (docs/Benchmarks.md, "Lookups"). Debug builds check the layout against `FetchDescriptor<T>`'s,
+/// and the values read, at each use.
 struct ErasedFetchDescriptor {
     var predicate: ErasedPredicate?
     var sortBy: [AnyObject]
@@ -83,15 +84,6 @@ struct ErasedFetchDescriptor {
         let root: PredicateExpressions.VariableID
     }
 
-    /// `descriptor` read as this layout, for the duration of `body`.
-    @inline(__always)
-    static func view<T, Result>(of descriptor: FetchDescriptor<T>, _ body: (UnsafePointer<ErasedFetchDescriptor>) throws -> Result) rethrows -> Result {
-        #if DEBUG
-        checkLayout(of: descriptor)
-        #endif
-        return try withUnsafePointer(to: descriptor) { try body(UnsafeRawPointer($0).assumingMemoryBound(to: ErasedFetchDescriptor.self)) }
-    }
-
     /// `FetchDescriptor.checkWindow()`.
     @inline(__always)
     static func checkWindow(limit: Int?, offset: Int?) throws {
@@ -104,6 +96,14 @@ struct ErasedFetchDescriptor {
     }
 
     #if DEBUG
+    /// `checkLayout(of:)` of the `FetchDescriptor` of `model` at `descriptor`.
+    static func checkLayout(of descriptor: UnsafeRawPointer, model: any PersistentModel.Type) {
+        func check<T: PersistentModel>(_ type: T.Type) {
+            checkLayout(of: descriptor.assumingMemoryBound(to: FetchDescriptor<T>.self).pointee)
+        }
+        check(model)
+    }
+
     /// Stops when `FetchDescriptor<T>`'s layout is not this one, or a value read through it differs.
     static func checkLayout<T>(of descriptor: FetchDescriptor<T>) {
         typealias Real = FetchDescriptor<T>

@@ -17,29 +17,50 @@ extension ModelContext {
     ///   work); `.unsupportedPredicate` for a predicate or sort with no SQL equivalent;
     ///   `.invalidFetch` for a negative `fetchLimit` or `fetchOffset`, or a prefetch key path that is
     ///   not a relationship; `.unknownEntity`; the store's error (`SQLiteError`, `PostgresError`).
+    @inlinable
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        // Inlined into the caller, where `T` is known: the descriptor is handed over by address
+        // and the plain fetch runs without `T`, so no call looks `FetchDescriptor<T>`'s metadata up
+        // in the runtime (in `fetch` compiled here, unspecialized, that was about 330
+        // instructions a lookup: docs/Benchmarks.md, "Lookups").
+        if let plain = try withUnsafePointer(to: descriptor, { try fetchIfPlain(UnsafeRawPointer($0), of: T.self) }) {
+            return plain.reinterpreted(as: T.self)
+        }
+        return try fetchThroughQuery(descriptor)
+    }
+
+    /// `fetch`'s plain fetch of the `FetchDescriptor<T>` at `descriptor` (`T` is `model`): nil when
+    /// the descriptor is not plain (then `fetchThroughQuery` runs it).
+    @usableFromInline func fetchIfPlain(_ descriptor: UnsafeRawPointer, of model: any PersistentModel.Type) throws -> [ModelObject]? {
         guards.enter()
         defer { guards.leave() }
         // Read through `ErasedFetchDescriptor`: without `T`'s generic types' metadata. The plain
         // fetch runs inside, so its hit is not copied out.
-        let plain = try ErasedFetchDescriptor.view(of: descriptor) { view -> [ModelObject]? in
-            let limit = view.pointee.fetchLimit, offset = view.pointee.fetchOffset
-            try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
-            guard view.pointee.propertiesToFetch.isEmpty, view.pointee.sortBy.isEmpty, hasNothingPending, view.pointee.includePendingChanges,
-                  view.pointee.relationshipKeyPathsForPrefetching.isEmpty, let predicate = view.pointee.predicate,
-                  let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.root,
-                                                 cache: container.predicateCache, dialect: container.driver.dialect, for: .fetch,
-                                                 memo: &fastMemo) else { return nil }
-            // A plain fetch: the whole select and its statement are the cache entry's
-            // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
-            // the entry's).
-            let entity = hit.entry.entity
-            #if DEBUG
-            try checkPlain(hit, of: T.self, limit: limit, offset: offset, "fetch") { try fetchQuery(descriptor, entity: entity, partial: nil) }
-            #endif
-            return try fetchPlain(hit, entity: entity, limit: limit, offset: offset)
-        }
-        if let plain { return plain.reinterpreted(as: T.self) }
+        let view = descriptor.assumingMemoryBound(to: ErasedFetchDescriptor.self)
+        #if DEBUG
+        ErasedFetchDescriptor.checkLayout(of: descriptor, model: model)
+        #endif
+        let limit = view.pointee.fetchLimit, offset = view.pointee.fetchOffset
+        try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
+        guard view.pointee.propertiesToFetch.isEmpty, view.pointee.sortBy.isEmpty, hasNothingPending, view.pointee.includePendingChanges,
+              view.pointee.relationshipKeyPathsForPrefetching.isEmpty, let predicate = view.pointee.predicate,
+              let hit = PredicateSQL.fastHit(model: ObjectIdentifier(model), expression: predicate.expression, root: predicate.root,
+                                             cache: container.predicateCache, dialect: container.driver.dialect, for: .fetch,
+                                             memo: &fastMemo) else { return nil }
+        // A plain fetch: the whole select and its statement are the cache entry's
+        // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
+        // the entry's).
+        let entity = hit.entry.entity
+        #if DEBUG
+        try checkPlain(hit, .fetch, at: descriptor, of: model, limit: limit, offset: offset)
+        #endif
+        return try fetchPlain(hit, entity: entity, limit: limit, offset: offset)
+    }
+
+    /// `fetch` of a descriptor that is not plain.
+    @usableFromInline func fetchThroughQuery<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
         let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
         // Pending changes, the store's answer alone, prefetching: ModelContext+PendingChanges.swift.
@@ -79,16 +100,21 @@ extension ModelContext {
     }
 
     #if DEBUG
-    /// Debug builds check a plain fetch's or count's (`what`) entry: its entity is `T`'s, and its
-    /// kept text and bindings are the ones the general path builds (`general`).
-    private func checkPlain<T: PersistentModel>(_ hit: FastHit, of type: T.Type, limit: Int?, offset: Int?, _ what: String,
-                                                general: () throws -> (sql: String, bindings: [SQLValue])) throws {
-        let entity = hit.entry.entity
-        let resolved = try self.entity(for: T.self)
-        precondition(resolved === entity, "plain \(what): the entry's entity \(entity.name) is not \(T.self)'s")
-        let kept = plainQuery(hit, entity: entity, limit: limit, offset: offset)
-        let built = try general()
-        precondition(built.sql == kept.sql && built.bindings == kept.bindings, "plain \(what): kept \(kept) differs from \(built)")
+    /// Debug builds check a plain fetch's or count's (`kind`) entry: its entity is `model`'s, and
+    /// its kept text and bindings are the ones the general path (`fetchQuery`, `countQuery`)
+    /// builds for the `FetchDescriptor` of `model` at `descriptor`.
+    private func checkPlain(_ hit: FastHit, _ kind: PlainQueryKind, at descriptor: UnsafeRawPointer, of model: any PersistentModel.Type,
+                            limit: Int?, offset: Int?) throws {
+        func check<T: PersistentModel>(_ type: T.Type) throws {
+            let entity = hit.entry.entity
+            let resolved = try self.entity(for: T.self)
+            precondition(resolved === entity, "plain \(kind): the entry's entity \(entity.name) is not \(T.self)'s")
+            let kept = plainQuery(hit, entity: entity, limit: limit, offset: offset)
+            let typed = descriptor.assumingMemoryBound(to: FetchDescriptor<T>.self).pointee
+            let built = kind == .count ? try countQuery(typed, entity: entity) : try fetchQuery(typed, entity: entity, partial: nil)
+            precondition(built.sql == kept.sql && built.bindings == kept.bindings, "plain \(kind): kept \(kept) differs from \(built)")
+        }
+        try check(model)
     }
 
     /// The text and bindings `plainStatement` runs.
@@ -138,27 +164,42 @@ extension ModelContext {
     ///
     /// - Throws: `ModelStoreError.unsupportedPredicate`; `.invalidFetch` for a negative `fetchLimit`
     ///   or `fetchOffset`; `.unknownEntity`; the store's error.
+    @inlinable
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        // Inlined into the caller, as `fetch`: the plain count runs without `T`.
+        if let plain = try withUnsafePointer(to: descriptor, { try countIfPlain(UnsafeRawPointer($0), of: T.self) }) { return plain }
+        return try countThroughQuery(descriptor)
+    }
+
+    /// `fetchCount`'s plain count of the `FetchDescriptor<T>` at `descriptor` (`T` is `model`), as
+    /// a plain fetch (`fetchIfPlain`): the store answers alone (nothing pending, or pending changes
+    /// left out), and the predicate's entry keeps the statement. Nil when the count is not plain.
+    @usableFromInline func countIfPlain(_ descriptor: UnsafeRawPointer, of model: any PersistentModel.Type) throws -> Int? {
         guards.enter()
         defer { guards.leave() }
-        // A plain count, as a plain fetch (`fetch`): the store answers alone (nothing pending, or
-        // pending changes left out), and the predicate's entry keeps the statement.
-        let plain = try ErasedFetchDescriptor.view(of: descriptor) { view -> Int? in
-            let limit = view.pointee.fetchLimit, offset = view.pointee.fetchOffset
-            try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
-            guard hasNothingPending || !view.pointee.includePendingChanges, let predicate = view.pointee.predicate,
-                  let hit = PredicateSQL.fastHit(model: ObjectIdentifier(T.self), expression: predicate.expression, root: predicate.root,
-                                                 cache: container.predicateCache, dialect: container.driver.dialect, for: .count,
-                                                 memo: &fastMemo) else { return nil }
-            let entity = hit.entry.entity
-            #if DEBUG
-            try checkPlain(hit, of: T.self, limit: limit, offset: offset, "count") { try countQuery(descriptor, entity: entity) }
-            #endif
-            let statement = try plainStatement(hit, .count, entity: entity, limit: limit, offset: offset)
-            defer { statement.reset() }
-            return try Self.count(from: statement)
-        }
-        if let plain { return plain }
+        let view = descriptor.assumingMemoryBound(to: ErasedFetchDescriptor.self)
+        #if DEBUG
+        ErasedFetchDescriptor.checkLayout(of: descriptor, model: model)
+        #endif
+        let limit = view.pointee.fetchLimit, offset = view.pointee.fetchOffset
+        try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
+        guard hasNothingPending || !view.pointee.includePendingChanges, let predicate = view.pointee.predicate,
+              let hit = PredicateSQL.fastHit(model: ObjectIdentifier(model), expression: predicate.expression, root: predicate.root,
+                                             cache: container.predicateCache, dialect: container.driver.dialect, for: .count,
+                                             memo: &fastMemo) else { return nil }
+        let entity = hit.entry.entity
+        #if DEBUG
+        try checkPlain(hit, .count, at: descriptor, of: model, limit: limit, offset: offset)
+        #endif
+        let statement = try plainStatement(hit, .count, entity: entity, limit: limit, offset: offset)
+        defer { statement.reset() }
+        return try Self.count(from: statement)
+    }
+
+    /// `fetchCount` of a descriptor that is not plain.
+    @usableFromInline func countThroughQuery<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        guards.enter()
+        defer { guards.leave() }
         let entity = try entity(for: T.self)
         // Pending changes: ModelContext+PendingChanges.swift.
         if descriptor.includePendingChanges && !hasNothingPending, let count = try pendingCount(descriptor, entity: entity) { return count }
@@ -289,22 +330,28 @@ extension ModelContext {
     /// Steps through a select of `entity`'s hierarchy columns, making or refreshing one model per row.
     fileprivate func materialize<Statement: StoreStatement>(_ statement: Statement, entity: EntitySchema, includeDeleted: Bool,
                                                         partial: PartialRow?) throws -> [ModelObject] {
-        let members = hierarchyMembers(of: entity)
         // What each member entity's rows need, found by the member's index: rows of a hierarchy
         // alternate between its entities, and switching an entity's decoder positions, home and
         // name per row retained and released each of them (8 retains a row). Made once per
         // container (`MemberTables`), but the positions of a partial fetch; the homes once per
         // context (`memberHomes(of:)`): a fetch of one row makes no array but its result.
         let tables = container.memberTables[entity.index]
+        let members = tables.members
         let reader: RowReader
         if let partial {
             reader = RowReader(statement: statement, tables: members.map { partial.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
                                entityNames: tables.names)
+        } else if let spare = spareReader, spare.reads(statement, with: tables.decoderTables) {
+            // Taken out while in use: a fetch nested in this one makes its own.
+            spareReader = nil
+            spare.restart()
+            reader = spare
         } else {
             reader = RowReader(statement: statement, tables: tables.decoderTables)
         }
-        // Unretained by the decoder (`RowDecoder`): kept alive here until the loop is done.
-        defer { withExtendedLifetime(reader) {} }
+        // Unretained by the decoder (`RowDecoder`): kept alive here until the loop is done, then
+        // kept for the next fetch when it reads full rows.
+        defer { if partial == nil { spareReader = reader } else { withExtendedLifetime(reader) {} } }
         let decoder = RowDecoder(reader)
         // A full row's values come from its cells where the store loads them (`StoreCell`): the
         // member's value columns, loaded per row before it is decoded. (A partial fetch's rows
@@ -427,8 +474,11 @@ extension ModelContext {
     }
 
     /// Of a hierarchy's members (`hierarchyMembers(of:)`), in their order: the result columns of
-    /// their attributes, their names, model types and whether their rows carry to-one keys.
-    struct MemberTables: @unchecked Sendable {
+    /// their attributes, their names, model types and whether their rows carry to-one keys. A
+    /// class: a fetch takes one reference to it (as a struct of seven references, a fetch copied
+    /// it out of the container with a retain and a release each: docs/Benchmarks.md, "Lookups").
+    final class MemberTables: @unchecked Sendable {
+        let members: [Member]
         let names: [String]
         let types: [ModelObject.Type]
         let keyed: [Bool]
@@ -441,6 +491,7 @@ extension ModelContext {
         let cellColumns: RowReader.DecoderTables
 
         init(_ members: [Member]) {
+            self.members = members
             names = members.map(\.entity.name)
             types = members.map(\.entity.type)
             keyed = members.map { !$0.entity.keySlots.isEmpty }

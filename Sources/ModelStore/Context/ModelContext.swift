@@ -51,6 +51,12 @@ public final class ModelContext {
     /// entity's `EntitySchema.index` (made on first use): a fetch takes them without making an array.
     @exclusivity(unchecked) private var memberHomes: [[ModelHome]?]
 
+    /// The decoder of the last full-row fetch, kept for the next one on the same statement and
+    /// entity (`materialize`): a loop of lookups makes no reader per fetch (its two allocations,
+    /// initialization and release were about 0.4 k instructions a lookup: docs/Benchmarks.md,
+    /// "Lookups"). It holds its statement, one of the context's connection's.
+    @exclusivity(unchecked) var spareReader: RowReader?
+
     /// The translation cache's slot of the expression type this context fetched with last
     /// (`PredicateSQL.fastHit`): a loop of lookups finds it without the cache's lock.
     @exclusivity(unchecked) var fastMemo: FastMemo?

@@ -397,7 +397,7 @@ extension Array where Element == ModelObject {
     /// and its subentities only): the array is reinterpreted, not copied, since an array of class
     /// references has one layout whatever the class (copying it with a cast per element was 7 % of
     /// a fetch's instructions). Debug builds check every element.
-    func reinterpreted<T: PersistentModel>(as type: T.Type) -> [T] {
+    @inlinable func reinterpreted<T: PersistentModel>(as type: T.Type) -> [T] {
         assert(allSatisfy { $0 is T }, "a fetch of \(T.self) made a model of another class")
         return unsafeBitCast(self, to: [T].self)
     }

@@ -206,6 +206,20 @@ import Foundation
         return state
     }
 
+    /// Whether this reader reads `statement` with `tables` (`ModelContext.spareReader`).
+    func reads(_ statement: any StoreStatement, with tables: DecoderTables) -> Bool {
+        self.statement.map { $0 === statement } == true && state.pointee.tables === tables
+    }
+
+    /// Makes this reader read its statement's next result from the start, as a new one would:
+    /// the first table selected, no cells.
+    func restart() {
+        state.pointee.cursor = 0
+        state.pointee.attribute = 0
+        state.pointee.cells = nil
+        Self.select(table: 0, in: state)
+    }
+
     private static func select(table: Int, in state: UnsafeMutablePointer<State>) {
         let starts = state.pointee.starts
         let start = starts[table]
