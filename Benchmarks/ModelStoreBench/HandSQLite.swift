@@ -5,6 +5,8 @@ import Foundation
 /// runtime's (WAL, `synchronous=FULL`, foreign keys on) and column and parameter accessors.
 final class HandConnection {
     let handle: OpaquePointer
+    /// The store file.
+    let url: URL
 
     /// Opens (creating if needed) the store file at `url`.
     init(url: URL) throws {
@@ -15,6 +17,7 @@ final class HandConnection {
             throw HandSQLiteError(message: "cannot open \(url.path)")
         }
         handle = pointer
+        self.url = url
         sqlite3_busy_timeout(handle, 5000)
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA journal_mode = WAL")

@@ -13,6 +13,10 @@ final class HandWrittenSide: TripStoreSide {
     private var mainStoreURL: URL?
     /// The workload's connection and objects, kept until `finish()` so their release is not timed.
     private var connection: HandConnection?
+    /// The connection of the workload or setup before, open and idle, which the next workload on
+    /// its store takes over (`newConnection()`), as ModelStore hands an ended context's SQLite
+    /// connection to the next context (docs/Benchmarks.md, "Method").
+    private var idleConnection: HandConnection?
     private var trips: [PlainTrip] = []
     /// Whether the store holds the rows' new names (`TripRow.name(storedRenamed:)`): set by each update.
     private var storedRenamed = false
@@ -59,16 +63,16 @@ final class HandWrittenSide: TripStoreSide {
             try createTables()
             try insertTripsWithStays(count: Workload.prefetchTripCount(rows: rows.count))
         case .lookupByKey:
-            // A connection of its own, closed here: not the workload's, whose release is timed.
-            guard let storeURL else { return }
-            let all = try readTrips(try HandConnection(url: storeURL), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
+            // Left idle for the workload, which takes it over (as the generated side's context does).
+            let all = try readTrips(try newConnection(), sql: Self.selectAll + " ORDER BY \"$pk\"", date: nil)
             lookupKeys = Workload.lookupIndices(rows: all.count).map { all[$0].rowID }
+            leaveConnectionIdle()
         case .lookupByName:
             try stores?.execute(Workload.nameIndexSQL, on: "hand-written")
             lookupNames = Workload.lookupIndices(rows: rows.count).map { rows[$0].storedName(storedRenamed: storedRenamed) }
         case .count:
             for _ in 0..<Workload.untimedCounts { _ = try count() }
-            connection = nil  // closed here: the timed count's `newConnection()` would close it
+            leaveConnectionIdle()  // for the timed count's `newConnection()`
         case .cascadeDelete:
             storeURL = try stores?.url("hand-written-cascade")
             try createTables()
@@ -149,11 +153,12 @@ final class HandWrittenSide: TripStoreSide {
         trips = []
         stays = [:]
         registrars = ObservedReads()
-        connection = nil
+        leaveConnectionIdle()
     }
 
     func end() {
         finish()
+        idleConnection = nil
         stores = nil
     }
 
@@ -350,11 +355,26 @@ final class HandWrittenSide: TripStoreSide {
 
     // MARK: Setup
 
+    /// A connection to the workload's store: the idle one if it is to that store, else a new one.
     private func newConnection() throws -> HandConnection {
         guard let storeURL else { throw HandSQLiteError(message: "no store") }
-        let connection = try HandConnection(url: storeURL)
+        let connection: HandConnection
+        if let idle = idleConnection, idle.url == storeURL {
+            idleConnection = nil
+            connection = idle
+        } else {
+            connection = try HandConnection(url: storeURL)
+        }
+        if let previous = self.connection, previous !== connection { idleConnection = previous }
         self.connection = connection
         return connection
+    }
+
+    /// Leaves the workload's connection open and idle for the next workload (the idle one before
+    /// it, if any, is closed).
+    private func leaveConnectionIdle() {
+        if let connection { idleConnection = connection }
+        connection = nil
     }
 
     /// The tables ModelStore creates for `Trips.model`, statement for statement (row keys `AUTOINCREMENT`,

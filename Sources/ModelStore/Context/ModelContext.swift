@@ -124,9 +124,13 @@ public final class ModelContext {
         return array
     }
 
-    /// Models that outlive the context find no context through their link from here on.
+    /// Models that outlive the context find no context through their link from here on. The
+    /// connection goes back to the store for the next context (SQLite: `keepForReuse`), but the
+    /// container's main context's, which ends with its container.
     deinit {
         linkStorage?.contextEnded()
+        spareReader = nil
+        if let retainedContainer, openConnection != nil { retainedContainer.driver.keepForReuse(&openConnection) }
     }
 
     /// The context's connection, opened on first use.

@@ -34,10 +34,20 @@ protocol StoreDriver: AnyObject, Sendable {
     /// Whether the calling thread is inside `withWriteLock` (a save asked for on that thread then
     /// must not wait for the lock: it would wait for itself).
     var isWriteLockHeldByCurrentThread: Bool { get }
+
+    /// Takes the connection of a context that ended (`connection`, set to nil), to hand it to a
+    /// later `makeConnection()` when it is idle and nothing else holds it (SQLite); other stores,
+    /// or a connection that cannot be reused, let it go (closed).
+    func keepForReuse(_ connection: inout (any StoreConnection)?)
 }
 
 extension StoreDriver {
     func check(_ schema: StoredSchema) throws {}
+
+    /// Stores that reuse no connection: it is let go of.
+    func keepForReuse(_ connection: inout (any StoreConnection)?) {
+        connection = nil
+    }
 
     /// Stores without a write lock: never held.
     var isWriteLockHeldByCurrentThread: Bool { false }

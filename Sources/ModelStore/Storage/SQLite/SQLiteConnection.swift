@@ -70,10 +70,27 @@ final class SQLiteConnection: StoreConnection {
         }
     }
 
+    /// Whether another context can take this connection over as it is (`SQLiteDriver.keepForReuse`):
+    /// no transaction open, no statement mid-result, no fault injected, its files not to be left
+    /// as they are on close.
+    var isIdle: Bool {
+        guard sqlite3_get_autocommit(handle) != 0, faultInjector == nil, !leavesFilesOnClose else { return false }
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { return false }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+        return true
+    }
+
+    /// Set by `leaveFilesAsTheyAreOnClose()`.
+    private var leavesFilesOnClose = false
+
     /// Makes closing this connection leave the store's files as they are (a refused open, #26
     /// item 13): SQLite's last connection would otherwise checkpoint the write-ahead log into
     /// the main file and remove the log (docs/Migrations.md, "Refused").
     func leaveFilesAsTheyAreOnClose() {
+        leavesFilesOnClose = true
         _ = modelstore_sqlite3_no_checkpoint_on_close(handle)
     }
 

@@ -84,6 +84,13 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
     /// The thread inside `withWriteLock` (guarded by `holderLock`).
     private var holder: pthread_t?
     private let holderLock = NSLock()
+    /// Connections of contexts that ended, idle, for the next contexts (`keepForReuse`; guarded by
+    /// `idleLock`): a new context then opens no connection and prepares no statement its
+    /// connection already holds (opening one was about 0.5 M instructions: docs/Runtime.md,
+    /// "Connections"). At most `idleLimit`; closed with the driver.
+    private var idle: [SQLiteConnection] = []
+    private let idleLock = NSLock()
+    private static let idleLimit = 4
 
     /// A driver for `path` (a file path, or a `file:` URI of the memdb VFS when `isFile` is false).
     ///
@@ -99,7 +106,24 @@ final class SQLiteDriver: StoreDriver, @unchecked Sendable {
         if !isFile { keeper = try open() }
     }
 
-    func makeConnection() throws -> any StoreConnection { try open() }
+    func makeConnection() throws -> any StoreConnection {
+        if let connection = idleLock.withLock({ idle.popLast() }) { return connection }
+        return try open()
+    }
+
+    func keepForReuse(_ connection: inout (any StoreConnection)?) {
+        guard var kept = connection as? SQLiteConnection else {
+            connection = nil
+            return
+        }
+        connection = nil
+        // Only a connection no one else holds, outside any transaction, with no statement
+        // mid-result (whose read would pin an old snapshot) and no test hook.
+        guard isKnownUniquelyReferenced(&kept), kept.isIdle else { return }
+        idleLock.withLock {
+            if idle.count < Self.idleLimit { idle.append(kept) }
+        }
+    }
 
     func withWriteLock<T>(_ body: () throws -> T) rethrows -> T {
         writeLock.lock()
