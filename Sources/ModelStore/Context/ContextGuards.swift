@@ -1,4 +1,7 @@
 import Foundation
+#if os(Linux)
+import Synchronization
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,20 +12,56 @@ import Darwin
 /// once, and that no `save()` starts inside another (from an observer of a model change, or of a
 /// save's own relationship updates).
 final class ContextGuards {
+    #if os(Linux)
+    /// The thread inside one of the context's entry points (`pthread_self()`; 0: none). Only ever
+    /// tried, never waited for: a thread that finds another thread's there has found the context
+    /// used from two threads at once. A thread may re-enter (a fetch from inside `transaction`, a
+    /// relationship loaded during a save): `depth` counts its entries. An atomic word, where a
+    /// recursive pthread mutex's `trylock` and `unlock` took about 68 instructions an entry (every
+    /// insert, delete, fetch and model's first change enters; docs/Benchmarks.md, "Writes").
+    /// Acquiring when entered and releasing when left, as the mutex, so a context handed from one
+    /// thread to another sees what the first did. (`Synchronization.Atomic` needs macOS 15 on
+    /// Apple systems: there the mutex below stays.)
+    private let owner = Atomic<UInt>(0)
+    /// The owner's entries not yet left; read and written by the owner only.
+    @exclusivity(unchecked) private var depth = 0
+    #else
     /// Held by the thread inside one of the context's entry points. Only ever tried, never waited
     /// for: a thread that finds it held by another thread has found the context used from two
     /// threads at once. Recursive, so a thread may re-enter (a fetch from inside `transaction`, a
     /// relationship loaded during a save). A pthread mutex of its own, not an `NSRecursiveLock`
     /// (the same mutex behind Foundation's wrapper, whose calls were about 20 instructions of the
-    /// 76 a guarded entry took: every insert, delete, fetch and model's first change enters;
-    /// docs/Benchmarks.md, "Writes").
+    /// 76 a guarded entry took: docs/Benchmarks.md, "Writes").
     private let inUse: UnsafeMutablePointer<pthread_mutex_t>
+    #endif
     /// Whether a `save()` of the context is running.
     var isSaving = false
     /// Changes of a model property of the context in progress (between Observation's `willSet`
     /// and `didSet`, when an observer's `onChange` runs): a save then would store the old value.
     var mutationsInProgress = 0
 
+    #if os(Linux)
+    init() {}
+
+    /// Enters an entry point of the context; stops the process when another thread is inside.
+    @inline(__always) func enter() {
+        let thread = UInt(pthread_self())
+        let (entered, inside) = owner.compareExchange(expected: 0, desired: thread, ordering: .acquiring)
+        if entered {
+            depth = 1
+        } else if inside == thread {
+            depth += 1
+        } else {
+            Self.usedFromTwoThreads()
+        }
+    }
+
+    /// Leaves an entry point entered with `enter()` (on the same thread).
+    @inline(__always) func leave() {
+        depth -= 1
+        if depth == 0 { owner.store(0, ordering: .releasing) }
+    }
+    #else
     init() {
         inUse = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -47,6 +86,7 @@ final class ContextGuards {
     @inline(__always) func leave() {
         pthread_mutex_unlock(inUse)
     }
+    #endif
 
     /// The precondition failure of a context used from two threads at once.
     static func usedFromTwoThreads() -> Never {

@@ -8,7 +8,8 @@
 //         One ModelContext of the generated Trips code used by two threads:
 //         overlap  — thread 2 inserts while thread 1 is inside `transaction { }` (at once, for sure);
 //         hammer   — both threads insert and save 2,000 trips each, as a careless app would;
-//         handover — thread 1 uses the context, then hands it to thread 2 (one at a time: allowed).
+//         handover — thread 1 uses the context (a fetch inside `transaction` among its calls), then
+//                    hands it to thread 2 (one at a time: allowed).
 //         Prints "done N" (N trips stored) when the process was not stopped.
 import CSQLite
 import Foundation
@@ -103,6 +104,9 @@ func shareContext(store: String, mode: String) throws {
         spawn {
             for row in 0..<500 { shared.context.insert(Trip(name: "a\(row)", startDate: day, endDate: day)) }
             try? shared.context.save()
+            // Entries inside an entry (a fetch inside `transaction`): left as many times, the
+            // context is free for the next thread.
+            try? shared.context.transaction { _ = try shared.context.fetch(FetchDescriptor<Trip>()) }
             handedOver.signal()
             finished.leave()
         }
