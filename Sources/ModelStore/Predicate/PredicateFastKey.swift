@@ -74,7 +74,13 @@ extension SmallList: Equatable where Element: Equatable {}
 enum FastValueClass: Equatable {
     case null
     case probed(length: Int)
-    case identifier(entity: String, store: String?)
+    /// A saved identifier, by its store's and entity's names: their interned object
+    /// (`IdentifierNames`, alive as long as the process), by address. One object per pair as
+    /// spelled, so the class is finer than the names' string equality (two spellings of one pair
+    /// are two keys: the second takes its own entry), and compared without comparing or retaining
+    /// the strings (as strings, the classes' comparison and the walker's release were about 0.3 k
+    /// instructions a lookup: docs/Benchmarks.md, "Lookups").
+    case identifier(names: UnsafeMutableRawPointer)
     /// A text that is not plain (`CapturedClass.fixedValue`), by its bytes.
     case exactText(ExactText)
     /// An unsaved identifier (`CapturedClass.fixed`).
@@ -174,7 +180,7 @@ struct FastShapeWalker {
             inputs.append(CapturedInput(identifier: identifier))
             return
         }
-        key.classes.append(.identifier(entity: identifier.entityName, store: identifier.storeIdentifier))
+        key.classes.append(.identifier(names: identifier.namesReference.toOpaque()))
         inputs.append(CapturedInput(row: row, identifier: identifier))
     }
 }
