@@ -24,7 +24,23 @@ final class HandConnection {
         try execute("PRAGMA synchronous = FULL")
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    /// Statements kept prepared by `kept(_:)`, by their SQL.
+    private var keptStatements: [String: OpaquePointer] = [:]
+
+    deinit {
+        for statement in keptStatements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// A statement prepared once per connection and kept (the caller resets it after use, and
+    /// does not finalize it): what an app that runs a query again keeps, as ModelStore's
+    /// connections keep theirs.
+    func kept(_ sql: String) throws -> OpaquePointer {
+        if let statement = keptStatements[sql] { return statement }
+        let statement = try prepare(sql)
+        keptStatements[sql] = statement
+        return statement
+    }
 
     /// Runs SQL without parameters.
     func execute(_ sql: String) throws {

@@ -233,8 +233,9 @@ final class HandWrittenSide: TripStoreSide {
 
     private func count() throws -> Int {
         let connection = try newConnection()
-        let query = try connection.prepare("SELECT count(*) FROM \"Trip\"" + (cutoff == nil ? "" : " WHERE \"startDate\" < ?"))
-        defer { sqlite3_finalize(query) }
+        // Kept by the connection from the untimed counts on, as the generated side's statement.
+        let query = try connection.kept("SELECT count(*) FROM \"Trip\"" + (cutoff == nil ? "" : " WHERE \"startDate\" < ?"))
+        defer { sqlite3_reset(query) }
         if let cutoff { sqlite3_bind_double(query, 1, cutoff.timeIntervalSinceReferenceDate) }
         guard sqlite3_step(query) == SQLITE_ROW else { throw connection.error("count") }
         return Int(sqlite3_column_int64(query, 0))
