@@ -53,7 +53,7 @@ public final class ModelContext {
 
     /// The decoder of the last full-row fetch, kept for the next one on the same statement and
     /// entity (`materialize`): a loop of lookups makes no reader per fetch (its two allocations,
-    /// initialization and release were about 0.4 k instructions a lookup: docs/Benchmarks.md,
+    /// initialization and release were about 0.6 k instructions a lookup: docs/Benchmarks.md,
     /// "Lookups"). It holds its statement, one of the context's connection's.
     @exclusivity(unchecked) var spareReader: RowReader?
 

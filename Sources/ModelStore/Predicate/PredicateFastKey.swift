@@ -78,7 +78,7 @@ enum FastValueClass: Equatable {
     /// (`IdentifierNames`, alive as long as the process), by address. One object per pair as
     /// spelled, so the class is finer than the names' string equality (two spellings of one pair
     /// are two keys: the second takes its own entry), and compared without comparing or retaining
-    /// the strings (as strings, the classes' comparison and the walker's release were about 0.3 k
+    /// the strings (as strings, the classes' comparison and the walker's release were about 0.13 k
     /// instructions a lookup: docs/Benchmarks.md, "Lookups").
     case identifier(names: UnsafeMutableRawPointer)
     /// A text that is not plain (`CapturedClass.fixedValue`), by its bytes.
