@@ -14,9 +14,7 @@ public final class ModelContainer: Sendable {
     /// Translated predicates by shape, for every context of the container (docs/Predicates.md,
     /// "Translation cache").
     let predicateCache = PredicateTranslationCache()
-    /// Each entity's hierarchy members (`ModelContext.hierarchyMembers(of:)`), by `EntitySchema.index`.
-    let hierarchyMembers: [[ModelContext.Member]]
-    /// What `materialize` needs of each entity's hierarchy members, by `EntitySchema.index`.
+    /// Each entity's hierarchy members and what `materialize` needs of them, by `EntitySchema.index`.
     let memberTables: [ModelContext.MemberTables]
     /// The main actor's context, made on first use.
     private let mainContextBox = MainContextBox()
@@ -78,8 +76,7 @@ public final class ModelContainer: Sendable {
         let driver = try ModelContainer.makeDriver(configuration)
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
-        hierarchyMembers = schema.entities.map { ModelContext.hierarchyMembers(of: $0, in: schema) }
-        memberTables = hierarchyMembers.map(ModelContext.MemberTables.init)
+        memberTables = schema.entities.map { ModelContext.MemberTables(ModelContext.hierarchyMembers(of: $0, in: schema)) }
         try driver.check(schema.storage)
         let connection = try driver.makeConnection()
         do {
@@ -103,8 +100,7 @@ public final class ModelContainer: Sendable {
         self.migrationPlan = nil
         self.driver = driver
         entitySQL = schema.entities.map { EntitySQL(entity: $0, dialect: driver.dialect) }
-        hierarchyMembers = schema.entities.map { ModelContext.hierarchyMembers(of: $0, in: schema) }
-        memberTables = hierarchyMembers.map(ModelContext.MemberTables.init)
+        memberTables = schema.entities.map { ModelContext.MemberTables(ModelContext.hierarchyMembers(of: $0, in: schema)) }
     }
 
     /// The configuration in use.

@@ -34,8 +34,7 @@ extension ModelContext {
     @usableFromInline func fetchIfPlain(_ descriptor: UnsafeRawPointer, of model: any PersistentModel.Type) throws -> [ModelObject]? {
         guards.enter()
         defer { guards.leave() }
-        // Read through `ErasedFetchDescriptor`: without `T`'s generic types' metadata. The plain
-        // fetch runs inside, so its hit is not copied out.
+        // Read through `ErasedFetchDescriptor`: without `T`'s generic types' metadata.
         let view = descriptor.assumingMemoryBound(to: ErasedFetchDescriptor.self)
         #if DEBUG
         ErasedFetchDescriptor.checkLayout(of: descriptor, model: model)
@@ -473,8 +472,8 @@ extension ModelContext {
         let name: [UInt8]
     }
 
-    /// Of a hierarchy's members (`hierarchyMembers(of:)`), in their order: the result columns of
-    /// their attributes, their names, model types and whether their rows carry to-one keys. A
+    /// A hierarchy's members (`hierarchyMembers(of:in:)`) and, in their order, the result columns
+    /// of their attributes, their names, model types and whether their rows carry to-one keys. A
     /// class: a fetch takes one reference to it (as a struct of seven references, a fetch copied
     /// it out of the container with a retain and a release each: docs/Benchmarks.md, "Lookups").
     final class MemberTables: @unchecked Sendable {
@@ -574,9 +573,9 @@ extension ModelContext {
         }
     }
 
-    /// The entities of `entity`'s hierarchy (made once per container: `ModelContainer.hierarchyMembers`).
+    /// The entities of `entity`'s hierarchy (made once per container: `ModelContainer.memberTables`).
     func hierarchyMembers(of entity: EntitySchema) -> [Member] {
-        container.hierarchyMembers[entity.index]
+        container.memberTables[entity.index].members
     }
 
     /// The entities whose rows `entity`'s table holds, with their type column's bytes.

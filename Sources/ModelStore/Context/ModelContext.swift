@@ -47,7 +47,7 @@ public final class ModelContext {
     /// Each entity's `ModelHome` in this context, by `EntitySchema.index` (made on first use).
     @exclusivity(unchecked) private var homes: [ModelHome?]
 
-    /// The homes of each hierarchy's members (`ModelContainer.hierarchyMembers`), by the fetched
+    /// The homes of each hierarchy's members (`hierarchyMembers(of:)`), by the fetched
     /// entity's `EntitySchema.index` (made on first use): a fetch takes them without making an array.
     @exclusivity(unchecked) private var memberHomes: [[ModelHome]?]
 
