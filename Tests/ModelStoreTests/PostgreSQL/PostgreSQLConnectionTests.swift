@@ -263,6 +263,33 @@ import StoreTestSupport
         #expect(try connection.run("UPDATE n SET v = v + 1") == 40)
     }
 
+    /// Bytes of `PostgresParameters.inPlaceBytes` or more are sent from their own storage, not
+    /// copied into the parameters' buffer (`appendInPlace`): they arrive as sent, beside values
+    /// copied in, in one statement and in its next execution; for a type that does not take bytes
+    /// as they are (uuid, a number) they go the copying path and are refused with its error.
+    @Test func largeBytesAreSentFromTheirOwnStorage() throws {
+        let database = try PostgresTestServer.shared().makeDatabase()
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE b (k bigint, small bytea, large bytea, other bytea)")
+        var random = SystemRandomNumberGenerator()
+        func bytes(_ count: Int) -> Data { Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }) }
+        let sizes = [PostgresParameters.inPlaceBytes - 1, PostgresParameters.inPlaceBytes, 70_000]
+        var stored: [[SQLValue]] = []
+        for (index, size) in sizes.enumerated() {
+            let row: [SQLValue] = [.integer(Int64(index)), .blob(bytes(17)), .blob(bytes(size)), .blob(bytes(size + 1))]
+            #expect(try connection.run("INSERT INTO b VALUES (?, ?, ?, ?)", row) == 1)
+            stored.append(row)
+        }
+        #expect(try connection.rows("SELECT k, small, large, other FROM b ORDER BY k") == stored)
+        let large = bytes(PostgresParameters.inPlaceBytes)
+        #expect(try connection.rows("SELECT octet_length(?::bytea), md5(?::bytea)", [.blob(large), .blob(large)])
+                == (try connection.rows("SELECT \(large.count)::int, md5(decode('\(large.map { String(format: "%02x", $0) }.joined())', 'hex'))")))
+        let uuid = try #require(throws: PostgresError.self) { try connection.rows("SELECT ?::uuid", [.blob(bytes(5000))]) }
+        #expect(uuid.kind == .invalidValue && uuid.message.contains("a uuid needs 16 bytes"))
+        let number = try #require(throws: PostgresError.self) { try connection.rows("SELECT ?::int8", [.blob(bytes(5000))]) }
+        #expect(number.kind == .invalidValue && number.message.contains("bytes cannot be stored as"))
+    }
+
     @Test func tooManyValuesIsAnError() throws {
         let database = try PostgresTestServer.shared().makeDatabase()
         let connection = try database.connect()

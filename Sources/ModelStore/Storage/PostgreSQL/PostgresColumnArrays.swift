@@ -268,14 +268,16 @@ struct PostgresColumnArrays {
             parameter += 1
         }
         for index in types.indices {
-            let column = columns[index]
-            let array = Self.array(element: elements[index] == .textCast ? .text : types[index], count: count, hasNulls: column.rowsHaveNulls,
-                                   dataBytes: column.rowsEnd - 4 * count) { bytes in
-                if column.rowsEnd > 0, let base = column.bytes { bytes.baseAddress?.copyMemory(from: base, byteCount: column.rowsEnd) }
+            let element = elements[index] == .textCast ? PostgresType.text : types[index]
+            let hasNulls = columns[index].rowsHaveNulls
+            let rows = count
+            // The column's buffer is the array: its header written in the room kept before the
+            // elements, then handed over without a copy (`ElementColumns.Column.takeRows`).
+            let array = columns[index].takeRows { header in
+                Self.writeHeader(header, element: element, count: rows, hasNulls: hasNulls)
             }
             statement.bind(.blob(array), at: parameter)
             parameter += 1
-            columns[index].dropRows()
         }
         keys.removeAll(keepingCapacity: true)
         count = 0
@@ -298,19 +300,26 @@ struct PostgresColumnArrays {
     /// NULL) and `dataBytes` bytes of values in all.
     private static func array(element: PostgresType, count: Int, hasNulls: Bool, dataBytes: Int,
                               _ write: (UnsafeMutableRawBufferPointer) -> Void) -> Data {
-        let header = 20
+        let header = ElementColumns.Column.headerBytes
         let size = header + 4 * count + dataBytes
         // Every byte is written here: a buffer of its own handed to `Data`, not one it zeroes first.
         guard let memory = malloc(size) else { fatalError("out of memory for an array of \(size) bytes") }
         let bytes = UnsafeMutableRawBufferPointer(start: memory, count: size)
+        writeHeader(memory, element: element, count: count, hasNulls: hasNulls)
+        write(UnsafeMutableRawBufferPointer(rebasing: bytes[header...]))
+        return Data(bytesNoCopy: memory, count: size, deallocator: .free)
+    }
+
+    /// Writes a one-dimensional array's header (`ElementColumns.Column.headerBytes` bytes) at
+    /// `header`: dimensions, null flag, element type, length, lower bound.
+    private static func writeHeader(_ header: UnsafeMutableRawPointer, element: PostgresType, count: Int, hasNulls: Bool) {
+        let bytes = UnsafeMutableRawBufferPointer(start: header, count: ElementColumns.Column.headerBytes)
         var at = 0
         store(Int32(1), at: &at, in: bytes)
         store(Int32(hasNulls ? 1 : 0), at: &at, in: bytes)
         store(element.rawValue, at: &at, in: bytes)
         store(Int32(count), at: &at, in: bytes)
         store(Int32(1), at: &at, in: bytes)
-        write(UnsafeMutableRawBufferPointer(rebasing: bytes[header...]))
-        return Data(bytesNoCopy: memory, count: size, deallocator: .free)
     }
 
     /// Stores `value` big-endian at `at`, and moves `at` past it.
@@ -327,12 +336,16 @@ struct PostgresColumnArrays {
 /// retain of a column's storage per value.
 final class ElementColumns {
     struct Column {
-        /// The elements (nil until the first one).
+        /// The room kept at the start of the buffer for the array's header, written when the rows
+        /// are sent (`takeRows`): the buffer is then the array itself, sent without a copy.
+        static let headerBytes = 20
+        /// The header's room, then the elements (nil until the first one).
         fileprivate(set) var bytes: UnsafeMutableRawPointer?
-        fileprivate(set) var count = 0
+        /// The end of the bytes written (the header's room counts).
+        fileprivate(set) var count = Column.headerBytes
         fileprivate var capacity = 0
-        /// The bytes that hold the rows' elements (the rest, the row being bound's).
-        fileprivate(set) var rowsEnd = 0
+        /// The end of the bytes that hold the rows' elements (after them, the row being bound's).
+        fileprivate(set) var rowsEnd = Column.headerBytes
         /// Whether a row's element is NULL.
         fileprivate(set) var rowsHaveNulls = false
 
@@ -389,13 +402,24 @@ final class ElementColumns {
             rowsEnd = count
         }
 
-        /// Drops the rows' elements, keeping those of a row being bound.
-        mutating func dropRows() {
+        /// The rows' elements as an array, taken out of the column: `header` writes the array's
+        /// header in the room before them, and the buffer is handed to the array as it is (no
+        /// copy; a save's arrays were copied twice on their way to libpq: docs/Benchmarks.md,
+        /// "Writes"). The column goes on in a new buffer of the same capacity, holding the
+        /// elements of a row being bound.
+        mutating func takeRows(header: (UnsafeMutableRawPointer) -> Void) -> Data {
+            if bytes == nil { grow(0) }
+            let taken = bytes.unsafelyUnwrapped
+            header(taken)
+            guard let fresh = malloc(capacity) else { fatalError("out of memory for \(capacity) bytes of a column's array") }
             let bound = count - rowsEnd
-            if bound > 0, let bytes { memmove(bytes, bytes + rowsEnd, bound) }
-            count = bound
-            rowsEnd = 0
+            if bound > 0 { (fresh + Self.headerBytes).copyMemory(from: taken + rowsEnd, byteCount: bound) }
+            let size = rowsEnd
+            bytes = fresh
+            count = Self.headerBytes + bound
+            rowsEnd = Self.headerBytes
             rowsHaveNulls = false
+            return Data(bytesNoCopy: taken, count: size, deallocator: .free)
         }
     }
 

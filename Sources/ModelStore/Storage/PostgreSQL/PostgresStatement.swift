@@ -286,7 +286,10 @@ package final class PostgresStatement {
 
     /// Gives `parameters` (sent) back for the next execution's values, unless they are large.
     private func keepForReuse(_ parameters: PostgresParameters) {
-        if parameters.reservedBytes <= Self.keptParameterBytes { spareParameters = parameters }
+        guard parameters.reservedBytes <= Self.keptParameterBytes else { return }
+        spareParameters = parameters
+        // Not the values sent in place (a batch's arrays): they are not held until the next execution.
+        if !spareParameters.sentInPlace.isEmpty { spareParameters.removeAll() }
     }
 
     /// The bound values in the wire form of the parameter types the server inferred.
@@ -301,14 +304,18 @@ package final class PostgresStatement {
         parameters.reserve(parameterTypes.count)
         // Bytes (a row batch's arrays, docs/PostgreSQL.md, "Batched writes") are copied into one
         // buffer reserved at once, not grown as they come.
+        // Those of `inPlaceBytes` or more a parameter takes as they are are not copied at all
+        // (`PostgresParameters.appendInPlace`): libpq reads them where they are.
         var blobBytes = 0
         for binding in bindings {
-            if case .blob(let data) = binding { blobBytes += data.count }
+            if case .blob(let data) = binding, data.count < PostgresParameters.inPlaceBytes { blobBytes += data.count }
         }
         if blobBytes > 0 { parameters.reserveBytes(blobBytes) }
         do {
             for (offset, type) in parameterTypes.enumerated() {
-                try parameters.append(offset < bindings.count ? bindings[offset] : .null, type: type, number: offset + 1)
+                let value = offset < bindings.count ? bindings[offset] : .null
+                if case .blob(let data) = value, parameters.appendInPlace(data, type: type) { continue }
+                try parameters.append(value, type: type, number: offset + 1)
             }
         } catch {
             var error = error

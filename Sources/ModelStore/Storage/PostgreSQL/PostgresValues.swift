@@ -69,9 +69,16 @@ struct PostgresParameters {
     }
 
     private(set) var bytes: [UInt8] = []
+    /// Per value: where its bytes start in `bytes`; -1 for NULL; -2 - i for `sentInPlace[i]`.
     private(set) var offsets: [Int] = []
     private(set) var lengths: [Int32] = []
     private(set) var formats: [Int32] = []
+    /// Large binary values sent from their own storage, not copied into `bytes`
+    /// (`appendInPlace`): a batch's arrays (docs/PostgreSQL.md, "Batched writes").
+    private(set) var sentInPlace: [Data] = []
+
+    /// The size from which bytes a parameter takes as they are are sent from their own storage.
+    static let inPlaceBytes = 4096
 
     init(capacity: Int) {
         reserve(capacity)
@@ -114,6 +121,22 @@ struct PostgresParameters {
 
     // The typed appends: what `append(_:type:number:)` does for each kind of value, without a
     // `SQLValue` (`PostgresRowBatch` binds a row's values straight into its columns).
+
+    /// Appends `data` to be sent from its own storage, kept until the values are dropped, when it
+    /// is binary of at least `inPlaceBytes` bytes and `appendBytes` would take it as it is (not for
+    /// a uuid, a number, a boolean or JSON); false, with nothing appended, otherwise.
+    mutating func appendInPlace(_ data: Data, type: PostgresType) -> Bool {
+        guard data.count >= Self.inPlaceBytes, data.count <= Self.largestValue else { return false }
+        switch type {
+        case .uuid, .json, .jsonb, .numeric, .bool, .int2, .int4, .int8, .oid, .float4, .float8: return false
+        default: break
+        }
+        offsets.append(-2 - sentInPlace.count)
+        lengths.append(Int32(truncatingIfNeeded: data.count))
+        formats.append(Format.binary.rawValue)
+        sentInPlace.append(data)
+        return true
+    }
 
     /// Appends NULL.
     mutating func appendNull() {
@@ -245,6 +268,7 @@ struct PostgresParameters {
 
     /// Drops every value, keeping the arrays' storage for the next values.
     mutating func removeAll() {
+        sentInPlace.removeAll()
         bytes.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
         lengths.removeAll(keepingCapacity: true)
@@ -265,33 +289,10 @@ struct PostgresParameters {
         } else if let end = offsets[kept...].filter({ $0 >= 0 }).min() {
             bytes.removeSubrange(end...)
         }
+        sentInPlace.removeLast(offsets[kept...].filter { $0 <= -2 }.count)
         offsets.removeLast(n)
         lengths.removeLast(n)
         formats.removeLast(n)
-    }
-
-    /// Drops the first `n` values, keeping those after them.
-    mutating func removeFirst(_ n: Int) {
-        guard n > 0 else { return }
-        guard n < count else {
-            removeLast(count)
-            return
-        }
-        var kept = PostgresParameters(capacity: offsets.capacity)
-        for index in n..<count {
-            let offset = offsets[index]
-            if offset < 0 {
-                kept.appendNull()
-                continue
-            }
-            // A text value's bytes are followed by their NUL terminator.
-            let end = offset + Int(lengths[index]) + (formats[index] == Format.text.rawValue ? 1 : 0)
-            kept.offsets.append(kept.bytes.count)
-            kept.lengths.append(lengths[index])
-            kept.formats.append(formats[index])
-            kept.bytes.append(contentsOf: bytes[offset..<end])
-        }
-        self = kept
     }
 
     static func refuse(_ number: Int, _ problem: String) -> PostgresError {
@@ -302,6 +303,31 @@ struct PostgresParameters {
     /// values are read in place and the pointers made on the stack (a few parameters' execution
     /// copies nothing and allocates nothing here: docs/PostgreSQL.md, "Binding").
     func withArrays<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
+        if sentInPlace.isEmpty { return withArrays(inPlace: UnsafeBufferPointer(start: nil, count: 0), body) }
+        return sentInPlace.withUnsafeBufferPointer { values in
+            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: values.count) { starts in
+                Self.withStarts(of: values, from: 0, in: starts) { withArrays(inPlace: UnsafeBufferPointer(starts), body) }
+            }
+        }
+    }
+
+    /// Calls `body` with the start of each of `values` from `index` on in `starts`, each read in
+    /// its `withUnsafeBytes`. Static and not inlined: unrolled into its caller, each level copied
+    /// the parameters (five arrays).
+    @inline(never)
+    private static func withStarts<T>(of values: UnsafeBufferPointer<Data>, from index: Int,
+                                      in starts: UnsafeMutableBufferPointer<UnsafeRawPointer>, _ body: () -> T) -> T {
+        guard index < values.count else { return body() }
+        return values[index].withUnsafeBytes { value in
+            // Not empty: at least `inPlaceBytes`.
+            starts[index] = value.baseAddress.unsafelyUnwrapped
+            return withStarts(of: values, from: index + 1, in: starts, body)
+        }
+    }
+
+    /// `withArrays(_:)` with the starts of `sentInPlace`'s values.
+    private func withArrays<T>(inPlace: UnsafeBufferPointer<UnsafeRawPointer>,
+                               _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
         withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(offsets.count, 1)) { pointers in
             // A zero-length value needs a non-nil pointer (nil means NULL): with no bytes at all,
             // a byte of the stack; else the buffer's (a zero-length value's offset is at most its
@@ -311,7 +337,11 @@ struct PostgresParameters {
                 bytes.withUnsafeBufferPointer { buffer in
                     let base = buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(emptyByte)
                     for (index, offset) in offsets.enumerated() {
-                        pointers[index] = offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self)
+                        if offset >= 0 {
+                            pointers[index] = (base + offset).assumingMemoryBound(to: CChar.self)
+                        } else {
+                            pointers[index] = offset == -1 ? nil : inPlace[-2 - offset].assumingMemoryBound(to: CChar.self)
+                        }
                     }
                     return lengths.withUnsafeBufferPointer { lengthBuffer in
                         formats.withUnsafeBufferPointer { formatBuffer in
