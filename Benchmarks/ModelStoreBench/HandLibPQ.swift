@@ -142,8 +142,11 @@ final class HandPQ {
 /// an empty value still has an address: a nil one would be NULL).
 final class HandParameters {
     private let bytes = HandBytes()
+    /// Per value: where it starts in `bytes`; -1 for NULL; -2 - i for `arrays[i]`.
     private var offsets: [Int] = []
     private var lengths: [Int32] = []
+    /// The arrays sent from their own buffers (`array(_:)`).
+    private var arrays: [UnsafeRawPointer] = []
 
     init() {
         bytes.append(UInt8(0))
@@ -154,6 +157,7 @@ final class HandParameters {
         bytes.removeAll(keepingFirst: 1)
         offsets.removeAll(keepingCapacity: true)
         lengths.removeAll(keepingCapacity: true)
+        arrays.removeAll(keepingCapacity: true)
     }
 
     func null() {
@@ -202,11 +206,12 @@ final class HandParameters {
         lengths.append(Int32(value.count))
     }
 
-    /// A one-dimensional array (`HandArray.finished()`), copied in.
+    /// A one-dimensional array (`HandArray.finished()`), sent from its own buffer, not copied in
+    /// (as ModelStore sends a batch's arrays): `value` must not change until the statement is sent.
     func array(_ value: HandArray) {
         let array = value.finished()
-        offsets.append(bytes.count)
-        bytes.append(array)
+        offsets.append(-2 - arrays.count)
+        arrays.append(array.baseAddress!)
         lengths.append(Int32(array.count))
     }
 
@@ -220,7 +225,9 @@ final class HandParameters {
     func withPointers<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32) -> T) -> T {
         let formats = [Int32](repeating: 1, count: offsets.count)
         let base = UnsafePointer(bytes.base.assumingMemoryBound(to: CChar.self))
-        let values: [UnsafePointer<CChar>?] = offsets.map { offset in offset < 0 ? nil : base + offset }
+        let values: [UnsafePointer<CChar>?] = offsets.map { offset in
+            offset >= 0 ? base + offset : offset == -1 ? nil : UnsafePointer(arrays[-2 - offset].assumingMemoryBound(to: CChar.self))
+        }
         return values.withUnsafeBufferPointer { valuePointers in
             lengths.withUnsafeBufferPointer { lengthPointers in
                 formats.withUnsafeBufferPointer { formatPointers in

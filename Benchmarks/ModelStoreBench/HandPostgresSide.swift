@@ -235,11 +235,9 @@ final class HandPostgresSide: TripStoreSide {
         mutating func send(_ connection: HandPQ, _ parameters: HandParameters) throws {
             guard count > 0 else { return }
             parameters.removeAll()
-            for index in columns.indices {
-                parameters.array(columns[index])
-                columns[index].removeAll()
-            }
+            for index in columns.indices { parameters.array(columns[index]) }
             try connection.sendInBatches(statement, parameters)
+            for index in columns.indices { columns[index].removeAll() }
         }
     }
 
@@ -539,11 +537,9 @@ final class HandPostgresHistory {
     private func sendChanges() throws {
         guard changes[0].count > 0 else { return }
         parameters.removeAll()
-        for column in changes.indices {
-            parameters.array(changes[column])
-            changes[column].removeAll()
-        }
+        for column in changes.indices { parameters.array(changes[column]) }
         try connection.sendInBatches("history_changes", parameters)
+        for column in changes.indices { changes[column].removeAll() }
     }
 
     /// Writes the transaction row (after reading the change rows' results).
