@@ -145,8 +145,9 @@ final class HandParameters {
     /// Per value: where it starts in `bytes`; -1 for NULL; -2 - i for `arrays[i]`.
     private var offsets: [Int] = []
     private var lengths: [Int32] = []
-    /// The arrays sent from their own buffers (`array(_:)`).
-    private var arrays: [UnsafeRawPointer] = []
+    /// The arrays sent from their own buffers (`array(_:)`); no run-time exclusivity check, as a
+    /// C client has none.
+    @exclusivity(unchecked) private var arrays: [UnsafeRawPointer] = []
 
     init() {
         bytes.append(UInt8(0))
@@ -157,7 +158,7 @@ final class HandParameters {
         bytes.removeAll(keepingFirst: 1)
         offsets.removeAll(keepingCapacity: true)
         lengths.removeAll(keepingCapacity: true)
-        arrays.removeAll(keepingCapacity: true)
+        if !arrays.isEmpty { arrays.removeAll(keepingCapacity: true) }
     }
 
     func null() {
@@ -225,8 +226,14 @@ final class HandParameters {
     func withPointers<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32) -> T) -> T {
         let formats = [Int32](repeating: 1, count: offsets.count)
         let base = UnsafePointer(bytes.base.assumingMemoryBound(to: CChar.self))
-        let values: [UnsafePointer<CChar>?] = offsets.map { offset in
-            offset >= 0 ? base + offset : offset == -1 ? nil : UnsafePointer(arrays[-2 - offset].assumingMemoryBound(to: CChar.self))
+        let values: [UnsafePointer<CChar>?]
+        if arrays.isEmpty {
+            values = offsets.map { offset in offset < 0 ? nil : base + offset }
+        } else {
+            let arrays = arrays
+            values = offsets.map { offset in
+                offset >= 0 ? base + offset : offset == -1 ? nil : UnsafePointer(arrays[-2 - offset].assumingMemoryBound(to: CChar.self))
+            }
         }
         return values.withUnsafeBufferPointer { valuePointers in
             lengths.withUnsafeBufferPointer { lengthPointers in

@@ -157,7 +157,7 @@ package final class PostgresStatement {
         let oids = types.map(\.rawValue)
         guard PQenterPipelineMode(handle) == 1, PQsendPrepare(handle, serverName, serverSQL, Int32(oids.count), oids) == 1,
               PQsendDescribePrepared(handle, serverName) == 1,
-              parameters.withArrays({ values, lengths, formats in
+              parameters.withArrays(sendingInPlace: sentInPlace, { values, lengths, formats in
                   PQsendQueryPrepared(handle, serverName, Int32(parameters.count), values, lengths, formats, 1)
               }) == 1,
               PQpipelineSync(handle) == 1 else {
@@ -233,7 +233,7 @@ package final class PostgresStatement {
         try prepareIfNeeded()
         let parameters = try encodedParameters()
         let handle = connection.handle
-        let sent = parameters.withArrays { values, lengths, formats in
+        let sent = parameters.withArrays(sendingInPlace: sentInPlace) { values, lengths, formats in
             PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
         guard sent == 1 else {
@@ -263,7 +263,7 @@ package final class PostgresStatement {
         let parameters = try encodedParameters()
         try connection.enterPipeline()
         let handle = connection.handle
-        let sent = parameters.withArrays { values, lengths, formats in
+        let sent = parameters.withArrays(sendingInPlace: sentInPlace) { values, lengths, formats in
             PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
         guard sent == 1 else { throw connection.error(from: nil, sql: sql) }
@@ -286,26 +286,30 @@ package final class PostgresStatement {
 
     /// Gives `parameters` (sent) back for the next execution's values, unless they are large.
     private func keepForReuse(_ parameters: PostgresParameters) {
-        guard parameters.reservedBytes <= Self.keptParameterBytes else { return }
-        spareParameters = parameters
-        // Not the values sent in place (a batch's arrays): they are not held until the next execution.
-        if !spareParameters.sentInPlace.isEmpty { spareParameters.removeAll() }
+        if !sentInPlace.isEmpty { sentInPlace.removeAll() }  // sent: not held until the next execution
+        if parameters.reservedBytes <= Self.keptParameterBytes { spareParameters = parameters }
     }
+
+    /// The values of the last `encodedParameters()` sent from their own storage, by their index
+    /// in `PostgresParameters.appendInPlace` (until they are sent). Read at every execution, by
+    /// the one context using the statement: no run-time exclusivity check.
+    @exclusivity(unchecked) private var sentInPlace: [Data] = []
 
     /// The bound values in the wire form of the parameter types the server inferred.
     private func encodedParameters() throws -> PostgresParameters {
         guard bindings.count <= parameterTypes.count else {
             throw PostgresError(kind: .invalidValue, message: "\(bindings.count) values bound to a statement with \(parameterTypes.count) parameters", sql: sql)
         }
+        if !sentInPlace.isEmpty { sentInPlace.removeAll() }
         // Taken, not copied: `spareParameters` lets go of the arrays, so they are changed in place.
         var parameters = spareParameters
         spareParameters = PostgresParameters(capacity: 0)
         parameters.removeAll()
         parameters.reserve(parameterTypes.count)
-        // Bytes (a row batch's arrays, docs/PostgreSQL.md, "Batched writes") are copied into one
-        // buffer reserved at once, not grown as they come.
-        // Those of `inPlaceBytes` or more a parameter takes as they are are not copied at all
-        // (`PostgresParameters.appendInPlace`): libpq reads them where they are.
+        // Bytes are copied into one buffer reserved at once, not grown as they come; those of
+        // `inPlaceBytes` or more that a parameter takes as they are (a row batch's arrays,
+        // docs/PostgreSQL.md, "Batched writes") are not copied at all: libpq reads them where they
+        // are (`PostgresParameters.appendInPlace`).
         var blobBytes = 0
         for binding in bindings {
             if case .blob(let data) = binding, data.count < PostgresParameters.inPlaceBytes { blobBytes += data.count }
@@ -313,9 +317,12 @@ package final class PostgresStatement {
         if blobBytes > 0 { parameters.reserveBytes(blobBytes) }
         do {
             for (offset, type) in parameterTypes.enumerated() {
-                let value = offset < bindings.count ? bindings[offset] : .null
-                if case .blob(let data) = value, parameters.appendInPlace(data, type: type) { continue }
-                try parameters.append(value, type: type, number: offset + 1)
+                if offset < bindings.count, case .blob(let data) = bindings[offset],
+                   parameters.appendInPlace(index: sentInPlace.count, count: data.count, type: type) {
+                    sentInPlace.append(data)
+                    continue
+                }
+                try parameters.append(offset < bindings.count ? bindings[offset] : .null, type: type, number: offset + 1)
             }
         } catch {
             var error = error

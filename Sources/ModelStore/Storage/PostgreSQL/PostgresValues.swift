@@ -69,14 +69,11 @@ struct PostgresParameters {
     }
 
     private(set) var bytes: [UInt8] = []
-    /// Per value: where its bytes start in `bytes`; -1 for NULL; -2 - i for `sentInPlace[i]`.
+    /// Per value: where its bytes start in `bytes`; -1 for NULL; -2 - i for the `i`-th value sent
+    /// in place (`appendInPlace`).
     private(set) var offsets: [Int] = []
     private(set) var lengths: [Int32] = []
     private(set) var formats: [Int32] = []
-    /// Large binary values sent from their own storage, not copied into `bytes`
-    /// (`appendInPlace`): a batch's arrays (docs/PostgreSQL.md, "Batched writes").
-    private(set) var sentInPlace: [Data] = []
-
     /// The size from which bytes a parameter takes as they are are sent from their own storage.
     static let inPlaceBytes = 4096
 
@@ -122,19 +119,22 @@ struct PostgresParameters {
     // The typed appends: what `append(_:type:number:)` does for each kind of value, without a
     // `SQLValue` (`PostgresRowBatch` binds a row's values straight into its columns).
 
-    /// Appends `data` to be sent from its own storage, kept until the values are dropped, when it
-    /// is binary of at least `inPlaceBytes` bytes and `appendBytes` would take it as it is (not for
-    /// a uuid, a number, a boolean or JSON); false, with nothing appended, otherwise.
-    mutating func appendInPlace(_ data: Data, type: PostgresType) -> Bool {
-        guard data.count >= Self.inPlaceBytes, data.count <= Self.largestValue else { return false }
+    /// Appends a value of `count` bytes sent from its own storage, not copied: the `index`-th of
+    /// the values `withArrays(sendingInPlace:_:)` is given (a batch's arrays, docs/PostgreSQL.md,
+    /// "Batched writes"), when it is binary of at least `inPlaceBytes` bytes and `appendBytes`
+    /// would take it as it is (not for a uuid, a number, a boolean or JSON); false, with nothing
+    /// appended, otherwise. The values are not kept here: a fifth stored property made every copy
+    /// of the parameters (one an execution) go through value witnesses (about 1,800 instructions a
+    /// lookup).
+    mutating func appendInPlace(index: Int, count: Int, type: PostgresType) -> Bool {
+        guard count >= Self.inPlaceBytes, count <= Self.largestValue else { return false }
         switch type {
         case .uuid, .json, .jsonb, .numeric, .bool, .int2, .int4, .int8, .oid, .float4, .float8: return false
         default: break
         }
-        offsets.append(-2 - sentInPlace.count)
-        lengths.append(Int32(truncatingIfNeeded: data.count))
+        offsets.append(-2 - index)
+        lengths.append(Int32(truncatingIfNeeded: count))
         formats.append(Format.binary.rawValue)
-        sentInPlace.append(data)
         return true
     }
 
@@ -268,7 +268,6 @@ struct PostgresParameters {
 
     /// Drops every value, keeping the arrays' storage for the next values.
     mutating func removeAll() {
-        sentInPlace.removeAll()
         bytes.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
         lengths.removeAll(keepingCapacity: true)
@@ -289,7 +288,6 @@ struct PostgresParameters {
         } else if let end = offsets[kept...].filter({ $0 >= 0 }).min() {
             bytes.removeSubrange(end...)
         }
-        sentInPlace.removeLast(offsets[kept...].filter { $0 <= -2 }.count)
         offsets.removeLast(n)
         lengths.removeLast(n)
         formats.removeLast(n)
@@ -303,10 +301,64 @@ struct PostgresParameters {
     /// values are read in place and the pointers made on the stack (a few parameters' execution
     /// copies nothing and allocates nothing here: docs/PostgreSQL.md, "Binding").
     func withArrays<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
-        if sentInPlace.isEmpty { return withArrays(inPlace: UnsafeBufferPointer(start: nil, count: 0), body) }
-        return sentInPlace.withUnsafeBufferPointer { values in
+        withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(offsets.count, 1)) { pointers in
+            // A zero-length value needs a non-nil pointer (nil means NULL): with no bytes at all,
+            // a byte of the stack; else the buffer's (a zero-length value's offset is at most its
+            // end, and libpq reads no byte of it).
+            var empty: UInt8 = 0
+            return withUnsafePointer(to: &empty) { emptyByte in
+                bytes.withUnsafeBufferPointer { buffer in
+                    let base = buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(emptyByte)
+                    for (index, offset) in offsets.enumerated() {
+                        pointers[index] = offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self)
+                    }
+                    return lengths.withUnsafeBufferPointer { lengthBuffer in
+                        formats.withUnsafeBufferPointer { formatBuffer in
+                            body(UnsafePointer(pointers.baseAddress), lengthBuffer.baseAddress, formatBuffer.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `withArrays(_:)` with `values`, the values `appendInPlace` appended (by index), pointed at
+    /// in their own storage: their starts read first (`withStarts`), each in its `withUnsafeBytes`.
+    @inline(__always)
+    func withArrays<T>(sendingInPlace values: [Data],
+                       _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
+        if values.isEmpty { return withArrays(body) }
+        return withArrays(sentInPlace: values, body)
+    }
+
+    /// `withArrays(sendingInPlace:_:)` with values sent in place.
+    private func withArrays<T>(sentInPlace values: [Data],
+                               _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
+        values.withUnsafeBufferPointer { values in
             withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: values.count) { starts in
-                Self.withStarts(of: values, from: 0, in: starts) { withArrays(inPlace: UnsafeBufferPointer(starts), body) }
+                Self.withStarts(of: values, from: 0, in: starts) {
+                    withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: offsets.count) { pointers in
+                        // A zero-length value in `bytes` points as in `withArrays(_:)`.
+                        var empty: UInt8 = 0
+                        return withUnsafePointer(to: &empty) { emptyByte in
+                            bytes.withUnsafeBufferPointer { buffer in
+                                let base = buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(emptyByte)
+                                for (index, offset) in offsets.enumerated() {
+                                    if offset >= 0 {
+                                        pointers[index] = (base + offset).assumingMemoryBound(to: CChar.self)
+                                    } else {
+                                        pointers[index] = offset == -1 ? nil : starts[-2 - offset].assumingMemoryBound(to: CChar.self)
+                                    }
+                                }
+                                return lengths.withUnsafeBufferPointer { lengthBuffer in
+                                    formats.withUnsafeBufferPointer { formatBuffer in
+                                        body(UnsafePointer(pointers.baseAddress), lengthBuffer.baseAddress, formatBuffer.baseAddress)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -322,34 +374,6 @@ struct PostgresParameters {
             // Not empty: at least `inPlaceBytes`.
             starts[index] = value.baseAddress.unsafelyUnwrapped
             return withStarts(of: values, from: index + 1, in: starts, body)
-        }
-    }
-
-    /// `withArrays(_:)` with the starts of `sentInPlace`'s values.
-    private func withArrays<T>(inPlace: UnsafeBufferPointer<UnsafeRawPointer>,
-                               _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
-        withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(offsets.count, 1)) { pointers in
-            // A zero-length value needs a non-nil pointer (nil means NULL): with no bytes at all,
-            // a byte of the stack; else the buffer's (a zero-length value's offset is at most its
-            // end, and libpq reads no byte of it).
-            var empty: UInt8 = 0
-            return withUnsafePointer(to: &empty) { emptyByte in
-                bytes.withUnsafeBufferPointer { buffer in
-                    let base = buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(emptyByte)
-                    for (index, offset) in offsets.enumerated() {
-                        if offset >= 0 {
-                            pointers[index] = (base + offset).assumingMemoryBound(to: CChar.self)
-                        } else {
-                            pointers[index] = offset == -1 ? nil : inPlace[-2 - offset].assumingMemoryBound(to: CChar.self)
-                        }
-                    }
-                    return lengths.withUnsafeBufferPointer { lengthBuffer in
-                        formats.withUnsafeBufferPointer { formatBuffer in
-                            body(UnsafePointer(pointers.baseAddress), lengthBuffer.baseAddress, formatBuffer.baseAddress)
-                        }
-                    }
-                }
-            }
         }
     }
 }

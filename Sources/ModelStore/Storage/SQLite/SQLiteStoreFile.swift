@@ -24,7 +24,7 @@ enum SQLiteStoreFile {
     static func checkEmptyOrModelStore(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
               size.intValue > 0 else { return }  // missing or empty: ModelStore makes its store there
-        var tables: [String]
+        let tables: [String]
         do {
             tables = try tableNames(path: path, access: SQLITE_OPEN_READONLY, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch let error as SQLiteError where error.extendedCode == readOnlyRollback {
