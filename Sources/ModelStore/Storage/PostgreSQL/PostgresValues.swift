@@ -331,7 +331,8 @@ struct PostgresParameters {
         return withArrays(sentInPlace: values, body)
     }
 
-    /// `withArrays(sendingInPlace:_:)` with values sent in place.
+    /// `withArrays(sendingInPlace:_:)` with values sent in place. A function of its own, not a
+    /// branch in `withArrays(_:)`'s loop, so the path of every other execution stays as it was.
     private func withArrays<T>(sentInPlace values: [Data],
                                _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
         values.withUnsafeBufferPointer { values in
@@ -364,8 +365,8 @@ struct PostgresParameters {
     }
 
     /// Calls `body` with the start of each of `values` from `index` on in `starts`, each read in
-    /// its `withUnsafeBytes`. Static and not inlined: unrolled into its caller, each level copied
-    /// the parameters (five arrays).
+    /// its `withUnsafeBytes`. Static and not inlined: unrolled into its caller as a method, each
+    /// level copied the parameters.
     @inline(never)
     private static func withStarts<T>(of values: UnsafeBufferPointer<Data>, from index: Int,
                                       in starts: UnsafeMutableBufferPointer<UnsafeRawPointer>, _ body: () -> T) -> T {
