@@ -301,6 +301,26 @@ struct PostgresParameters {
     /// values are read in place and the pointers made on the stack (a few parameters' execution
     /// copies nothing and allocates nothing here: docs/PostgreSQL.md, "Binding").
     func withArrays<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
+        withArrays(inPlace: UnsafeBufferPointer(start: nil, count: 0), body)
+    }
+
+    /// `withArrays(_:)` with `values`, the values `appendInPlace` appended (by index), pointed at
+    /// in their own storage: their starts read first (`withStarts`), each in its `withUnsafeBytes`.
+    @inline(__always)
+    func withArrays<T>(sendingInPlace values: [Data],
+                       _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
+        if values.isEmpty { return withArrays(body) }
+        return values.withUnsafeBufferPointer { values in
+            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: values.count) { starts in
+                Self.withStarts(of: values, from: 0, in: starts) { withArrays(inPlace: UnsafeBufferPointer(starts), body) }
+            }
+        }
+    }
+
+    /// The arrays of `withArrays(_:)`, the values sent in place starting at `inPlace` (by index).
+    @inline(__always)
+    private func withArrays<T>(inPlace: UnsafeBufferPointer<UnsafeRawPointer>,
+                               _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
         withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(offsets.count, 1)) { pointers in
             // A zero-length value needs a non-nil pointer (nil means NULL): with no bytes at all,
             // a byte of the stack; else the buffer's (a zero-length value's offset is at most its
@@ -310,53 +330,15 @@ struct PostgresParameters {
                 bytes.withUnsafeBufferPointer { buffer in
                     let base = buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(emptyByte)
                     for (index, offset) in offsets.enumerated() {
-                        pointers[index] = offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self)
+                        if offset >= 0 {
+                            pointers[index] = (base + offset).assumingMemoryBound(to: CChar.self)
+                        } else {
+                            pointers[index] = offset == -1 ? nil : inPlace[-2 - offset].assumingMemoryBound(to: CChar.self)
+                        }
                     }
                     return lengths.withUnsafeBufferPointer { lengthBuffer in
                         formats.withUnsafeBufferPointer { formatBuffer in
                             body(UnsafePointer(pointers.baseAddress), lengthBuffer.baseAddress, formatBuffer.baseAddress)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// `withArrays(_:)` with `values`, the values `appendInPlace` appended (by index), pointed at
-    /// in their own storage: their starts read first (`withStarts`), each in its `withUnsafeBytes`.
-    @inline(__always)
-    func withArrays<T>(sendingInPlace values: [Data],
-                       _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
-        if values.isEmpty { return withArrays(body) }
-        return withArrays(sentInPlace: values, body)
-    }
-
-    /// `withArrays(sendingInPlace:_:)` with values sent in place. A function of its own, not a
-    /// branch in `withArrays(_:)`'s loop, so the path of every other execution stays as it was.
-    private func withArrays<T>(sentInPlace values: [Data],
-                               _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
-        values.withUnsafeBufferPointer { values in
-            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: values.count) { starts in
-                Self.withStarts(of: values, from: 0, in: starts) {
-                    withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: offsets.count) { pointers in
-                        // A zero-length value in `bytes` points as in `withArrays(_:)`.
-                        var empty: UInt8 = 0
-                        return withUnsafePointer(to: &empty) { emptyByte in
-                            bytes.withUnsafeBufferPointer { buffer in
-                                let base = buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(emptyByte)
-                                for (index, offset) in offsets.enumerated() {
-                                    if offset >= 0 {
-                                        pointers[index] = (base + offset).assumingMemoryBound(to: CChar.self)
-                                    } else {
-                                        pointers[index] = offset == -1 ? nil : starts[-2 - offset].assumingMemoryBound(to: CChar.self)
-                                    }
-                                }
-                                return lengths.withUnsafeBufferPointer { lengthBuffer in
-                                    formats.withUnsafeBufferPointer { formatBuffer in
-                                        body(UnsafePointer(pointers.baseAddress), lengthBuffer.baseAddress, formatBuffer.baseAddress)
-                                    }
-                                }
-                            }
                         }
                     }
                 }

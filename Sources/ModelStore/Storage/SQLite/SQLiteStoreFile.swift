@@ -8,7 +8,7 @@ import Foundation
 enum SQLiteStoreFile {
     /// `SQLITE_READONLY_ROLLBACK` (`SQLITE_READONLY | 3 << 8`, a macro Swift does not import): the
     /// file has a hot journal that a connection opened read-only cannot roll back.
-    static let readOnlyRollback: Int32 = SQLITE_READONLY | 3 << 8
+    private static let readOnlyRollback: Int32 = SQLITE_READONLY | 3 << 8
 
     /// Checks the file at `path` through a read-only connection, closed before returning.
     ///
