@@ -18,9 +18,9 @@ struct NoChangeTracking: ChangeTracker {
 /// and marked as listed; after the commit, `didSave`'s identifiers (24 bytes each, as a
 /// `PersistentIdentifier`), then the marks cleared and the log and the list emptied. Its lists
 /// start empty at each workload (`track(count:)`), as the generated side's context, new for the
-/// workload, starts: kept from one repetition to the next, they took no new memory in the timed
-/// part, where the new context's lists do. It binds and sends nothing: the write is the plain
-/// update's.
+/// workload, starts: kept from one repetition to the next, they would take no new memory in the
+/// timed part, where the new context's lists do. It binds and sends nothing: the write is the
+/// plain update's.
 struct ChangeTracking: ChangeTracker {
     /// A saved value kept for `rollback()`: the object, the changed column, the value.
     struct SavedValue {
