@@ -18,12 +18,14 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     /// The seconds a connection attempt may take when the URL gives no `connect_timeout`.
     package let connectTimeout: Int
 
-    // Guarded by `condition`.
+    // Guarded by `condition`: read and written only with it held, so not checked for exclusive
+    // access at run time as well (the checks of a statement's borrow and give-back, about 150
+    // instructions a lookup).
     private let condition = NSCondition()
-    private var idle: [PostgresConnection] = []
-    private var openCount = 0
+    @exclusivity(unchecked) private var idle: [PostgresConnection] = []
+    @exclusivity(unchecked) private var openCount = 0
     /// Writes begun or committed through the store's contexts (`noteWrite()`), guarded by `condition`.
-    private var writeCount = 0
+    @exclusivity(unchecked) private var writeCount = 0
     /// Where the pool's connections report their statements (set before the pool is used; nil: no tracing).
     var tracer: StatementTracer?
 
@@ -64,7 +66,8 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     /// - Throws: `PostgresError` `.poolTimeout` when no connection became free within
     ///   `waitTimeout`, or the error of opening a connection.
     func borrow() throws -> PostgresConnection {
-        let deadline = Date(timeIntervalSinceNow: waitTimeout)
+        // The clock is read only to wait: most calls find a connection idle (a lookup's borrow).
+        var deadline: Date?
         condition.lock()
         while true {
             if let connection = idle.popLast() {
@@ -86,7 +89,9 @@ package final class PostgresConnectionPool: @unchecked Sendable {
                     throw error
                 }
             }
-            if !condition.wait(until: deadline) {
+            let until = deadline ?? Date(timeIntervalSinceNow: waitTimeout)
+            deadline = until
+            if !condition.wait(until: until) {
                 // One last look: a connection may have come back just as the wait timed out.
                 if let connection = idle.popLast() {
                     condition.unlock()
