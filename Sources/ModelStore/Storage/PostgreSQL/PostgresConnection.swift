@@ -348,7 +348,7 @@ package final class PostgresConnection {
     static func rowCount(of result: OpaquePointer?) -> Int {
         guard let result else { return 0 }
         if PQresultStatus(result) == PGRES_TUPLES_OK, PQntuples(result) > 0 { return Int(PQntuples(result)) }
-        return Int(String(cString: PQcmdTuples(result))) ?? 0
+        return affectedRows(result)
     }
 
     /// Starts a transaction (`BEGIN`, PostgreSQL's default isolation, READ COMMITTED, unless given).
@@ -597,13 +597,18 @@ package final class PostgresConnection {
         }
     }
 
-    /// The rows a command inserted, updated or deleted (its tag's count), parsed without a `String`.
+    /// The rows a command inserted, updated or deleted (its tag's count, 0 for a command without
+    /// one), parsed without a `String`. A count beyond `Int.max` (the tag's is unsigned 64-bit)
+    /// gives `Int.max`.
     static func affectedRows(_ result: OpaquePointer) -> Int {
         guard let text = PQcmdTuples(result) else { return 0 }
         var count = 0
         var pointer = text
         while case let digit = pointer.pointee, digit >= 0x30, digit <= 0x39 {
-            count = count * 10 + Int(digit - 0x30)
+            let (tens, overflow) = count.multipliedReportingOverflow(by: 10)
+            let (next, overflowAgain) = tens.addingReportingOverflow(Int(digit - 0x30))
+            if overflow || overflowAgain { return .max }
+            count = next
             pointer += 1
         }
         return count

@@ -576,6 +576,7 @@ final class PostgresStoreStatement: StoreStatement {
                     preparedOn = ObjectIdentifier(connection)
                 }
                 statement.bind(bindings)
+                defer { statement.dropBindings() }
                 return try statement.executeAll()
             }
             row = -1
@@ -675,6 +676,7 @@ final class PostgresStoreStatement: StoreStatement {
             preparedOn = ObjectIdentifier(connection)
         }
         statement.bind(bindings)
+        defer { statement.dropBindings() }
         statement.reportsAs = reportsAs
         try statement.sendInPipeline()
     }

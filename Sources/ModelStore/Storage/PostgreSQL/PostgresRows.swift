@@ -22,13 +22,14 @@ final class PostgresRows {
     /// The number of result columns.
     let columnCount: Int32
 
-    /// The result columns' types and where their text starts (`Column`), in one allocation read
+    /// The result columns as the typed reads use them (`Columns`), read through their address
     /// without an array's bounds check and retain per value (the reads check the column first);
-    /// freed in `deinit`.
-    private let columns: UnsafeMutablePointer<Column>
+    /// `table` keeps them alive.
+    private let columns: UnsafePointer<Column>
+    private let table: Columns
 
     /// A result column as the typed reads use it.
-    private struct Column {
+    struct Column {
         let type: PostgresType
         /// Where the text starts in the bytes (`PostgresDecoding.textOffset`), or -1 when the
         /// bytes are not the text.
@@ -37,23 +38,43 @@ final class PostgresRows {
         let cellForm: PostgresDecoding.CellForm
     }
 
-    init(result: OpaquePointer?, columnTypes: [PostgresType], binary: Bool, affectedRowCount: Int) {
+    /// The `Column`s of a statement's results, in one allocation: they follow from the result's
+    /// column types and form alone, so a prepared statement makes them once
+    /// (`PostgresStatement.resultColumns`), not each execution (about 450 instructions a lookup's
+    /// result, its allocation included).
+    final class Columns {
+        let types: [PostgresType]
+        let binary: Bool
+        fileprivate let storage: UnsafeMutablePointer<Column>
+
+        init(types: [PostgresType], binary: Bool) {
+            self.types = types
+            self.binary = binary
+            storage = .allocate(capacity: max(types.count, 1))
+            for (index, type) in types.enumerated() {
+                let offset = PostgresDecoding.holdsText(type, binary: binary) ? Int32(PostgresDecoding.textOffset(type, binary: binary)) : -1
+                (storage + index).initialize(to: Column(type: type, textOffset: offset, cellForm: PostgresDecoding.CellForm(type, binary: binary)))
+            }
+        }
+
+        deinit {
+            storage.deinitialize(count: types.count)
+            storage.deallocate()
+        }
+    }
+
+    init(result: OpaquePointer?, columns table: Columns, affectedRowCount: Int) {
         self.result = result
         self.rowCount = result.map { PQntuples($0) } ?? 0
-        self.binary = binary
+        self.binary = table.binary
         self.affectedRowCount = affectedRowCount
-        self.columnCount = Int32(columnTypes.count)
-        columns = .allocate(capacity: max(columnTypes.count, 1))
-        for (index, type) in columnTypes.enumerated() {
-            let offset = PostgresDecoding.holdsText(type, binary: binary) ? Int32(PostgresDecoding.textOffset(type, binary: binary)) : -1
-            (columns + index).initialize(to: Column(type: type, textOffset: offset, cellForm: PostgresDecoding.CellForm(type, binary: binary)))
-        }
+        self.columnCount = Int32(table.types.count)
+        self.table = table
+        columns = UnsafePointer(table.storage)
     }
 
     deinit {
         if let result { PQclear(result) }
-        columns.deinitialize(count: Int(columnCount))
-        columns.deallocate()
     }
 
     /// Whether `row` and `column` are in range: one unsigned comparison each (a negative number

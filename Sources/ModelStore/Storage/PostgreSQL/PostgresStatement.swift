@@ -117,10 +117,16 @@ package final class PostgresStatement {
         bindings[position] = value
     }
 
-    /// Binds every value in order, starting at index 1.
+    /// Binds every value in order, starting at index 1: the statement holds `values` (the array,
+    /// not a copy of its elements) until the next bind or `dropBindings()`.
     package func bind(_ values: [SQLValue]) {
-        bindings.removeAll(keepingCapacity: true)
-        bindings.append(contentsOf: values)
+        bindings = values
+    }
+
+    /// Lets go of the bound values once sent, so the array `bind(_:)` was given is its owner's
+    /// alone again (emptied in place for its next values, not copied).
+    func dropBindings() {
+        bindings = []
     }
 
     /// Prepares and describes the statement on the server, unless done on this connection session.
@@ -139,6 +145,7 @@ package final class PostgresStatement {
         columnTypes = (0..<PQnfields(description)).map { PostgresType(rawValue: PQftype(description, $0)) }
         columnNames = (0..<PQnfields(description)).map { String(cString: PQfname(description, $0)) }
         binaryResults = columnTypes.allSatisfy { PostgresType.binaryReadable.contains($0) }
+        keptResultColumns = nil
         preparedGeneration = connection.generation
         preparedName = name
     }
@@ -151,7 +158,7 @@ package final class PostgresStatement {
     private func startPreparingInFlight(_ types: [PostgresType]) throws {
         let connection = self.connection
         parameterTypes = types
-        let parameters = try encodedParameters()
+        try encodeParameters()
         let handle = connection.handle
         let serverName = "\(name)_\(connection.generation)"
         let oids = types.map(\.rawValue)
@@ -164,9 +171,10 @@ package final class PostgresStatement {
             let error = connection.error(from: nil, sql: sql)
             if PQpipelineStatus(handle) != PQ_PIPELINE_OFF { _ = PQexitPipelineMode(handle) }
             connection.noteCommandEnded()
+            doneWithParameters()
             throw error
         }
-        keepForReuse(parameters)
+        doneWithParameters()
         connection.statementsParsed += 1
         preparingInFlight = true
         inFlightName = serverName
@@ -192,7 +200,7 @@ package final class PostgresStatement {
                 return .read
             }
             guard command == 2 && (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK || status == PGRES_EMPTY_QUERY) else { return .unread }
-            affectedRowCount = Int(String(cString: PQcmdTuples(result))) ?? 0
+            affectedRowCount = PostgresConnection.affectedRows(result)
             if status == PGRES_TUPLES_OK && kept == nil {
                 kept = result
                 return .kept
@@ -231,16 +239,16 @@ package final class PostgresStatement {
             return try startPreparingInFlight(castTypes)
         }
         try prepareIfNeeded()
-        let parameters = try encodedParameters()
+        try encodeParameters()
         let handle = connection.handle
         let sent = parameters.withArrays(sendingInPlace: sentInPlace) { values, lengths, formats in
             PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
+        doneWithParameters()
         guard sent == 1 else {
             connection.noteCommandEnded()
             throw connection.error(from: nil, sql: sql)
         }
-        keepForReuse(parameters)
         if readsRowByRow { PQsetSingleRowMode(handle) }
         started = true
         connection.activeStatement = self
@@ -260,14 +268,17 @@ package final class PostgresStatement {
             try connection.prepareForCommand(sql: sql)
             try prepareIfNeeded()
         }
-        let parameters = try encodedParameters()
-        try connection.enterPipeline()
+        try encodeParameters()
+        do { try connection.enterPipeline() } catch {
+            doneWithParameters()
+            throw error
+        }
         let handle = connection.handle
         let sent = parameters.withArrays(sendingInPlace: sentInPlace) { values, lengths, formats in
             PQsendQueryPrepared(handle, preparedName, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
+        doneWithParameters()
         guard sent == 1 else { throw connection.error(from: nil, sql: sql) }
-        keepForReuse(parameters)
         var command = PipelinedCommand(sql: reportsAs ?? sql)
         if let tracer = connection.tracer {
             command.trace = (serverSQL, traceStart, tracer.capturesValues ? bindings : nil)
@@ -275,35 +286,37 @@ package final class PostgresStatement {
         connection.notePipelined(command)
     }
 
-    /// The arrays of the last execution's parameters, kept for the next (`encodedParameters()`
-    /// takes them, `keepForReuse(_:)` gives them back once sent: libpq has copied the values by
-    /// then): an execution allocates and frees no arrays (four a lookup, about 1,000 instructions).
-    private var spareParameters = PostgresParameters(capacity: 0)
+    /// The bound values encoded for the server (`encodeParameters()`), in arrays kept from one
+    /// execution to the next and refilled where they are: an execution allocates and frees no
+    /// arrays (four a lookup, about 1,000 instructions), and, written and read in place, they are
+    /// neither moved out and back nor retained around the send (taken out of a spare and given
+    /// back, about 600 instructions a lookup's execution). Used by the one context running the
+    /// statement: no run-time exclusivity check.
+    @exclusivity(unchecked) private var parameters = PostgresParameters(capacity: 0)
 
     /// The most a statement keeps of its parameters' arrays between executions: a row batch's
     /// megabytes are not held for the next.
     static let keptParameterBytes = 64 << 10
 
-    /// Gives `parameters` (sent) back for the next execution's values, unless they are large.
-    private func keepForReuse(_ parameters: PostgresParameters) {
+    /// After `parameters` were sent, or could not be encoded or sent: libpq has copied them by
+    /// then, so values sent from their own storage are let go of, and large arrays too.
+    private func doneWithParameters() {
         if !sentInPlace.isEmpty { sentInPlace.removeAll() }  // sent: not held until the next execution
-        if parameters.reservedBytes <= Self.keptParameterBytes { spareParameters = parameters }
+        if parameters.reservedBytes > Self.keptParameterBytes { parameters = PostgresParameters(capacity: 0) }
     }
 
-    /// The values of the last `encodedParameters()` sent from their own storage, by their index
+    /// The values of the last `encodeParameters()` sent from their own storage, by their index
     /// in `PostgresParameters.appendInPlace` (until they are sent). Read at every execution, by
     /// the one context using the statement: no run-time exclusivity check.
     @exclusivity(unchecked) private var sentInPlace: [Data] = []
 
-    /// The bound values in the wire form of the parameter types the server inferred.
-    private func encodedParameters() throws -> PostgresParameters {
+    /// Puts the bound values into `parameters`, in the wire form of the parameter types the server
+    /// inferred.
+    private func encodeParameters() throws {
         guard bindings.count <= parameterTypes.count else {
             throw PostgresError(kind: .invalidValue, message: "\(bindings.count) values bound to a statement with \(parameterTypes.count) parameters", sql: sql)
         }
         if !sentInPlace.isEmpty { sentInPlace.removeAll() }
-        // Taken, not copied: `spareParameters` lets go of the arrays, so they are changed in place.
-        var parameters = spareParameters
-        spareParameters = PostgresParameters(capacity: 0)
         parameters.removeAll()
         parameters.reserve(parameterTypes.count)
         // Bytes are copied into one buffer reserved at once, not grown as they come; those of
@@ -325,11 +338,11 @@ package final class PostgresStatement {
                 try parameters.append(offset < bindings.count ? bindings[offset] : .null, type: type, number: offset + 1)
             }
         } catch {
+            doneWithParameters()
             var error = error
             error.sql = sql
             throw error
         }
-        return parameters
     }
 
     /// Steps to the next row: true when a row is available, false when done. The first call
@@ -368,7 +381,7 @@ package final class PostgresStatement {
             }
             switch status {
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-                affectedRowCount = Int(String(cString: PQcmdTuples(next))) ?? 0
+                affectedRowCount = PostgresConnection.affectedRows(next)
                 PQclear(next)
             default:
                 let error = connection.error(from: next, sql: sql)
@@ -430,7 +443,7 @@ package final class PostgresStatement {
             let status = PQresultStatus(next)
             switch status {
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-                affectedRowCount = Int(String(cString: PQcmdTuples(next))) ?? 0
+                affectedRowCount = PostgresConnection.affectedRows(next)
                 if status == PGRES_TUPLES_OK && kept == nil {
                     kept = next
                 } else {
@@ -449,7 +462,18 @@ package final class PostgresStatement {
             if let kept { PQclear(kept) }
             throw failure
         }
-        return PostgresRows(result: kept, columnTypes: columnTypes, binary: binaryResults, affectedRowCount: affectedRowCount)
+        return PostgresRows(result: kept, columns: resultColumns(), affectedRowCount: affectedRowCount)
+    }
+
+    /// The result columns' table for `PostgresRows`, made once for the statement's column types
+    /// and result form (`learn` drops it when they are learnt again).
+    private var keptResultColumns: PostgresRows.Columns?
+
+    private func resultColumns() -> PostgresRows.Columns {
+        if let kept = keptResultColumns { return kept }
+        let made = PostgresRows.Columns(types: columnTypes, binary: binaryResults)
+        keptResultColumns = made
+        return made
     }
 
     /// `receiveAllRows()` of an execution sent with the statement's preparation.
@@ -475,7 +499,7 @@ package final class PostgresStatement {
             try sendForAllRows()
             return try receiveAllRows()
         }
-        return PostgresRows(result: kept, columnTypes: columnTypes, binary: true, affectedRowCount: affectedRowCount)
+        return PostgresRows(result: kept, columns: resultColumns(), affectedRowCount: affectedRowCount)
     }
 
     /// Reports the execution that ended to `tracer`: the SQL as the server runs it, the values when
