@@ -75,7 +75,9 @@ package final class PostgresStatement {
     /// Ends the current execution (reading and dropping any rows left) and clears the bindings.
     package func reset() {
         finish()
-        bindings.removeAll(keepingCapacity: true)
+        // Let go of, not emptied in place: the values may be the caller's array (`bind(_:)`), which
+        // emptying here would copy.
+        bindings = []
         bindingError = nil
         affectedRowCount = 0
     }
