@@ -123,9 +123,10 @@ struct PostgresParameters {
     /// the values `withArrays(sendingInPlace:_:)` is given (a batch's arrays, docs/PostgreSQL.md,
     /// "Batched writes"), when it is binary of at least `inPlaceBytes` bytes and `appendBytes`
     /// would take it as it is (not for a uuid, a number, a boolean or JSON); false, with nothing
-    /// appended, otherwise. The values are not kept here: a fifth stored property made every copy
-    /// of the parameters (one an execution) go through value witnesses (about 1,800 instructions a
-    /// lookup).
+    /// appended, otherwise. The values are not kept here but by the statement
+    /// (`PostgresStatement.sentInPlace`): a fifth stored property made every copy of the
+    /// parameters go through value witnesses (about 1,800 instructions a lookup, when an execution
+    /// copied them out and back).
     mutating func appendInPlace(index: Int, count: Int, type: PostgresType) -> Bool {
         guard count >= Self.inPlaceBytes, count <= Self.largestValue else { return false }
         switch type {
@@ -299,17 +300,13 @@ struct PostgresParameters {
 
     /// Calls `body` with libpq's arrays: value pointers (nil for NULL), lengths and formats. The
     /// values are read in place and the pointers made on the stack (a few parameters' execution
-    /// copies nothing and allocates nothing here: docs/PostgreSQL.md, "Binding").
-    func withArrays<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
-        withArrays(inPlace: UnsafeBufferPointer(start: nil, count: 0), body)
-    }
-
-    /// `withArrays(_:)` with `values`, the values `appendInPlace` appended (by index), pointed at
-    /// in their own storage: their starts read first (`withStarts`), each in its `withUnsafeBytes`.
+    /// copies nothing and allocates nothing here: docs/PostgreSQL.md, "Binding"). `values` are the
+    /// values `appendInPlace` appended (by index), pointed at in their own storage: their starts
+    /// read first (`withStarts`), each in its `withUnsafeBytes`.
     @inline(__always)
     func withArrays<T>(sendingInPlace values: [Data],
                        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
-        if values.isEmpty { return withArrays(body) }
+        if values.isEmpty { return withArrays(inPlace: UnsafeBufferPointer(start: nil, count: 0), body) }
         return values.withUnsafeBufferPointer { values in
             withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: values.count) { starts in
                 Self.withStarts(of: values, from: 0, in: starts) { withArrays(inPlace: UnsafeBufferPointer(starts), body) }
@@ -317,7 +314,8 @@ struct PostgresParameters {
         }
     }
 
-    /// The arrays of `withArrays(_:)`, the values sent in place starting at `inPlace` (by index).
+    /// The arrays of `withArrays(sendingInPlace:_:)`, the values sent in place starting at
+    /// `inPlace` (by index).
     @inline(__always)
     private func withArrays<T>(inPlace: UnsafeBufferPointer<UnsafeRawPointer>,
                                _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
