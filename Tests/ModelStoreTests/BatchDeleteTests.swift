@@ -46,6 +46,44 @@ import Testing
         #expect(stays.count == 2 * count && stays.allSatisfy(\.isDeleted))
     }
 
+    /// The stays are not in memory: read by set, in two chunks of owner keys, the trips deleted in
+    /// name order ("Trip 0", "Trip 1", "Trip 10", …), not in key order, or in descending key order.
+    /// Every stay goes, and `didSave` lists each trip's stays after the trips, trip by trip, in
+    /// key order (the order one-by-one loading gives).
+    @Test(arguments: StoreKind.allCases, [false, true])
+    func cascadeReadsStaysOfTripsOutOfKeyOrderBySet(_ kind: StoreKind, descending: Bool) throws {
+        let fixture = try Self.fixture(kind)
+        let container = fixture.container
+        let count = KeyList.chunk + 1
+        try seed(fixture, trips: count)
+        let stays = try fixture.store.rawConnection(through: container).rows(#"SELECT "$pk", "trip" FROM "Accommodation" WHERE "trip" IS NOT NULL ORDER BY "$pk""#)
+        var staysOfTrip: [Int64: [Int64]] = [:]
+        for row in stays {
+            guard case .integer(let key) = row[0], case .integer(let trip) = row[1] else { continue }
+            staysOfTrip[trip, default: []].append(key)
+        }
+        let context = ModelContext(container)
+        var trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        if descending { trips.sort { ($0.persistentModelID.rowID ?? 0) > ($1.persistentModelID.rowID ?? 0) } }
+        #expect(trips.count == count)
+        for trip in trips { context.delete(trip) }
+        let listed = Locked<[PersistentIdentifier]>([])
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+            let identifiers = note.userInfo?[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []
+            listed.withLock { $0 += identifiers }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.save()
+        let deleted = listed.value
+        let tripKeys = trips.compactMap(\.persistentModelID.rowID)
+        let expected = tripKeys + tripKeys.flatMap { staysOfTrip[$0] ?? [] }
+        #expect(deleted.map(\.rowID) == expected.map(Optional.some))
+        #expect(deleted.map(\.entityName) == Array(repeating: "Trip", count: count) + Array(repeating: "Accommodation", count: 2 * count))
+        let check = ModelContext(container)
+        #expect(try check.fetch(FetchDescriptor<Accommodation>()).map(\.name) == ["Unattached"])
+        #expect(try check.allHistory().deletes(of: Accommodation.self).count == 2 * count)
+    }
+
     @Test(arguments: StoreKind.allCases) func loadedRelationshipsAreKeptAndUnloadedOnesMatchTheStore(_ kind: StoreKind) throws {
         let fixture = try Self.fixture(kind)
         let container = fixture.container

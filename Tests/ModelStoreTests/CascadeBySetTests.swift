@@ -33,6 +33,49 @@ import Testing
         #expect(MemoryLayout<DeletedRow>.stride == 16 && _isPOD(DeletedRow.self))
     }
 
+    /// A wave's related rows, found by owner: against a dictionary of each owner's rows, over
+    /// owners given in ascending order and not (as a store that ignored the order would), looked up
+    /// in ascending, descending and random order, owners without rows among them.
+    @Test(arguments: [false, true]) func relatedRowsAreFoundByOwnerAsADictionaryFindsThem(ordered: Bool) throws {
+        let entity = try #require(TripStore.schema.entity(named: "Accommodation"))
+        let trip = try #require(TripStore.schema.entity(named: "Trip"))
+        var generator = SeededGenerator(seed: ordered ? 7 : 11)
+        for round in 0..<40 {
+            var related = RelatedRows()
+            var expected: [ObjectIdentifier: [Int64: [Int64]]] = [:]
+            // Two relationships (any two distinct identities), read one after the other.
+            let relationships = [ObjectIdentifier(entity), ObjectIdentifier(trip)]
+            for relationship in relationships {
+                let count = round == 0 ? 0 : Int.random(in: 1...300, using: &generator)
+                var owners = Array(Set((0..<count).map { _ in Int64.random(in: -500...500, using: &generator) }))
+                owners.sort()
+                if !ordered { owners.shuffle(using: &generator) }
+                let place = related.begin(relationship, owners: owners.count)
+                var key: Int64 = 0
+                for owner in owners {
+                    for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                        key += 1
+                        related.append(DeletedRow(entity: entity, key: key), owner: owner, at: place)
+                        expected[relationship, default: [:]][owner, default: []].append(key)
+                    }
+                }
+                related.end(place)
+            }
+            for relationship in relationships + [ObjectIdentifier(Trip.self)] {
+                let asked = Array(-510...510).map(Int64.init)
+                for order in [asked, asked.reversed(), asked.shuffled(using: &generator)] {
+                    for owner in order {
+                        let found = related.rows(relationship, owner: owner).map(\.key)
+                        #expect(found == expected[relationship]?[owner] ?? [], "owner \(owner), round \(round)")
+                    }
+                }
+            }
+        }
+        #expect(RelatedRows.ascendingUnique([3, 1, 2, 3, -4]) == [-4, 1, 2, 3])
+        #expect(RelatedRows.ascendingUnique([1, 2, 9]) == [1, 2, 9])
+        #expect(RelatedRows.ascendingUnique([]) == [])
+    }
+
     @Test func rowsNotInMemoryAreReadAndDeletedBySetWithHistoryAndNotifications() throws {
         let container = try ModelContainer(for: TripStore.schema, configurations: store.configuration)
         let names = (0..<40).map { "Trip \($0)" }

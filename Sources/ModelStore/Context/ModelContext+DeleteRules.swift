@@ -167,21 +167,99 @@ struct Deletions {
 }
 
 /// The rows a wave's owners relate to in the store, read one statement per relationship (per
-/// chunk of owner keys). Each relationship's owners are looked up in a table of their own, found
-/// in place by the relationship's place: a table copied out of a dictionary by relationship was
-/// two retains per owner, and one table keyed by relationship and owner hashed both.
-private struct RelatedRows {
+/// chunk of owner keys). Each relationship's owners are kept in a list of their own, by ascending
+/// owner key: they are asked for in ascending chunks (`ascendingUnique`), each chunk's rows in
+/// owner order, so the list is made in order as the rows come (a store that gave them otherwise
+/// has its list sorted when the relationship ends). A lookup looks first where the last one left
+/// off, then searches the list. A dictionary by owner (`[Int64: Range<Int>]`, made with room for
+/// every owner) took about 59 bytes an owner and hashed each owner twice (docs/Benchmarks.md,
+/// "Writes").
+struct RelatedRows {
+    /// An owner's rows in `rows`.
+    struct OwnerRows {
+        let owner: Int64
+        let rows: Range<Int>
+    }
+
     /// Every row read, grouped by relationship and owner, each owner's rows in key order.
-    var rows: [DeletedRow] = []
+    private(set) var rows: [DeletedRow] = []
     /// The relationships read (a wave reads few), by identity.
-    var relationships: [ObjectIdentifier] = []
-    /// Per relationship (as `relationships`), each owner's rows in `rows`.
-    var owners: [[Int64: Range<Int>]] = []
+    private var relationships: [ObjectIdentifier] = []
+    /// Per relationship (as `relationships`), its owners with rows, by ascending owner key.
+    private var owners: [[OwnerRows]] = []
+    /// Per relationship, whether its owners came in ascending order so far.
+    private var ordered: [Bool] = []
+    /// Per relationship, where its next owner is looked for first: owners are asked for in the
+    /// order their wave lists them, ascending when its models and rows were (as a fetch by key
+    /// gives them), so most lookups take a comparison or two.
+    private var cursors: [Int] = []
+
+    /// The owner whose rows are being appended, and where they start in `rows`.
+    private var current: (owner: Int64, start: Int)?
+
+    /// Starts the rows of `relationship`, for up to `owners` owners; returns its place.
+    mutating func begin(_ relationship: ObjectIdentifier, owners count: Int) -> Int {
+        relationships.append(relationship)
+        owners.append([])
+        owners[owners.count - 1].reserveCapacity(count)
+        ordered.append(true)
+        cursors.append(0)
+        current = nil
+        return owners.count - 1
+    }
+
+    /// Adds a row of `owner` to the relationship begun last (at `place`); an owner's rows come
+    /// together.
+    mutating func append(_ row: DeletedRow, owner: Int64, at place: Int) {
+        if let current, current.owner != owner { endOwner(at: place) }
+        if current == nil { current = (owner, rows.count) }
+        rows.append(row)
+    }
+
+    /// Ends the rows of the relationship at `place`.
+    mutating func end(_ place: Int) {
+        endOwner(at: place)
+        if !ordered[place] { owners[place].sort { $0.owner < $1.owner } }
+    }
+
+    /// Adds the current owner's rows to the list of the relationship at `place`.
+    private mutating func endOwner(at place: Int) {
+        guard let current else { return }
+        if let last = owners[place].last, last.owner >= current.owner { ordered[place] = false }
+        owners[place].append(OwnerRows(owner: current.owner, rows: current.start..<rows.count))
+        self.current = nil
+    }
 
     /// The rows `relationship` relates `owner` to (none when they were not read).
-    subscript(relationship: RelationshipSchema, owner owner: Int64) -> ArraySlice<DeletedRow> {
-        guard let place = relationships.firstIndex(of: ObjectIdentifier(relationship)), let range = owners[place][owner] else { return [] }
-        return rows[range]
+    mutating func rows(_ relationship: ObjectIdentifier, owner: Int64) -> ArraySlice<DeletedRow> {
+        guard let place = relationships.firstIndex(of: relationship) else { return [] }
+        let cursor = cursors[place]
+        let (index, found) = owners[place].withUnsafeBufferPointer { list -> (Int, Bool) in
+            if cursor < list.count, list[cursor].owner >= owner, cursor == 0 || list[cursor - 1].owner < owner {
+                return (cursor, list[cursor].owner == owner)
+            }
+            var low = 0
+            var high = list.count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if list[middle].owner < owner { low = middle + 1 } else { high = middle }
+            }
+            return (low, low < list.count && list[low].owner == owner)
+        }
+        guard found else {
+            cursors[place] = index
+            return []
+        }
+        cursors[place] = index + 1
+        return rows[owners[place][index].rows]
+    }
+
+    /// `keys` in ascending order, each once (`keys` itself when it is).
+    static func ascendingUnique(_ keys: [Int64]) -> [Int64] {
+        for index in keys.indices.dropFirst() where keys[index] <= keys[index - 1] {
+            return Array(Set(keys)).sorted()
+        }
+        return keys
     }
 }
 
@@ -249,7 +327,7 @@ extension ModelContext {
         while waveStart < result.entries.count {
             let wave = waveStart..<result.entries.count
             waveStart = wave.upperBound
-            let related = try readRelatedRows(of: result.entries[wave], connection, tombstones: history, into: &result.tombstones)
+            var related = try readRelatedRows(of: result.entries[wave], connection, tombstones: history, into: &result.tombstones)
             for index in incoming.indices { incoming[index] = 0 }
             for row in related.rows { incoming[row.hierarchy] += 1 }
             result.reserveCapacity(models: 0, rows: incoming)
@@ -268,7 +346,7 @@ extension ModelContext {
                             } else if let loaded = RelationshipGraph.loadedToMany(of: object, slot: route.slot) {
                                 models = loaded
                             } else if route.slot < entity.relationships.count, let rowID = object.rowID {
-                                rows = related[entity.relationships[route.slot], owner: rowID]
+                                rows = related.rows(ObjectIdentifier(entity.relationships[route.slot]), owner: rowID)
                             }
                             if route.deleteRule == .deny {
                                 denied.append((entity.name, entity.relationshipInfos[route.slot].name, models, Array(rows)))
@@ -281,7 +359,7 @@ extension ModelContext {
                     row.withEntity { entity in
                         for route in entity.followedOnDelete where route.slot < entity.relationships.count {
                             let relationship = entity.relationships[route.slot]
-                            let rows = related[relationship, owner: row.key]
+                            let rows = related.rows(ObjectIdentifier(relationship), owner: row.key)
                             if route.deleteRule == .deny {
                                 denied.append((entity.name, relationship.name, [], Array(rows)))
                             } else {
@@ -402,32 +480,23 @@ extension ModelContext {
         // a retain a row), and whether it preserves values.
         let memberEntities = members.map { Unmanaged.passUnretained($0.entity) }
         let preserves = preserved.map { !$0.isEmpty }
-        let place = result.relationships.count
-        result.relationships.append(ObjectIdentifier(relationship))
-        result.owners.append(Dictionary(minimumCapacity: lookup.owners.count))
-        for chunk in KeyList.chunks(lookup.owners) {
+        let place = result.begin(ObjectIdentifier(relationship), owners: lookup.owners.count)
+        defer { result.end(place) }
+        for chunk in KeyList.chunks(RelatedRows.ascendingUnique(lookup.owners)) {
             let filter = KeyList.membership(ownerColumn, chunk, connection.dialect)
             let statement = try connection.statement("SELECT \(selected.joined(separator: ", ")) FROM \(source) WHERE \(filter.sql) ORDER BY \(order)")
             statement.bind(filter.bindings)
             defer { statement.reset() }
-            var currentOwner: Int64?
-            var start = result.rows.count
             while try statement.step() {
-                let ownerKey = try statement.integer(at: 0)
-                if ownerKey != currentOwner {
-                    if let currentOwner { result.owners[place][currentOwner] = start..<result.rows.count }
-                    currentOwner = ownerKey
-                    start = result.rows.count
-                }
+                let owner = try statement.integer(at: 0)
                 let member = try typeNames.index(statement)
                 let key = try statement.integer(at: 2)
                 if preserves[member] {
                     tombstoneValues[Deletions.TombstoneKey(hierarchy: destination.hierarchyIndex, key: key)] =
                         TombstoneCoding.bytes(preserved[member].map { ($0.name, statement.value(at: $0.column)) })
                 }
-                result.rows.append(DeletedRow(memberEntities[member], key: key))
+                result.append(DeletedRow(memberEntities[member], key: key), owner: owner, at: place)
             }
-            if let currentOwner { result.owners[place][currentOwner] = start..<result.rows.count }
         }
     }
 
