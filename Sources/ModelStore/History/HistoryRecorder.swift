@@ -128,7 +128,16 @@ extension ModelContext {
         // columns (nil: the entity preserves none), made at its first deleted model.
         var tombstoneEncoders = [TombstoneEncoder??](repeating: nil, count: schema.entities.count)
         var previousEntity: EntitySchema?
-        var previousEncoder: TombstoneEncoder?
+        // Unretained: `tombstoneEncoders` holds it.
+        var previousEncoder: Unmanaged<TombstoneEncoder>?
+        // The names of the last row's entity (a wave's rows come entity by entity): `home(for:)`
+        // returns the home retained.
+        var rowEntity: ObjectIdentifier?
+        var rowNames: Unmanaged<IdentifierNames>?
+        // As for updates, the writer unretained once made and each model's home and entity
+        // borrowed: as strong references, they were retained and released per deleted model or
+        // row, three times a model (docs/Benchmarks.md, "Writes").
+        var deletionWriter: Unmanaged<HistoryWriter>?
         saved.deleted.reserveCapacity(deletions.entries.count)
         for entry in deletions.entries {
             guard case .model(let deleted) = entry else {
@@ -136,37 +145,57 @@ extension ModelContext {
                 // The entity borrowed from the row (no retain and release a row); the row's
                 // preserved values looked up only for an entity that preserves some.
                 try row.withEntity { entity in
-                    saved.deleted.append(PersistentIdentifier(names: home(for: entity).names, rowID: row.key))
-                    if entity.preservesValuesOnDeletion, let tombstone = deletions.tombstone(of: row) {
-                        try tombstone.withUnsafeBytes { try record()?.write(.delete, entity: entity, row: row.key, tombstone: $0, rowExists: true) }
-                    } else {
-                        try record()?.write(.delete, entity: entity, row: row.key, rowExists: true)
+                    if rowEntity != ObjectIdentifier(entity) || rowNames == nil {
+                        rowEntity = ObjectIdentifier(entity)
+                        rowNames = home(for: entity).names
+                    }
+                    guard let names = rowNames else { return }
+                    saved.deleted.append(PersistentIdentifier(names: names, rowID: row.key))
+                    guard history else { return }
+                    if deletionWriter == nil, let made = try record() { deletionWriter = .passUnretained(made) }
+                    try deletionWriter?._withUnsafeGuaranteedRef { writer in
+                        if entity.preservesValuesOnDeletion, let tombstone = deletions.tombstone(of: row) {
+                            try tombstone.withUnsafeBytes { try writer.write(.delete, entity: entity, row: row.key, tombstone: $0, rowExists: true) }
+                        } else {
+                            try writer.write(.delete, entity: entity, row: row.key, rowExists: true)
+                        }
                     }
                 }
                 continue
             }
             // The model borrowed from the deletions, which hold it.
             try deleted.withObject { object in
-                guard object.status != .inserted, let home = object.home, let rowID = object.rowID else { return }
-                let entity = home.entity
-                saved.deleted.append(PersistentIdentifier(names: home.names, rowID: rowID))
-                guard let writer = try record() else { return }
-                if previousEntity !== entity {
-                    if let known = tombstoneEncoders[entity.index] {
-                        previousEncoder = known
-                    } else {
-                        previousEncoder = TombstoneEncoder(entity)
-                        tombstoneEncoders[entity.index] = .some(previousEncoder)
+                guard object.status != .inserted, let home = object.home.map(Unmanaged.passUnretained), let rowID = object.rowID else { return }
+                let (names, entityReference) = home._withUnsafeGuaranteedRef { ($0.names, Unmanaged.passUnretained($0.entity)) }
+                saved.deleted.append(PersistentIdentifier(names: names, rowID: rowID))
+                guard history else { return }
+                if deletionWriter == nil, let made = try record() { deletionWriter = .passUnretained(made) }
+                guard let writer = deletionWriter else { return }
+                try entityReference._withUnsafeGuaranteedRef { entity in
+                    if previousEntity !== entity {
+                        if let known = tombstoneEncoders[entity.index] {
+                            previousEncoder = known.map(Unmanaged.passUnretained)
+                        } else {
+                            let made = TombstoneEncoder(entity)
+                            tombstoneEncoders[entity.index] = .some(made)
+                            previousEncoder = made.map(Unmanaged.passUnretained)
+                        }
+                        previousEntity = entity
                     }
-                    previousEntity = entity
-                }
-                let rowExists = deletions.wasDeletedEarly(entity, key: rowID)
-                if let tombstones = previousEncoder {
-                    // The values as stored: a model changed before its deletion keeps its saved row's.
-                    if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
-                    try tombstones.encode(object, changes: changeLog.record(of: object)) { try writer.write(.delete, entity: entity, row: rowID, tombstone: $0, rowExists: rowExists) }
-                } else {
-                    try writer.write(.delete, entity: entity, row: rowID, rowExists: rowExists)
+                    let rowExists = deletions.wasDeletedEarly(entity, key: rowID)
+                    try writer._withUnsafeGuaranteedRef { writer in
+                        if let tombstones = previousEncoder {
+                            // The values as stored: a model changed before its deletion keeps its saved row's.
+                            if object.unfetched != nil { loadUnfetchedAttributes(of: object) }
+                            try tombstones._withUnsafeGuaranteedRef { tombstones in
+                                try tombstones.encode(object, changes: changeLog.record(of: object)) {
+                                    try writer.write(.delete, entity: entity, row: rowID, tombstone: $0, rowExists: rowExists)
+                                }
+                            }
+                        } else {
+                            try writer.write(.delete, entity: entity, row: rowID, rowExists: rowExists)
+                        }
+                    }
                 }
             }
         }
