@@ -130,7 +130,7 @@ struct Deletions {
     @discardableResult
     mutating func add(_ object: ModelObject) -> Bool {
         guard modelIDs.insert(ObjectIdentifier(object)).inserted else { return false }
-        if let entity = object.entity, let rowID = object.rowID { keys[entity.hierarchyIndex].insert(rowID) }
+        if let hierarchy = object.withEntity(\.hierarchyIndex), let rowID = object.rowID { keys[hierarchy].insert(rowID) }
         entries.append(.model(DeletedModel(object: object)))
         models.append(object)
         return true
@@ -337,21 +337,22 @@ extension ModelContext {
                 switch result.entries[index] {
                 case .model(let deleted):
                     deleted.withObject { object in
-                        guard let entity = object.entity else { return }
-                        for route in entity.followedOnDelete {
-                            var models: [ModelObject] = []
-                            var rows: ArraySlice<DeletedRow> = []
-                            if !route.isToMany {
-                                if let model = RelationshipGraph.toOne(of: object, slot: route.slot) { models = [model] }
-                            } else if let loaded = RelationshipGraph.loadedToMany(of: object, slot: route.slot) {
-                                models = loaded
-                            } else if route.slot < entity.relationships.count, let rowID = object.rowID {
-                                rows = related.rows(ObjectIdentifier(entity.relationships[route.slot]), owner: rowID)
-                            }
-                            if route.deleteRule == .deny {
-                                denied.append((entity.name, entity.relationshipInfos[route.slot].name, models, Array(rows)))
-                            } else {
-                                cascade(to: models, rows, into: &result)
+                        object.withEntity { entity in
+                            for route in entity.followedOnDelete {
+                                var models: [ModelObject] = []
+                                var rows: ArraySlice<DeletedRow> = []
+                                if !route.isToMany {
+                                    if let model = RelationshipGraph.toOne(of: object, slot: route.slot) { models = [model] }
+                                } else if let loaded = RelationshipGraph.loadedToMany(of: object, slot: route.slot) {
+                                    models = loaded
+                                } else if route.slot < entity.relationships.count, let rowID = object.rowID {
+                                    rows = related.rows(ObjectIdentifier(entity.relationships[route.slot]), owner: rowID)
+                                }
+                                if route.deleteRule == .deny {
+                                    denied.append((entity.name, entity.relationshipInfos[route.slot].name, models, Array(rows)))
+                                } else {
+                                    cascade(to: models, rows, into: &result)
+                                }
                             }
                         }
                     }
@@ -407,11 +408,12 @@ extension ModelContext {
             switch entry {
             case .model(let deleted):
                 deleted.withObject { object in
-                    guard let entity = object.entity, let rowID = object.rowID, object.link?.context === self,
-                          object.status == .persisted || object.status == .deleted else { return }
-                    for route in entity.followedOnDelete where route.isToMany && route.slot < entity.relationships.count {
-                        if RelationshipGraph.loadedToMany(of: object, slot: route.slot) == nil {
-                            lookups.need(entity.relationships[route.slot], owner: rowID)
+                    guard let rowID = object.rowID, object.status == .persisted || object.status == .deleted, object.belongs(to: self) else { return }
+                    object.withEntity { entity in
+                        for route in entity.followedOnDelete where route.isToMany && route.slot < entity.relationships.count {
+                            if RelationshipGraph.loadedToMany(of: object, slot: route.slot) == nil {
+                                lookups.need(entity.relationships[route.slot], owner: rowID)
+                            }
                         }
                     }
                 }

@@ -125,6 +125,25 @@ open class ModelObject: Observable, Hashable {
     /// The resolved entity, once registered.
     final var entity: EntitySchema? { home?.entity }
 
+    /// Calls `body` with the model's entity, borrowed (the model's home holds it, and the
+    /// context's schema); nil without calling it when the model has none. As a strong reference
+    /// (`entity`), it is retained and released around the body's calls (a save's per-model loops:
+    /// docs/Benchmarks.md, "Writes").
+    @inline(__always) final func withEntity<Result>(_ body: (EntitySchema) throws -> Result) rethrows -> Result? {
+        guard let home = home.map(Unmanaged.passUnretained) else { return nil }
+        return try home._withUnsafeGuaranteedRef { try Unmanaged.passUnretained($0.entity)._withUnsafeGuaranteedRef(body) }
+    }
+
+    /// Whether the model belongs to `context` (its link names it), read without retaining the
+    /// home, the link or the context.
+    @inline(__always) final func belongs(to context: ModelContext) -> Bool {
+        guard let home = home.map(Unmanaged.passUnretained) else { return false }
+        return home._withUnsafeGuaranteedRef { home in
+            guard let link = home.link.map(Unmanaged.passUnretained) else { return false }
+            return link._withUnsafeGuaranteedRef { $0.withContext { $0 === context } } == true
+        }
+    }
+
     /// The entity's `EntitySchema.index`, once registered: read without holding the entity (a
     /// save's per-model loops find their prepared statements by it).
     @inline(__always) final var entityIndex: Int? { home?.entity.index }
