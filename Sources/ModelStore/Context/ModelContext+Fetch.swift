@@ -44,7 +44,7 @@ extension ModelContext {
         guard view.pointee.propertiesToFetch.isEmpty, view.pointee.sortBy.isEmpty, hasNothingPending, view.pointee.includePendingChanges,
               view.pointee.relationshipKeyPathsForPrefetching.isEmpty, let predicate = view.pointee.predicate,
               let hit = PredicateSQL.fastHit(model: ObjectIdentifier(model), expression: predicate.expression, root: predicate.root,
-                                             cache: container.predicateCache, dialect: container.driver.dialect, for: .fetch,
+                                             cache: predicateCache, dialect: dialect, for: .fetch,
                                              memo: &fastMemo) else { return nil }
         // A plain fetch: the whole select and its statement are the cache entry's
         // (docs/Predicates.md, "Translation cache"), the rest goes without `T` (its entity is
@@ -92,7 +92,7 @@ extension ModelContext {
         }
         hit.bind(to: statement, from: &index)
         if windowed {
-            statement.bind(limit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit, at: index)
+            statement.bind(limit.map { .integer(Int64($0)) } ?? dialect.noLimit, at: index)
             statement.bind(.integer(Int64(offset ?? 0)), at: index + 1)
         }
         return statement
@@ -184,7 +184,7 @@ extension ModelContext {
         try ErasedFetchDescriptor.checkWindow(limit: limit, offset: offset)
         guard hasNothingPending || !view.pointee.includePendingChanges, let predicate = view.pointee.predicate,
               let hit = PredicateSQL.fastHit(model: ObjectIdentifier(model), expression: predicate.expression, root: predicate.root,
-                                             cache: container.predicateCache, dialect: container.driver.dialect, for: .count,
+                                             cache: predicateCache, dialect: dialect, for: .count,
                                              memo: &fastMemo) else { return nil }
         let entity = hit.entry.entity
         #if DEBUG
@@ -334,11 +334,14 @@ extension ModelContext {
         // name per row retained and released each of them (8 retains a row). Made once per
         // container (`MemberTables`), but the positions of a partial fetch; the homes once per
         // context (`memberHomes(of:)`): a fetch of one row makes no array but its result.
-        let tables = container.memberTables[entity.index]
-        let members = tables.members
+        // The tables' arrays are read through `tables` (`let` properties of a class the loop
+        // holds), not copied into locals: each copy was a retain and a release a fetch (a
+        // lookup's: docs/Benchmarks.md, "Lookups"); its two tables read per row stay locals (read
+        // through `tables`, each was a retain and a release a row).
+        let tables = memberTables[entity.index]
         let reader: RowReader
         if let partial {
-            reader = RowReader(statement: statement, tables: members.map { partial.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
+            reader = RowReader(statement: statement, tables: tables.members.map { partial.positions[$0.entity.index] ?? $0.entity.attributeResultColumns },
                                entityNames: tables.names)
         } else if let spare = spareReader, spare.reads(statement, with: tables.decoderTables) {
             // Taken out while in use: a fetch nested in this one makes its own.
@@ -357,11 +360,10 @@ extension ModelContext {
         // are read through the statement.)
         let loadsCells = Statement.loadsCells && partial == nil
         let cellColumns = tables.cellColumns
-        let types = tables.types
-        let keyed = tables.keyed
         let typeNames = tables.typeNames
         let homes = memberHomes(of: entity)
-        let unfetched = partial.map { partial in members.map { partial.unfetched[$0.entity.index] } }
+        let unfetched = partial.map { partial in tables.members.map { partial.unfetched[$0.entity.index] } }
+        let single = tables.members.count == 1
         var table = 0
         var results: [ModelObject] = []
         var map = IdentityMap()
@@ -381,7 +383,7 @@ extension ModelContext {
         defer { if !deallocating.isEmpty { swap(&deallocating, &deallocatingWhileReading) } }
         while try statement.step() {
             let rowID = try statement.integer(at: 0)
-            let member = members.count == 1 ? 0 : try typeNames.index(statement)
+            let member = single ? 0 : try typeNames.index(statement)
             if member != table {
                 decoder.select(table: member)
                 table = member
@@ -391,7 +393,7 @@ extension ModelContext {
                 decoder.useCells(statement.loadCells(cellColumns.storage + start, count: cellColumns.starts[member + 1] - start))
             }
             if !mapWasEmpty, let existing = map[rowID] {
-                let rowEntity = members[member].entity
+                let rowEntity = tables.members[member].entity
                 if existing.status == .persisted && !existing.isDirty {
                     try naming(rowID, of: rowEntity, decoder) { try existing._decode(from: decoder) }
                     try refreshKeys(of: existing, entity: rowEntity, statement: statement)
@@ -411,10 +413,10 @@ extension ModelContext {
             if !deallocating.isEmpty { deallocating.removeLast() }
             let object: ModelObject
             do {
-                object = try types[member].init(from: decoder)
+                object = try tables.types[member].init(from: decoder)
             } catch {
                 // Named outside the loop's common path: the row's entity is looked up only here.
-                object = try naming(rowID, of: members[member].entity, decoder) { throw error }
+                object = try naming(rowID, of: tables.members[member].entity, decoder) { throw error }
             }
             if let unfetched, let missing = unfetched[member] { object.unfetched = missing }
             object.rowID = rowID
@@ -422,8 +424,8 @@ extension ModelContext {
             object.status = .persisted
             // To-many slots start unloaded, which an empty array already means: the array is only
             // made here when the row carries to-one keys.
-            if keyed[member] {
-                let rowEntity = members[member].entity
+            if tables.keyed[member] {
+                let rowEntity = tables.members[member].entity
                 // One to-one key among at most four slots: kept inline in the model, no array
                 // (`RelationshipSlots`), unless the key does not fit.
                 var inline = false

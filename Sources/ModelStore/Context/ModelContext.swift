@@ -95,6 +95,12 @@ public final class ModelContext {
     @exclusivity(unchecked) var deallocatingWhileReading: [ModelObject] = []
     /// Checks against use from two threads at once and against nested saves.
     let guards = ContextGuards()
+    /// The container's translation cache, SQL dialect and member tables, kept by the context: a
+    /// plain fetch or count reads them each time, and each read through the unowned container
+    /// was a strong load and a release (docs/Benchmarks.md, "Lookups").
+    let predicateCache: PredicateTranslationCache
+    let dialect: any SQLDialect
+    let memberTables: [MemberTables]
 
     /// A context on `container`.
     public convenience init(_ container: ModelContainer) {
@@ -106,6 +112,9 @@ public final class ModelContext {
         self.unownedContainer = container
         self.retainedContainer = ownedByContainer ? nil : container
         self.schema = container.schema
+        predicateCache = container.predicateCache
+        dialect = container.driver.dialect
+        memberTables = container.memberTables
         // Made by appending: `Array(repeating:count:)` looks up its storage class's generic
         // metadata in the runtime at each call (2 k instructions for the three, 7 % of a
         // PostgreSQL count on a new context: docs/Benchmarks.md, "Reads").
