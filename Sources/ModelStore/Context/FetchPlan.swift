@@ -56,17 +56,17 @@ extension ModelContext {
     func plan<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: EntitySchema) throws -> FetchPlan {
         var conditions: [SQLFragment] = []
         if entity.baseName != nil {
-            let names = SQLFragment.joined(entity.typeNames.map { SQLFragment(container.driver.dialect.typeNamePlaceholder, [.text($0)]) }, separator: ", ")
+            let names = SQLFragment.joined(entity.typeNames.map { SQLFragment(dialect.typeNamePlaceholder, [.text($0)]) }, separator: ", ")
             conditions.append("\(identifier: entity.tableName).\(identifier: StorageNames.type) IN (\(names))")
         }
         var followed: [RelationshipSchema] = []
         if let predicate = descriptor.predicate {
-            let translation = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
-                                                       store: container.storeIdentifier, cache: container.predicateCache)
+            let translation = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: dialect,
+                                                       store: container.storeIdentifier, cache: predicateCache)
             conditions.append("(\(SQLFragment(translation.filter.sql, translation.filter.bindings)))")
             followed = translation.followed
         }
-        let terms = try SortSQL.terms(descriptor.sortBy, entity: entity, schema: schema, dialect: container.driver.dialect)
+        let terms = try SortSQL.terms(descriptor.sortBy, entity: entity, schema: schema, dialect: dialect)
         for term in terms { followed += term.relationships }
         return FetchPlan(entity: entity,
                          condition: conditions.isEmpty ? nil : SQLFragment.joined(conditions, separator: " AND "),

@@ -404,11 +404,12 @@ extension ModelContext {
     private func readRelatedRows(of entries: ArraySlice<Deletions.Entry>, _ connection: any StoreConnection,
                                  tombstones: Bool, into preserved: inout [Deletions.TombstoneKey: [UInt8]]) throws -> RelatedRows {
         var lookups = RelatedLookups()
+        let link = self.link  // read once, not per model
         for entry in entries {
             switch entry {
             case .model(let deleted):
                 deleted.withObject { object in
-                    guard let rowID = object.rowID, object.status == .persisted || object.status == .deleted, object.belongs(to: self) else { return }
+                    guard let rowID = object.rowID, object.status == .persisted || object.status == .deleted, object.isLinked(to: link) else { return }
                     object.withEntity { entity in
                         for route in entity.followedOnDelete where route.isToMany && route.slot < entity.relationships.count {
                             if RelationshipGraph.loadedToMany(of: object, slot: route.slot) == nil {
@@ -460,7 +461,7 @@ extension ModelContext {
             order = "\(ownerColumn), d.\(pk)"
         }
         let members = hierarchyMembers(of: destination)
-        let typeNames = container.memberTables[destination.index].typeNames
+        let typeNames = memberTables[destination.index].typeNames
         // Preserved values (history): every member's preserved columns (by its place in
         // `members`), each selected once.
         var preservedColumns: [String] = []

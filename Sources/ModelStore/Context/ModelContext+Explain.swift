@@ -46,7 +46,6 @@ extension ModelContext {
         try descriptor.checkWindow()
         let entity = try entity(for: T.self)
         let partial = PartialRow(entity: entity, schema: schema, keyPaths: descriptor.propertiesToFetch)
-        let dialect = container.driver.dialect
         var notes: [String] = []
         let query: (sql: String, bindings: [SQLValue])
         if fetchesThroughPlan(descriptor) {

@@ -122,7 +122,7 @@ extension ModelContext {
         var bindings: [SQLValue] = entity.baseName != nil ? entity.typeNames.map(SQLValue.text) : []
         bindings += hit.bindings
         if windowed {
-            bindings.append(limit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
+            bindings.append(limit.map { .integer(Int64($0)) } ?? dialect.noLimit)
             bindings.append(.integer(Int64(offset ?? 0)))
         }
         return (hit.texts.text(windowed: windowed), bindings)
@@ -150,7 +150,7 @@ extension ModelContext {
         if descriptor.sortBy.isEmpty {
             sql += entity.keyOrderSQL
         } else {
-            let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema, dialect: container.driver.dialect)
+            let order = try SortSQL.orderBy(descriptor.sortBy, entity: entity, schema: schema, dialect: dialect)
             sql += order.sql
             bindings += order.bindings
         }
@@ -266,8 +266,8 @@ extension ModelContext {
     /// `LIMIT ? OFFSET ?` for a descriptor's `fetchLimit` and `fetchOffset`, when it has either.
     private func appendWindow<T>(of descriptor: FetchDescriptor<T>, to sql: inout String, _ bindings: inout [SQLValue]) {
         guard descriptor.fetchLimit != nil || descriptor.fetchOffset != nil else { return }
-        sql += container.driver.dialect.windowClause
-        bindings.append(descriptor.fetchLimit.map { .integer(Int64($0)) } ?? container.driver.dialect.noLimit)
+        sql += dialect.windowClause
+        bindings.append(descriptor.fetchLimit.map { .integer(Int64($0)) } ?? dialect.noLimit)
         bindings.append(.integer(Int64(descriptor.fetchOffset ?? 0)))
     }
 
@@ -276,12 +276,12 @@ extension ModelContext {
         var conditions: [String] = []
         var bindings: [SQLValue] = []
         if entity.baseName != nil {
-            conditions.append(container.driver.dialect.typeFilter(entity.typeNames))
+            conditions.append(dialect.typeFilter(entity.typeNames))
             bindings += entity.typeNames.map(SQLValue.text)
         }
         if let predicate = descriptor.predicate {
-            let filter = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: container.driver.dialect,
-                                                          store: container.storeIdentifier, cache: container.predicateCache).filter
+            let filter = try PredicateSQL.fastTranslation(of: predicate, entity: entity, schema: schema, dialect: dialect,
+                                                          store: container.storeIdentifier, cache: predicateCache).filter
             conditions.append("(\(filter.sql))")
             bindings += filter.bindings
         }
@@ -577,7 +577,7 @@ extension ModelContext {
 
     /// The entities of `entity`'s hierarchy (made once per container: `ModelContainer.memberTables`).
     func hierarchyMembers(of entity: EntitySchema) -> [Member] {
-        container.memberTables[entity.index].members
+        memberTables[entity.index].members
     }
 
     /// The entities whose rows `entity`'s table holds, with their type column's bytes.

@@ -167,11 +167,11 @@ extension ModelContext {
             let query: SQLFragment
             switch relationship.storage {
             case .keyColumn(let column):
-                query = "SELECT \(raw: pk) FROM \(identifier: source.tableName) WHERE \(KeyList.membership(SQLQuote.identifier(column), chunk, container.driver.dialect))"
+                query = "SELECT \(raw: pk) FROM \(identifier: source.tableName) WHERE \(KeyList.membership(SQLQuote.identifier(column), chunk, dialect))"
             case .inverseKeyColumn(let table, let column):
-                query = "SELECT \(identifier: column) FROM \(identifier: table) WHERE \(KeyList.membership(pk, chunk, container.driver.dialect)) AND \(identifier: column) IS NOT NULL"
+                query = "SELECT \(identifier: column) FROM \(identifier: table) WHERE \(KeyList.membership(pk, chunk, dialect)) AND \(identifier: column) IS NOT NULL"
             case .joinTable(let table, let ownColumn, let otherColumn):
-                query = "SELECT \(identifier: ownColumn) FROM \(identifier: table) WHERE \(KeyList.membership(SQLQuote.identifier(otherColumn), chunk, container.driver.dialect))"
+                query = "SELECT \(identifier: ownColumn) FROM \(identifier: table) WHERE \(KeyList.membership(SQLQuote.identifier(otherColumn), chunk, dialect))"
             }
             for row in try connection().rows(query.sql, query.bindings) {
                 if case .integer(let key)? = row.first { found.append(key) }
@@ -202,7 +202,7 @@ extension ModelContext {
         var result: [Int64: ModelObject] = [:]
         let pk = SQLQuote.identifier(StorageNames.primaryKey)
         for chunk in KeyList.chunks(keys) {
-            let filter = KeyList.membership(pk, chunk, container.driver.dialect)
+            let filter = KeyList.membership(pk, chunk, dialect)
             for object in try materialize(sql: entity.selectSQL + " WHERE " + filter.sql, bindings: filter.bindings, entity: entity,
                                           includeDeleted: includeDeleted) {
                 if let rowID = object.rowID { result[rowID] = object }
@@ -233,7 +233,7 @@ extension ModelContext {
                 query = "\(query) LIMIT \(SQLFragment.parameter(.integer(Int64(plan.offset + limit + view.judgedKeys.count))))"
             }
         } else {
-            query = "\(query)\(plan.window(container.driver.dialect))"
+            query = "\(query)\(plan.window(dialect))"
         }
         let statement = try connection().statement(query.sql)
         statement.bind(query.bindings)
@@ -314,7 +314,7 @@ extension ModelContext {
         }
         var total = try count(nil)
         for chunk in KeyList.chunks(view.judgedKeys) {
-            total -= try count(KeyList.membership(pk, chunk, container.driver.dialect))
+            total -= try count(KeyList.membership(pk, chunk, dialect))
         }
         total += view.matches.count
         return min(max(0, total - plan.offset), plan.limit ?? Int.max)
@@ -413,7 +413,7 @@ extension ModelContext {
             owners = .keys(objects.compactMap { $0.status == .inserted ? nil : $0.rowID })
         } else {
             let plan = fetch.plan
-            let query = plan.rowsQuery(select: partial?.selectSQL ?? entity.selectSQL, dialect: container.driver.dialect)
+            let query = plan.rowsQuery(select: partial?.selectSQL ?? entity.selectSQL, dialect: dialect)
             objects = try materialize(sql: query.sql, bindings: query.bindings, entity: entity, includeDeleted: !descriptor.includePendingChanges,
                                       partial: partial)
             owners = .query(plan)

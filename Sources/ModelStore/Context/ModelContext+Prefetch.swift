@@ -69,7 +69,6 @@ extension ModelContext {
     private func prefetch(_ relationship: RelationshipSchema, slot: Int, owners: [ModelObject], source: PrefetchOwners) throws {
         guard let destination = schema.entity(named: relationship.destinationName) else { return }
         let pk = SQLQuote.identifier(StorageNames.primaryKey)
-        let dialect = container.driver.dialect
         switch relationship.storage {
         case .keyColumn(let column):
             // To-one: the related rows the owners' stored keys name.

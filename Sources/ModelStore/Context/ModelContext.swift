@@ -95,9 +95,9 @@ public final class ModelContext {
     @exclusivity(unchecked) var deallocatingWhileReading: [ModelObject] = []
     /// Checks against use from two threads at once and against nested saves.
     let guards = ContextGuards()
-    /// The container's translation cache, SQL dialect and member tables, kept by the context: a
-    /// plain fetch or count reads them each time, and each read through the unowned container
-    /// was a strong load and a release (docs/Benchmarks.md, "Lookups").
+    /// The container's translation cache, SQL dialect and member tables, kept by the context and
+    /// read from here: a plain fetch or count reads them each time, and each read through the
+    /// unowned container was a strong load and a release (docs/Benchmarks.md, "Lookups").
     let predicateCache: PredicateTranslationCache
     let dialect: any SQLDialect
     let memberTables: [MemberTables]

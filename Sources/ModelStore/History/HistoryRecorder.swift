@@ -97,8 +97,7 @@ extension ModelContext {
                 for model in models {
                     try Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { object in
                         guard object.status == .persisted, !removes || !removed.contains(ObjectIdentifier(object)),
-                              let home = object.home.map(Unmanaged.passUnretained), let rowID = object.rowID else { return }
-                        let (names, entity) = home._withUnsafeGuaranteedRef { ($0.names, Unmanaged.passUnretained($0.entity)) }
+                              let (names, entity) = object.unretainedNamesAndEntity, let rowID = object.rowID else { return }
                         saved.updated.append(PersistentIdentifier(names: names, rowID: rowID))
                         try entity._withUnsafeGuaranteedRef { entity in
                             var changed = changedProperties(of: object, entity, &comparisons)
@@ -165,8 +164,7 @@ extension ModelContext {
             }
             // The model borrowed from the deletions, which hold it.
             try deleted.withObject { object in
-                guard object.status != .inserted, let home = object.home.map(Unmanaged.passUnretained), let rowID = object.rowID else { return }
-                let (names, entityReference) = home._withUnsafeGuaranteedRef { ($0.names, Unmanaged.passUnretained($0.entity)) }
+                guard object.status != .inserted, let (names, entityReference) = object.unretainedNamesAndEntity, let rowID = object.rowID else { return }
                 saved.deleted.append(PersistentIdentifier(names: names, rowID: rowID))
                 guard history else { return }
                 if deletionWriter == nil, let made = try record() { deletionWriter = .passUnretained(made) }

@@ -125,23 +125,27 @@ open class ModelObject: Observable, Hashable {
     /// The resolved entity, once registered.
     final var entity: EntitySchema? { home?.entity }
 
-    /// Calls `body` with the model's entity, borrowed (the model's home holds it, and the
-    /// context's schema); nil without calling it when the model has none. As a strong reference
-    /// (`entity`), it is retained and released around the body's calls (a save's per-model loops:
-    /// docs/Benchmarks.md, "Writes").
-    @inline(__always) final func withEntity<Result>(_ body: (EntitySchema) throws -> Result) rethrows -> Result? {
+    /// The model's identifier names and entity, unretained (its home holds them, and the context's
+    /// schema the entity); nil when the model has none. As strong references, the home and the
+    /// entity were retained and released at each use in a save's per-model loops
+    /// (docs/Benchmarks.md, "Writes").
+    @inline(__always) final var unretainedNamesAndEntity: (names: Unmanaged<IdentifierNames>, entity: Unmanaged<EntitySchema>)? {
         guard let home = home.map(Unmanaged.passUnretained) else { return nil }
-        return try home._withUnsafeGuaranteedRef { try Unmanaged.passUnretained($0.entity)._withUnsafeGuaranteedRef(body) }
+        return home._withUnsafeGuaranteedRef { ($0.names, Unmanaged.passUnretained($0.entity)) }
     }
 
-    /// Whether the model belongs to `context` (its link names it), read without retaining the
-    /// home, the link or the context.
-    @inline(__always) final func belongs(to context: ModelContext) -> Bool {
+    /// Calls `body` with the model's entity, borrowed (`unretainedNamesAndEntity`); nil without
+    /// calling it when the model has none.
+    @inline(__always) final func withEntity<Result>(_ body: (EntitySchema) throws -> Result) rethrows -> Result? {
+        guard let entity = unretainedNamesAndEntity?.entity else { return nil }
+        return try entity._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether the model's link is `link` (one per context: `object.link === link`), compared
+    /// without retaining the home or the link.
+    @inline(__always) final func isLinked(to link: ContextLink) -> Bool {
         guard let home = home.map(Unmanaged.passUnretained) else { return false }
-        return home._withUnsafeGuaranteedRef { home in
-            guard let link = home.link.map(Unmanaged.passUnretained) else { return false }
-            return link._withUnsafeGuaranteedRef { $0.withContext { $0 === context } } == true
-        }
+        return home._withUnsafeGuaranteedRef { $0.link.map(Unmanaged.passUnretained)?.toOpaque() == Unmanaged.passUnretained(link).toOpaque() }
     }
 
     /// The entity's `EntitySchema.index`, once registered: read without holding the entity (a
